@@ -1,0 +1,59 @@
+# Tributary: every target also takes its variables on the command line,
+# e.g. `make ingest SRC=data/sample DUCKDB_PATH=/tmp/t.duckdb`.
+SHELL := /bin/bash
+TSX   := node --import tsx
+
+export DUCKDB_PATH ?= data/tributary.duckdb
+export SRC         ?= data/sample
+export OUT         ?= data/sample
+export API_PORT    ?= 3000
+export PORT        ?= 8080
+
+.PHONY: install start test sample ingest remove api board board-migrate bench key-issue key-list key-revoke
+
+node_modules/.package-lock.json: package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+install: node_modules/.package-lock.json
+
+# Embedded defaults: sample data and a DuckDB file on first run, PGlite for the board.
+start: install
+	$(TSX) scripts/start.ts
+
+test: install
+	npx tsc --noEmit
+	npx vitest run
+
+sample: install
+	$(TSX) scripts/sample/main.ts
+
+ingest: install
+	$(TSX) ingest/main.ts ingest
+
+remove: install
+	@test -n "$(DOI)" || { echo "usage: make remove DOI=10.x/yyyy" >&2; exit 2; }
+	$(TSX) ingest/main.ts remove "$(DOI)"
+
+api: install
+	$(TSX) services/api/main.ts
+
+board: install
+	$(TSX) services/board/main.ts
+
+board-migrate: install
+	$(TSX) services/board/migrate.ts
+
+bench: install
+	$(TSX) scripts/bench/main.ts
+
+key-issue: install
+	@test -n "$(OWNER)" || { echo "usage: make key-issue OWNER=alice@example.org" >&2; exit 2; }
+	@$(TSX) scripts/keys.ts issue "$(OWNER)"
+
+key-list: install
+	@$(TSX) scripts/keys.ts list
+
+key-revoke: install
+	@test -n "$(ID)" || { echo "usage: make key-revoke ID=<key id>" >&2; exit 2; }
+	@$(TSX) scripts/keys.ts revoke "$(ID)"

@@ -1,0 +1,60 @@
+/**
+ * The shape of the field catalogue: every resource's fields and every filter dimension are declared once, as
+ * data, and the ingest DDL, the API planner, `$metadata`, OpenAPI and the docs derive from them.
+ */
+
+/** Logical types. Storage (DuckDB) and wire (JSON, CSDL, OpenAPI) types are derived in one place each. */
+export type FieldType =
+  | 'uuid'
+  | 'string'
+  | 'integer' // JSON number; BIGINT in DuckDB
+  | 'number' // JSON number; DOUBLE in DuckDB
+  | 'date' // YYYY-MM-DD
+  | 'time' // HH:MM:SS
+  | 'timestamp' // ISO 8601 UTC with milliseconds
+  | 'string[]'
+  | 'date[]';
+
+/** One field of a resource, as served. */
+export interface FieldDef {
+  /** Name on the wire (`$select`, JSON keys, CSV header). Case-sensitive: Locations has both `Id` and `ID`. */
+  readonly name: string;
+  /** Column of the table that serves the resource (see docs/storage.md). */
+  readonly column: string;
+  readonly type: FieldType;
+  readonly nullable: boolean;
+  /** Offered by `$select` and in the default projection. */
+  readonly selectable: boolean;
+  readonly description: string;
+}
+
+/** Tables of the published DuckDB file that filters can read. */
+export type TableName = 'datasets' | 'locations' | 'observations' | 'observation_stats';
+
+/**
+ * A filter dimension: a name usable in `$filter`, with the column that holds it in each table that has it.
+ * The planner reads it from the resource's own table when present, otherwise from the nearest finer table
+ * ("has at least one matching observation"). `membership` dimensions are sets per location (RegionId).
+ */
+export interface DimensionDef {
+  readonly name: string;
+  readonly type: FieldType;
+  readonly columns: Partial<Record<TableName, string>>;
+  readonly membership?: 'location_regions';
+  readonly description: string;
+}
+
+export type ResourceName = 'Metadata' | 'Locations' | 'Observations' | 'Records';
+
+export interface ResourceDef {
+  readonly name: ResourceName;
+  /** Entity type name in `$metadata`. */
+  readonly entityType: string;
+  readonly table: 'datasets' | 'locations' | 'observations';
+  /** Key field; `$skiptoken=Id:<key>` pages by it (UUID text order on Metadata). */
+  readonly key: 'Id';
+  readonly fields: readonly FieldDef[];
+  /** Names of the dimensions (see `dimensions`) `$filter` accepts on this resource. */
+  readonly filterable: readonly string[];
+  readonly description: string;
+}

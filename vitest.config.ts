@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['{services,ingest,schemas,scripts}/**/*.test.ts'],
+    // Integration tests open real DuckDB files, sockets and PostgreSQL databases.
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    pool: 'forks',
+  },
+});
