@@ -1,0 +1,142 @@
+/**
+ * The typed value the query-parsing stage hands to the planner.
+ *
+ * Nothing here knows the catalogue: a `Property` is a name as the client
+ * spelled it (case-sensitive, `Id` ≠ `ID`) plus where it was written, so the
+ * planner can say "unknown field 'Foo' at position 12 of $filter". Literals
+ * keep their source text because only the planner knows the field type they
+ * must be coerced to (and a 19-digit id must not pass through a double).
+ * Offsets are 0-based positions in the decoded value of the option they came
+ * from (`$filter`, `$select` or `$apply`).
+ */
+
+/** A field name as written by the client. */
+export interface Property {
+  readonly kind: 'property';
+  readonly name: string;
+  readonly offset: number;
+}
+
+/** A quoted OData string, `''` already unescaped. Quoted numbers and dates stay strings: the planner coerces. */
+export interface StringLiteral {
+  readonly kind: 'string';
+  readonly value: string;
+  readonly offset: number;
+}
+
+/** An unquoted number; `text` is exact (no precision lost), `value` is the nearest double. */
+export interface NumberLiteral {
+  readonly kind: 'number';
+  readonly text: string;
+  readonly value: number;
+  /** True when `text` has no fraction and no exponent. */
+  readonly integer: boolean;
+  readonly offset: number;
+}
+
+export interface BooleanLiteral {
+  readonly kind: 'boolean';
+  readonly value: boolean;
+  readonly offset: number;
+}
+
+export interface NullLiteral {
+  readonly kind: 'null';
+  readonly offset: number;
+}
+
+/** An unquoted `YYYY-MM-DD`; `value` is the text as written. */
+export interface DateLiteral {
+  readonly kind: 'date';
+  readonly value: string;
+  readonly offset: number;
+}
+
+/** An unquoted ISO 8601 date-time with `Z` or `±hh:mm`; `value` is the text as written. */
+export interface DateTimeLiteral {
+  readonly kind: 'datetime';
+  readonly value: string;
+  readonly offset: number;
+}
+
+export type Literal = StringLiteral | NumberLiteral | BooleanLiteral | NullLiteral | DateLiteral | DateTimeLiteral;
+export type LiteralKind = Literal['kind'];
+
+/** Comparison operators after normalisation (DataStream's `lte`/`gte` become `le`/`ge`). */
+export type CompareOp = 'eq' | 'ne' | 'lt' | 'gt' | 'le' | 'ge';
+export type FunctionName = 'startswith' | 'endswith' | 'contains';
+
+/** `property op value`; a literal written first is flipped (`2020 lt Year` → `Year gt 2020`). */
+export interface CompareExpr {
+  readonly kind: 'compare';
+  readonly op: CompareOp;
+  readonly property: Property;
+  readonly value: Literal;
+  readonly offset: number;
+}
+
+/** `property in (v1, v2, …)`; never empty. */
+export interface InExpr {
+  readonly kind: 'in';
+  readonly property: Property;
+  readonly values: readonly Literal[];
+  readonly offset: number;
+}
+
+export interface AndExpr {
+  readonly kind: 'and';
+  readonly left: Expr;
+  readonly right: Expr;
+}
+
+export interface OrExpr {
+  readonly kind: 'or';
+  readonly left: Expr;
+  readonly right: Expr;
+}
+
+export interface NotExpr {
+  readonly kind: 'not';
+  readonly operand: Expr;
+}
+
+/** `startswith(property, 'text')` and friends; the value is always a quoted string. */
+export interface FunctionExpr {
+  readonly kind: 'function';
+  readonly name: FunctionName;
+  readonly property: Property;
+  readonly value: StringLiteral;
+  readonly offset: number;
+}
+
+/** A boolean `$filter` expression. */
+export type Expr = CompareExpr | InExpr | AndExpr | OrExpr | NotExpr | FunctionExpr;
+export type ExprKind = Expr['kind'];
+
+/** `[filter(…)/]groupby((F1,…),aggregate($count as Alias))`. */
+export interface Apply {
+  readonly filter?: Expr;
+  readonly groupBy: readonly Property[];
+  readonly countAlias: string;
+}
+
+/** The keyset position of the next page, as carried in `@odata.nextLink`. */
+export type SkipToken =
+  | { readonly kind: 'integer'; readonly value: bigint }
+  | { readonly kind: 'uuid'; readonly value: string };
+
+export type Format = 'json' | 'csv' | 'arrow';
+
+/** A parsed request query string; `undefined` means the option was absent (defaults are the planner's). */
+export interface Query {
+  /** Absent for no `$select` and for `$select=*`. */
+  readonly select?: readonly Property[];
+  readonly filter?: Expr;
+  readonly top?: number;
+  readonly skiptoken?: SkipToken;
+  readonly count: boolean;
+  readonly format?: Format;
+  readonly apply?: Apply;
+  /** Parameters not starting with `$`, decoded, in order; ignored, kept so the link builder can drop them. */
+  readonly otherParams: readonly (readonly [name: string, value: string])[];
+}

@@ -1,0 +1,8 @@
+/** Public surface of the query-parsing stage: raw query string → typed `Query`, no catalogue knowledge. */
+export type * from './ast.js';
+export { ODATA_ERROR_CODES, ODataError, type ODataErrorCode, type ODataErrorLocation } from './odata-error.js';
+export { parseQuery, parseSelect, TOP_RANGE } from './parse-query.js';
+export { parseFilter, FILTER_LIMITS } from './parse-filter.js';
+export { parseApply } from './parse-apply.js';
+export { formatFilter, formatLiteral } from './format-filter.js';
+export { decodeQueryString, type QueryParam } from './query-string.js';
