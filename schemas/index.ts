@@ -6,3 +6,5 @@ export * from './location-fields.js';
 export * from './observation-fields.js';
 export * from './record-fields.js';
 export * from './storage.js';
+export * from './vocabularies.js';
+export * from './activity-group.js';
