@@ -41,6 +41,8 @@ export interface DimensionDef {
   readonly type: FieldType;
   readonly columns: Partial<Record<TableName, string>>;
   readonly membership?: 'location_regions';
+  /** True when some rows have no value (comparisons then treat null as OData does: `ne` matches it). */
+  readonly nullable?: boolean;
   readonly description: string;
 }
 

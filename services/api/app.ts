@@ -1,0 +1,64 @@
+/**
+ * The data API as a Hono app, built from its dependencies so tests can run it with `app.request()` or on a
+ * real socket. Only main.ts opens files and ports.
+ */
+import { Hono } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { ApiError, errorBody } from './errors.js';
+import { compress } from './middleware/compress.js';
+import { collectionHandler, JSON_TYPE, notFound, type CollectionDeps } from './routes/collection.js';
+import { BASE_PATH } from './routes/links.js';
+
+export interface AppDeps extends CollectionDeps {
+  /** Reports unexpected errors (never user input problems); defaults to stderr. */
+  readonly logError?: (err: unknown) => void;
+}
+
+const ALLOW = 'GET, HEAD, OPTIONS';
+
+export function createApp(deps: AppDeps): Hono {
+  const app = new Hono();
+  const logError = deps.logError ?? ((err: unknown) => console.error(err));
+
+  app.use('*', async (c, next) => {
+    await next();
+    c.header('OData-Version', '4.0');
+    c.header('X-Content-Type-Options', 'nosniff');
+  });
+  app.use('*', compress());
+
+  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  app.get('/readyz', async (c) => {
+    const { snapshot, release } = deps.acquire();
+    try {
+      await snapshot.columns({ sql: 'SELECT 1 AS ok', params: [] });
+      return c.json({ status: 'ready', database: snapshot.path });
+    } finally {
+      release();
+    }
+  });
+
+  const collection = collectionHandler(deps);
+  app.get(`${BASE_PATH}/:resource`, collection);
+  app.options(`${BASE_PATH}/:resource`, (c) => c.body(null, 204, { Allow: ALLOW }));
+  app.all(`${BASE_PATH}/:resource`, (c) => {
+    throw new ApiError('method_not_allowed', `${c.req.method} is not allowed: this API is read-only. Use GET.`, {}, { Allow: ALLOW });
+  });
+
+  app.notFound((c) => {
+    const err = notFound(c.req.path);
+    return c.body(JSON.stringify(errorBody(err)), 404, { 'Content-Type': JSON_TYPE });
+  });
+  app.onError((err, c) => {
+    const apiError =
+      err instanceof ApiError
+        ? err
+        : err instanceof HTTPException
+          ? new ApiError(err.status === 413 ? 'payload_too_large' : 'invalid_value', err.message)
+          : undefined;
+    if (!apiError) logError(err);
+    const e = apiError ?? new ApiError('internal', 'Internal error: the request could not be answered. Retry once; if it persists, report it with the time of the request.');
+    return c.body(JSON.stringify(errorBody(e)), e.status as 400, { 'Content-Type': JSON_TYPE, ...e.headers });
+  });
+  return app;
+}

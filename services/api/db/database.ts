@@ -1,0 +1,89 @@
+/**
+ * The published database as the API sees it: the current snapshot, swapped when ingest publishes a new file.
+ * Ingest renames a complete file over DUCKDB_PATH, so a change of the path's inode means a new publication.
+ * Requests hold the snapshot they started on until their response is done, so a page never mixes two
+ * publications; the old file is closed once its last reader releases it.
+ */
+import { stat } from 'node:fs/promises';
+import { openSnapshot, type Snapshot, type SnapshotOptions } from './snapshot.js';
+
+export interface Database {
+  acquire(): { snapshot: Snapshot; release: () => void };
+  /** Checks the file now and switches if it changed; resolves true when it switched. */
+  refresh(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions extends SnapshotOptions {
+  /** How often to look for a newly published file; 0 disables polling (tests call refresh()). */
+  readonly pollMs?: number;
+  readonly log?: (msg: string) => void;
+}
+
+interface Entry {
+  readonly snapshot: Snapshot;
+  readonly identity: string;
+  users: number;
+  retired: boolean;
+}
+
+async function identityOf(path: string): Promise<string> {
+  const s = await stat(path);
+  return `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}`;
+}
+
+export async function openDatabase(path: string, opts: DatabaseOptions = {}): Promise<Database> {
+  const log = opts.log ?? (() => {});
+  const identity = await identityOf(path);
+  let current: Entry = { snapshot: await openSnapshot(path, opts), identity, users: 0, retired: false };
+  let refreshing: Promise<boolean> | undefined;
+
+  function closeIfIdle(e: Entry): void {
+    if (e.retired && e.users === 0) e.snapshot.close();
+  }
+
+  async function doRefresh(): Promise<boolean> {
+    let id: string;
+    try {
+      id = await identityOf(path);
+    } catch {
+      return false; // mid-rename or removed: keep serving what we have
+    }
+    if (id === current.identity) return false;
+    const snapshot = await openSnapshot(path, opts);
+    const old = current;
+    current = { snapshot, identity: id, users: 0, retired: false };
+    old.retired = true;
+    closeIfIdle(old);
+    log(`switched to newly published ${path}`);
+    return true;
+  }
+
+  const refresh = () => (refreshing ??= doRefresh().finally(() => (refreshing = undefined)));
+  const timer = opts.pollMs ? setInterval(() => void refresh().catch((err) => log(`publish check failed: ${String(err)}`)), opts.pollMs) : undefined;
+  timer?.unref();
+
+  return {
+    acquire() {
+      const entry = current;
+      entry.users++;
+      let released = false;
+      return {
+        snapshot: entry.snapshot,
+        release() {
+          if (released) return;
+          released = true;
+          entry.users--;
+          closeIfIdle(entry);
+        },
+      };
+    },
+    refresh,
+    async close() {
+      if (timer) clearInterval(timer);
+      await refreshing?.catch(() => false);
+      current.retired = true;
+      closeIfIdle(current);
+    },
+  };
+}

@@ -1,0 +1,109 @@
+/**
+ * One published DuckDB file, opened read-only. Each query gets its own connection so that an abort can
+ * interrupt exactly that query (`connection.interrupt()`), and so that a slow query never blocks another.
+ */
+import { DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
+import { STORAGE_SCHEMA_VERSION } from '../../../schemas/index.js';
+import type { CompiledQuery } from '../query/sql.js';
+
+export interface SnapshotOptions {
+  readonly threads?: number;
+  readonly memoryLimit?: string;
+}
+
+/** A chunk of a streamed result: parallel arrays, one entry per row. */
+export interface RowChunk {
+  readonly ids: readonly (bigint | string)[];
+  readonly rows: readonly string[];
+}
+
+export interface Snapshot {
+  readonly path: string;
+  /** Whether `observations` is physically in Id order (checked once at open); pages rely on it. */
+  readonly ordered: boolean;
+  /** Runs a query with a small result (Ids, counts) and returns its columns by name. */
+  columns(q: CompiledQuery, signal?: AbortSignal): Promise<Record<string, DuckDBValue[]>>;
+  /** Streams `id, row` pairs chunk by chunk; the query is interrupted when the consumer stops or aborts. */
+  stream(q: CompiledQuery, signal?: AbortSignal): AsyncGenerator<RowChunk>;
+  /** Queries running now (for tests and /readyz). */
+  readonly running: number;
+  close(): void;
+}
+
+export async function openSnapshot(path: string, opts: SnapshotOptions = {}): Promise<Snapshot> {
+  const config: Record<string, string> = { access_mode: 'READ_ONLY' };
+  if (opts.threads) config['threads'] = String(opts.threads);
+  if (opts.memoryLimit) config['memory_limit'] = opts.memoryLimit;
+  const instance = await DuckDBInstance.create(path, config);
+  let running = 0;
+
+  async function withConnection<T>(signal: AbortSignal | undefined, fn: (c: DuckDBConnection) => Promise<T>): Promise<T> {
+    signal?.throwIfAborted();
+    const conn = await instance.connect();
+    const onAbort = () => conn.interrupt();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    running++;
+    try {
+      return await fn(conn);
+    } finally {
+      running--;
+      signal?.removeEventListener('abort', onAbort);
+      conn.closeSync();
+    }
+  }
+
+  const snapshot: Snapshot = {
+    path,
+    ordered: true,
+    get running() {
+      return running;
+    },
+    columns: (q, signal) =>
+      withConnection(signal, async (conn) => {
+        const reader = await conn.runAndReadAll(q.sql, q.params as DuckDBValue[]);
+        return reader.getColumnsObject();
+      }),
+    async *stream(q, signal) {
+      signal?.throwIfAborted();
+      const conn = await instance.connect();
+      const onAbort = () => conn.interrupt();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      running++;
+      try {
+        const result = await conn.stream(q.sql, q.params as DuckDBValue[]);
+        for (;;) {
+          const chunk = await result.fetchChunk();
+          if (!chunk || chunk.rowCount === 0) break;
+          const ids = chunk.getColumnValues(0) as (bigint | string)[];
+          const rows = chunk.getColumnValues(1) as string[];
+          yield { ids: ids.map((v) => (typeof v === 'bigint' ? v : String(v))), rows };
+        }
+      } finally {
+        // Reached on completion, on error and when the consumer returns early (generator.return()):
+        // interrupting stops DuckDB from computing rows nobody will read.
+        running--;
+        signal?.removeEventListener('abort', onAbort);
+        conn.interrupt();
+        conn.closeSync();
+      }
+    },
+    close: () => instance.closeSync(),
+  };
+
+  try {
+    const meta = await snapshot.columns({ sql: `SELECT value FROM "tributary_meta" WHERE key = 'schema_version'`, params: [] });
+    const version = meta['value']?.[0];
+    if (version !== STORAGE_SCHEMA_VERSION) {
+      throw new Error(`${path} has storage schema version ${String(version)}; this API reads version ${STORAGE_SCHEMA_VERSION}. Re-run make ingest.`);
+    }
+    const disorder = await snapshot.columns({
+      sql: `SELECT count(*) AS n FROM (SELECT "Id" - lag("Id") OVER (ORDER BY rowid) AS step FROM "observations") WHERE step <= 0`,
+      params: [],
+    });
+    (snapshot as { ordered: boolean }).ordered = disorder['n']?.[0] === 0n;
+  } catch (err) {
+    instance.closeSync();
+    throw err;
+  }
+  return snapshot;
+}

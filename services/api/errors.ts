@@ -1,0 +1,83 @@
+/**
+ * The API's one error type and its one JSON body.
+ *
+ * Every 4xx/5xx our code sends has the shape
+ * `{"message": "...", "errors": [{"status", "code", "detail", "source": {"parameter"}}]}`: `message` is what
+ * the DataStream clients print, `errors` is what datastreamsh and the browser example look for. The codes are
+ * stable API, declared once below with their statuses.
+ */
+import { ODataError, ODATA_ERROR_CODES } from './odata/odata-error.js';
+
+const odataStatuses = Object.fromEntries(Object.entries(ODATA_ERROR_CODES).map(([code, v]) => [code, v.status])) as {
+  readonly [K in keyof typeof ODATA_ERROR_CODES]: (typeof ODATA_ERROR_CODES)[K]['status'];
+};
+
+/** Every code the API answers with, and its HTTP status. */
+export const API_ERROR_CODES = {
+  ...odataStatuses,
+  unknown_field: 400,
+  not_selectable: 400,
+  not_filterable: 400,
+  invalid_value: 400,
+  unsupported_filter: 400,
+  not_found: 404,
+  method_not_allowed: 405,
+  missing_api_key: 401,
+  invalid_api_key: 403,
+  request_timeout: 408,
+  payload_too_large: 413,
+  uri_too_long: 414,
+  rate_limited: 429,
+  internal: 500,
+  unavailable: 503,
+  query_timeout: 504,
+} as const satisfies Record<string, number>;
+
+export type ApiErrorCode = keyof typeof API_ERROR_CODES;
+
+export interface ErrorSource {
+  readonly parameter?: string;
+  /** 0-based position in the parameter's decoded value. */
+  readonly offset?: number;
+}
+
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly status: number;
+
+  constructor(
+    readonly code: ApiErrorCode,
+    message: string,
+    readonly source: ErrorSource = {},
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(message);
+    this.status = API_ERROR_CODES[code];
+  }
+
+  static from(err: ODataError): ApiError {
+    return new ApiError(err.code as ApiErrorCode, err.message, { parameter: err.parameter, offset: err.offset });
+  }
+}
+
+export interface ErrorBody {
+  message: string | null;
+  errors: {
+    status: string;
+    code: string;
+    detail: string;
+    source?: { parameter?: string; offset?: number };
+  }[];
+}
+
+/**
+ * The body for an error. An undecodable query string gets `"message": null`, byte-compatible with the public
+ * API's gateway, which clients may match on; the reason still goes in `errors`.
+ */
+export function errorBody(err: ApiError): ErrorBody {
+  const source = err.source.parameter !== undefined || err.source.offset !== undefined ? { ...err.source } : undefined;
+  return {
+    message: err.code === 'undecodable_query' ? null : err.message,
+    errors: [{ status: String(err.status), code: err.code, detail: err.message, ...(source ? { source } : {}) }],
+  };
+}

@@ -1,0 +1,248 @@
+/**
+ * Compiling: plan → `{sql, params}`. Pure and total: every user value arrives as a bound parameter, every
+ * identifier from the catalogue through `sql.ts`.
+ *
+ * Filters on a coarser resource by a finer field mean "has at least one matching observation": the whole
+ * condition is evaluated on one (location, statistics row) pair inside an EXISTS, so
+ * `CharacteristicName eq 'pH' and ActivityStartYear eq 2020` on Locations needs a pH observation *in* 2020.
+ */
+import type { DimensionDef, FieldDef, TableName } from '../../../schemas/index.js';
+import type { CountPlan, Cond, PagePlan } from './plan.js';
+import { column, constant, ident, Params, type CompiledQuery } from './sql.js';
+
+interface Source {
+  readonly alias: string;
+  readonly table: TableName;
+}
+
+/** Where each dimension is read from, in order of preference; `t` is always the resource's own table. */
+const PAGE_SOURCES: Record<PagePlan['resource']['table'], readonly Source[]> = {
+  observations: [{ alias: 't', table: 'observations' }],
+  locations: [{ alias: 't', table: 'locations' }, { alias: 's', table: 'observation_stats' }],
+  datasets: [{ alias: 't', table: 'datasets' }, { alias: 'l', table: 'locations' }, { alias: 's', table: 'observation_stats' }],
+};
+
+/** Observation counts come from the statistics table joined to its locations. */
+const STATS_SOURCES: readonly Source[] = [{ alias: 's', table: 'observation_stats' }, { alias: 'l', table: 'locations' }];
+
+const LOCATION_ID: Partial<Record<TableName, string>> = { observations: 'LocationId', locations: 'Id', observation_stats: 'LocationId' };
+
+/** Compiles a filter against sources; records which aliases it touched. */
+class FilterCompiler {
+  readonly used = new Set<string>();
+
+  constructor(
+    private readonly sources: readonly Source[],
+    private readonly params: Params,
+  ) {}
+
+  compile(cond: Cond): string {
+    switch (cond.kind) {
+      case 'and':
+      case 'or':
+        return `(${this.compile(cond.left)} ${cond.kind.toUpperCase()} ${this.compile(cond.right)})`;
+      case 'not':
+        // A leaf is never NULL (see `nullSafe`), so NOT keeps OData's two-valued logic.
+        return `(NOT ${this.compile(cond.operand)})`;
+      case 'compare':
+        if (cond.dim.membership) return this.membership(cond.dim, cond.op === 'ne', `= ${this.params.bind(cond.value)}`);
+        if (cond.op === 'ne') return `(${this.col(cond.dim)} IS DISTINCT FROM ${this.params.bind(cond.value)})`;
+        return this.nullSafe(cond.dim, `${this.col(cond.dim)} ${OPERATORS[cond.op]} ${this.params.bind(cond.value)}`);
+      case 'null':
+        return `(${this.col(cond.dim)} IS ${cond.negated ? 'NOT ' : ''}NULL)`;
+      case 'in': {
+        const list = cond.values.map((v) => this.params.bind(v)).join(', ');
+        if (cond.dim.membership) return this.membership(cond.dim, false, `IN (${list})`);
+        return this.nullSafe(cond.dim, `${this.col(cond.dim)} IN (${list})`);
+      }
+      case 'text': {
+        const arg = this.params.bind({ sqlType: 'VARCHAR', value: cond.value });
+        if (cond.dim.membership) return this.membership(cond.dim, false, `IS NOT NULL AND ${TEXT_FUNCTIONS[cond.fn]}("RegionId", ${arg})`);
+        return this.nullSafe(cond.dim, `${TEXT_FUNCTIONS[cond.fn]}(${this.col(cond.dim)}, ${arg})`);
+      }
+      default:
+        return assertNever(cond);
+    }
+  }
+
+  /** `RegionId op x` is true when the location is (or, negated, is not) in a matching region. */
+  private membership(dim: DimensionDef, negated: boolean, predicate: string): string {
+    const src = this.sources.find((s) => s.table !== 'datasets' && LOCATION_ID[s.table]);
+    if (!src || !dim.membership) throw new Error(`no location to test ${dim.name} on`);
+    this.used.add(src.alias);
+    const locationId = column(src.alias, LOCATION_ID[src.table]!);
+    return `(${locationId} ${negated ? 'NOT IN' : 'IN'} (SELECT "LocationId" FROM ${ident(dim.membership)} WHERE "RegionId" ${predicate}))`;
+  }
+
+  private col(dim: DimensionDef): string {
+    for (const s of this.sources) {
+      const name = dim.columns[s.table];
+      if (name) {
+        this.used.add(s.alias);
+        return column(s.alias, name);
+      }
+    }
+    throw new Error(`dimension ${dim.name} is not reachable from ${this.sources.map((s) => s.table).join(', ')}`);
+  }
+
+  /** On nullable columns a comparison with NULL is false, not unknown, so that `not` stays OData's `not`. */
+  private nullSafe(dim: DimensionDef, predicate: string): string {
+    return dim.nullable ? `COALESCE(${predicate}, false)` : `(${predicate})`;
+  }
+}
+
+const OPERATORS = { eq: '=', ne: '<>', lt: '<', gt: '>', le: '<=', ge: '>=' } as const;
+const TEXT_FUNCTIONS = { startswith: 'starts_with', endswith: 'suffix', contains: 'contains' } as const;
+
+/** The WHERE clause of the resource's own table `t`, with EXISTS for finer dimensions. */
+function resourceWhere(plan: PagePlan | CountPlan, params: Params): string | undefined {
+  if (!plan.where) return undefined;
+  const table = plan.resource.table;
+  const fc = new FilterCompiler(PAGE_SOURCES[table], params);
+  const cond = fc.compile(plan.where);
+  if (table === 'locations' && fc.used.has('s')) {
+    return `EXISTS (SELECT 1 FROM "observation_stats" s WHERE s."LocationId" = t."Id" AND ${cond})`;
+  }
+  if (table === 'datasets' && (fc.used.has('l') || fc.used.has('s'))) {
+    const stats = fc.used.has('s') ? ` JOIN "observation_stats" s ON s."LocationId" = l."Id"` : '';
+    return `EXISTS (SELECT 1 FROM "locations" l${stats} WHERE l."DOI" = t."DOI" AND ${cond})`;
+  }
+  return cond;
+}
+
+function tableOf(plan: PagePlan | CountPlan): string {
+  return `${ident(plan.resource.table)} t`;
+}
+
+/**
+ * Phase one of a page: the Ids of up to `top + 1` matching rows after the cursor. Only the key and the filter
+ * columns are read. On the observations table no ORDER BY: the table is stored in Id order and DuckDB keeps
+ * insertion order, so the scan stops after `top + 1` hits instead of sorting every match (the route checks
+ * that the Ids ascend and retries with `ordered`).
+ */
+export function compilePageIds(plan: PagePlan, ordered = plan.resource.table !== 'observations'): CompiledQuery {
+  const params = new Params();
+  const conds = [resourceWhere(plan, params)];
+  if (plan.after !== undefined) conds.push(`t."Id" > ${params.bind(keyValue(plan, plan.after))}`);
+  const where = conds.filter(Boolean).join(' AND ');
+  const sql = `SELECT t."Id" FROM ${tableOf(plan)}${where ? ` WHERE ${where}` : ''}${ordered ? ' ORDER BY t."Id"' : ''} LIMIT ${plan.top + 1}`;
+  return { sql, params: params.values };
+}
+
+/**
+ * Phase two: the rows of the page, bounded to the Id window phase one found, serialised by DuckDB itself
+ * (one text value per row: JSON object or CSV line). The window lets zone maps skip everything else, and
+ * without ORDER BY rows stream out as the scan produces them (the writer checks the Ids still ascend).
+ */
+export function compilePageRows(
+  plan: PagePlan,
+  window: { first: bigint | string; last: bigint | string },
+  format: 'json' | 'csv',
+  ordered = plan.resource.table !== 'observations',
+): CompiledQuery {
+  const params = new Params();
+  const conds = [
+    `t."Id" BETWEEN ${params.bind(keyValue(plan, window.first))} AND ${params.bind(keyValue(plan, window.last))}`,
+    resourceWhere(plan, params),
+  ];
+  const row = format === 'json' ? jsonRow(plan.fields) : csvRow(plan.fields);
+  const sql = `SELECT t."Id" AS id, ${row} AS row FROM ${tableOf(plan)} WHERE ${conds.filter(Boolean).join(' AND ')}${ordered ? ' ORDER BY t."Id"' : ''}`;
+  return { sql, params: params.values };
+}
+
+/**
+ * `$count=true`. Observations and Records sum the statistics table: exact, and as cheap at ten million rows
+ * as at ten. Locations and Metadata are small tables counted directly (their EXISTS reads the statistics).
+ */
+export function compileCount(plan: CountPlan): CompiledQuery {
+  const params = new Params();
+  if (plan.resource.table === 'observations') {
+    if (!plan.where) return { sql: 'SELECT COALESCE(SUM(s."n"), 0)::BIGINT AS n FROM "observation_stats" s', params: [] };
+    const fc = new FilterCompiler(STATS_SOURCES, params);
+    const cond = fc.compile(plan.where);
+    const join = fc.used.has('l') ? ' JOIN "locations" l ON l."Id" = s."LocationId"' : '';
+    return { sql: `SELECT COALESCE(SUM(s."n"), 0)::BIGINT AS n FROM "observation_stats" s${join} WHERE ${cond}`, params: params.values };
+  }
+  const where = resourceWhere(plan, params);
+  return { sql: `SELECT count(*)::BIGINT AS n FROM ${tableOf(plan)}${where ? ` WHERE ${where}` : ''}`, params: params.values };
+}
+
+function keyValue(plan: PagePlan, key: bigint | string) {
+  return plan.resource.table === 'datasets'
+    ? ({ sqlType: 'UUID', value: String(key) } as const)
+    : ({ sqlType: 'BIGINT', value: BigInt(key) } as const);
+}
+
+/** One JSON object per row, keys in catalogue order, nulls written as null. */
+function jsonRow(fields: readonly FieldDef[]): string {
+  const parts = fields.map((f, i) => `${constant(`${i ? ',' : '{'}"${f.name}":`)} || ${jsonValue(f)}`);
+  return `${parts.join(' || ')} || '}'`;
+}
+
+function jsonValue(f: FieldDef): string {
+  const c = column('t', f.column);
+  const text = (() => {
+    switch (f.type) {
+      case 'integer':
+        return `CAST(${c} AS VARCHAR)`;
+      case 'timestamp':
+        return `'"' || strftime(${c}, '%Y-%m-%dT%H:%M:%S.%gZ') || '"'`;
+      case 'date':
+        return `'"' || strftime(${c}, '%Y-%m-%d') || '"'`;
+      case 'time':
+        return `'"' || left(CAST(${c} AS VARCHAR), 8) || '"'`;
+      case 'uuid':
+        return `'"' || CAST(${c} AS VARCHAR) || '"'`;
+      case 'date[]':
+        return `to_json(list_transform(${c}, d -> strftime(d, '%Y-%m-%d')))::VARCHAR`;
+      case 'string':
+      case 'number':
+      case 'string[]':
+        return `to_json(${c})::VARCHAR`;
+      default:
+        return assertNever(f.type);
+    }
+  })();
+  return f.nullable ? `COALESCE(${text}, 'null')` : text;
+}
+
+/** One RFC 4180 line per row (without the line break): text always quoted, nulls empty. */
+function csvRow(fields: readonly FieldDef[]): string {
+  return fields.map((f) => csvValue(f)).join(` || ',' || `);
+}
+
+function csvValue(f: FieldDef): string {
+  const c = column('t', f.column);
+  const text = (() => {
+    switch (f.type) {
+      case 'integer':
+      case 'number':
+      case 'uuid':
+        return `CAST(${c} AS VARCHAR)`;
+      case 'timestamp':
+        return `strftime(${c}, '%Y-%m-%dT%H:%M:%S.%gZ')`;
+      case 'date':
+        return `strftime(${c}, '%Y-%m-%d')`;
+      case 'time':
+        return `left(CAST(${c} AS VARCHAR), 8)`;
+      case 'date[]':
+        return `'"' || array_to_string(list_transform(${c}, d -> strftime(d, '%Y-%m-%d')), ';') || '"'`;
+      case 'string[]':
+        return `'"' || replace(array_to_string(${c}, ';'), '"', '""') || '"'`;
+      case 'string':
+        return `'"' || replace(${c}, '"', '""') || '"'`;
+      default:
+        return assertNever(f.type);
+    }
+  })();
+  return f.nullable ? `COALESCE(${text}, '')` : text;
+}
+
+/** The CSV header line of a selection. */
+export function csvHeader(fields: readonly FieldDef[]): string {
+  return fields.map((f) => f.name).join(',');
+}
+
+function assertNever(x: never): never {
+  throw new Error(`unhandled: ${JSON.stringify(x)}`);
+}

@@ -1,0 +1,251 @@
+/**
+ * Planning: the parsed query plus the catalogue → a typed plan. This is the only stage that knows field names,
+ * types and what each resource may select or filter; every literal leaves it coerced to its field's type.
+ */
+import {
+  filterNames,
+  getDimension,
+  type DimensionDef,
+  type FieldDef,
+  type FieldType,
+  type ResourceDef,
+} from '../../../schemas/index.js';
+import type { CompareOp, Expr, Format, FunctionName, Literal, Property, Query } from '../odata/ast.js';
+import { ApiError } from '../errors.js';
+
+export const DEFAULT_TOP = 1000;
+
+/** A value ready to bind: `sqlType` is the cast the compiler applies to its parameter. */
+export interface BoundValue {
+  readonly sqlType: 'VARCHAR' | 'BIGINT' | 'DOUBLE' | 'TIMESTAMP' | 'UUID';
+  readonly value: string | number | bigint;
+}
+
+/** A filter with every field resolved to a dimension and every literal typed. */
+export type Cond =
+  | { readonly kind: 'compare'; readonly dim: DimensionDef; readonly op: CompareOp; readonly value: BoundValue }
+  | { readonly kind: 'null'; readonly dim: DimensionDef; readonly negated: boolean }
+  | { readonly kind: 'in'; readonly dim: DimensionDef; readonly values: readonly BoundValue[] }
+  | { readonly kind: 'text'; readonly dim: DimensionDef; readonly fn: FunctionName; readonly value: string }
+  | { readonly kind: 'and' | 'or'; readonly left: Cond; readonly right: Cond }
+  | { readonly kind: 'not'; readonly operand: Cond };
+
+export interface PagePlan {
+  readonly kind: 'page';
+  readonly resource: ResourceDef;
+  readonly fields: readonly FieldDef[];
+  /** True when `$select` was given (the context URL and links then name the fields). */
+  readonly selected: boolean;
+  readonly where: Cond | undefined;
+  readonly top: number;
+  /** Rows strictly after this key; bigint on integer keys, UUID text on Metadata. */
+  readonly after: bigint | string | undefined;
+  readonly format: Format;
+}
+
+export interface CountPlan {
+  readonly kind: 'count';
+  readonly resource: ResourceDef;
+  readonly where: Cond | undefined;
+}
+
+export type Plan = PagePlan | CountPlan;
+
+/**
+ * Resolves a parsed query against a resource.
+ *
+ * @example
+ * planQuery(parseQuery("$filter=CharacteristicName eq 'pH'&$top=10"), getResource('Observations')!)
+ * // → { kind: 'page', top: 10, where: { kind: 'compare', dim: CharacteristicName, op: 'eq', … }, … }
+ */
+export function planQuery(query: Query, resource: ResourceDef): Plan {
+  const where = query.filter ? planFilter(query.filter, resource) : undefined;
+  if (query.count) return { kind: 'count', resource, where };
+  if (query.apply) {
+    throw new ApiError('unsupported_apply', '$apply is not supported yet; use $count=true with $filter to count rows.', { parameter: '$apply' });
+  }
+  return {
+    kind: 'page',
+    resource,
+    fields: planSelect(query.select, resource),
+    selected: query.select !== undefined,
+    where,
+    top: query.top ?? DEFAULT_TOP,
+    after: planSkipToken(query, resource),
+    format: query.format ?? 'json',
+  };
+}
+
+function planSelect(select: readonly Property[] | undefined, resource: ResourceDef): FieldDef[] {
+  const selectable = resource.fields.filter((f) => f.selectable);
+  if (!select) return selectable;
+  const wanted = new Set<string>();
+  for (const p of select) {
+    const field = resource.fields.find((f) => f.name === p.name);
+    if (!field || !field.selectable) {
+      const hint = suggest(p.name, selectable.map((f) => f.name));
+      throw new ApiError(
+        field ? 'not_selectable' : 'unknown_field',
+        `'${p.name}' is not a field of ${resource.name} you can select${hint}. Valid fields: ${selectable.map((f) => f.name).join(', ')}.`,
+        { parameter: '$select', offset: p.offset },
+      );
+    }
+    wanted.add(field.name);
+  }
+  // Catalogue order, whatever order the client asked in: the clients build CSV headers from the first row.
+  return selectable.filter((f) => wanted.has(f.name));
+}
+
+function planSkipToken(query: Query, resource: ResourceDef): bigint | string | undefined {
+  const token = query.skiptoken;
+  if (!token) return undefined;
+  const keyType = resource.fields.find((f) => f.name === resource.key)?.type;
+  if (keyType === 'uuid' && token.kind === 'uuid') return token.value.toLowerCase();
+  if (keyType === 'integer' && token.kind === 'integer') return token.value;
+  const example = keyType === 'uuid' ? 'Id:6f1c…(a UUID)' : 'Id:1234';
+  throw new ApiError('invalid_skiptoken', `$skiptoken on ${resource.name} must look like ${example}; follow @odata.nextLink rather than building it.`, { parameter: '$skiptoken' });
+}
+
+function planFilter(expr: Expr, resource: ResourceDef): Cond {
+  switch (expr.kind) {
+    case 'and':
+    case 'or':
+      return { kind: expr.kind, left: planFilter(expr.left, resource), right: planFilter(expr.right, resource) };
+    case 'not':
+      return { kind: 'not', operand: planFilter(expr.operand, resource) };
+    case 'compare': {
+      const dim = resolveDimension(expr.property, resource);
+      if (expr.value.kind === 'null') {
+        if (expr.op !== 'eq' && expr.op !== 'ne') throw badValue(expr.property, dim, `null only compares with eq or ne`);
+        if (dim.membership) throw badValue(expr.property, dim, `every location's regions are known; compare RegionId with a region, e.g. RegionId eq 'admin.4.ca.ab'`);
+        return { kind: 'null', dim, negated: expr.op === 'ne' };
+      }
+      if (dim.membership && expr.op !== 'eq' && expr.op !== 'ne') {
+        throw badValue(expr.property, dim, `RegionId is a membership test: use eq, ne or in`);
+      }
+      return { kind: 'compare', dim, op: expr.op, value: coerce(expr.value, dim, expr.property) };
+    }
+    case 'in': {
+      const dim = resolveDimension(expr.property, resource);
+      return { kind: 'in', dim, values: expr.values.map((v) => coerce(v, dim, expr.property)) };
+    }
+    case 'function': {
+      const dim = resolveDimension(expr.property, resource);
+      if (dim.type !== 'string') throw badValue(expr.property, dim, `${expr.name}() works on text fields only`);
+      return { kind: 'text', dim, fn: expr.name, value: expr.value.value };
+    }
+    default:
+      return assertNever(expr);
+  }
+}
+
+function resolveDimension(p: Property, resource: ResourceDef): DimensionDef {
+  const dim = getDimension(p.name);
+  if (!dim || !resource.filterable.includes(dim.name)) {
+    const valid = filterNames(resource);
+    const known = resource.fields.some((f) => f.name === p.name);
+    throw new ApiError(
+      known ? 'not_filterable' : 'unknown_field',
+      `${known ? `'${p.name}' cannot be filtered on` : `'${p.name}' is not a field`} of ${resource.name}${suggest(p.name, valid)}. Filterable fields: ${valid.join(', ')}.`,
+      { parameter: '$filter', offset: p.offset },
+    );
+  }
+  return dim;
+}
+
+const INTEGER = /^[+-]?\d{1,18}$/;
+const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATETIME = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)(Z|[+-]\d{2}:\d{2})?$/;
+
+/** Coerces a literal to the dimension's type; quoted numbers and dates count as the user means them. */
+function coerce(lit: Literal, dim: DimensionDef, p: Property): BoundValue {
+  const text = literalText(lit);
+  const type: FieldType = dim.type;
+  switch (type) {
+    case 'string':
+    case 'uuid':
+      if (lit.kind !== 'string') throw badValue(p, dim, `quote text values, e.g. ${dim.name} eq '${text}'`);
+      return { sqlType: 'VARCHAR', value: lit.value };
+    case 'integer':
+      if ((lit.kind === 'number' || lit.kind === 'string') && INTEGER.test(text)) return { sqlType: 'BIGINT', value: BigInt(text) };
+      throw badValue(p, dim, `${dim.name} wants a whole number, e.g. ${dim.name} eq 2020; got ${JSON.stringify(text)}`);
+    case 'number':
+      if ((lit.kind === 'number' || lit.kind === 'string') && NUMBER.test(text.trim()) && Number.isFinite(Number(text))) {
+        return { sqlType: 'DOUBLE', value: Number(text) };
+      }
+      throw badValue(p, dim, `${dim.name} wants a number, e.g. ${dim.name} gt 49.5; got ${JSON.stringify(text)}`);
+    case 'timestamp': {
+      const ts = lit.kind === 'string' || lit.kind === 'date' || lit.kind === 'datetime' ? toUtcTimestamp(text) : undefined;
+      if (ts) return { sqlType: 'TIMESTAMP', value: ts };
+      throw badValue(p, dim, `${dim.name} wants a date or date-time, e.g. ${dim.name} gt 2020-03-23 or '2020-03-23T10:00:00Z'; got ${JSON.stringify(text)}`);
+    }
+    case 'date':
+    case 'time':
+    case 'string[]':
+    case 'date[]':
+      throw badValue(p, dim, `${dim.name} cannot be compared`);
+    default:
+      return assertNever(type);
+  }
+}
+
+function literalText(lit: Literal): string {
+  switch (lit.kind) {
+    case 'string':
+    case 'date':
+    case 'datetime':
+      return lit.value;
+    case 'number':
+      return lit.text;
+    case 'boolean':
+      return String(lit.value);
+    case 'null':
+      return 'null';
+    default:
+      return assertNever(lit);
+  }
+}
+
+/** `YYYY-MM-DD[THH:MM[:SS[.fff]]][Z|±hh:mm]` → `YYYY-MM-DD HH:MM:SS.mmm` in UTC, or undefined if not a real instant. */
+export function toUtcTimestamp(text: string): string | undefined {
+  const date = DATE.exec(text);
+  const dt = date ? undefined : DATETIME.exec(text);
+  if (!date && !dt) return undefined;
+  const iso = date ? `${text}T00:00:00Z` : `${dt![1]}T${dt![2]!.length === 5 ? `${dt![2]}:00` : dt![2]}${dt![3] ?? 'Z'}`;
+  const ms = Date.parse(iso);
+  if (!Number.isFinite(ms)) return undefined;
+  const out = new Date(ms).toISOString(); // 2020-03-23T10:00:00.000Z
+  // Date.parse rolls 2021-02-30 over to March: refuse dates that are not on the calendar.
+  const day = (date ? text : dt![1])!;
+  if (!dt?.[3] && out.slice(0, 10) !== day) return undefined;
+  return `${out.slice(0, 10)} ${out.slice(11, 23)}`;
+}
+
+function badValue(p: Property, dim: DimensionDef, why: string): ApiError {
+  return new ApiError('invalid_value', `Invalid value for ${dim.name} in $filter: ${why}.`, { parameter: '$filter', offset: p.offset });
+}
+
+/** " (did you mean 'X'?)" for a near miss, case-insensitive first, then one edit away. */
+function suggest(name: string, candidates: readonly string[]): string {
+  const lower = name.toLowerCase();
+  const hit = candidates.find((c) => c.toLowerCase() === lower) ?? candidates.find((c) => editDistance(c.toLowerCase(), lower) <= 2);
+  return hit ? ` (did you mean '${hit}'?)` : '';
+}
+
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 2) return 3;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
+
+function assertNever(x: never): never {
+  throw new Error(`unhandled: ${JSON.stringify(x)}`);
+}

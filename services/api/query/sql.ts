@@ -1,0 +1,44 @@
+/**
+ * The only place SQL text is escaped. Identifiers come from the catalogue and are still checked here, so a
+ * catalogue typo can never become an injection; every value becomes a numbered parameter with an explicit cast.
+ */
+import type { BoundValue } from './plan.js';
+
+export type SqlParam = string | number | bigint;
+
+export interface CompiledQuery {
+  readonly sql: string;
+  readonly params: readonly SqlParam[];
+}
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** A quoted identifier; throws on anything that is not a plain catalogue name. */
+export function ident(name: string): string {
+  if (!IDENTIFIER.test(name)) throw new Error(`not a catalogue identifier: ${JSON.stringify(name)}`);
+  return `"${name}"`;
+}
+
+/** `alias."column"`. */
+export function column(alias: string, name: string): string {
+  return `${ident(alias)}.${ident(name)}`;
+}
+
+/**
+ * A SQL string constant of catalogue text (JSON keys, CSV headers). User text never comes here: it is bound.
+ * Only identifier-safe text plus the punctuation our writers need is accepted.
+ */
+export function constant(text: string): string {
+  if (!/^[A-Za-z0-9_",:{}\[\] ]*$/.test(text)) throw new Error(`not a safe constant: ${JSON.stringify(text)}`);
+  return `'${text}'`;
+}
+
+/** Collects parameters in order; `bind` returns the placeholder with its cast. */
+export class Params {
+  readonly values: SqlParam[] = [];
+
+  bind(v: BoundValue): string {
+    this.values.push(v.value);
+    return `CAST($${this.values.length} AS ${v.sqlType})`;
+  }
+}

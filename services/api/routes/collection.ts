@@ -1,0 +1,140 @@
+/**
+ * GET /v1/odata/v4/{Metadata|Locations|Observations|Records}: one request, one pass through the stages
+ * (parse → plan → compile → stream), each handing one typed value to the next.
+ */
+import type { Context } from 'hono';
+import { getResource } from '../../../schemas/index.js';
+import { ApiError } from '../errors.js';
+import { ODataError, parseQuery } from '../odata/index.js';
+import type { Query } from '../odata/ast.js';
+import { compileCount, compilePageIds, compilePageRows, csvHeader } from '../query/compile.js';
+import { planQuery, type PagePlan } from '../query/plan.js';
+import type { Snapshot } from '../db/snapshot.js';
+import { pageStream, type Frame } from '../stream/page-stream.js';
+import { baseUrl, contextUrl, nextLink, type BaseUrlOptions } from './links.js';
+
+export interface CollectionDeps {
+  /** The snapshot to serve this request from; released when the response is done. */
+  readonly acquire: () => { snapshot: Snapshot; release: () => void };
+  readonly links: BaseUrlOptions;
+}
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+const CSV_TYPE = 'text/csv; charset=utf-8';
+
+/** The raw query string as the client sent it: Node gives the undecoded request target. */
+export function rawQueryString(c: Context): string {
+  const target: string = (c.env as { incoming?: { url?: string } } | undefined)?.incoming?.url ?? c.req.url;
+  const q = target.indexOf('?');
+  return q < 0 ? '' : target.slice(q + 1);
+}
+
+export function parseRequestQuery(c: Context): Query {
+  try {
+    return parseQuery(rawQueryString(c));
+  } catch (err) {
+    if (err instanceof ODataError) throw ApiError.from(err);
+    throw err;
+  }
+}
+
+export function collectionHandler(deps: CollectionDeps) {
+  return async function collection(c: Context): Promise<Response> {
+    const resource = getResource(c.req.param('resource') ?? '');
+    if (!resource) throw notFound(c.req.path);
+    const parsed = parseRequestQuery(c);
+    // `Accept: text/csv` asks for CSV like $format=csv does; any other Accept gets JSON, never a 406.
+    const wantsCsv = !parsed.format && /\btext\/csv\b/i.test(c.req.header('accept') ?? '');
+    const query: Query = wantsCsv ? { ...parsed, format: 'csv' } : parsed;
+    const plan = planQuery(query, resource);
+    const { snapshot, release } = deps.acquire();
+    const signal = c.req.raw.signal;
+    try {
+      if (plan.kind === 'count') {
+        const cols = await snapshot.columns(compileCount(plan), signal);
+        release();
+        return c.body(JSON.stringify({ value: Number(cols['n']?.[0] ?? 0) }), 200, { 'Content-Type': JSON_TYPE });
+      }
+      const response = await page(c, plan, query, snapshot, signal, deps, release);
+      return response;
+    } catch (err) {
+      release();
+      throw err;
+    }
+  };
+}
+
+async function page(
+  c: Context,
+  plan: PagePlan,
+  query: Query,
+  snapshot: Snapshot,
+  signal: AbortSignal,
+  deps: CollectionDeps,
+  release: () => void,
+): Promise<Response> {
+  if (plan.format === 'arrow') {
+    throw new ApiError('invalid_format', 'Arrow output is not available yet; use $format=json or $format=csv.', { parameter: '$format' });
+  }
+  const ordered = plan.resource.table !== 'observations' || !snapshot.ordered;
+  const ids = await fetchPageIds(snapshot, plan, ordered, signal);
+  const hasNext = ids.length > plan.top;
+  const pageIds = hasNext ? ids.slice(0, plan.top) : ids;
+  const base = baseUrl(c.req.url, c.req.raw.headers, deps.links);
+  const next = hasNext ? nextLink(base, plan, query, pageIds[pageIds.length - 1]!) : undefined;
+
+  const headers: Record<string, string> = { 'Content-Type': plan.format === 'csv' ? CSV_TYPE : JSON_TYPE };
+  if (next) headers['Link'] = `<${next}>; rel="next"`;
+  const frame = plan.format === 'csv' ? csvFrame(plan) : jsonFrame(contextUrl(base, plan), next);
+
+  if (pageIds.length === 0) {
+    release();
+    return c.body(frame.prefix + (plan.format === 'csv' ? '' : frame.suffix), 200, headers);
+  }
+  const rows = snapshot.stream(
+    compilePageRows(plan, { first: pageIds[0]!, last: pageIds[pageIds.length - 1]! }, plan.format, ordered),
+    signal,
+  );
+  const body = await pageStream(withRelease(rows, release), frame, { count: pageIds.length });
+  return c.body(body, 200, headers);
+}
+
+/** Phase one, with the guard the unordered scan needs: if the Ids ever come back unsorted, ask again sorted. */
+async function fetchPageIds(snapshot: Snapshot, plan: PagePlan, ordered: boolean, signal: AbortSignal): Promise<(bigint | string)[]> {
+  const cols = await snapshot.columns(compilePageIds(plan, ordered), signal);
+  const ids = (cols['Id'] ?? []).map((v) => (typeof v === 'bigint' ? v : String(v)));
+  if (!ordered && !ascending(ids)) return fetchPageIds(snapshot, plan, true, signal);
+  return ids;
+}
+
+function ascending(ids: readonly (bigint | string)[]): boolean {
+  for (let i = 1; i < ids.length; i++) if (!(ids[i]! > ids[i - 1]!)) return false;
+  return true;
+}
+
+async function* withRelease<T>(source: AsyncGenerator<T>, release: () => void): AsyncGenerator<T> {
+  try {
+    yield* source;
+  } finally {
+    release();
+  }
+}
+
+function jsonFrame(context: string, next: string | undefined): Frame {
+  return {
+    prefix: `{"@odata.context":${JSON.stringify(context)},"value":[`,
+    separator: ',',
+    suffix: next ? `],"@odata.nextLink":${JSON.stringify(next)}}` : ']}',
+  };
+}
+
+function csvFrame(plan: PagePlan): Frame {
+  return { prefix: `${csvHeader(plan.fields)}\r\n`, separator: '\r\n', suffix: '\r\n' };
+}
+
+export function notFound(path: string): ApiError {
+  return new ApiError(
+    'not_found',
+    `No resource at ${path}. Resources: /v1/odata/v4/Metadata, /Locations, /Observations, /Records.`,
+  );
+}
