@@ -8,3 +8,5 @@ export * from './record-fields.js';
 export * from './storage.js';
 export * from './vocabularies.js';
 export * from './activity-group.js';
+export * from './observation-row.js';
+export * from './metadata-schema.js';

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { getDimension, getResource, resources } from './catalogue.js';
+import { dimensionAliases, dimensions } from './dimensions.js';
+import type { TableName } from './field.js';
+import { metadataFields } from './metadata-fields.js';
+import { activityFields, observationFields } from './observation-fields.js';
+import { monitoringLocationFields, recordFields, uploadColumns } from './record-fields.js';
+import { storageTables } from './storage.js';
+import { vocabularyOfColumn } from './vocabularies.js';
+
+const names = (fields: readonly { name: string }[]) => fields.map((f) => f.name);
+const columnsOf = (table: keyof typeof storageTables) => storageTables[table].map((c) => c.column);
+
+describe('field catalogue integrity', () => {
+  it('Observation has 34 fields: Id, DOI, LocationId, then the 31 activity fields', () => {
+    expect(activityFields).toHaveLength(31);
+    expect(observationFields).toHaveLength(34);
+    expect(names(observationFields)).toEqual(['Id', 'DOI', 'LocationId', ...names(activityFields)]);
+  });
+
+  it('Record = Id, DOI, DatasetName, the 10 MonitoringLocation* fields, then the 31 activity fields', () => {
+    expect(monitoringLocationFields).toHaveLength(10);
+    for (const f of monitoringLocationFields) expect(f.name).toMatch(/^MonitoringLocation/);
+    expect(names(recordFields)).toEqual(['Id', 'DOI', 'DatasetName', ...names(monitoringLocationFields), ...names(activityFields)]);
+    expect(recordFields).toHaveLength(44);
+  });
+
+  it('upload columns are the Record columns without Id and DOI', () => {
+    expect(names(uploadColumns)).toEqual(names(recordFields).filter((n) => n !== 'Id' && n !== 'DOI'));
+  });
+
+  it.each(resources.map((r) => [r.name, r] as const))('%s: unique names, a key field, case-insensitively unique columns', (_n, resource) => {
+    const fieldNames = names(resource.fields);
+    expect(new Set(fieldNames).size).toBe(fieldNames.length);
+    expect(fieldNames).toContain(resource.key);
+    // DuckDB identifiers are case-insensitive: Locations' `ID` must not share a column with `Id`.
+    const columns = resource.fields.map((f) => f.column.toLowerCase());
+    expect(new Set(columns).size).toBe(columns.length);
+    expect(getResource(resource.name)).toBe(resource);
+  });
+
+  it.each(resources.map((r) => [r.name, r] as const))('%s: every field column exists in its storage table', (_n, resource) => {
+    const columns = columnsOf(resource.table);
+    for (const f of resource.fields) expect(columns, `${resource.name}.${f.name}`).toContain(f.column);
+  });
+
+  it.each(resources.map((r) => [r.name, r] as const))('%s: every filterable name is unique and has a dimension with a column or a membership', (_n, resource) => {
+    expect(new Set(resource.filterable).size).toBe(resource.filterable.length);
+    for (const name of resource.filterable) {
+      const dimension = getDimension(name);
+      expect(dimension, `${resource.name} filter ${name}`).toBeDefined();
+      if (!dimension) continue;
+      expect(dimension.membership !== undefined || Object.keys(dimension.columns).length > 0, name).toBe(true);
+    }
+  });
+
+  it('every dimension column exists in that storage table', () => {
+    for (const d of dimensions) {
+      for (const [table, column] of Object.entries(d.columns) as [TableName, string][]) {
+        expect(columnsOf(table), `${d.name} → ${table}.${column}`).toContain(column);
+      }
+      if (d.membership) expect(columnsOf(d.membership)).toEqual(expect.arrayContaining(['LocationId', d.name]));
+    }
+  });
+
+  it('dimension names are unique and aliases point at dimensions', () => {
+    const dimensionNames = dimensions.map((d) => d.name);
+    expect(new Set(dimensionNames).size).toBe(dimensionNames.length);
+    for (const [alias, target] of Object.entries(dimensionAliases)) {
+      expect(dimensionNames, alias).toContain(target);
+      expect(getDimension(alias)?.name).toBe(target);
+    }
+  });
+
+  it('observation_stats holds exactly the observation-level dimensions', () => {
+    const statsDims = dimensions.filter((d) => d.columns.observation_stats).map((d) => d.columns.observation_stats);
+    expect(columnsOf('observation_stats')).toEqual(expect.arrayContaining(statsDims as string[]));
+  });
+
+  it('every vocabulary column is an upload column', () => {
+    const upload = new Set(names(uploadColumns));
+    for (const column of Object.keys(vocabularyOfColumn)) expect(upload.has(column), column).toBe(true);
+  });
+
+  it('Metadata fields: Id, DOI, DatasetName required; TemporalExtent a date pair', () => {
+    const byName = new Map(metadataFields.map((f) => [f.name, f]));
+    for (const n of ['Id', 'DOI', 'DatasetName']) expect(byName.get(n)?.nullable).toBe(false);
+    expect(byName.get('TemporalExtent')?.type).toBe('date[]');
+  });
+});
