@@ -19,9 +19,10 @@ export function ident(name: string): string {
   return `"${name}"`;
 }
 
-/** `alias."column"`. */
+/** `alias."column"`; aliases are the compiler's own one-letter names. */
 export function column(alias: string, name: string): string {
-  return `${ident(alias)}.${ident(name)}`;
+  if (!/^[a-z]$/.test(alias)) throw new Error(`not a table alias: ${JSON.stringify(alias)}`);
+  return `${alias}.${ident(name)}`;
 }
 
 /**

@@ -1,0 +1,138 @@
+import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTableSql, getResource, storageTables, type StorageTable } from '../../../schemas/index.js';
+import { ODataError, parseQuery } from '../odata/index.js';
+import { ApiError } from '../errors.js';
+import { compileCount, compilePageIds, compilePageRows } from './compile.js';
+import { planQuery, type CountPlan, type PagePlan } from './plan.js';
+
+/** Plans a query written readably (`$filter=A eq 'b'&$top=1`): each value is percent-encoded as a client would. */
+function plan(resource: string, qs: string) {
+  const encoded = qs
+    .split('&')
+    .map((pair) => {
+      const i = pair.indexOf('=');
+      return `${pair.slice(0, i)}=${encodeURIComponent(pair.slice(i + 1))}`;
+    })
+    .join('&');
+  return planQuery(parseQuery(encoded), getResource(resource)!);
+}
+const page = (resource: string, qs: string) => plan(resource, qs) as PagePlan;
+const count = (resource: string, qs: string) => plan(resource, qs) as CountPlan;
+
+describe('compile: golden SQL and parameters', () => {
+  it.each([
+    [
+      'Observations',
+      "$filter=CharacteristicName eq 'pH'&$top=10",
+      `SELECT t."Id" FROM "observations" t WHERE (t."CharacteristicName" = CAST($1 AS VARCHAR)) LIMIT 11`,
+      ['pH'],
+    ],
+    [
+      'Observations',
+      "$filter=LocationId eq '42' and ActivityStartYear ge 2015&$skiptoken=Id:1000",
+      `SELECT t."Id" FROM "observations" t WHERE ((t."LocationId" = CAST($1 AS BIGINT)) AND (t."ActivityStartYear" >= CAST($2 AS BIGINT))) AND t."Id" > CAST($3 AS BIGINT) LIMIT 1001`,
+      [42n, 2015n, 1000n],
+    ],
+    [
+      'Records',
+      "$filter=RegionId eq 'admin.4.ca.ab' and not (DOI in ('10.25976/aaaa-aa11','10.25976/bbbb-bb22'))",
+      `SELECT t."Id" FROM "observations" t WHERE ((t."LocationId" IN (SELECT "LocationId" FROM "location_regions" WHERE "RegionId" = CAST($1 AS VARCHAR))) AND (NOT (t."DOI" IN (CAST($2 AS VARCHAR), CAST($3 AS VARCHAR))))) LIMIT 1001`,
+      ['admin.4.ca.ab', '10.25976/aaaa-aa11', '10.25976/bbbb-bb22'],
+    ],
+    [
+      'Locations',
+      "$filter=CharacteristicName eq 'pH' and ActivityStartYear eq 2020",
+      `SELECT t."Id" FROM "locations" t WHERE EXISTS (SELECT 1 FROM "observation_stats" s WHERE s."LocationId" = t."Id" AND ((s."CharacteristicName" = CAST($1 AS VARCHAR)) AND (s."ActivityStartYear" = CAST($2 AS BIGINT)))) ORDER BY t."Id" LIMIT 1001`,
+      ['pH', 2020n],
+    ],
+    [
+      'Metadata',
+      "$filter=CreateTimestamp gt '2020-03-23' and Latitude gt 49",
+      `SELECT t."Id" FROM "datasets" t WHERE EXISTS (SELECT 1 FROM "locations" l WHERE l."DOI" = t."DOI" AND (COALESCE(t."CreateTimestamp" > CAST($1 AS TIMESTAMP), false) AND (l."Latitude" > CAST($2 AS DOUBLE)))) ORDER BY t."Id" LIMIT 1001`,
+      ['2020-03-23 00:00:00.000', 49],
+    ],
+  ])('%s ? %s', (resource, qs, sql, params) => {
+    const compiled = compilePageIds(page(resource, qs));
+    expect(compiled.sql).toBe(sql);
+    expect(compiled.params).toEqual(params);
+  });
+
+  it('counts observations from the statistics table, joining locations only when needed', () => {
+    expect(compileCount(count('Observations', '$count=true')).sql).toBe(
+      'SELECT COALESCE(SUM(s."n"), 0)::BIGINT AS n FROM "observation_stats" s',
+    );
+    const byType = compileCount(count('Records', "$count=true&$filter=MonitoringLocationType eq 'Lake' and CharacteristicName eq 'pH'"));
+    expect(byType.sql).toBe(
+      `SELECT COALESCE(SUM(s."n"), 0)::BIGINT AS n FROM "observation_stats" s JOIN "locations" l ON l."Id" = s."LocationId" WHERE ((l."MonitoringLocationType" = CAST($1 AS VARCHAR)) AND (s."CharacteristicName" = CAST($2 AS VARCHAR)))`,
+    );
+    expect(byType.params).toEqual(['Lake', 'pH']);
+  });
+});
+
+describe('compile: hostile input never reaches the SQL text', () => {
+  const hostile = fc.oneof(
+    fc.string(),
+    fc.constantFrom(`'; DROP TABLE observations; --`, `" OR 1=1 --`, '/* */', '$1', '\\', '\u0000', 'ü🙂', `' || (SELECT 1) || '`),
+  );
+  it('string literals are parameters', () => {
+    fc.assert(
+      fc.property(hostile, fc.constantFrom('CharacteristicName', 'DOI', 'ActivityMediaName', 'RegionId'), (text, field) => {
+        const literal = `'${text.replaceAll("'", "''")}'`;
+        let compiled;
+        try {
+          compiled = compilePageIds(page('Records', `$filter=${field} eq ${literal} or startswith(${field}, ${literal})`));
+        } catch (err) {
+          // Control characters etc. may be refused by the parser; they must never get further.
+          expect(err).toBeInstanceOf(Error);
+          return;
+        }
+        expect(compiled.params).toContain(text);
+        if (text.length > 2) expect(compiled.sql).not.toContain(text);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('unknown identifiers are refused by the planner, never quoted into SQL', () => {
+    for (const name of ['Foo', 'id', 'observations', 'x"y', 'Id', 'ResultValue']) {
+      expect(() => page('Observations', `$filter=${name} eq 1`)).toThrow(name === 'x"y' ? ODataError : ApiError);
+    }
+  });
+});
+
+describe('compile: every shape runs on a real DuckDB', () => {
+  let instance: DuckDBInstance;
+  let conn: DuckDBConnection;
+  beforeAll(async () => {
+    instance = await DuckDBInstance.create(':memory:');
+    conn = await instance.connect();
+    for (const table of Object.keys(storageTables) as StorageTable[]) await conn.run(createTableSql(table));
+  });
+  afterAll(() => {
+    conn.closeSync();
+    instance.closeSync();
+  });
+
+  const queries: [string, string][] = [
+    ['Observations', "$filter=CharacteristicName in ('pH','Temperature, water') or not (ActivityStartYear lt 2000)"],
+    ['Records', "$filter=endswith(DOI, 'ef12') and RegionId ne 'hub.pacific' and ActivityGroupType eq 'Lab Sample'"],
+    ['Locations', "$filter=Latitude gt '49' and Longitude lt -100 and Name eq 'x' and ActivityMediaName eq 'Surface Water'"],
+    ['Locations', "$filter=RegionId in ('admin.4.ca.ab','admin.4.ca.bc') or LocationId eq 3"],
+    ['Metadata', "$filter=RegionId eq 'admin.2.ca' and CharacteristicName eq 'pH' and CreateTimestamp ge 2020-01-01T00:00:00Z"],
+    ['Metadata', "$filter=CreateTimestamp eq null or contains(DatasetName, 'lake')&$skiptoken=Id:0b8e9c56-8a2f-4a8a-9a55-1f2d3c4b5a69"],
+  ];
+  it.each(queries)('%s ? %s', async (resource, qs) => {
+    const p = page(resource, qs);
+    const ids = compilePageIds(p);
+    await conn.runAndReadAll(ids.sql, ids.params as DuckDBValue[]);
+    const key = p.resource.table === 'datasets' ? '0b8e9c56-8a2f-4a8a-9a55-1f2d3c4b5a69' : 1n;
+    for (const format of ['json', 'csv'] as const) {
+      const rows = compilePageRows(p, { first: key, last: key }, format);
+      await conn.runAndReadAll(rows.sql, rows.params as DuckDBValue[]);
+    }
+    const c = compileCount(count(resource, `${qs.replace(/&\$skiptoken=[^&]*/, '')}&$count=true`));
+    await conn.runAndReadAll(c.sql, c.params as DuckDBValue[]);
+  });
+});
