@@ -29,7 +29,10 @@ export interface StartOptions {
 /** Opens the database, builds the app and serves it: everything `main.ts`, tests and the load script share. */
 export async function startBoard(config: BoardConfig, opts: StartOptions): Promise<RunningBoard> {
   const db = await openDatabase(config, { log: opts.log });
-  const messages = createMessages(db.pool, opts.batchSize === undefined ? {} : { batchSize: opts.batchSize });
+  const messages = createMessages(db.pool, {
+    exclusiveStatements: db.embedded !== undefined,
+    ...(opts.batchSize === undefined ? {} : { batchSize: opts.batchSize }),
+  });
   let draining = false;
   const app = createApp({ messages, config, log: opts.log, isDraining: () => draining, ...opts.app });
   const server = serve({ fetch: app.fetch, port: config.port, ...(opts.hostname ? { hostname: opts.hostname } : {}) }) as Server;

@@ -58,8 +58,16 @@ function createPool(config: BoardConfig, log: Log, target: pg.PoolConfig): pg.Po
     application_name: 'tributary-board',
     keepAlive: true,
   });
-  // An idle client whose server went away emits `error` on the pool; unhandled, that would end the process.
-  // The pool has already discarded the client, so the next request simply connects afresh.
-  pool.on('error', (err) => log({ level: 'warn', msg: 'idle database client lost', ...errorFields(err) }));
+  // A client whose server goes away emits `error`; with no listener that ends the process. The pool listens only
+  // while a client is idle (and re-emits on itself); a checked-out client between two statements, or one awaiting
+  // its ROLLBACK after a failed query, has no listener of its own, so every client gets one here. pg has already
+  // failed the client's pending queries and marked it unusable, and the pool discards it on release, so the
+  // next request connects afresh.
+  pool.on('connect', (client) =>
+    client.on('error', (err) => log({ level: 'warn', msg: 'database connection lost', ...errorFields(err) })),
+  );
+  pool.on('error', () => {
+    // Already logged by the client's own listener above.
+  });
   return pool;
 }

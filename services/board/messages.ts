@@ -40,11 +40,26 @@ const SQL = {
   ready: 'SELECT 1 FROM posts LIMIT 0',
 } as const;
 
+export interface MessagesOptions {
+  /** Rows per cursor round trip when listing. */
+  readonly batchSize?: number;
+  /**
+   * Run every statement inside BEGIN … COMMIT. Needed behind PGlite's socket multiplexer: it interleaves
+   * clients message by message, so one client's Parse can replace another's unnamed statement between that
+   * client's Parse and Bind (seen as INSERT … RETURNING returning nothing). Inside a transaction block it serves
+   * only the client that opened it, and BEGIN itself is one simple-protocol message, so nothing can interleave.
+   */
+  readonly exclusiveStatements?: boolean;
+}
+
 /** Every statement of the board; values only ever travel as bound parameters. */
-export function createMessages(pool: pg.Pool, opts: { readonly batchSize?: number } = {}): Messages {
+export function createMessages(pool: pg.Pool, opts: MessagesOptions = {}): Messages {
   const batchSize = opts.batchSize ?? 500;
+  const query = opts.exclusiveStatements
+    ? <R extends pg.QueryResultRow>(sql: string, params: unknown[]) => inTransaction(pool, (c) => c.query<R>(sql, params))
+    : <R extends pg.QueryResultRow>(sql: string, params: unknown[]) => pool.query<R>(sql, params);
   const one = async (sql: string, params: unknown[]): Promise<Message | undefined> =>
-    (await pool.query<Message>(sql, params)).rows[0];
+    (await query<Message>(sql, params)).rows[0];
 
   return {
     async create(text, datePosted) {
@@ -55,7 +70,7 @@ export function createMessages(pool: pg.Pool, opts: { readonly batchSize?: numbe
     get: (id) => one(SQL.get, [id]),
     remove: (id) => one(SQL.remove, [id]),
     async latest({ before, limit }) {
-      const { rows } = await pool.query<Message>(before === undefined ? SQL.latest : SQL.latestBefore, [
+      const { rows } = await query<Message>(before === undefined ? SQL.latest : SQL.latestBefore, [
         limit,
         ...(before === undefined ? [] : [before]),
       ]);
@@ -67,9 +82,27 @@ export function createMessages(pool: pg.Pool, opts: { readonly batchSize?: numbe
       return openListing(pool, sql, params, batchSize);
     },
     async ready() {
-      await pool.query(SQL.ready);
+      await query(SQL.ready, []);
     },
   };
+}
+
+async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await fn(client);
+    await client.query('COMMIT');
+    client.release();
+    return result;
+  } catch (err) {
+    // ROLLBACK returns the connection clean; if even that fails the connection is discarded.
+    await client.query('ROLLBACK').then(
+      () => client.release(),
+      (rollbackErr: unknown) => client.release(rollbackErr instanceof Error ? rollbackErr : true),
+    );
+    throw err;
+  }
 }
 
 async function openListing(pool: pg.Pool, sql: string, params: unknown[], batchSize: number): Promise<Listing> {
