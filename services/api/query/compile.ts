@@ -7,7 +7,7 @@
  * `CharacteristicName eq 'pH' and ActivityStartYear eq 2020` on Locations needs a pH observation *in* 2020.
  */
 import type { DimensionDef, FieldDef, TableName } from '../../../schemas/index.js';
-import type { CountPlan, Cond, PagePlan } from './plan.js';
+import type { ApplyPlan, CountPlan, Cond, PagePlan } from './plan.js';
 import { column, constant, ident, Params, type CompiledQuery } from './sql.js';
 
 interface Source {
@@ -165,6 +165,33 @@ export function compileCount(plan: CountPlan): CompiledQuery {
   }
   const where = resourceWhere(plan, params);
   return { sql: `SELECT count(*)::BIGINT AS n FROM ${tableOf(plan)}${where ? ` WHERE ${where}` : ''}`, params: params.values };
+}
+
+/**
+ * `$apply` groupby over the statistics table: `SUM(n)` per group, sorted by the group fields, `top + 1`
+ * groups after the cursor. RegionId groups by membership, so a location counts once in each of its regions.
+ */
+export function compileApply(plan: ApplyPlan): CompiledQuery {
+  const params = new Params();
+  const sources: Source[] = [...STATS_SOURCES];
+  const fc = new FilterCompiler(sources, params);
+  const cond = plan.where ? fc.compile(plan.where) : undefined;
+  const groups = plan.groupBy.map((dim, i) => {
+    if (dim.membership) return `r."RegionId" AS g${i}`;
+    const src = sources.find((s) => dim.columns[s.table])!;
+    if (src.alias === 'l') fc.used.add('l');
+    return `${column(src.alias, dim.columns[src.table]!)} AS g${i}`;
+  });
+  const joins = [
+    fc.used.has('l') ? ' JOIN "locations" l ON l."Id" = s."LocationId"' : '',
+    plan.groupBy.some((d) => d.membership) ? ' JOIN "location_regions" r ON r."LocationId" = s."LocationId"' : '',
+  ].join('');
+  const order = plan.groupBy.map((_, i) => `g${i}`).join(', ');
+  const offset = plan.after !== undefined ? ` OFFSET ${params.bind({ sqlType: 'BIGINT', value: plan.after })}` : '';
+  const sql =
+    `SELECT ${[...groups, 'SUM(s."n")::BIGINT AS n'].join(', ')} FROM "observation_stats" s${joins}` +
+    `${cond ? ` WHERE ${cond}` : ''} GROUP BY ${order || '()'}${order ? ` ORDER BY ${order}` : ''} LIMIT ${plan.top + 1}${offset}`;
+  return { sql, params: params.values };
 }
 
 function keyValue(plan: PagePlan, key: bigint | string) {

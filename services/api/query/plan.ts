@@ -49,7 +49,24 @@ export interface CountPlan {
   readonly where: Cond | undefined;
 }
 
-export type Plan = PagePlan | CountPlan;
+/** `$apply=[filter(…)/]groupby((F1,…),aggregate($count as Alias))`, answered from the statistics table. */
+export interface ApplyPlan {
+  readonly kind: 'apply';
+  readonly resource: ResourceDef;
+  readonly where: Cond | undefined;
+  readonly groupBy: readonly DimensionDef[];
+  readonly countAlias: string;
+  readonly top: number;
+  /** Groups are numbered in their sort order; the cursor is the number of groups already sent. */
+  readonly after: bigint | undefined;
+}
+
+export type Plan = PagePlan | CountPlan | ApplyPlan;
+
+/** The dimensions `$apply` can group by: exactly the ones the statistics table answers. */
+export const GROUPABLE = [
+  'CharacteristicName', 'ActivityStartYear', 'ActivityMediaName', 'ActivityGroupType', 'MonitoringLocationType', 'DOI', 'LocationId', 'RegionId',
+] as const;
 
 /**
  * Resolves a parsed query against a resource.
@@ -61,9 +78,7 @@ export type Plan = PagePlan | CountPlan;
 export function planQuery(query: Query, resource: ResourceDef): Plan {
   const where = query.filter ? planFilter(query.filter, resource) : undefined;
   if (query.count) return { kind: 'count', resource, where };
-  if (query.apply) {
-    throw new ApiError('unsupported_apply', '$apply is not supported yet; use $count=true with $filter to count rows.', { parameter: '$apply' });
-  }
+  if (query.apply) return planApply(query, resource, where);
   return {
     kind: 'page',
     resource,
@@ -74,6 +89,33 @@ export function planQuery(query: Query, resource: ResourceDef): Plan {
     after: planSkipToken(query, resource),
     format: query.format ?? 'json',
   };
+}
+
+function planApply(query: Query, resource: ResourceDef, where: Cond | undefined): ApplyPlan {
+  const apply = query.apply!;
+  if (resource.table !== 'observations') {
+    throw new ApiError('unsupported_apply', `$apply is offered on Observations and Records; on ${resource.name} use $filter and $count=true.`, { parameter: '$apply' });
+  }
+  const groupBy = apply.groupBy.map((p) => {
+    const dim = getDimension(p.name);
+    if (!dim || !(GROUPABLE as readonly string[]).includes(dim.name)) {
+      throw new ApiError(
+        'unsupported_apply',
+        `$apply can group by ${GROUPABLE.join(', ')}; '${p.name}' is not one of them.`,
+        { parameter: '$apply', offset: p.offset },
+      );
+    }
+    return dim;
+  });
+  const applyWhere = apply.filter ? planFilter(apply.filter, resource) : undefined;
+  const both: Cond | undefined = where && applyWhere ? { kind: 'and', left: where, right: applyWhere } : (where ?? applyWhere);
+  if (query.skiptoken && query.skiptoken.kind !== 'integer') {
+    throw new ApiError('invalid_skiptoken', '$skiptoken of an $apply result looks like Id:<number of groups already read>; follow @odata.nextLink.', { parameter: '$skiptoken' });
+  }
+  if (groupBy.some((d) => d.name === apply.countAlias) || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(apply.countAlias)) {
+    throw new ApiError('unsupported_apply', `The count alias '${apply.countAlias}' must be a plain name that is not a grouped field.`, { parameter: '$apply' });
+  }
+  return { kind: 'apply', resource, where: both, groupBy, countAlias: apply.countAlias, top: query.top ?? DEFAULT_TOP, after: query.skiptoken?.value as bigint | undefined };
 }
 
 function planSelect(select: readonly Property[] | undefined, resource: ResourceDef): FieldDef[] {

@@ -7,11 +7,11 @@ import { getResource } from '../../../schemas/index.js';
 import { ApiError } from '../errors.js';
 import { ODataError, parseQuery } from '../odata/index.js';
 import type { Query } from '../odata/ast.js';
-import { compileCount, compilePageIds, compilePageRows, csvHeader } from '../query/compile.js';
-import { planQuery, type PagePlan } from '../query/plan.js';
+import { compileApply, compileCount, compilePageIds, compilePageRows, csvHeader } from '../query/compile.js';
+import { planQuery, type ApplyPlan, type PagePlan } from '../query/plan.js';
 import type { Snapshot } from '../db/snapshot.js';
 import { pageStream, type Frame } from '../stream/page-stream.js';
-import { baseUrl, contextUrl, nextLink, type BaseUrlOptions } from './links.js';
+import { baseUrl, BASE_PATH, contextUrl, nextApplyLink, nextLink, type BaseUrlOptions } from './links.js';
 
 export interface CollectionDeps {
   /** The snapshot to serve this request from; released when the response is done. */
@@ -55,8 +55,12 @@ export function collectionHandler(deps: CollectionDeps) {
         release();
         return c.body(JSON.stringify({ value: Number(cols['n']?.[0] ?? 0) }), 200, { 'Content-Type': JSON_TYPE });
       }
-      const response = await page(c, plan, query, snapshot, signal, deps, release);
-      return response;
+      if (plan.kind === 'apply') {
+        const response = await applyPage(c, plan, query, snapshot, signal, deps);
+        release();
+        return response;
+      }
+      return await page(c, plan, query, snapshot, signal, deps, release);
     } catch (err) {
       release();
       throw err;
@@ -97,6 +101,31 @@ async function page(
   );
   const body = await pageStream(withRelease(rows, release), frame, { count: pageIds.length });
   return c.body(body, 200, headers);
+}
+
+/** Aggregates are small (the statistics table is): built in JS, sent whole. */
+async function applyPage(c: Context, plan: ApplyPlan, query: Query, snapshot: Snapshot, signal: AbortSignal, deps: CollectionDeps): Promise<Response> {
+  const cols = await snapshot.columns(compileApply(plan), signal);
+  const n = cols['n'] ?? [];
+  const hasNext = n.length > plan.top;
+  const count = Math.min(n.length, plan.top);
+  const value = Array.from({ length: count }, (_, row) => {
+    const out: Record<string, unknown> = {};
+    plan.groupBy.forEach((dim, i) => {
+      const v = cols[`g${i}`]![row];
+      out[dim.name] = typeof v === 'bigint' ? Number(v) : (v ?? null);
+    });
+    out[plan.countAlias] = Number(n[row]);
+    return out;
+  });
+  const base = baseUrl(c.req.url, c.req.raw.headers, deps.links);
+  const next = hasNext ? nextApplyLink(base, plan, query) : undefined;
+  const body = {
+    '@odata.context': `${base}${BASE_PATH}/$metadata#${plan.resource.name}(${[...plan.groupBy.map((d) => d.name), plan.countAlias].join(',')})`,
+    value,
+    ...(next ? { '@odata.nextLink': next } : {}),
+  };
+  return c.body(JSON.stringify(body), 200, { 'Content-Type': JSON_TYPE, ...(next ? { Link: `<${next}>; rel="next"` } : {}) });
 }
 
 /** Phase one, with the guard the unordered scan needs: if the Ids ever come back unsorted, ask again sorted. */

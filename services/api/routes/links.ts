@@ -5,7 +5,7 @@
  */
 import { formatFilter } from '../odata/index.js';
 import type { Query } from '../odata/ast.js';
-import type { PagePlan } from '../query/plan.js';
+import type { ApplyPlan, PagePlan } from '../query/plan.js';
 
 export const BASE_PATH = '/v1/odata/v4';
 
@@ -47,6 +47,17 @@ export function nextLink(base: string, plan: PagePlan, query: Query, lastKey: bi
   params.push(['$top', String(plan.top)]);
   if (query.format) params.push(['$format', query.format]);
   params.push(['$skiptoken', `Id:${lastKey}`]);
+  return `${base}${BASE_PATH}/${plan.resource.name}?${params.map(([k, v]) => `${k}=${encodeValue(v)}`).join('&')}`;
+}
+
+/** The next page of an `$apply` result: the same options, the cursor counting groups already sent. */
+export function nextApplyLink(base: string, plan: ApplyPlan, query: Query): string {
+  const apply = query.apply!;
+  const groupby = `groupby((${apply.groupBy.map((p) => p.name).join(',')}),aggregate($count as ${apply.countAlias}))`;
+  const params: [string, string][] = [['$apply', apply.filter ? `filter(${formatFilter(apply.filter)})/${groupby}` : groupby]];
+  if (query.filter) params.push(['$filter', formatFilter(query.filter)]);
+  params.push(['$top', String(plan.top)]);
+  params.push(['$skiptoken', `Id:${(plan.after ?? 0n) + BigInt(plan.top)}`]);
   return `${base}${BASE_PATH}/${plan.resource.name}?${params.map(([k, v]) => `${k}=${encodeValue(v)}`).join('&')}`;
 }
 
