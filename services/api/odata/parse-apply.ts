@@ -58,12 +58,14 @@ function parseFilterStep(cursor: TokenCursor): Expr | undefined {
 
 function parseGroupingFields(cursor: TokenCursor): Property[] {
   const fields: Property[] = [];
+  const seen = new Set<string>();
   do {
     const token = cursor.next();
     if (token.kind !== 'identifier') throw unsupported(cursor, token);
-    if (fields.some((f) => f.name === token.text)) {
+    if (seen.has(token.text)) {
       throw cursor.error('unsupported_apply', `'${token.text}' appears twice in groupby (position ${token.offset} of $apply): list each field once.`, token.offset);
     }
+    seen.add(token.text);
     fields.push({ kind: 'property', name: token.text, offset: token.offset });
   } while (cursor.acceptPunct(','));
   expect(cursor, ')');

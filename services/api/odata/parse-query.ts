@@ -90,6 +90,7 @@ export function parseSelect(value: string): readonly Property[] | undefined {
   const fail = (message: string, offset: number): ODataError => new ODataError('invalid_select', `${message}: give field names separated by commas, e.g. $select=Id,CharacteristicName,ResultValue.`, { parameter: '$select', offset });
   if (value.trim() === '*') return undefined;
   const properties: Property[] = [];
+  const seen = new Set<string>();
   let offset = 0;
   for (const part of value.split(',')) {
     const leading = part.length - part.trimStart().length;
@@ -99,7 +100,8 @@ export function parseSelect(value: string): readonly Property[] | undefined {
     if (name === '*') throw fail(`'*' at position ${at} of $select cannot be combined with field names`, at);
     if (!IDENTIFIER.test(name)) throw fail(`'${name.slice(0, 40)}' at position ${at} of $select is not a field name`, at);
     // Selecting a field twice means selecting it once (OData 4.01 §5.1.3).
-    if (!properties.some((p) => p.name === name)) properties.push({ kind: 'property', name, offset: at });
+    if (!seen.has(name)) properties.push({ kind: 'property', name, offset: at });
+    seen.add(name);
     offset += part.length + 1;
   }
   return properties;
