@@ -52,7 +52,13 @@ function unexpectedAfterExpression(cursor: TokenCursor, token: Token): Error {
   return cursor.error('invalid_filter', `Expected 'and', 'or' or the end of the expression ${where}, found ${describeToken(token, cursor.parameter)}: join conditions with and/or, e.g. A eq 1 and B eq 2.`, token.offset);
 }
 
-/** Parses one boolean expression from a cursor; `$apply`'s `filter(…)` reuses it mid-stream. */
+/**
+ * Parses one boolean expression from a cursor; `$apply`'s `filter(…)` reuses it mid-stream.
+ *
+ * @example
+ * const cursor = new TokenCursor(tokenize('A eq 1)/groupby', '$apply'), '$apply');
+ * new FilterParser(cursor).parseExpression(); // → compare A eq 1; cursor now at ')'
+ */
 export class FilterParser {
   private depth = 0;
   private terms = 0;

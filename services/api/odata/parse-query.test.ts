@@ -34,6 +34,8 @@ describe('parseQuery: options → Query', () => {
     ['$format=application/json', { format: 'json' }],
     ['$format=text%2Fcsv', { format: 'csv' }],
     ['$format=application/vnd.apache.arrow.stream', { format: 'arrow' }],
+    ['$format=application/json;odata.metadata=minimal', { format: 'json' }],
+    ['$format=text/csv;charset=utf-8', { format: 'csv' }],
     ['$apply=groupby((A),aggregate($count%20as%20Count))', { apply: { groupBy: [prop('A')], countAlias: 'Count' } }],
     // OData 4.01: system option names are case-insensitive.
     ['$Top=5&$FILTER=A%20eq%201', { top: 5, filter: cmp('A', 'eq', num('1')) }],
@@ -97,6 +99,8 @@ describe('parseQuery: errors', () => {
     ['$format=xml', 'invalid_format', '$format', 0],
     ['$format=atom', 'invalid_format', '$format', 0],
     ['$format=', 'invalid_format', '$format', 0],
+    ['$format=;json', 'invalid_format', '$format', 0],
+    ['$format=application/xml;q=1', 'invalid_format', '$format', 0],
     ['$filter=', 'invalid_filter', '$filter', 0],
     ["$filter=A+eq+'x", 'invalid_filter', '$filter', 5],
     ['$filter=A%20eq%201%3B', 'invalid_filter', '$filter', 6],

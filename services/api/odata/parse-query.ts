@@ -129,8 +129,9 @@ function parseCount(value: string): boolean {
 }
 
 function parseFormat(value: string): Format {
-  // OData 4.01 §5.1.8: format values are case-insensitive.
-  const format = FORMATS.get(value.toLowerCase());
+  // OData 4.01 §5.1.8: format values are case-insensitive. OData clients often send media-type
+  // parameters (application/json;odata.metadata=minimal); they do not change what we write.
+  const format = FORMATS.get((value.split(';')[0] ?? '').trim().toLowerCase());
   if (format === undefined) {
     throw new ODataError('invalid_format', `$format must be json, csv or arrow (or application/json, text/csv, application/vnd.apache.arrow.stream), found '${value.slice(0, 60)}'.`, { parameter: '$format', offset: 0 });
   }

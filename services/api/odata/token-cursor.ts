@@ -5,6 +5,13 @@
 import type { Token } from './lexer.js';
 import { ODataError, type ODataErrorCode } from './odata-error.js';
 
+/**
+ * A forward-only cursor; `peek`/`next` never run past the final `end` token.
+ *
+ * @example
+ * const cursor = new TokenCursor(tokenize('A eq 1', '$filter'), '$filter');
+ * cursor.next(); cursor.acceptKeyword('eq'); // → true
+ */
 export class TokenCursor {
   private index = 0;
 
@@ -54,11 +61,22 @@ export class TokenCursor {
   }
 }
 
+/**
+ * Whether a token is the given lower-case keyword, in any letter case.
+ *
+ * @example
+ * isKeyword({ kind: 'identifier', text: 'AND', offset: 0 }, 'and') // → true
+ */
 export function isKeyword(token: Token, keyword: string): boolean {
   return token.kind === 'identifier' && token.text.toLowerCase() === keyword;
 }
 
-/** How a token is named in error messages; long text is shortened so messages stay readable. */
+/**
+ * How a token is named in error messages; long text is shortened so messages stay readable.
+ *
+ * @example
+ * describeToken({ kind: 'end', offset: 4 }, '$filter') // → 'the end of $filter'
+ */
 export function describeToken(token: Token, parameter: string): string {
   switch (token.kind) {
     case 'end':
@@ -81,6 +99,12 @@ function shorten(text: string): string {
   return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
 
+/**
+ * The `default` of an exhaustive switch: adding a union member without a case fails to compile.
+ *
+ * @example
+ * switch (expr.kind) { case 'and': …; default: return assertNever(expr); }
+ */
 export function assertNever(value: never): never {
   throw new Error(`Unhandled case: ${JSON.stringify(value)}`);
 }
