@@ -1,3 +1,5 @@
+import http from 'node:http';
+import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { decodeQueryString } from './query-string.js';
 import { catchODataError } from './test-support.js';
@@ -58,5 +60,40 @@ describe('decodeQueryString: undecodable → error at the raw offset', () => {
     const err = catchODataError(() => decodeQueryString(`a=${ch}b`));
     expect([err.code, err.offset]).toEqual(['undecodable_query', 2]);
     expect(err.message).toContain('percent-encoded');
+  });
+});
+
+// Pins the runtime facts query-string.ts documents: which raw characters reach us through Node's
+// req.url, and why we read that rather than a WHATWG-normalised URL.
+describe('raw request-targets from a real Node socket', () => {
+  async function rawRequestTarget(target: string): Promise<{ status: number; url?: string }> {
+    let seen: string | undefined;
+    const server = http.createServer((req, res) => {
+      seen = req.url;
+      res.end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as net.AddressInfo;
+    const reply = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(port, '127.0.0.1', () => socket.end(`GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`));
+      let data = '';
+      socket.on('data', (chunk) => (data += chunk.toString()));
+      socket.on('end', () => resolve(data));
+      socket.on('error', reject);
+    });
+    await new Promise((resolve) => server.close(resolve));
+    return { status: Number(reply.split(' ')[1]), url: seen };
+  }
+
+  it('Node passes raw " and { through in req.url; we reject them, WHATWG URL would hide the quote', async () => {
+    const { status, url } = await rawRequestTarget('/v1/Observations?$filter=A%20eq%20"x"{');
+    expect(status).toBe(200);
+    const query = (url ?? '').slice((url ?? '').indexOf('?') + 1);
+    expect(catchODataError(() => decodeQueryString(query)).code).toBe('undecodable_query');
+    expect(new URL(`http://h${url ?? ''}`).search).toContain('%22x%22');
+  });
+
+  it('Node itself answers 400 to a raw space in the request-target', async () => {
+    expect((await rawRequestTarget('/v1/Observations?$filter=A eq 1')).status).toBe(400);
   });
 });
