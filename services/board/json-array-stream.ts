@@ -22,9 +22,11 @@ export function jsonArrayStream(listing: Listing, opts: JsonArrayOptions): Reada
   const encoder = new TextEncoder();
   let first = true;
   let timer: NodeJS.Timeout | undefined;
+  let stopped: Promise<void> | undefined;
+  // Failing and then being cancelled by the closing socket both arrive here; the listing closes once.
   const stop = (): Promise<void> => {
     clearTimeout(timer);
-    return listing.close();
+    return (stopped ??= listing.close());
   };
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   const fail = (err: Error): void => {
