@@ -1,0 +1,79 @@
+/**
+ * The OpenAPI document against the OpenAPI 3.1 JSON Schema (a real validator), and against the catalogue, the
+ * error table and the limits it is generated from. discovery.test.ts checks real responses against it.
+ */
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { describe, expect, it } from 'vitest';
+import { filterNames, resources } from '../../../schemas/index.js';
+import { API_ERROR_CODES } from '../errors.js';
+import { TOP_RANGE } from '../odata/index.js';
+import { DEFAULT_TOP } from '../query/plan.js';
+import { buildOpenApi } from './openapi.js';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const doc = buildOpenApi('https://api.example.org') as Json;
+const STATUSES = ['400', '401', '403', '404', '405', '408', '413', '414', '429', '500', '503', '504'];
+
+describe('OpenAPI document', () => {
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(doc));
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+  });
+
+  it('the validator rejects a broken document (so the check above is not vacuous)', async () => {
+    const broken = structuredClone(doc);
+    broken['paths']['/v1/odata/v4/Observations']['get']['responses'] = 'none';
+    expect((await new Validator().validate(broken)).valid).toBe(false);
+  });
+
+  it('has every endpoint', () => {
+    expect(Object.keys(doc['paths']).sort()).toEqual(
+      ['/', '/healthz', '/readyz', '/v1/openapi.json', '/v1/odata/v4/', '/v1/odata/v4/$metadata', ...resources.map((r) => `/v1/odata/v4/${r.name}`)].sort(),
+    );
+  });
+
+  it('declares the x-api-key security scheme and requires it', () => {
+    expect(doc['components']['securitySchemes']['ApiKey']).toMatchObject({ type: 'apiKey', in: 'header', name: 'x-api-key' });
+    expect(doc['security']).toEqual([{ ApiKey: [] }]);
+  });
+
+  it('documents every error status the API uses, each with the one error body', () => {
+    expect([...new Set(Object.values(API_ERROR_CODES).map(String))].sort()).toEqual(STATUSES);
+    for (const r of resources) {
+      const responses = doc['paths'][`/v1/odata/v4/${r.name}`]['get']['responses'];
+      expect(Object.keys(responses).filter((s) => s !== '200')).toEqual(STATUSES);
+    }
+    for (const s of STATUSES) {
+      expect(doc['components']['responses'][`Error${s}`]['content']['application/json']['schema']).toEqual({ $ref: '#/components/schemas/Error' });
+    }
+    const codes = doc['components']['schemas']['Error']['properties']['errors']['items']['properties']['code']['enum'];
+    expect(codes).toEqual(Object.keys(API_ERROR_CODES));
+    // Each code is named under its status.
+    for (const [code, status] of Object.entries(API_ERROR_CODES)) {
+      expect(doc['components']['responses'][`Error${status}`]['description']).toContain(`\`${code}\``);
+    }
+  });
+
+  it.each(resources.map((r) => [r.name, r] as const))('%s: every field with its type and nullability, every option with its limits', (_, r) => {
+    const schema = doc['components']['schemas'][r.entityType];
+    expect(Object.keys(schema.properties)).toEqual(r.fields.map((f) => f.name));
+    for (const f of r.fields) {
+      const type = schema.properties[f.name].type;
+      if (f.nullable) expect(type).toContain('null');
+      else expect(type).not.toContain('null');
+    }
+    const params = doc['paths'][`/v1/odata/v4/${r.name}`]['get']['parameters'].map((p: Json) =>
+      p['$ref'] ? doc['components']['parameters'][p['$ref'].split('/').pop()] : p,
+    );
+    const byName = Object.fromEntries(params.map((p: Json) => [p['name'], p]));
+    const expected = ['$select', '$filter', '$top', '$skiptoken', '$count', '$format', ...(r.table === 'observations' ? ['$apply'] : [])];
+    expect(Object.keys(byName).sort()).toEqual(expected.sort());
+    expect(byName['$top'].schema).toMatchObject({ minimum: TOP_RANGE.min, maximum: TOP_RANGE.max, default: DEFAULT_TOP });
+    expect(byName['$select'].schema.items.enum).toEqual(r.fields.filter((f) => f.selectable).map((f) => f.name));
+    for (const name of filterNames(r)) expect(byName['$filter'].description).toContain(name);
+  });
+});

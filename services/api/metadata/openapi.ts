@@ -1,0 +1,249 @@
+/**
+ * The OpenAPI 3.1 description of the data API, generated from the same catalogue, error table and limits the
+ * code uses, so it cannot drift from what the server answers.
+ */
+import { filterNames, resources, type FieldDef, type FieldType, type ResourceDef } from '../../../schemas/index.js';
+import { API_ERROR_CODES } from '../errors.js';
+import { FILTER_LIMITS, ODATA_ERROR_CODES, TOP_RANGE } from '../odata/index.js';
+import { DEFAULT_TOP, GROUPABLE } from '../query/plan.js';
+import { BASE_PATH } from '../routes/links.js';
+import { filterOnlyNames } from './csdl.js';
+
+export const OPENAPI_PATH = '/v1/openapi.json';
+
+type Schema = Record<string, unknown>;
+
+const JSON_MEDIA = 'application/json';
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+const FIELD_SCHEMAS: Readonly<Record<FieldType, Schema>> = {
+  uuid: { type: 'string', format: 'uuid' },
+  string: { type: 'string' },
+  integer: { type: 'integer', format: 'int64' },
+  number: { type: 'number', format: 'double' },
+  date: { type: 'string', format: 'date' },
+  // JSON Schema's `time` format demands a UTC offset; these are local wall-clock times.
+  time: { type: 'string', pattern: '^\\d{2}:\\d{2}:\\d{2}$' },
+  timestamp: { type: 'string', format: 'date-time' },
+  'string[]': { type: 'array', items: { type: 'string' } },
+  'date[]': { type: 'array', items: { type: 'string', format: 'date' } },
+};
+
+export function fieldSchema(field: FieldDef): Schema {
+  const base = FIELD_SCHEMAS[field.type];
+  const type = field.nullable ? [base['type'], 'null'] : base['type'];
+  return { ...base, type, description: field.description };
+}
+
+function entitySchema(resource: ResourceDef): Schema {
+  return {
+    type: 'object',
+    description: `${resource.description} With $select, only the selected fields are present.`,
+    properties: Object.fromEntries(resource.fields.map((f) => [f.name, fieldSchema(f)])),
+    additionalProperties: false,
+  };
+}
+
+function pageSchema(resource: ResourceDef): Schema {
+  return {
+    type: 'object',
+    required: ['@odata.context', 'value'],
+    properties: {
+      '@odata.context': { type: 'string', format: 'uri', description: `…${BASE_PATH}/$metadata#${resource.name}, or #${resource.name}(F1,F2) with $select.` },
+      value: { type: 'array', items: ref(resource.entityType) },
+      '@odata.nextLink': { type: 'string', format: 'uri', description: 'The next page; absent on the last page.' },
+    },
+  };
+}
+
+/** Every status the API answers with an error body, with the stable codes that produce it. */
+function errorResponses(): Record<string, unknown> {
+  const byStatus = new Map<number, string[]>();
+  for (const [code, status] of Object.entries(API_ERROR_CODES)) byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  const summaries: Readonly<Record<string, { summary: string }>> = ODATA_ERROR_CODES;
+  return Object.fromEntries(
+    [...byStatus].sort(([a], [b]) => a - b).map(([status, codes]) => [
+      String(status),
+      {
+        description: `Codes: ${codes.map((c) => (summaries[c] ? `\`${c}\` (${summaries[c].summary})` : `\`${c}\``)).join('; ')}.`,
+        ...(status === 405 ? { headers: { Allow: { schema: { type: 'string' }, description: 'GET, HEAD, OPTIONS' } } } : {}),
+        content: { [JSON_MEDIA]: { schema: ref('Error') } },
+      },
+    ]),
+  );
+}
+
+const errorRefs = (only?: readonly number[]) =>
+  Object.fromEntries(
+    Object.keys(errorResponses())
+      .filter((s) => !only || only.includes(Number(s)))
+      .map((s) => [s, { $ref: `#/components/responses/Error${s}` }]),
+  );
+
+/** What a discovery document can fail with: no query options, so none of the 400s. */
+const DISCOVERY_ERRORS = [401, 403, 408, 429, 500, 503] as const;
+
+function collectionOperation(resource: ResourceDef): Schema {
+  const aggregates = resource.table === 'observations';
+  const selectable = resource.fields.filter((f) => f.selectable).map((f) => f.name);
+  const keyType = resource.fields.find((f) => f.name === resource.key)?.type;
+  const filterOnly = filterOnlyNames(resource);
+  const parameters: Schema[] = [
+    {
+      name: '$select', in: 'query', style: 'form', explode: false,
+      description: 'Fields to return, comma-separated; the response keeps catalogue order. Default: every field.',
+      schema: { type: 'array', uniqueItems: true, items: { type: 'string', enum: selectable } },
+    },
+    {
+      name: '$filter', in: 'query',
+      description:
+        `OData filter: eq ne lt gt le ge (and DataStream's lte gte), in (…), and or not, parentheses, startswith/endswith/contains on text, null. ` +
+        `Names: ${filterNames(resource).join(', ')}.` +
+        (filterOnly.length ? ` Of these, ${filterOnly.join(', ')} are not fields of ${resource.name}${aggregates ? '' : ': they select rows with at least one matching observation'}.` : '') +
+        ` Limits: nesting ${FILTER_LIMITS.maxDepth}, ${FILTER_LIMITS.maxInValues} values per in list, ${FILTER_LIMITS.maxTerms} conditions.`,
+      schema: { type: 'string' },
+      example: aggregates ? "CharacteristicName eq 'pH' and ActivityStartYear ge 2020" : "DOI eq '10.25976/abcd-ef12'",
+    },
+    { $ref: '#/components/parameters/top' },
+    {
+      name: '$skiptoken', in: 'query',
+      description: 'Page cursor; take it from @odata.nextLink rather than building it.',
+      schema: { type: 'string', pattern: keyType === 'uuid' ? '^Id:[0-9A-Fa-f-]{36}$' : '^Id:\\d+$' },
+    },
+    { $ref: '#/components/parameters/count' },
+    ...(aggregates
+      ? [{
+          name: '$apply', in: 'query',
+          description: `[filter(…)/]groupby((F1,…),aggregate($count as Alias)), answered from the statistics table. Group by: ${GROUPABLE.join(', ')}.`,
+          schema: { type: 'string' },
+          example: 'groupby((CharacteristicName),aggregate($count as Count))',
+        }]
+      : []),
+    { $ref: '#/components/parameters/format' },
+  ];
+  const jsonShapes = [ref(`${resource.entityType}Page`), ref('Count'), ...(aggregates ? [ref('ApplyPage')] : [])];
+  return {
+    operationId: `get${resource.name}`,
+    summary: resource.description,
+    description: 'Results are in Id order; follow @odata.nextLink or the `rel="next"` Link. HEAD is answered too. $orderby, $skip, $expand and unknown $ options are 400.',
+    tags: ['Data'],
+    parameters,
+    responses: {
+      200: {
+        description: 'A page of rows, a count ($count=true) or groups ($apply).',
+        headers: { Link: { $ref: '#/components/headers/Link' } },
+        content: {
+          [JSON_MEDIA]: { schema: { oneOf: jsonShapes } },
+          'text/csv': { schema: { type: 'string', description: '$format=csv or Accept: text/csv: a header row, then one row per record.' } },
+        },
+      },
+      ...errorRefs(),
+    },
+  };
+}
+
+const INFO_DESCRIPTION = [
+  'Open water-quality monitoring data in the DataStream schema, as a read-only OData v4 JSON API compatible with the public DataStream API and its clients.',
+  '',
+  '**Citation and licence.** Every dataset carries its `DOI`, `Citation` and `Licence` in `/Metadata` ' +
+    `(\`${BASE_PATH}/Metadata?$select=DOI,DatasetName,Citation,Licence\`). Cite a dataset as \`https://doi.org/<DOI>\`; ` +
+    'a response whose `$filter` pins one DOI (`DOI eq \'…\'` as a top-level `and` term) carries `Link: <https://doi.org/…>; rel="cite-as"` after any `rel="next"` link.',
+  '',
+  `OData discovery: service document \`${BASE_PATH}/\`, CSDL \`${BASE_PATH}/$metadata\`.`,
+].join('\n');
+
+/** The document for a server reachable at `serverUrl` (scheme and host, no path). */
+export function buildOpenApi(serverUrl: string): Schema {
+  const discovery = (operationId: string, summary: string, media: string, schema: Schema) => ({
+    get: { operationId, summary, tags: ['Discovery'], responses: { 200: { description: summary, content: { [media]: { schema } } }, ...errorRefs(DISCOVERY_ERRORS) } },
+  });
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Tributary data API', version: '1', description: INFO_DESCRIPTION },
+    servers: [{ url: serverUrl }],
+    security: [{ ApiKey: [] }],
+    tags: [{ name: 'Data' }, { name: 'Discovery' }],
+    paths: {
+      ...Object.fromEntries(resources.map((r) => [`${BASE_PATH}/${r.name}`, { get: collectionOperation(r) }])),
+      [`${BASE_PATH}/`]: discovery('getServiceDocument', `OData service document (also at ${BASE_PATH} without the slash).`, JSON_MEDIA, ref('ServiceDocument')),
+      [`${BASE_PATH}/$metadata`]: discovery('getMetadataDocument', 'OData CSDL XML (4.0) with Capabilities annotations.', 'application/xml', { type: 'string' }),
+      [OPENAPI_PATH]: discovery('getOpenApi', 'This document.', JSON_MEDIA, { type: 'object' }),
+      '/': discovery('getDocsPage', 'Human documentation with examples, citation and licence.', 'text/html', { type: 'string' }),
+      '/healthz': discovery('getHealth', 'Liveness.', JSON_MEDIA, { type: 'object', properties: { status: { const: 'ok' } } }),
+      '/readyz': discovery('getReady', 'Readiness: the database answers.', JSON_MEDIA, { type: 'object', properties: { status: { const: 'ready' }, database: { type: 'string' } } }),
+    },
+    components: {
+      securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'API key, sent on every request as the DataStream clients do.' } },
+      parameters: {
+        top: { name: '$top', in: 'query', description: 'Rows per page.', schema: { type: 'integer', minimum: TOP_RANGE.min, maximum: TOP_RANGE.max, default: DEFAULT_TOP } },
+        count: { name: '$count', in: 'query', description: 'true: answer {"value": <number of matching rows>} instead of rows.', schema: { type: 'boolean' } },
+        format: { name: '$format', in: 'query', description: 'json (default) or csv; Accept: text/csv does the same as csv.', schema: { type: 'string', enum: ['json', 'csv'] } },
+      },
+      headers: {
+        Link: {
+          description: 'RFC 8288 links: `<next page>; rel="next"` first (datastreamjs reads the first link lazily), then `<https://doi.org/…>; rel="cite-as"` when the filter pins one DOI.',
+          schema: { type: 'string' },
+        },
+      },
+      responses: Object.fromEntries(Object.entries(errorResponses()).map(([s, r]) => [`Error${s}`, r])),
+      schemas: {
+        ...Object.fromEntries(resources.map((r) => [r.entityType, entitySchema(r)])),
+        ...Object.fromEntries(resources.map((r) => [`${r.entityType}Page`, pageSchema(r)])),
+        Count: { type: 'object', required: ['value'], properties: { value: { type: 'integer', minimum: 0 } }, additionalProperties: false },
+        ApplyPage: {
+          type: 'object',
+          required: ['@odata.context', 'value'],
+          properties: {
+            '@odata.context': { type: 'string', format: 'uri' },
+            value: {
+              type: 'array',
+              description: 'One object per group: the grouped fields, then the count under its alias.',
+              items: { type: 'object', additionalProperties: { type: ['string', 'integer', 'null'] } },
+            },
+            '@odata.nextLink': { type: 'string', format: 'uri' },
+          },
+        },
+        ServiceDocument: {
+          type: 'object',
+          required: ['@odata.context', 'value'],
+          properties: {
+            '@odata.context': { type: 'string', format: 'uri' },
+            value: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['name', 'kind', 'url'],
+                properties: { name: { type: 'string' }, kind: { const: 'EntitySet' }, url: { type: 'string' } },
+              },
+            },
+          },
+        },
+        Error: {
+          type: 'object',
+          required: ['message', 'errors'],
+          description: 'The one error body. message is null only for an undecodable query string (as the public API gateway answers).',
+          properties: {
+            message: { type: ['string', 'null'] },
+            errors: {
+              type: 'array',
+              minItems: 1,
+              items: {
+                type: 'object',
+                required: ['status', 'code', 'detail'],
+                properties: {
+                  status: { type: 'string', enum: [...new Set(Object.values(API_ERROR_CODES))].sort().map(String) },
+                  code: { type: 'string', enum: Object.keys(API_ERROR_CODES) },
+                  detail: { type: 'string' },
+                  source: {
+                    type: 'object',
+                    properties: { parameter: { type: 'string' }, offset: { type: 'integer', minimum: 0, description: '0-based position in the decoded parameter value.' } },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  };
+}
