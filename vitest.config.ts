@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // One published DuckDB file, built by the real generator and ingest CLIs, shared by the API tests.
+    globalSetup: ['services/api/test-fixture.ts'],
   },
 });

@@ -1,0 +1,396 @@
+/**
+ * The collection endpoints over HTTP (`app.request()`), against a real published DuckDB file built from the
+ * sample generator by the ingest CLI. Expected answers come from straightforward reference SQL on the
+ * observations table — never from the statistics or the code under test.
+ */
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createApp } from '../app.js';
+import { openDatabase, type Database } from '../db/database.js';
+import type { Hono } from 'hono';
+
+const BASE = '/v1/odata/v4';
+let db: Database;
+let app: Hono;
+let ref: DuckDBConnection;
+let refInstance: DuckDBInstance;
+
+beforeAll(async () => {
+  const path = inject('apiFixtureDb');
+  db = await openDatabase(path);
+  app = createApp({ acquire: () => db.acquire(), links: { trustProxy: false } });
+  refInstance = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
+  ref = await refInstance.connect();
+});
+afterAll(async () => {
+  ref.closeSync();
+  refInstance.closeSync();
+  await db.close();
+});
+
+/** A URL with each option value percent-encoded, as the clients send it. */
+export function url(resource: string, options: Record<string, string | number> = {}): string {
+  const qs = Object.entries(options)
+    .map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`)
+    .join('&');
+  return `${BASE}/${resource}${qs ? `?${qs}` : ''}`;
+}
+
+async function get(path: string, headers: Record<string, string> = {}) {
+  const res = await app.request(path, { headers });
+  const text = await res.text();
+  return { res, text, body: text.startsWith('{') ? JSON.parse(text) : undefined };
+}
+
+/** Follows @odata.nextLink to the end and returns every row. */
+async function pageAll(first: string, via: 'body' | 'link' = 'body'): Promise<{ rows: Record<string, unknown>[]; pages: number }> {
+  const rows: Record<string, unknown>[] = [];
+  let next: string | undefined = first;
+  let pages = 0;
+  while (next) {
+    const { res, body } = await get(next);
+    expect(res.status).toBe(200);
+    rows.push(...body.value);
+    pages++;
+    const link = res.headers.get('link');
+    const fromBody = body['@odata.nextLink'] as string | undefined;
+    // Both forms always agree; datastreamjs reads the header with a lazy match from the first '<'.
+    expect(link ? /<(.*?)>; rel="next"/.exec(link)?.[1] : undefined).toBe(fromBody);
+    const target = via === 'body' ? fromBody : link ? /<(.*?)>/.exec(link)![1] : undefined;
+    next = target ? new URL(target).pathname + new URL(target).search : undefined;
+    if (pages > 10_000) throw new Error('paging does not end');
+  }
+  return { rows, pages };
+}
+
+async function refIds(sql: string): Promise<number[]> {
+  const reader = await ref.runAndReadAll(sql);
+  return (reader.getColumns()[0] ?? []).map((v) => Number(v));
+}
+
+async function refScalar(sql: string): Promise<unknown> {
+  return (await ref.runAndReadAll(sql)).getColumns()[0]![0];
+}
+
+describe('resources', () => {
+  it.each(['Metadata', 'Locations', 'Observations', 'Records'])('%s answers a JSON page with OData headers', async (resource) => {
+    const { res, body } = await get(url(resource, { $top: 5 }));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(res.headers.get('odata-version')).toBe('4.0');
+    expect(Array.isArray(body.value)).toBe(true);
+    expect(body.value.length).toBeGreaterThan(0);
+    expect(body['@odata.context']).toBe(`http://localhost${BASE}/$metadata#${resource}`);
+  });
+
+  it('serves the catalogue fields in catalogue order, nulls as null, types as JSON types', async () => {
+    const { body } = await get(url('Observations', { $top: 1 }));
+    const row = body.value[0];
+    expect(Object.keys(row)).toEqual(
+      (await import('../../../schemas/index.js')).observationFields.map((f) => f.name),
+    );
+    expect(typeof row.Id).toBe('number');
+    expect(typeof row.LocationId).toBe('number');
+    expect(row.ActivityStartDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(row.ActivityStartTime === null || /^\d{2}:\d{2}:\d{2}$/.test(row.ActivityStartTime)).toBe(true);
+    expect(Object.values(row)).not.toContain(undefined);
+    const meta = (await get(url('Metadata', { $top: 1 }))).body.value[0];
+    expect(meta.CreateTimestamp).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    expect(Array.isArray(meta.TemporalExtent)).toBe(true);
+    expect(meta.TemporalExtent).toHaveLength(2);
+    expect(Array.isArray(meta.TopicCategoryCode) || meta.TopicCategoryCode === null).toBe(true);
+  });
+
+  it('ignores the Accept header for JSON (clients send application/vnd.api+json): never a 406', async () => {
+    const { res } = await get(url('Locations', { $top: 1 }), { Accept: 'application/vnd.api+json' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+  });
+});
+
+describe('$select', () => {
+  it('returns only the selected fields, in catalogue order, with spaces around commas', async () => {
+    const { body } = await get(url('Locations', { $select: 'Name , ID,Id', $top: 2 }));
+    expect(Object.keys(body.value[0])).toEqual(['Id', 'ID', 'Name']);
+    expect(body['@odata.context']).toBe(`http://localhost${BASE}/$metadata#Locations(Id,ID,Name)`);
+    const mlid = await refScalar(`SELECT MonitoringLocationID FROM locations ORDER BY Id LIMIT 1`);
+    expect(body.value[0].ID).toBe(mlid);
+  });
+
+  it('names an unknown field and lists the valid ones', async () => {
+    const { res, body } = await get(url('Observations', { $select: 'Id,Bogus' }));
+    expect(res.status).toBe(400);
+    expect(body.message).toContain("'Bogus'");
+    expect(body.message).toContain('CharacteristicName');
+    expect(body.errors[0]).toMatchObject({ status: '400', code: 'unknown_field', source: { parameter: '$select' } });
+  });
+
+  it('is case-sensitive: id is not Id', async () => {
+    const { res, body } = await get(url('Locations', { $select: 'id' }));
+    expect(res.status).toBe(400);
+    expect(body.message).toContain("did you mean 'Id'");
+  });
+});
+
+describe('$filter against reference SQL', () => {
+  const cases: [string, string][] = [
+    ["CharacteristicName eq 'pH'", `CharacteristicName = 'pH'`],
+    ["CharacteristicName ne 'pH'", `CharacteristicName <> 'pH'`],
+    ["CharacteristicName in ('pH','Dissolved oxygen (DO)')", `CharacteristicName IN ('pH','Dissolved oxygen (DO)')`],
+    ['ActivityStartYear ge 2018 and ActivityStartYear lte 2019', `ActivityStartYear BETWEEN 2018 AND 2019`],
+    ["ActivityStartYear gt '2019'", `ActivityStartYear > 2019`],
+    ['ActivityStartDateYear lt 2012', `ActivityStartYear < 2012`],
+    ["not (CharacteristicName eq 'pH') and ActivityStartYear gte 2020", `NOT (CharacteristicName = 'pH') AND ActivityStartYear >= 2020`],
+    // `and` binds tighter than `or`, as clients rely on when they prepend `LocationId eq N and `.
+    ["LocationId eq 3 and CharacteristicName eq 'pH' or ActivityStartYear eq 2011", `(LocationId = 3 AND CharacteristicName = 'pH') OR ActivityStartYear = 2011`],
+    ["LocationId eq 3 and (CharacteristicName eq 'pH' or ActivityStartYear eq 2011)", `LocationId = 3 AND (CharacteristicName = 'pH' OR ActivityStartYear = 2011)`],
+    ["RegionId eq 'admin.4.ca.ab'", `LocationId IN (SELECT LocationId FROM location_regions WHERE RegionId = 'admin.4.ca.ab')`],
+    ["RegionId ne 'admin.4.ca.ab' and CharacteristicName eq 'pH'", `LocationId NOT IN (SELECT LocationId FROM location_regions WHERE RegionId = 'admin.4.ca.ab') AND CharacteristicName = 'pH'`],
+    ["RegionId in ('hub.pacific','hub.atlantic')", `LocationId IN (SELECT LocationId FROM location_regions WHERE RegionId IN ('hub.pacific','hub.atlantic'))`],
+    ["startswith(CharacteristicName, 'Temp')", `CharacteristicName LIKE 'Temp%'`],
+    ["contains(ActivityMediaName, 'Water') and endswith(MonitoringLocationType, 'Stream')", `ActivityMediaName LIKE '%Water%' AND MonitoringLocationType LIKE '%Stream'`],
+    ["ActivityGroupType eq 'Lab Sample'", `ActivityGroupType = 'Lab Sample'`],
+    ["LocationId eq '2'", `LocationId = 2`],
+    ["LocationId in (1, 2, 5)", `LocationId IN (1,2,5)`],
+  ];
+
+  it.each(cases)('Observations ?$filter=%s pages to exactly the reference rows', async (filter, where) => {
+    const expected = await refIds(`SELECT Id FROM observations WHERE ${where} ORDER BY Id`);
+    const { rows } = await pageAll(url('Observations', { $filter: filter, $select: 'Id', $top: 2000 }));
+    expect(rows.map((r) => r['Id'])).toEqual(expected);
+    const { body } = await get(url('Records', { $filter: filter, $count: 'true' }));
+    expect(body).toEqual({ value: expected.length });
+  });
+
+  it('coarse by fine: Locations with a pH observation in 2020 (the same observation)', async () => {
+    const filter = "CharacteristicName eq 'pH' and ActivityStartYear eq 2020";
+    const expected = await refIds(
+      `SELECT DISTINCT LocationId FROM observations WHERE CharacteristicName = 'pH' AND ActivityStartYear = 2020 ORDER BY 1`,
+    );
+    expect(expected.length).toBeGreaterThan(0);
+    const { rows } = await pageAll(url('Locations', { $filter: filter, $select: 'Id' }));
+    expect(rows.map((r) => r['Id'])).toEqual(expected);
+    // The clients' partition pattern covers exactly the matching observations.
+    let total = 0;
+    for (const id of expected) {
+      const { body } = await get(url('Observations', { $filter: `LocationId eq ${id} and ${filter}`, $count: 'true' }));
+      total += body.value;
+    }
+    expect(total).toBe(Number(await refScalar(`SELECT count(*) FROM observations WHERE CharacteristicName = 'pH' AND ActivityStartYear = 2020`)));
+  });
+
+  it('coarse by fine on Metadata: datasets with a location in a region measuring pH', async () => {
+    const expected = (
+      await ref.runAndReadAll(
+        `SELECT DISTINCT DOI FROM observations WHERE CharacteristicName = 'pH' AND LocationId IN (SELECT LocationId FROM location_regions WHERE RegionId = 'admin.2.ca') ORDER BY 1`,
+      )
+    ).getColumns()[0];
+    const { body } = await get(url('Metadata', { $filter: "CharacteristicName eq 'pH' and RegionId eq 'admin.2.ca'", $select: 'DOI' }));
+    expect(body.value.map((r: { DOI: string }) => r.DOI).sort()).toEqual(expected);
+  });
+
+  it('bounding boxes on Locations, with quoted and unquoted numbers', async () => {
+    const expected = await refIds(`SELECT Id FROM locations WHERE Latitude > 49 AND Latitude < 60 AND Longitude > -120 AND Longitude < -110 ORDER BY Id`);
+    const { rows } = await pageAll(
+      url('Locations', { $filter: "Latitude gt '49' and Latitude lt 60 and LongitudeNormalized gt -120.0 and Longitude lt '-110'", $select: 'Id' }),
+    );
+    expect(rows.map((r) => r['Id'])).toEqual(expected);
+  });
+
+  it('CreateTimestamp with quoted dates, unquoted dates and date-times', async () => {
+    const all = Number(await refScalar(`SELECT count(*) FROM datasets WHERE CreateTimestamp > TIMESTAMP '2000-01-01'`));
+    for (const f of ["CreateTimestamp gt '2000-01-01'", 'CreateTimestamp gt 2000-01-01', 'CreateTimestamp gt 2000-01-01T00:00:00Z']) {
+      const { body } = await get(url('Metadata', { $filter: f, $count: 'true' }));
+      expect(body.value).toBe(all);
+    }
+  });
+
+  it('eq null is IS NULL', async () => {
+    const expected = Number(await refScalar(`SELECT count(*) FROM datasets WHERE CreateTimestamp IS NULL`));
+    const { body } = await get(url('Metadata', { $filter: 'CreateTimestamp eq null', $count: 'true' }));
+    expect(body.value).toBe(expected);
+  });
+
+  it.each([
+    ['ActivityStartYear eq 2020.5', 'invalid_value', 'whole number'],
+    ["LocationId eq 'abc'", 'invalid_value', 'LocationId'],
+    ['CharacteristicName eq pH', 'unsupported_expression', 'pH'],
+    ['ResultValue gt 3', 'not_filterable', 'ResultValue'],
+    ['Nope eq 1', 'unknown_field', 'Nope'],
+    ["RegionId gt 'a'", 'invalid_value', 'RegionId'],
+  ])('%s → 400 %s', async (filter, code, mention) => {
+    const { res, body } = await get(url('Observations', { $filter: filter }));
+    expect(res.status).toBe(400);
+    expect(body.errors[0].code).toBe(code);
+    expect(body.errors[0].source.parameter).toBe('$filter');
+    expect(body.message).toContain(mention);
+  });
+});
+
+describe('paging', () => {
+  it('follows @odata.nextLink and the Link header to the same rows, no duplicates or gaps', async () => {
+    const filter = "CharacteristicName in ('pH','Temperature, water')";
+    const expected = await refIds(`SELECT Id FROM observations WHERE CharacteristicName IN ('pH','Temperature, water') ORDER BY Id`);
+    const viaBody = await pageAll(url('Records', { $filter: filter, $select: 'Id', $top: 777 }), 'body');
+    const viaLink = await pageAll(url('Records', { $filter: filter, $select: 'Id', $top: 777 }), 'link');
+    expect(viaBody.rows.map((r) => r['Id'])).toEqual(expected);
+    expect(viaLink.rows.map((r) => r['Id'])).toEqual(expected);
+    expect(viaBody.pages).toBe(Math.ceil(expected.length / 777) || 1);
+  });
+
+  it('carries every option in the next link, percent-encoded, plus the new $skiptoken', async () => {
+    const { body, res } = await get(url('Observations', { $select: 'Id,DOI', $filter: "CharacteristicName eq 'pH'", $top: 3 }));
+    const next = new URL(body['@odata.nextLink']);
+    expect(next.origin).toBe('http://localhost');
+    expect(next.search).not.toMatch(/[ ']/);
+    expect(next.searchParams.get('$select')).toBe('Id,DOI');
+    expect(next.searchParams.get('$filter')).toBe("CharacteristicName eq 'pH'");
+    expect(next.searchParams.get('$top')).toBe('3');
+    expect(next.searchParams.get('$skiptoken')).toBe(`Id:${body.value[2].Id}`);
+    expect(res.headers.get('link')).toBe(`<${body['@odata.nextLink']}>; rel="next"`);
+  });
+
+  it('omits the next link on the last page (top+1 rows decide, no second count)', async () => {
+    const n = Number(await refScalar(`SELECT count(*) FROM observations WHERE LocationId = 1`));
+    const { body, res } = await get(url('Observations', { $filter: 'LocationId eq 1', $top: n }));
+    expect(body.value).toHaveLength(n);
+    expect(body['@odata.nextLink']).toBeUndefined();
+    expect(res.headers.get('link')).toBeNull();
+  });
+
+  it('pages Metadata by UUID', async () => {
+    const expected = (await ref.runAndReadAll(`SELECT CAST(Id AS VARCHAR) FROM datasets ORDER BY Id`)).getColumns()[0];
+    const { rows } = await pageAll(url('Metadata', { $select: 'Id', $top: 1 }));
+    expect(rows.map((r) => r['Id'])).toEqual(expected);
+  });
+
+  it('uses PUBLIC_BASE_URL, else trusted forwarded headers, for links', async () => {
+    const behind = createApp({ acquire: () => db.acquire(), links: { trustProxy: true } });
+    const res = await behind.request(url('Observations', { $top: 1 }), {
+      headers: { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'api.example.org' },
+    });
+    expect((await res.json())['@odata.nextLink']).toMatch(/^https:\/\/api\.example\.org\/v1\/odata\/v4\/Observations\?/);
+    const untrusted = await app.request(url('Observations', { $top: 1 }), { headers: { 'X-Forwarded-Host': 'evil.example' } });
+    expect((await untrusted.json())['@odata.nextLink']).toMatch(/^http:\/\/localhost\//);
+    const fixed = createApp({ acquire: () => db.acquire(), links: { trustProxy: true, publicBaseUrl: 'https://data.example.org/' } });
+    const r3 = await fixed.request(url('Observations', { $top: 1 }), { headers: { 'X-Forwarded-Host': 'other.example' } });
+    expect((await r3.json())['@odata.nextLink']).toMatch(/^https:\/\/data\.example\.org\/v1\/odata\/v4\//);
+  });
+
+  it.each([
+    ['Id:abc', 'Observations'],
+    ['1234', 'Observations'],
+    ['Id:12', 'Metadata'],
+  ])('a malformed $skiptoken %s is a 400', async (token, resource) => {
+    const { res, body } = await get(url(resource, { $skiptoken: token }));
+    expect(res.status).toBe(400);
+    expect(body.errors[0].code).toBe('invalid_skiptoken');
+  });
+});
+
+describe('$count', () => {
+  it('answers {"value": N} with a JSON number and no links, ignoring $top/$select/$skiptoken', async () => {
+    const n = Number(await refScalar(`SELECT count(*) FROM observations`));
+    const { res, text } = await get(url('Observations', { $count: 'true', $top: 5, $select: 'Id', $skiptoken: 'Id:10' }));
+    expect(text).toBe(`{"value":${n}}`);
+    expect(res.headers.get('link')).toBeNull();
+  });
+});
+
+describe('CSV', () => {
+  it('$format=csv and Accept: text/csv give RFC 4180 rows with the catalogue header', async () => {
+    const a = await get(url('Records', { $format: 'csv', $top: 50, $select: 'Id,DOI,ResultComment' }));
+    const b = await get(url('Records', { $top: 50, $select: 'Id,DOI,ResultComment' }), { Accept: 'text/csv' });
+    expect(a.res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(a.text).toBe(b.text);
+    expect(a.text.split('\r\n')[0]).toBe('Id,DOI,ResultComment');
+    expect(a.res.headers.get('link')).toMatch(/\$format=csv/);
+  });
+});
+
+describe('errors', () => {
+  it.each([
+    [url('Observations', { $orderby: 'Id' }), 400, 'unsupported_option'],
+    [url('Observations', { $skip: 10 }), 400, 'unsupported_option'],
+    [url('Observations', { $expand: 'x' }), 400, 'unsupported_option'],
+    [url('Observations', { $top: 0 }), 400, 'invalid_top'],
+    [url('Observations', { $top: 10001 }), 400, 'invalid_top'],
+    [url('Observations', { $top: 'ten' }), 400, 'invalid_top'],
+    [url('Observations', { $count: 'maybe' }), 400, 'invalid_count'],
+    [`${BASE}/Nope`, 404, 'not_found'],
+    ['/elsewhere', 404, 'not_found'],
+  ])('%s → %i %s', async (path, status, code) => {
+    const { res, body } = await get(path);
+    expect(res.status).toBe(status);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(typeof body.message).toBe('string');
+    expect(body.errors[0]).toMatchObject({ status: String(status), code });
+    expect(body.errors[0].detail).toBe(body.message);
+  });
+
+  it('an undecodable query string is 400 with {"message": null} and the reason in errors', async () => {
+    const { res, body } = await get(`${BASE}/Observations?$top=%zz`);
+    expect(res.status).toBe(400);
+    expect(body.message).toBeNull();
+    expect(body.errors[0].code).toBe('undecodable_query');
+  });
+
+  it('accepts %24 for $ and + for spaces', async () => {
+    const a = await get(`${BASE}/Observations?%24filter=CharacteristicName+eq+%27pH%27&%24top=3&%24select=Id`);
+    const b = await get(url('Observations', { $filter: "CharacteristicName eq 'pH'", $top: 3, $select: 'Id' }));
+    expect(a.res.status).toBe(200);
+    expect(a.body.value).toEqual(b.body.value);
+  });
+
+  it('other methods are 405 with Allow', async () => {
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
+      const res = await app.request(url('Observations'), { method });
+      expect(res.status).toBe(405);
+      expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+      expect((await res.json()).errors[0].code).toBe('method_not_allowed');
+    }
+  });
+});
+
+describe('$apply groupby from the statistics table', () => {
+  it.each([
+    ['groupby((CharacteristicName,ActivityStartYear),aggregate($count as Count))', undefined, 'CharacteristicName, ActivityStartYear', ''],
+    ["filter(ActivityStartYear ge 2015)/groupby((MonitoringLocationType),aggregate($count as N))", undefined, 'MonitoringLocationType', 'WHERE ActivityStartYear >= 2015'],
+    ['groupby((DOI,ActivityGroupType),aggregate($count as Count))', "CharacteristicName eq 'pH'", 'DOI, ActivityGroupType', "WHERE CharacteristicName = 'pH'"],
+  ])('%s (filter %s) equals a brute-force GROUP BY', async (apply, filter, groupCols, where) => {
+    const alias = /as (\w+)/.exec(apply)![1]!;
+    const reference = await ref.runAndReadAll(`SELECT ${groupCols}, count(*) AS n FROM observations ${where} GROUP BY ALL ORDER BY ${groupCols}`);
+    const expected = reference.getRowObjectsJson().map((r) => {
+      const { n, ...groups } = r as Record<string, unknown>;
+      return { ...groups, [alias]: Number(n) };
+    });
+    const rows: unknown[] = [];
+    let next: string | undefined = url('Observations', { $apply: apply, ...(filter ? { $filter: filter } : {}), $top: 7 });
+    while (next) {
+      const { res, body } = await get(next);
+      expect(res.status).toBe(200);
+      rows.push(...body.value);
+      next = body['@odata.nextLink'] ? new URL(body['@odata.nextLink']).pathname + new URL(body['@odata.nextLink']).search : undefined;
+    }
+    expect(rows).toEqual(expected);
+  });
+
+  it('groups by RegionId through location membership', async () => {
+    const reference = await ref.runAndReadAll(
+      `SELECT r.RegionId, count(*) AS n FROM observations o JOIN location_regions r ON r.LocationId = o.LocationId GROUP BY 1 ORDER BY 1`,
+    );
+    const { body } = await get(url('Records', { $apply: 'groupby((RegionId),aggregate($count as Count))', $top: 10000 }));
+    expect(body.value).toEqual(reference.getRowObjectsJson().map((r) => ({ RegionId: r['RegionId'], Count: Number(r['n']) })));
+  });
+
+  it.each([
+    ['groupby((ResultValue),aggregate($count as Count))', 'Observations'],
+    ['groupby((CharacteristicName),aggregate(ResultValue with sum as Total))', 'Observations'],
+    ['groupby((CharacteristicName),aggregate($count as Count))', 'Locations'],
+  ])('%s on %s is a 400 that says what is supported', async (apply, resource) => {
+    const { res, body } = await get(url(resource, { $apply: apply }));
+    expect(res.status).toBe(400);
+    expect(body.errors[0].code).toBe('unsupported_apply');
+    expect(body.message).toMatch(/group ?by|Observations|\$count/i);
+  });
+});

@@ -1,0 +1,40 @@
+/**
+ * Test support: a real published DuckDB file, made the way production makes one — the sample generator's
+ * CLI writes datasets, the ingest CLI publishes them — built once per test run (vitest globalSetup) and
+ * shared read-only by every API test file.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { TestProject } from 'vitest/node';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    apiFixtureDb: string;
+  }
+}
+
+export const REPO_ROOT = resolve(import.meta.dirname, '../..');
+/** Small enough to build in seconds, large enough for several 1,000-row pages per location filter. */
+export const FIXTURE_ROWS = '30000';
+
+export function buildFixtureDatabase(dir: string): string {
+  const env = { ...process.env, ROWS: FIXTURE_ROWS, SEED: '7', OUT: join(dir, 'sample'), SRC: join(dir, 'sample') };
+  const duckdbPath = join(dir, 'tributary.duckdb');
+  const run = (script: string, args: string[] = []) =>
+    execFileSync(process.execPath, ['--import', 'tsx', script, ...args], {
+      cwd: REPO_ROOT,
+      env: { ...env, DUCKDB_PATH: duckdbPath, REGIONS_FILE: join(REPO_ROOT, 'scripts/sample/hubs.geojson') },
+      stdio: 'pipe',
+    });
+  run('scripts/sample/main.ts');
+  run('ingest/main.ts', ['ingest']);
+  return duckdbPath;
+}
+
+export default function setup(project: TestProject): () => void {
+  const dir = mkdtempSync(join(tmpdir(), 'tributary-api-'));
+  project.provide('apiFixtureDb', buildFixtureDatabase(dir));
+  return () => rmSync(dir, { recursive: true, force: true });
+}
