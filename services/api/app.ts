@@ -7,6 +7,7 @@ import { HTTPException } from 'hono/http-exception';
 import { ApiError, errorBody } from './errors.js';
 import { compress } from './middleware/compress.js';
 import { collectionHandler, JSON_TYPE, notFound, type CollectionDeps } from './routes/collection.js';
+import { registerDiscovery } from './routes/discovery.js';
 import { BASE_PATH } from './routes/links.js';
 
 export interface AppDeps extends CollectionDeps {
@@ -38,6 +39,7 @@ export function createApp(deps: AppDeps): Hono {
     }
   });
 
+  registerDiscovery(app, deps); // before `${BASE_PATH}/:resource`, which would take `$metadata` for a resource
   const collection = collectionHandler(deps);
   app.get(`${BASE_PATH}/:resource`, collection);
   app.options(`${BASE_PATH}/:resource`, (c) => c.body(null, 204, { Allow: ALLOW }));

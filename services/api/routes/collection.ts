@@ -11,7 +11,7 @@ import { compileApply, compileCount, compilePageIds, compilePageRows, csvHeader 
 import { planQuery, type ApplyPlan, type PagePlan } from '../query/plan.js';
 import type { Snapshot } from '../db/snapshot.js';
 import { pageStream, type Frame } from '../stream/page-stream.js';
-import { baseUrl, BASE_PATH, contextUrl, nextApplyLink, nextLink, type BaseUrlOptions } from './links.js';
+import { baseUrl, BASE_PATH, contextUrl, linkHeader, nextApplyLink, nextLink, type BaseUrlOptions } from './links.js';
 
 export interface CollectionDeps {
   /** The snapshot to serve this request from; released when the response is done. */
@@ -53,7 +53,8 @@ export function collectionHandler(deps: CollectionDeps) {
       if (plan.kind === 'count') {
         const cols = await snapshot.columns(compileCount(plan), signal);
         release();
-        return c.body(JSON.stringify({ value: Number(cols['n']?.[0] ?? 0) }), 200, { 'Content-Type': JSON_TYPE });
+        const link = linkHeader(undefined, query);
+        return c.body(JSON.stringify({ value: Number(cols['n']?.[0] ?? 0) }), 200, { 'Content-Type': JSON_TYPE, ...(link ? { Link: link } : {}) });
       }
       if (plan.kind === 'apply') {
         const response = await applyPage(c, plan, query, snapshot, signal, deps);
@@ -88,7 +89,8 @@ async function page(
   const next = hasNext ? nextLink(base, plan, query, pageIds[pageIds.length - 1]!) : undefined;
 
   const headers: Record<string, string> = { 'Content-Type': plan.format === 'csv' ? CSV_TYPE : JSON_TYPE };
-  if (next) headers['Link'] = `<${next}>; rel="next"`;
+  const link = linkHeader(next, query);
+  if (link) headers['Link'] = link;
   const frame = plan.format === 'csv' ? csvFrame(plan) : jsonFrame(contextUrl(base, plan), next);
 
   if (pageIds.length === 0) {
@@ -125,7 +127,8 @@ async function applyPage(c: Context, plan: ApplyPlan, query: Query, snapshot: Sn
     value,
     ...(next ? { '@odata.nextLink': next } : {}),
   };
-  return c.body(JSON.stringify(body), 200, { 'Content-Type': JSON_TYPE, ...(next ? { Link: `<${next}>; rel="next"` } : {}) });
+  const link = linkHeader(next, query);
+  return c.body(JSON.stringify(body), 200, { 'Content-Type': JSON_TYPE, ...(link ? { Link: link } : {}) });
 }
 
 /** Phase one, with the guard the unordered scan needs: if the Ids ever come back unsorted, ask again sorted. */

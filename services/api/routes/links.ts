@@ -4,7 +4,7 @@
  * forwarded headers when TRUST_PROXY=1, the request.
  */
 import { formatFilter } from '../odata/index.js';
-import type { Query } from '../odata/ast.js';
+import type { Expr, Query } from '../odata/ast.js';
 import type { ApplyPlan, PagePlan } from '../query/plan.js';
 
 export const BASE_PATH = '/v1/odata/v4';
@@ -65,4 +65,40 @@ export function nextApplyLink(base: string, plan: ApplyPlan, query: Query): stri
 export function contextUrl(base: string, plan: PagePlan): string {
   const fields = plan.selected ? `(${plan.fields.map((f) => f.name).join(',')})` : '';
   return `${base}${BASE_PATH}/$metadata#${plan.resource.name}${fields}`;
+}
+
+/**
+ * The DOI a query pins: the value of a top-level `and` term `DOI eq '…'` of `$filter` (or of the `$apply`
+ * filter). Undefined when there is none, or when two terms name different DOIs (the answer is then empty).
+ */
+export function pinnedDoi(query: Query): string | undefined {
+  const dois = new Set<string>();
+  const visit = (e: Expr | undefined): void => {
+    if (!e) return;
+    if (e.kind === 'and') {
+      visit(e.left);
+      visit(e.right);
+    } else if (e.kind === 'compare' && e.op === 'eq' && e.property.name === 'DOI' && e.value.kind === 'string') {
+      dois.add(e.value.value);
+    }
+  };
+  visit(query.filter);
+  visit(query.apply?.filter);
+  return dois.size === 1 ? [...dois][0] : undefined;
+}
+
+/** `https://doi.org/<doi>`, percent-encoding what may not appear in a URI (and `<>` that would end the link). */
+export function doiUrl(doi: string): string {
+  return `https://doi.org/${encodeValue(doi).replace(/%2F/g, '/')}`;
+}
+
+/**
+ * The `Link` header: `rel="next"` first, then `rel="cite-as"`. datastreamjs's transport reads the next page
+ * with `/<(.*?)>; rel="next"/`, a lazy match from the first `<`: with the cite-as link first it would read
+ * `https://doi.org/…>; rel="cite-as", <next` as the URL.
+ */
+export function linkHeader(next: string | undefined, query: Query): string | undefined {
+  const doi = pinnedDoi(query);
+  const links = [...(next ? [`<${next}>; rel="next"`] : []), ...(doi ? [`<${doiUrl(doi)}>; rel="cite-as"`] : [])];
+  return links.length ? links.join(', ') : undefined;
 }

@@ -1,0 +1,114 @@
+/**
+ * The human docs page at `/` of the data API: a static page built from the catalogue, with copy-paste
+ * examples against the base URL the reader used. No scripts; every interpolated value is HTML-escaped.
+ */
+import { filterNames, resources, type ResourceDef } from '../../../schemas/index.js';
+import { API_ERROR_CODES } from '../errors.js';
+import { filterOnlyNames } from '../metadata/csdl.js';
+import { OPENAPI_PATH } from '../metadata/openapi.js';
+import { FILTER_LIMITS, TOP_RANGE } from '../odata/index.js';
+import { DEFAULT_TOP, GROUPABLE } from '../query/plan.js';
+import { BASE_PATH } from './links.js';
+
+const HTML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (ch) => HTML_ESCAPES[ch]!);
+}
+
+/** Tagged template: interpolations are escaped unless wrapped by `raw()`. */
+class Raw {
+  constructor(readonly html: string) {}
+}
+const raw = (html: string) => new Raw(html);
+function html(strings: TemplateStringsArray, ...values: unknown[]): Raw {
+  const part = (v: unknown): string => (v instanceof Raw ? v.html : Array.isArray(v) ? v.map(part).join('') : escapeHtml(String(v)));
+  return raw(strings.reduce((out, s, i) => out + s + (i < values.length ? part(values[i]) : ''), ''));
+}
+
+const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:62rem;margin:2rem auto;padding:0 1rem;color:#1b1f23}
+code,pre{font:14px/1.4 ui-monospace,monospace;background:#f3f4f6;border-radius:4px}code{padding:0 .2em}
+pre{padding:.8rem;overflow-x:auto}table{border-collapse:collapse;width:100%;font-size:14px}
+th,td{border-bottom:1px solid #d0d7de;padding:.3rem .5rem;text-align:left;vertical-align:top}
+details{margin:.5rem 0}summary{cursor:pointer;font-weight:600}h2{border-bottom:1px solid #d0d7de}`;
+
+function resourceSection(r: ResourceDef): Raw {
+  const filterOnly = filterOnlyNames(r);
+  return html`<details><summary>${r.name} (${r.fields.length} fields)</summary>
+<p>${r.description} <code>GET ${BASE_PATH}/${r.name}</code></p>
+<p>Filterable: ${filterNames(r).map((n, i) => html`${i ? ', ' : ''}<code>${n}</code>`)}.${filterOnly.length ? html` Not fields of ${r.name}, filter only: ${filterOnly.join(', ')}.` : ''}</p>
+<table><thead><tr><th>field</th><th>type</th><th>null?</th><th>description</th></tr></thead><tbody>
+${r.fields.map((f) => html`<tr><td><code>${f.name}</code></td><td>${f.type}</td><td>${f.nullable ? 'yes' : ''}</td><td>${f.description}</td></tr>\n`)}</tbody></table></details>
+`;
+}
+
+/** The page for a server reachable at `base` (scheme and host). */
+export function docsPage(base: string): string {
+  const root = `${base}${BASE_PATH}`;
+  const codes = Object.entries(API_ERROR_CODES);
+  return html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>Tributary data API</title><style>${raw(STYLE)}</style></head><body>
+<h1>Tributary data API</h1>
+<p>Open water-quality monitoring data in the <a href="https://datastream.org">DataStream</a> schema, served read-only as
+OData v4 JSON, compatible with the DataStream public API and its clients. Send your API key in the <code>x-api-key</code> header.</p>
+<ul>
+<li>OpenAPI 3.1: <a href="${OPENAPI_PATH}"><code>${base}${OPENAPI_PATH}</code></a></li>
+<li>OData service document: <a href="${BASE_PATH}/"><code>${root}/</code></a> and metadata (CSDL XML): <a href="${BASE_PATH}/$metadata"><code>${root}/$metadata</code></a></li>
+<li>Recipes for curl, Python, R, JavaScript (datastreamjs), Excel and Power BI: <code>docs/recipes/</code> in the repository.</li>
+</ul>
+
+<h2 id="cite">Citation and licence</h2>
+<p>Every dataset has its own <strong>DOI</strong>, <strong>citation</strong> and <strong>licence</strong>. Find them in
+<code>/Metadata</code>, and cite each dataset you use as <code>https://doi.org/&lt;DOI&gt;</code> together with its
+<code>Citation</code> text; respect its <code>Licence</code>.</p>
+<pre>curl -G ${root}/Metadata -H 'x-api-key: YOUR_KEY' \\
+  --data-urlencode '$select=DOI,DatasetName,Citation,Licence'</pre>
+<p>A response whose <code>$filter</code> pins one dataset (<code>DOI eq '…'</code>, alone or joined by <code>and</code>)
+carries <code>Link: &lt;https://doi.org/…&gt;; rel="cite-as"</code>, after the <code>rel="next"</code> link when there is one.</p>
+
+<h2 id="examples">Examples</h2>
+<p>curl (let <code>--data-urlencode</code> do the encoding):</p>
+<pre>curl -G ${root}/Observations -H 'x-api-key: YOUR_KEY' \\
+  --data-urlencode "\\$filter=CharacteristicName eq 'pH' and ActivityStartYear ge 2020" \\
+  --data-urlencode '$select=Id,DOI,LocationId,ActivityStartDate,ResultValue,ResultUnit' \\
+  --data-urlencode '$top=100'
+curl -G ${root}/Observations -H 'x-api-key: YOUR_KEY' \\
+  --data-urlencode "\\$filter=CharacteristicName eq 'pH'" --data-urlencode '$count=true'
+curl -G ${root}/Observations -H 'x-api-key: YOUR_KEY' \\
+  --data-urlencode '$apply=groupby((CharacteristicName),aggregate($count as Count))'</pre>
+<p>Python (standard library only), following every page:</p>
+<pre>import json, urllib.parse, urllib.request
+url = "${root}/Observations?" + urllib.parse.urlencode(
+    {"$filter": "CharacteristicName eq 'pH'", "$top": "1000"}, quote_via=urllib.parse.quote)
+while url:
+    req = urllib.request.Request(url, headers={"x-api-key": "YOUR_KEY"})
+    with urllib.request.urlopen(req) as res:
+        page = json.load(res)
+    for row in page["value"]:
+        print(row["Id"], row["ResultValue"])
+    url = page.get("@odata.nextLink")</pre>
+<p>Excel and Power BI: <em>Get Data → OData feed</em>, URL <code>${root}/</code>; pick the tables in the navigator.
+Generic OData clients read <code>$metadata</code> for types and for what the service supports.</p>
+
+<h2 id="options">Query options</h2>
+<table><tbody>
+<tr><td><code>$select</code></td><td>comma-separated fields; default all</td></tr>
+<tr><td><code>$filter</code></td><td><code>eq ne lt gt le ge lte gte</code>, <code>in (…)</code>, <code>and or not</code>, parentheses, <code>startswith endswith contains</code>, <code>null</code>; at most ${FILTER_LIMITS.maxTerms} conditions, ${FILTER_LIMITS.maxInValues} values per list, nesting ${FILTER_LIMITS.maxDepth}</td></tr>
+<tr><td><code>$top</code></td><td>${TOP_RANGE.min}–${TOP_RANGE.max} rows per page, default ${DEFAULT_TOP}</td></tr>
+<tr><td><code>$skiptoken</code></td><td>page cursor: follow <code>@odata.nextLink</code> or <code>Link: &lt;…&gt;; rel="next"</code></td></tr>
+<tr><td><code>$count=true</code></td><td><code>{"value": n}</code>, exact</td></tr>
+<tr><td><code>$apply</code></td><td><code>[filter(…)/]groupby((F1,…),aggregate($count as Count))</code> on Observations and Records; group by ${GROUPABLE.join(', ')}</td></tr>
+<tr><td><code>$format</code></td><td><code>json</code> or <code>csv</code> (or <code>Accept: text/csv</code>)</td></tr>
+</tbody></table>
+<p>Results are always in Id order. <code>$orderby</code>, <code>$skip</code>, <code>$expand</code> and unknown <code>$</code> options answer 400.</p>
+
+<h2 id="resources">Resources</h2>
+${resources.map(resourceSection)}
+<h2 id="errors">Errors</h2>
+<p>Every error is <code>{"message": "…", "errors": [{"status", "code", "detail", "source": {"parameter", "offset"}}]}</code>.</p>
+<table><thead><tr><th>status</th><th>codes</th></tr></thead><tbody>
+${[...new Set(codes.map(([, s]) => s))].sort((a, b) => a - b).map((s) => html`<tr><td>${s}</td><td>${codes.filter(([, st]) => st === s).map(([c], i) => html`${i ? ', ' : ''}<code>${c}</code>`)}</td></tr>\n`)}</tbody></table>
+</body></html>
+`.html;
+}
