@@ -1,0 +1,51 @@
+import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
+
+export type Params = readonly DuckDBValue[];
+
+/** Runs one statement and returns its rows as plain JS objects (BIGINT as bigint). */
+export async function all(conn: DuckDBConnection, sql: string, params: Params = []): Promise<Record<string, unknown>[]> {
+  const t0 = performance.now();
+  const reader = await conn.runAndReadAll(sql, params.length > 0 ? [...params] : undefined);
+  trace(sql, t0);
+  return reader.getRowObjectsJS() as Record<string, unknown>[];
+}
+
+export async function run(conn: DuckDBConnection, sql: string, params: Params = []): Promise<number> {
+  const t0 = performance.now();
+  const result = await conn.run(sql, params.length > 0 ? [...params] : undefined);
+  trace(sql, t0);
+  return Number(result.rowsChanged);
+}
+
+// INGEST_TRACE=1 prints each statement's wall time: where an ingest spends it, without a profiler.
+const tracing = process.env.INGEST_TRACE === '1';
+function trace(sql: string, t0: number): void {
+  if (tracing) process.stderr.write(`[sql ${Math.round(performance.now() - t0)} ms] ${sql.replace(/\s+/g, ' ').slice(0, 110)}\n`);
+}
+
+/** The first column of the first row as a number (counts, maxima); 0 when NULL. */
+export async function scalarNumber(conn: DuckDBConnection, sql: string, params: Params = []): Promise<number> {
+  const rows = await all(conn, sql, params);
+  const value = rows[0] ? Object.values(rows[0])[0] : null;
+  return value === null || value === undefined ? 0 : Number(value);
+}
+
+/** Loads string rows into a table through DuckDB's appender (no per-row SQL). */
+export async function appendRows(
+  conn: DuckDBConnection,
+  table: string,
+  rows: Iterable<readonly (string | number | bigint)[]>,
+  schema = 'main',
+  catalog?: string,
+): Promise<void> {
+  const appender = await conn.createAppender(table, schema, catalog);
+  for (const row of rows) {
+    for (const value of row) {
+      if (typeof value === 'string') appender.appendVarchar(value);
+      else if (typeof value === 'bigint') appender.appendBigInt(value);
+      else appender.appendDouble(value);
+    }
+    appender.endRow();
+  }
+  appender.closeSync();
+}

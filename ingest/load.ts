@@ -1,0 +1,180 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { activityGroupOf, createTableSql, storageTables, uploadColumns, type StorageTable } from '../schemas/index.js';
+import { all, appendRows, run, scalarNumber } from './db.js';
+import { conflictColumns, locationSources } from './location-columns.js';
+import type { SourceDataset } from './read.js';
+import type { Warning } from './report.js';
+import { ident, placeholders } from './sql.js';
+import type { Staged } from './validate.js';
+import { castSql } from './validate-sql.js';
+
+/**
+ * Stage 3 (load): valid staged rows become `observations`, numbered after the current maxima in the order
+ * (MonitoringLocationID, ActivityStartDate, ActivityStartTime, every other column, source position) and
+ * inserted in that order, so each location is one contiguous Id range and the table is physically in Id order.
+ * Locations, statistics and datasets accumulate in temporary tables and are written in order at the end.
+ */
+
+export const finalTables: readonly StorageTable[] = ['datasets', 'locations', 'location_regions', 'observations', 'observation_stats', 'tributary_meta'];
+
+const columnsOf = (table: StorageTable) => storageTables[table].map((c) => c.column);
+const list = (cols: readonly string[], prefix = '') => cols.map((c) => `${prefix}${ident(c)}`).join(', ');
+/** Locations without the observation range, which is known only once every observation is in. */
+const locationCore = columnsOf('locations').filter((c) => c !== 'first_obs_id' && c !== 'last_obs_id');
+
+export async function prepareLoad(conn: DuckDBConnection): Promise<void> {
+  for (const table of finalTables) await run(conn, createTableSql(table));
+  await run(conn, `CREATE TEMP TABLE all_locations AS SELECT ${list(locationCore)} FROM locations WITH NO DATA`);
+  await run(conn, `CREATE TEMP TABLE all_stats AS SELECT * FROM observation_stats WITH NO DATA`);
+  await run(conn, `CREATE TEMP TABLE all_datasets AS SELECT * FROM datasets WITH NO DATA`);
+  await run(conn, 'CREATE TEMP TABLE activity_groups (ActivityType VARCHAR PRIMARY KEY, ActivityGroupType VARCHAR NOT NULL)');
+  await appendRows(conn, 'activity_groups', Object.entries(activityGroupOf), 'main', 'temp');
+}
+
+/** A published dataset kept as is: its rows are copied with their Ids (Id range, ascending). */
+export interface KeptDataset {
+  readonly DOI: string;
+  readonly minId: number;
+  readonly maxId: number;
+}
+
+/** Copies kept datasets from the attached previous file `prev`, in Id order, so no re-sort is needed. */
+export async function copyKept(conn: DuckDBConnection, kept: readonly KeptDataset[]): Promise<void> {
+  const obs = list(columnsOf('observations'));
+  for (const d of [...kept].sort((a, b) => a.minId - b.minId)) {
+    // A range filter on a plain scan keeps the stored (Id) order and lets zone maps skip other datasets.
+    await run(conn, `INSERT INTO observations SELECT ${obs} FROM prev.observations WHERE "Id" BETWEEN $1 AND $2 AND "DOI" = $3`, [d.minId, d.maxId, d.DOI]);
+  }
+  const dois = kept.map((d) => d.DOI);
+  if (dois.length === 0) return;
+  const inKept = `"DOI" IN (${placeholders(dois.length)})`;
+  await run(conn, `INSERT INTO all_locations SELECT ${list(locationCore)} FROM prev.locations WHERE ${inKept}`, dois);
+  await run(conn, `INSERT INTO all_datasets SELECT ${list(columnsOf('datasets'))} FROM prev.datasets WHERE ${inKept}`, dois);
+  await run(
+    conn,
+    `INSERT INTO all_stats SELECT ${list(columnsOf('observation_stats'), 's.')} FROM prev.observation_stats s
+     JOIN prev.locations l ON l."Id" = s."LocationId" WHERE l.${inKept}`,
+    dois,
+  );
+}
+
+export interface Loaded {
+  readonly rowsLoaded: number;
+  readonly locations: number;
+  readonly maxObservationId: number;
+  readonly maxLocationId: number;
+  readonly warnings: readonly Warning[];
+}
+
+export async function loadDataset(
+  conn: DuckDBConnection,
+  ds: SourceDataset,
+  staged: Staged,
+  offsets: { readonly observation: number; readonly location: number },
+): Promise<Loaded> {
+  await run(conn, datasetLocationsSql(staged.table), [offsets.location]);
+  const locations = await scalarNumber(conn, 'SELECT count(*) FROM dataset_locations');
+  await run(conn, `INSERT INTO all_locations SELECT ${locationCore.map((c) => (c === 'DOI' ? '$1' : ident(c))).join(', ')} FROM dataset_locations`, [ds.metadata.DOI]);
+  const rowsLoaded = await run(conn, insertObservationsSql(staged.table), [offsets.observation, ds.metadata.DOI]);
+  if (rowsLoaded !== staged.rowsValid) throw new Error(`internal error: ${staged.rowsValid} valid rows but ${rowsLoaded} loaded for ${ds.metadata.DOI}`);
+  await run(conn, statsSql(), [offsets.observation]);
+  const warnings = await conflicts(conn, staged);
+  return { rowsLoaded, locations, maxObservationId: offsets.observation + rowsLoaded, maxLocationId: offsets.location + locations, warnings };
+}
+
+/** One row per MonitoringLocationID: attributes of its first occurrence (lowest source position), new Id. */
+function datasetLocationsSql(stage: string): string {
+  const firsts = locationSources.map(({ column, source }) => `arg_min(${castSql(source)}, rowid) AS ${ident(column)}`);
+  const variants = `count(DISTINCT (${conflictAttrs('', false)})) AS variants`;
+  return `CREATE OR REPLACE TEMP TABLE dataset_locations AS
+    SELECT $1 + row_number() OVER (ORDER BY "MonitoringLocationID") AS "Id", ${firsts.filter((f) => !f.endsWith('AS "MonitoringLocationID"')).join(', ')},
+      "MonitoringLocationID", ${variants}
+    FROM ${stage} WHERE ok GROUP BY "MonitoringLocationID"`;
+}
+
+/** Every observations column as an expression over the sorted valid rows. */
+function observationExpr(column: string): string {
+  switch (column) {
+    case 'Id':
+      return '$1 + row_number() OVER ()';
+    case 'DOI':
+      return '$2';
+    case 'LocationId':
+    case 'ActivityStartYear':
+    case 'ActivityGroupType':
+      return ident(column);
+  }
+  if (!uploadColumns.some((f) => f.name === column)) throw new Error(`observations.${column} has no source`);
+  return ident(column);
+}
+
+const sortKey = (() => {
+  const lead = ['MonitoringLocationID', 'ActivityStartDate', 'ActivityStartTime'];
+  const rest = uploadColumns.map((f) => f.name).filter((n) => !lead.includes(n));
+  return [...lead, ...rest].map((c) => `${ident(c)} NULLS FIRST`).concat(['_src']).join(', ');
+})();
+
+/**
+ * The bulk insert. `row_number() OVER ()` numbers the subquery's rows in the order it produces them (sorted);
+ * DuckDB keeps that order into the table (preserve_insertion_order), which the statistics stage verifies
+ * (each location's Ids must be one contiguous range).
+ */
+function insertObservationsSql(stage: string): string {
+  const typed = uploadColumns.map((f) => `${castSql(f, `s.${ident(f.name)}`)} AS ${ident(f.name)}`).join(', ');
+  const cols = columnsOf('observations');
+  return `INSERT INTO observations (${list(cols)})
+    SELECT ${cols.map(observationExpr).join(', ')} FROM (
+      SELECT ${typed}, l."Id" AS "LocationId", year(CAST(s."ActivityStartDate" AS DATE))::INTEGER AS "ActivityStartYear",
+        coalesce(g."ActivityGroupType", 'Other') AS "ActivityGroupType", s.rowid AS _src
+      FROM ${stage} s JOIN dataset_locations l ON l."MonitoringLocationID" = s."MonitoringLocationID"
+      LEFT JOIN activity_groups g ON g."ActivityType" = s."ActivityType"
+      WHERE s.ok
+      ORDER BY ${sortKey}
+    )`;
+}
+
+function statsSql(): string {
+  const keys = ['LocationId', 'CharacteristicName', 'ActivityMediaName', 'ActivityGroupType', 'ActivityStartYear'];
+  return `INSERT INTO all_stats SELECT ${list(keys)}, count(*), min("Id"), max("Id") FROM observations WHERE "Id" > $1 GROUP BY ${list(keys)}`;
+}
+
+/** The compared attributes, typed (45 and 45.0 are one latitude). */
+function conflictAttrs(prefix = '', alias = true): string {
+  return conflictColumns
+    .map((c) => {
+      const field = uploadColumns.find((f) => f.name === c);
+      if (!field) throw new Error(`unknown conflict column ${c}`);
+      return `${castSql(field, `${prefix}${ident(c)}`)}${alias ? ` AS ${ident(c)}` : ''}`;
+    })
+    .join(', ');
+}
+
+/** Locations whose name or coordinates differ between rows of one dataset; the first occurrence wins. */
+async function conflicts(conn: DuckDBConnection, staged: Staged): Promise<Warning[]> {
+  const attrs = conflictAttrs('s.');
+  const rows = await all(
+    conn,
+    `SELECT s."MonitoringLocationID" AS id, ${attrs}, min(s.rowid) AS first_row, count(*) AS n
+     FROM ${staged.table} s JOIN dataset_locations l USING ("MonitoringLocationID")
+     WHERE s.ok AND l.variants > 1 GROUP BY ALL ORDER BY id, first_row LIMIT 1000`,
+  );
+  const warnings: Warning[] = [];
+  const byId = new Map<string, Record<string, unknown>[]>();
+  for (const r of rows) byId.set(String(r.id), [...(byId.get(String(r.id)) ?? []), r]);
+  for (const [id, variants] of byId) {
+    const described = await Promise.all(
+      variants.map(async (v) => {
+        const at = await staged.lineOf(Number(v.first_row));
+        return { at, text: `'${String(v.MonitoringLocationName)}' (${String(v.MonitoringLocationLatitude)}, ${String(v.MonitoringLocationLongitude)}) first at ${at.file}:${at.line}, ${String(v.n)} row(s)` };
+      }),
+    );
+    const [first, ...others] = described;
+    if (!first) continue;
+    warnings.push({
+      file: others[0]?.at.file ?? first.at.file,
+      line: others[0]?.at.line ?? first.at.line,
+      message: `MonitoringLocationID '${id}' has conflicting name/coordinates: ${described.map((d) => d.text).join('; ')}. The first occurrence (lowest line) is used for the location.`,
+    });
+  }
+  return warnings;
+}

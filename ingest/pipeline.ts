@@ -1,0 +1,181 @@
+import { STORAGE_SCHEMA_VERSION } from '../schemas/index.js';
+import { run } from './db.js';
+import { deriveRegions } from './derive.js';
+import { copyKept, loadDataset, prepareLoad, type KeptDataset } from './load.js';
+import { readPrevious, type Previous } from './previous.js';
+import { abandonBuild, openBuild, publishBuild, type Build } from './publish.js';
+import { readSources, type SourceDataset } from './read.js';
+import { canadaRegions, loadRegionsFile } from './regions.js';
+import { DEFAULT_MAX_REJECTS, datasetReport, failDataset, type DatasetReport, type Report } from './report.js';
+import { addDataset, writeStatistics } from './statistics.js';
+import { prepareValidation, stageDataset, type Staged } from './validate.js';
+
+/** read → validate → load → derive → statistics → publish; each stage is its own file. */
+
+export interface Log {
+  /** Always shown: per-dataset summaries, the total, warnings. */
+  info(line: string): void;
+  /** Progress while it runs (main shows it on a TTY only). */
+  progress?(line: string): void;
+}
+
+export interface IngestOptions {
+  readonly src: string;
+  readonly duckdbPath: string;
+  readonly regionsFile?: string;
+  /** Stored rejects per dataset (counts stay exact). */
+  readonly maxRejects?: number;
+  readonly log?: Log;
+}
+
+export interface RemoveOptions {
+  readonly duckdbPath: string;
+  readonly doi: string;
+  readonly log?: Log;
+}
+
+export const INGEST_VERSION = '1';
+const quiet: Log = { info: () => {} };
+
+function finish(report: Omit<Report, 'durationMs' | 'rowsPerSecond'>, started: number): Report {
+  const durationMs = Math.round(performance.now() - started);
+  const rows = report.datasets.reduce((n, d) => n + d.rowsRead, 0);
+  return { published: report.published, ...(report.error ? { error: report.error } : {}), durationMs, rowsPerSecond: Math.round(rows / Math.max(durationMs / 1000, 1e-3)), datasets: report.datasets };
+}
+
+/** Adds or replaces the datasets under `src`, keeps every other published one, publishes atomically. */
+export async function runIngest(options: IngestOptions): Promise<Report> {
+  const started = performance.now();
+  const log = options.log ?? quiet;
+  const maxRejects = options.maxRejects ?? DEFAULT_MAX_REJECTS;
+  const sources = await readSources(options.src);
+  const reports: DatasetReport[] = [...sources.failed];
+  if (sources.datasets.length === 0) {
+    const error = reports.length === 0 ? `no dataset folder (with metadata.json) under ${options.src}` : 'no dataset could be read';
+    return finish({ published: false, error, datasets: reports }, started);
+  }
+  const timer = phaseTimer();
+  const regions = [...(await canadaRegions()), ...(options.regionsFile ? await loadRegionsFile(options.regionsFile) : [])];
+  timer.lap('read');
+  const build = await openBuild(options.duckdbPath);
+  try {
+    const prev = await readPrevious(build.conn, build.hasPrevious);
+    await prepareValidation(build.conn);
+    await prepareLoad(build.conn);
+    timer.lap('open');
+    const changed = sources.datasets.filter((ds) => prev.datasets.get(ds.metadata.DOI)?.contentHash !== ds.contentHash);
+    for (const ds of sources.datasets) {
+      if (!changed.includes(ds)) Object.assign(ds.report, { status: 'unchanged' });
+      reports.push(ds.report);
+    }
+    const staged = await stageAll(build, changed, maxRejects, log);
+    timer.lap('validate');
+    const loading = changed.filter((ds) => staged.has(ds));
+    const replaced = new Set(loading.map((ds) => ds.metadata.DOI));
+    const kept = [...prev.datasets.values()].filter((d) => !replaced.has(d.DOI) && d.rows > 0);
+    if (loading.length === 0 && sources.datasets.every((ds) => changed.includes(ds))) {
+      await abandonBuild(build);
+      return finish({ published: false, error: 'no dataset has a valid row (see rejects)', datasets: reports }, started);
+    }
+    await copyKept(build.conn, kept);
+    timer.lap('copy');
+    const maxima = await loadAll(build, loading, staged, prev, log);
+    timer.lap('load');
+    await deriveRegions(build.conn, regions);
+    timer.lap('derive');
+    await writeStatistics(build.conn, { ingestVersion: INGEST_VERSION, ...maxima }, STORAGE_SCHEMA_VERSION);
+    timer.lap('statistics');
+    await publishBuild(build);
+    timer.lap('publish');
+  } catch (err) {
+    await abandonBuild(build);
+    throw err;
+  }
+  for (const d of reports) log.info(summaryLine(d));
+  const report = { ...finish({ published: true, datasets: reports }, started), timingsMs: timer.laps };
+  log.info(`published ${options.duckdbPath}: ${reports.reduce((n, d) => n + d.rowsLoaded, 0)} rows loaded in ${(report.durationMs / 1000).toFixed(1)} s (${report.rowsPerSecond} rows/s)`);
+  return report;
+}
+
+async function stageAll(build: Build, datasets: readonly SourceDataset[], maxRejects: number, log: Log): Promise<Map<SourceDataset, Staged>> {
+  const staged = new Map<SourceDataset, Staged>();
+  for (const [i, ds] of datasets.entries()) {
+    const onFile = (file: string, rows: number, ms: number) =>
+      log.progress?.(`${file}: ${rows} rows in ${(ms / 1000).toFixed(1)} s (${Math.round(rows / Math.max(ms / 1000, 1e-3))} rows/s)`);
+    const s = await stageDataset(build.conn, ds, `stage_${i}`, { maxRejects, onFile });
+    if (s.rowsValid === 0) {
+      failDataset(ds.report, `no valid row in ${ds.folder}; ${ds.report.rowsRejected} rejected, ${ds.report.rejects.length > 0 ? 'see rejects' : 'no readable file'} (the published version, if any, is kept)`);
+      await run(build.conn, `DROP TABLE ${s.table}`);
+    } else staged.set(ds, s);
+  }
+  return staged;
+}
+
+async function loadAll(build: Build, datasets: readonly SourceDataset[], staged: Map<SourceDataset, Staged>, prev: Previous, log: Log) {
+  let maxObservationId = prev.maxObservationId;
+  let maxLocationId = prev.maxLocationId;
+  // New and changed datasets are numbered after the current maxima, in DOI order.
+  for (const ds of [...datasets].sort((a, b) => (a.metadata.DOI < b.metadata.DOI ? -1 : 1))) {
+    const s = staged.get(ds);
+    if (!s) continue;
+    const t0 = performance.now();
+    const loaded = await loadDataset(build.conn, ds, s, { observation: maxObservationId, location: maxLocationId });
+    await addDataset(build.conn, ds, { from: maxObservationId + 1, to: loaded.maxObservationId });
+    await run(build.conn, `DROP TABLE ${s.table}`);
+    Object.assign(ds.report, { rowsLoaded: loaded.rowsLoaded, status: 'loaded' });
+    ds.report.warnings.push(...loaded.warnings);
+    maxObservationId = loaded.maxObservationId;
+    maxLocationId = loaded.maxLocationId;
+    log.progress?.(`${ds.metadata.DOI}: ${loaded.rowsLoaded} rows, ${loaded.locations} locations numbered in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  }
+  return { maxObservationId, maxLocationId };
+}
+
+/** Wall time per phase, for the report and `make bench`. */
+function phaseTimer() {
+  let last = performance.now();
+  const laps: Record<string, number> = {};
+  return {
+    laps,
+    lap(name: string) {
+      const now = performance.now();
+      laps[name] = Math.round(now - last);
+      last = now;
+    },
+  };
+}
+
+function summaryLine(d: DatasetReport): string {
+  const name = d.DOI ?? d.folder ?? '(unknown)';
+  if (d.status === 'failed') return `${name}: FAILED: ${d.error ?? ''}`;
+  if (d.status === 'unchanged') return `${name}: unchanged, kept with its Ids`;
+  const warn = d.warnings.length > 0 ? `, ${d.warnings.length} warning(s)` : '';
+  return `${name}: ${d.rowsRead} read, ${d.rowsLoaded} loaded, ${d.rowsRejected} rejected${warn}`;
+}
+
+/** Publishes the current file without one dataset. */
+export async function runRemove(options: RemoveOptions): Promise<Report> {
+  const started = performance.now();
+  const report = Object.assign(datasetReport(options.doi), { status: 'removed' as const });
+  const build = await openBuild(options.duckdbPath);
+  try {
+    const prev = await readPrevious(build.conn, build.hasPrevious);
+    if (!prev.datasets.has(options.doi)) {
+      await abandonBuild(build);
+      const error = build.hasPrevious ? `DOI ${options.doi} is not published in ${options.duckdbPath}` : `${options.duckdbPath} does not exist`;
+      return finish({ published: false, error, datasets: [failDataset(report, error)] }, started);
+    }
+    await prepareLoad(build.conn);
+    const kept: KeptDataset[] = [...prev.datasets.values()].filter((d) => d.DOI !== options.doi && d.rows > 0);
+    await copyKept(build.conn, kept);
+    // No REGIONS_FILE here: memberships of the remaining locations are carried over as published.
+    await run(build.conn, 'CREATE TEMP TABLE all_regions AS SELECT * FROM prev.location_regions WHERE "LocationId" IN (SELECT "Id" FROM all_locations)');
+    await writeStatistics(build.conn, { ingestVersion: INGEST_VERSION, maxObservationId: prev.maxObservationId, maxLocationId: prev.maxLocationId }, STORAGE_SCHEMA_VERSION);
+    await publishBuild(build);
+  } catch (err) {
+    await abandonBuild(build);
+    throw err;
+  }
+  options.log?.info(`removed ${options.doi}; published ${options.duckdbPath}`);
+  return finish({ published: true, datasets: [report] }, started);
+}

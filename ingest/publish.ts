@@ -1,0 +1,103 @@
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { existsSync } from 'node:fs';
+import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { run } from './db.js';
+import { literal } from './sql.js';
+
+/**
+ * Stage 6 (publish): a new DuckDB file is built beside the target (`<DUCKDB_PATH>.tmp-<pid>`), checkpointed,
+ * fsynced and renamed over DUCKDB_PATH, so readers see either the old file or the complete new one. A failed
+ * or killed ingest leaves the old file untouched; its stray temp file is removed by the next run.
+ */
+
+export interface Build {
+  readonly target: string;
+  readonly path: string;
+  readonly conn: DuckDBConnection;
+  /** The published file is attached read-only as `prev` (when there is one). */
+  readonly hasPrevious: boolean;
+  close(): void;
+}
+
+const tempPrefix = (target: string) => `${basename(target)}.tmp-`;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes temp files and spill directories of builds whose process is gone (e.g. killed with SIGKILL). */
+export async function removeStaleBuilds(target: string): Promise<string[]> {
+  const dir = dirname(target);
+  const prefix = tempPrefix(target);
+  const removed: string[] = [];
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    if (!name.startsWith(prefix)) continue;
+    const pid = Number.parseInt(name.slice(prefix.length), 10);
+    if (!Number.isInteger(pid) || (pid !== process.pid && alive(pid))) continue;
+    await rm(join(dir, name), { recursive: true, force: true });
+    removed.push(name);
+  }
+  return removed;
+}
+
+export async function openBuild(targetPath: string): Promise<Build> {
+  const target = resolve(targetPath);
+  await mkdir(dirname(target), { recursive: true });
+  await removeStaleBuilds(target);
+  const path = `${target}.tmp-${process.pid}`;
+  // preserve_insertion_order is DuckDB's default; the Id order of observations depends on it, so say it.
+  const instance = await DuckDBInstance.create(path, { preserve_insertion_order: 'true' });
+  const conn = await instance.connect();
+  let closed = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    conn.closeSync();
+    instance.closeSync();
+  };
+  try {
+    const hasPrevious = existsSync(target);
+    if (hasPrevious) await run(conn, `ATTACH ${literal(target)} AS prev (READ_ONLY)`);
+    return { target, path, conn, hasPrevious, close };
+  } catch (err) {
+    close();
+    await rm(path, { force: true });
+    throw err;
+  }
+}
+
+async function fsyncPath(path: string): Promise<void> {
+  const handle = await open(path, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Checkpoints, closes, fsyncs and renames the build over the target; then fsyncs the directory. */
+export async function publishBuild(build: Build): Promise<void> {
+  if (build.hasPrevious) await run(build.conn, 'DETACH prev');
+  await run(build.conn, 'CHECKPOINT');
+  build.close();
+  if (existsSync(`${build.path}.wal`)) throw new Error('the new file still has a write-ahead log after CHECKPOINT');
+  await fsyncPath(build.path);
+  await rename(build.path, build.target);
+  await fsyncPath(dirname(build.target));
+}
+
+/** Closes and deletes an unfinished build (its file, WAL and spill directory). */
+export async function abandonBuild(build: Build): Promise<void> {
+  try {
+    build.close();
+  } catch {
+    // Already failing: the files are removed below either way.
+  }
+  for (const suffix of ['', '.wal', '.tmp']) await rm(`${build.path}${suffix}`, { recursive: true, force: true });
+}

@@ -1,0 +1,109 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { datasetMetadataSchema, type DatasetMetadata } from '../schemas/metadata-schema.js';
+import { mapColumns, type ColumnMap } from './column-map.js';
+import { contentHash } from './content-hash.js';
+import { readCsvHeader } from './csv-header.js';
+import { datasetIdFromDoi } from './dataset-id.js';
+import { datasetReport, failDataset, type DatasetReport } from './report.js';
+
+/** Stage 1 (read): what SRC holds, before any row is parsed. */
+
+export interface SourceFile {
+  readonly path: string;
+  /** Name as reported (relative to the dataset folder). */
+  readonly name: string;
+  readonly columns: ColumnMap;
+}
+
+export interface SourceDataset {
+  readonly folder: string;
+  readonly metadata: DatasetMetadata & { readonly Id: string };
+  /** Readable files (header mapped); files rejected as a whole are already in `report`. */
+  readonly files: readonly SourceFile[];
+  readonly contentHash: string;
+  readonly report: DatasetReport;
+}
+
+export interface ReadResult {
+  readonly datasets: readonly SourceDataset[];
+  /** Folders that cannot be ingested (bad metadata, no data files, duplicate DOI). */
+  readonly failed: readonly DatasetReport[];
+}
+
+const isDataFile = (name: string) => /\.csv(\.gz)?$/i.test(name);
+
+export async function readSources(src: string): Promise<ReadResult> {
+  const entries = await readdir(src, { withFileTypes: true });
+  const folders = entries.filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name).sort();
+  const datasets: SourceDataset[] = [];
+  const failed: DatasetReport[] = [];
+  const byDoi = new Map<string, string>();
+  for (const folder of folders) {
+    const result = await readDataset(join(src, folder), folder);
+    if ('error' in result) {
+      failed.push(result.error);
+      continue;
+    }
+    const key = result.metadata.DOI.toLowerCase();
+    const other = byDoi.get(key);
+    if (other !== undefined) {
+      failed.push(failDataset(result.report, `DOI ${result.metadata.DOI} is also the DOI of folder '${other}'; neither copy is ingested`));
+      const first = datasets.findIndex((d) => d.folder === other);
+      if (first >= 0) failed.push(failDataset(datasets.splice(first, 1)[0]!.report, `DOI also used by folder '${folder}'`));
+      continue;
+    }
+    byDoi.set(key, folder);
+    datasets.push(result);
+  }
+  return { datasets, failed };
+}
+
+async function readDataset(dir: string, folder: string): Promise<SourceDataset | { error: DatasetReport }> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(join(dir, 'metadata.json'));
+  } catch {
+    return { error: failDataset(datasetReport(null, folder), `${folder}/metadata.json is missing or unreadable`) };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(bytes.toString('utf8'));
+  } catch (err) {
+    return { error: failDataset(datasetReport(null, folder), `${folder}/metadata.json is not valid JSON: ${(err as Error).message}`) };
+  }
+  const rawDoi = typeof json === 'object' && json !== null && typeof (json as { DOI?: unknown }).DOI === 'string' ? (json as { DOI: string }).DOI : null;
+  const parsed = datasetMetadataSchema.safeParse(json);
+  if (!parsed.success) {
+    const why = parsed.error.issues.map((i) => (i.path.length > 0 ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');
+    return { error: failDataset(datasetReport(rawDoi, folder), `${folder}/metadata.json is invalid: ${why}`) };
+  }
+  const metadata = { ...parsed.data, Id: parsed.data.Id ?? datasetIdFromDoi(parsed.data.DOI) };
+  const report = datasetReport(metadata.DOI, folder);
+  const names = (await readdir(dir)).filter(isDataFile).sort();
+  if (names.length === 0) return { error: failDataset(report, `${folder} has no .csv or .csv.gz data file`) };
+  const files: SourceFile[] = [];
+  for (const name of names) {
+    const file = await readFileHeader(join(dir, name), `${folder}/${name}`, report);
+    if (file) files.push(file);
+  }
+  const hash = await contentHash(bytes, names.map((n) => join(dir, n)));
+  return { folder, metadata, files, contentHash: hash, report };
+}
+
+async function readFileHeader(path: string, name: string, report: DatasetReport): Promise<SourceFile | null> {
+  let header: string[];
+  try {
+    header = await readCsvHeader(path);
+  } catch (err) {
+    report.rejects.push({ file: name, line: 1, column: null, reason: `file rejected: ${(err as Error).message}` });
+    return null;
+  }
+  const columns = mapColumns(header);
+  for (const { index, name: column } of columns.unknown) {
+    report.warnings.push({ file: name, line: 1, message: `unknown column '${column}' (position ${index + 1}) is ignored` });
+  }
+  for (const { column, reason } of columns.errors) report.rejects.push({ file: name, line: 1, column, reason });
+  if (columns.errors.length > 0) return null;
+  return { path, name, columns };
+}

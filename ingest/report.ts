@@ -1,0 +1,59 @@
+/** The JSON report of one ingest or remove: `{"datasets":[{DOI, rowsRead, rowsLoaded, rowsRejected, rejects}]}`. */
+
+export interface Reject {
+  readonly file: string;
+  readonly line: number;
+  /** The column at fault; null when the whole record is (malformed CSV, unreadable file). */
+  readonly column: string | null;
+  readonly reason: string;
+}
+
+export interface Warning {
+  readonly file?: string;
+  readonly line?: number;
+  readonly message: string;
+}
+
+export type DatasetStatus = 'loaded' | 'unchanged' | 'kept' | 'failed' | 'removed';
+
+export interface DatasetReport {
+  DOI: string | null;
+  /** Folder under SRC, when the dataset came from one. */
+  folder?: string;
+  status: DatasetStatus;
+  rowsRead: number;
+  rowsLoaded: number;
+  rowsRejected: number;
+  rejects: Reject[];
+  warnings: Warning[];
+  /** Why the dataset could not be published (status 'failed'). */
+  error?: string;
+}
+
+export interface Report {
+  published: boolean;
+  /** Why nothing was published. */
+  error?: string;
+  durationMs: number;
+  rowsPerSecond: number;
+  /** Wall time per phase (read, open, validate, copy, load, derive, statistics, publish). */
+  timingsMs?: Record<string, number>;
+  datasets: DatasetReport[];
+}
+
+export const DEFAULT_MAX_REJECTS = 1000;
+
+export function datasetReport(DOI: string | null, folder?: string): DatasetReport {
+  return { DOI, folder, status: 'loaded', rowsRead: 0, rowsLoaded: 0, rowsRejected: 0, rejects: [], warnings: [] };
+}
+
+/** Stores a reject unless the dataset already holds `max` of them; counts are kept by the caller, exactly. */
+export function pushReject(report: DatasetReport, reject: Reject, max: number): void {
+  if (report.rejects.length < max) report.rejects.push(reject);
+}
+
+export function failDataset(report: DatasetReport, error: string): DatasetReport {
+  report.status = 'failed';
+  report.error = error;
+  return report;
+}

@@ -1,0 +1,81 @@
+import { listValue, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import { metadataFields, storageTables, type FieldType, type StorageTable } from '../schemas/index.js';
+import { run, scalarNumber } from './db.js';
+import type { SourceDataset } from './read.js';
+import { ident } from './sql.js';
+
+/**
+ * Stage 5 (statistics): the ordered writes of the small tables once every observation is in: observation_stats
+ * (accumulated per dataset by load), locations with their observation Id ranges, location_regions, datasets
+ * with TemporalExtent, and tributary_meta.
+ */
+
+const columnsOf = (table: StorageTable) => storageTables[table].map((c) => c.column);
+const list = (cols: readonly string[], prefix = '') => cols.map((c) => `${prefix}${ident(c)}`).join(', ');
+
+/** A metadata.json value as a bound parameter plus its SQL cast, by catalogue type. */
+function metadataParam(type: FieldType, value: unknown): { value: DuckDBValue; sql: (p: string) => string } {
+  if (value === undefined || value === null) return { value: null, sql: (p) => p };
+  switch (type) {
+    case 'uuid':
+      return { value: String(value), sql: (p) => `CAST(${p} AS UUID)` };
+    case 'timestamp':
+      // Stored in UTC: an offset is applied here, once, rather than left to each reader.
+      return { value: new Date(String(value)).toISOString().slice(0, 23), sql: (p) => `CAST(${p} AS TIMESTAMP)` };
+    case 'string[]':
+      return { value: listValue((value as string[]).map(String)), sql: (p) => `CAST(${p} AS VARCHAR[])` };
+    default:
+      return { value: String(value), sql: (p) => `CAST(${p} AS VARCHAR)` };
+  }
+}
+
+/** Adds one loaded dataset to `all_datasets`; TemporalExtent from its observations (an Id range). */
+export async function addDataset(conn: DuckDBConnection, ds: SourceDataset, ids: { readonly from: number; readonly to: number }): Promise<void> {
+  const params: DuckDBValue[] = [ids.from, ids.to];
+  const exprs = columnsOf('datasets').map((column) => {
+    if (column === 'TemporalExtent') return `(SELECT [min("ActivityStartDate"), max("ActivityStartDate")] FROM observations WHERE "Id" BETWEEN $1 AND $2)`;
+    const value = column === 'content_hash' ? ds.contentHash : (ds.metadata as Record<string, unknown>)[column];
+    const field = metadataFields.find((f) => f.column === column);
+    const p = metadataParam(field?.type ?? 'string', value);
+    params.push(p.value);
+    return p.sql(`$${params.length}`);
+  });
+  await run(conn, `INSERT INTO all_datasets (${list(columnsOf('datasets'))}) SELECT ${exprs.join(', ')}`, params);
+}
+
+export interface MetaValues {
+  readonly ingestVersion: string;
+  readonly maxObservationId: number;
+  readonly maxLocationId: number;
+}
+
+/** Writes the final small tables in their documented physical order; checks that Id ranges are contiguous. */
+export async function writeStatistics(conn: DuckDBConnection, meta: MetaValues, schemaVersion: string): Promise<void> {
+  const statKeys = ['LocationId', 'CharacteristicName', 'ActivityMediaName', 'ActivityGroupType', 'ActivityStartYear'];
+  await run(conn, `INSERT INTO observation_stats SELECT ${list(columnsOf('observation_stats'))} FROM all_stats ORDER BY ${list(statKeys)}`);
+  await run(
+    conn,
+    `CREATE TEMP TABLE location_ranges AS SELECT "LocationId", min(min_id) AS first_obs_id, max(max_id) AS last_obs_id, sum(n) AS n
+     FROM all_stats GROUP BY "LocationId"`,
+  );
+  const broken = await scalarNumber(conn, 'SELECT count(*) FROM location_ranges WHERE last_obs_id - first_obs_id + 1 <> n');
+  if (broken > 0) throw new Error(`internal error: ${broken} location(s) have non-contiguous observation Ids; nothing published`);
+  const cols = columnsOf('locations').map((c) => (c === 'first_obs_id' || c === 'last_obs_id' ? `r.${c}` : `l.${ident(c)}`));
+  const inserted = await run(
+    conn,
+    `INSERT INTO locations SELECT ${cols.join(', ')} FROM all_locations l JOIN location_ranges r ON r."LocationId" = l."Id" ORDER BY l."Id"`,
+  );
+  const expected = await scalarNumber(conn, 'SELECT count(*) FROM all_locations');
+  if (inserted !== expected) throw new Error(`internal error: ${expected - inserted} location(s) without observations; nothing published`);
+  await run(conn, `INSERT INTO location_regions SELECT "LocationId", "RegionId" FROM all_regions ORDER BY "RegionId", "LocationId"`);
+  await run(conn, `INSERT INTO datasets SELECT ${list(columnsOf('datasets'))} FROM all_datasets ORDER BY CAST("Id" AS VARCHAR)`);
+  const rows: [string, string][] = [
+    ['schema_version', schemaVersion],
+    ['published_at', new Date().toISOString()],
+    ['ingest_version', meta.ingestVersion],
+    // High-water marks: Ids of removed or replaced datasets are never reused.
+    ['max_observation_id', String(meta.maxObservationId)],
+    ['max_location_id', String(meta.maxLocationId)],
+  ];
+  for (const [key, value] of rows) await run(conn, 'INSERT INTO tributary_meta VALUES ($1, $2)', [key, value]);
+}

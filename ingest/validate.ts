@@ -1,0 +1,177 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { uploadColumns, vocabularies } from '../schemas/index.js';
+import { checkObservationRow } from '../schemas/observation-row.js';
+import { all, appendRows, run, scalarNumber } from './db.js';
+import { lineOfParsed, lineOfRecord, type FileLines } from './line-numbers.js';
+import type { SourceDataset, SourceFile } from './read.js';
+import { pushReject, type DatasetReport } from './report.js';
+import { ident, literal } from './sql.js';
+import { rowOkSql, usedVocabularies, vocabularyType } from './validate-sql.js';
+
+/**
+ * Stage 2 (validate): every CSV file of one dataset goes through DuckDB's reader into the temporary table
+ * `stage_<n>` (all text, in file order, so `rowid` is the source position), with a verdict per row computed in the
+ * same scan. Malformed records land in DuckDB's reject table; invalid rows stay in `stage` with ok = false.
+ * Only the stored rejects (capped) are explained row by row, by the reference zod schema.
+ */
+
+export interface StagedFile {
+  readonly name: string;
+  readonly index: number;
+  /** rowid of the file's first parsed record in `stage`. */
+  readonly start: number;
+  readonly parsed: number;
+  readonly malformed: readonly Malformed[];
+}
+
+interface Malformed {
+  readonly record: number;
+  readonly newlines: number;
+  readonly column: string | null;
+  readonly reason: string;
+}
+
+export interface Staged {
+  /** The temporary table holding the dataset's rows (quoted identifier). */
+  readonly table: string;
+  readonly files: readonly StagedFile[];
+  readonly rowsValid: number;
+  /** Physical line of a staged row (by its `stage` rowid). */
+  lineOf(rowid: number): Promise<{ file: string; line: number }>;
+}
+
+export interface StageOptions {
+  readonly maxRejects: number;
+  readonly onFile?: (file: string, rows: number, ms: number) => void;
+}
+
+const READ_OPTIONS = `header = true, auto_detect = false, delim = ',', quote = '"', escape = '"', store_rejects = true, rejects_table = 'csv_rejects', rejects_scan = 'csv_scans', max_line_size = 8388608`;
+
+/** Creates the vocabulary ENUM types once per build connection. */
+export async function prepareValidation(conn: DuckDBConnection): Promise<void> {
+  await run(conn, 'CREATE TEMP TABLE vocabulary (name VARCHAR, value VARCHAR)');
+  await appendRows(conn, 'vocabulary', usedVocabularies.flatMap((name) => vocabularies[name].map((v) => [name, v] as const)), 'main', 'temp');
+  for (const name of usedVocabularies) {
+    const select = `SELECT DISTINCT value FROM vocabulary WHERE name = ${literal(name)} ORDER BY value`;
+    await run(conn, `CREATE TEMP TYPE ${vocabularyType(name)} AS ENUM (${select})`);
+  }
+}
+
+/** Stages one dataset into the temporary table `name` (an identifier of ours, e.g. stage_0). */
+export async function stageDataset(conn: DuckDBConnection, ds: SourceDataset, name: string, options: StageOptions): Promise<Staged> {
+  const STAGE = ident(name);
+  const columns = uploadColumns.map((f) => `${ident(f.name)} VARCHAR`).join(', ');
+  await run(conn, `CREATE OR REPLACE TEMP TABLE ${STAGE} (file_idx INTEGER, ${columns}, extra_nl INTEGER, ok BOOLEAN)`);
+  const report = ds.report;
+  const files: StagedFile[] = [];
+  let start = 0;
+  for (const [index, file] of ds.files.entries()) {
+    const t0 = performance.now();
+    let parsed: number;
+    try {
+      parsed = await run(conn, insertFileSql(STAGE, file), [file.path, index]);
+    } catch (err) {
+      report.rejects.push({ file: file.name, line: 1, column: null, reason: `file rejected: ${(err as Error).message.split('\n')[0]}` });
+      continue;
+    }
+    const malformed = await readMalformed(conn, file);
+    files.push({ name: file.name, index, start, parsed, malformed });
+    report.rowsRead += parsed + malformed.length;
+    report.rowsRejected += malformed.length;
+    start += parsed;
+    options.onFile?.(file.name, parsed + malformed.length, performance.now() - t0);
+  }
+  const staged = createStaged(conn, STAGE, files);
+  for (const file of files) {
+    if (file.malformed.length === 0) continue;
+    const lines = await staged.linesOf(file);
+    for (const m of file.malformed) {
+      pushReject(report, { file: file.name, line: lineOfRecord(lines, m.record), column: m.column, reason: m.reason }, options.maxRejects);
+    }
+  }
+  const invalid = await scalarNumber(conn, `SELECT count(*) FROM ${STAGE} WHERE NOT ok`);
+  report.rowsRejected += invalid;
+  if (invalid > 0) await explainInvalid(conn, STAGE, staged, report, options.maxRejects);
+  report.rejects.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
+  return { table: STAGE, files, lineOf: staged.lineOf, rowsValid: start - invalid };
+}
+
+/** The INSERT reading one file: header columns c0…cN mapped to upload columns by name, the rest unused. */
+function insertFileSql(STAGE: string, file: SourceFile): string {
+  const struct = Array.from({ length: file.columns.width }, (_, i) => `'c${i}': 'VARCHAR'`).join(', ');
+  const mapped = uploadColumns.map((f) => {
+    const at = file.columns.indexOf.get(f.name);
+    return `${at === null || at === undefined ? 'NULL::VARCHAR' : `c${at}`} AS ${ident(f.name)}`;
+  });
+  // Newlines inside ignored columns still shift physical line numbers; count them only when there are any.
+  const extra = file.columns.unknown.map(({ index }) => `coalesce(strlen(c${index}) - strlen(replace(c${index}, chr(10), '')), 0)`);
+  const extraNl = extra.length > 0 ? extra.join(' + ') : '0';
+  return `INSERT INTO ${STAGE} SELECT $2::INTEGER, *, (${rowOkSql()}) AS ok FROM (
+    SELECT ${mapped.join(', ')}, (${extraNl})::INTEGER AS extra_nl FROM read_csv($1, ${READ_OPTIONS}, columns = {${struct}}))`;
+}
+
+async function readMalformed(conn: DuckDBConnection, file: SourceFile): Promise<Malformed[]> {
+  const rows = await all(conn, `SELECT line, column_name, error_type, error_message, csv_line FROM csv_rejects ORDER BY line, column_idx`);
+  await run(conn, 'DELETE FROM csv_rejects');
+  await run(conn, 'DELETE FROM csv_scans');
+  const byRecord = new Map<number, Malformed>();
+  for (const r of rows) {
+    const record = Number(r.line);
+    if (byRecord.has(record)) continue;
+    const newlines = String(r.csv_line ?? '').split('\n').length - 1;
+    // The reader names columns c0…cN (ours); report the header's name. A wrong field count is the record's
+    // fault, not the column's where the count ran out.
+    const wholeRecord = String(r.error_type).endsWith('COLUMNS');
+    const at = typeof r.column_name === 'string' && !wholeRecord ? Number(r.column_name.slice(1)) : Number.NaN;
+    const column = Number.isInteger(at) ? (file.columns.header[at] ?? null) : null;
+    byRecord.set(record, { record, newlines, column, reason: `malformed CSV record: ${String(r.error_message)}` });
+  }
+  return [...byRecord.values()];
+}
+
+interface StagedLines {
+  readonly lineOf: Staged['lineOf'];
+  linesOf(file: StagedFile): Promise<FileLines>;
+}
+
+function createStaged(conn: DuckDBConnection, STAGE: string, files: readonly StagedFile[]): StagedLines {
+  const cache = new Map<number, Promise<FileLines>>();
+  const nlChecks = uploadColumns.map((f) => `contains(${ident(f.name)}, chr(10))`).join(' OR ');
+  const nlCount = uploadColumns.map((f) => `coalesce(strlen(${ident(f.name)}) - strlen(replace(${ident(f.name)}, chr(10), '')), 0)`).join(' + ');
+  const linesOf = (file: StagedFile) => {
+    let lines = cache.get(file.index);
+    if (!lines) {
+      lines = all(
+        conn,
+        `SELECT rowid - $1 AS k, ${nlCount} + extra_nl AS n FROM ${STAGE} WHERE file_idx = $2 AND (${nlChecks} OR extra_nl > 0) ORDER BY rowid`,
+        [file.start, file.index],
+      ).then((rows) => ({ malformed: file.malformed, parsed: rows.map((r) => ({ index: Number(r.k), newlines: Number(r.n) })) }));
+      cache.set(file.index, lines);
+    }
+    return lines;
+  };
+  return {
+    linesOf,
+    async lineOf(rowid) {
+      const file = [...files].reverse().find((f) => f.start <= rowid);
+      if (!file) throw new Error(`no staged file holds row ${rowid}`);
+      return { file: file.name, line: lineOfParsed(await linesOf(file), rowid - file.start) };
+    },
+  };
+}
+
+/** Reasons for the first `max` invalid rows, from the reference schema, so messages match it exactly. */
+async function explainInvalid(conn: DuckDBConnection, STAGE: string, staged: StagedLines, report: DatasetReport, max: number): Promise<void> {
+  const room = max - report.rejects.length;
+  if (room <= 0) return;
+  const cols = uploadColumns.map((f) => ident(f.name)).join(', ');
+  const rows = await all(conn, `SELECT rowid AS _rowid, ${cols} FROM ${STAGE} WHERE NOT ok ORDER BY rowid LIMIT $1`, [room]);
+  for (const row of rows) {
+    const { file, line } = await staged.lineOf(Number(row._rowid));
+    const verdict = checkObservationRow(row as Record<string, string | null>);
+    const issues = verdict.ok
+      ? [{ column: '', message: 'rejected by the bulk validation but accepted by the reference schema (please report)' }]
+      : verdict.issues;
+    for (const issue of issues) pushReject(report, { file, line, column: issue.column || null, reason: issue.message }, max);
+  }
+}
