@@ -22,6 +22,8 @@ export function apiRoutes(deps: RouteDeps): Hono {
 
   api.get('/api/message', async (c) => {
     const query = parseListQuery(c.req.queries());
+    // Hono answers HEAD with the GET handler and drops the body unread: a cursor opened here would never close.
+    if (c.req.method === 'HEAD') return c.body(null, 200, { 'Content-Type': 'application/json; charset=utf-8' });
     const listing = await messages.list(query);
     const body = jsonArrayStream(listing, {
       stallMs: config.streamStallMs,

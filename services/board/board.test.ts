@@ -130,6 +130,13 @@ describe.each([postgresBackend, pgliteBackend])('board on $name', (backend: Back
     expect((await call(base, '/api/message?limit=1')).status).toBe(200);
   });
 
+  it('answers HEAD on the listing without leaving a cursor open', async () => {
+    for (let i = 0; i < 3; i++) expect((await call(base, '/api/message', { method: 'HEAD' })).status).toBe(200);
+    const pool = board.db.pool;
+    expect(pool.totalCount - pool.idleCount).toBe(0);
+    expect((await postJson(base, { text: 'after HEAD' })).status).toBe(201);
+  });
+
   it('deletes: 200 with the message, then GET and DELETE give 404', async () => {
     const m = (await postJson(base, { text: 'to delete' })).json<Message>();
     const del = await call(base, `/api/message/${m.id}`, { method: 'DELETE' });
