@@ -2,7 +2,7 @@
  * One published DuckDB file, opened read-only. Each query gets its own connection so that an abort can
  * interrupt exactly that query (`connection.interrupt()`), and so that a slow query never blocks another.
  */
-import { DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
+import { DuckDBConnection, DuckDBInstance, JSDuckDBValueConverter, type DuckDBDataChunk, type DuckDBValue } from '@duckdb/node-api';
 import { STORAGE_SCHEMA_VERSION } from '../../../schemas/index.js';
 import type { CompiledQuery } from '../query/sql.js';
 
@@ -17,6 +17,12 @@ export interface RowChunk {
   readonly rows: readonly string[];
 }
 
+/** A chunk of typed columns: `columns[i][row]`. */
+export interface ColumnChunk {
+  readonly ids: readonly (bigint | string)[];
+  readonly columns: readonly (readonly unknown[])[];
+}
+
 export interface Snapshot {
   readonly path: string;
   /** Whether `observations` is physically in Id order (checked once at open); pages rely on it. */
@@ -25,6 +31,8 @@ export interface Snapshot {
   columns(q: CompiledQuery, signal?: AbortSignal): Promise<Record<string, DuckDBValue[]>>;
   /** Streams `id, row` pairs chunk by chunk; the query is interrupted when the consumer stops or aborts. */
   stream(q: CompiledQuery, signal?: AbortSignal): AsyncGenerator<RowChunk>;
+  /** Streams `id, c0, c1, …` as JS values (Dates, bigints, arrays) per column, for typed writers (Arrow). */
+  streamColumns(q: CompiledQuery, signal?: AbortSignal): AsyncGenerator<ColumnChunk>;
   /** Queries running now (for tests and /readyz). */
   readonly running: number;
   close(): void;
@@ -36,6 +44,30 @@ export async function openSnapshot(path: string, opts: SnapshotOptions = {}): Pr
   if (opts.memoryLimit) config['memory_limit'] = opts.memoryLimit;
   const instance = await DuckDBInstance.create(path, config);
   let running = 0;
+
+  /** Streams a query chunk by chunk; the query is interrupted when the consumer stops early or aborts. */
+  async function* chunks<T>(q: CompiledQuery, signal: AbortSignal | undefined, convert: (chunk: DuckDBDataChunk) => T): AsyncGenerator<T> {
+    signal?.throwIfAborted();
+    const conn = await instance.connect();
+    const onAbort = () => conn.interrupt();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    running++;
+    try {
+      const result = await conn.stream(q.sql, q.params as DuckDBValue[]);
+      for (;;) {
+        const chunk = await result.fetchChunk();
+        if (!chunk || chunk.rowCount === 0) break;
+        yield convert(chunk);
+      }
+    } finally {
+      // Reached on completion, on error and when the consumer returns early (generator.return()):
+      // interrupting stops DuckDB from computing rows nobody will read.
+      running--;
+      signal?.removeEventListener('abort', onAbort);
+      conn.interrupt();
+      conn.closeSync();
+    }
+  }
 
   async function withConnection<T>(signal: AbortSignal | undefined, fn: (c: DuckDBConnection) => Promise<T>): Promise<T> {
     signal?.throwIfAborted();
@@ -63,29 +95,17 @@ export async function openSnapshot(path: string, opts: SnapshotOptions = {}): Pr
         const reader = await conn.runAndReadAll(q.sql, q.params as DuckDBValue[]);
         return reader.getColumnsObject();
       }),
-    async *stream(q, signal) {
-      signal?.throwIfAborted();
-      const conn = await instance.connect();
-      const onAbort = () => conn.interrupt();
-      signal?.addEventListener('abort', onAbort, { once: true });
-      running++;
-      try {
-        const result = await conn.stream(q.sql, q.params as DuckDBValue[]);
-        for (;;) {
-          const chunk = await result.fetchChunk();
-          if (!chunk || chunk.rowCount === 0) break;
-          const ids = chunk.getColumnValues(0) as (bigint | string)[];
-          const rows = chunk.getColumnValues(1) as string[];
-          yield { ids: ids.map((v) => (typeof v === 'bigint' ? v : String(v))), rows };
-        }
-      } finally {
-        // Reached on completion, on error and when the consumer returns early (generator.return()):
-        // interrupting stops DuckDB from computing rows nobody will read.
-        running--;
-        signal?.removeEventListener('abort', onAbort);
-        conn.interrupt();
-        conn.closeSync();
-      }
+    stream(q, signal) {
+      return chunks(q, signal, (chunk) => ({
+        ids: (chunk.getColumnValues(0) as (bigint | string)[]).map((v) => (typeof v === 'bigint' ? v : String(v))),
+        rows: chunk.getColumnValues(1) as string[],
+      }));
+    },
+    streamColumns(q, signal) {
+      return chunks(q, signal, (chunk) => {
+        const columns = Array.from({ length: chunk.columnCount }, (_, i) => chunk.convertColumnValues(i, JSDuckDBValueConverter));
+        return { ids: columns[0] as (bigint | string)[], columns: columns.slice(1) };
+      });
     },
     close: () => instance.closeSync(),
   };

@@ -137,7 +137,7 @@ export function compilePageIds(plan: PagePlan, ordered = plan.resource.table !==
 export function compilePageRows(
   plan: PagePlan,
   window: { first: bigint | string; last: bigint | string },
-  format: 'json' | 'csv',
+  format: 'json' | 'csv' | 'arrow',
   ordered = plan.resource.table !== 'observations',
 ): CompiledQuery {
   const params = new Params();
@@ -145,8 +145,10 @@ export function compilePageRows(
     `t."Id" BETWEEN ${params.bind(keyValue(plan, window.first))} AND ${params.bind(keyValue(plan, window.last))}`,
     resourceWhere(plan, params),
   ];
-  const row = format === 'json' ? jsonRow(plan.fields) : csvRow(plan.fields);
-  const sql = `SELECT t."Id" AS id, ${row} AS row FROM ${tableOf(plan)} WHERE ${conds.filter(Boolean).join(' AND ')}${ordered ? ' ORDER BY t."Id"' : ''}`;
+  // Arrow keeps DuckDB's types: one column per field (c0, c1, …) instead of one text value per row.
+  const row =
+    format === 'json' ? `${jsonRow(plan.fields)} AS row` : format === 'csv' ? `${csvRow(plan.fields)} AS row` : typedColumns(plan.fields);
+  const sql = `SELECT t."Id" AS id, ${row} FROM ${tableOf(plan)} WHERE ${conds.filter(Boolean).join(' AND ')}${ordered ? ' ORDER BY t."Id"' : ''}`;
   return { sql, params: params.values };
 }
 
@@ -198,6 +200,10 @@ function keyValue(plan: PagePlan, key: bigint | string) {
   return plan.resource.table === 'datasets'
     ? ({ sqlType: 'UUID', value: String(key) } as const)
     : ({ sqlType: 'BIGINT', value: BigInt(key) } as const);
+}
+
+function typedColumns(fields: readonly FieldDef[]): string {
+  return fields.map((f, i) => `${f.type === 'uuid' ? `CAST(${column('t', f.column)} AS VARCHAR)` : column('t', f.column)} AS c${i}`).join(', ');
 }
 
 /** One JSON object per row, keys in catalogue order, nulls written as null. */

@@ -394,3 +394,56 @@ describe('$apply groupby from the statistics table', () => {
     expect(body.message).toMatch(/group ?by|Observations|\$count/i);
   });
 });
+
+describe('Arrow', () => {
+  it('$format=arrow and the Arrow Accept type give the same rows and types as JSON', async () => {
+    const { tableFromIPC } = await import('apache-arrow');
+    const options = { $filter: "CharacteristicName ne 'pH'", $top: 3000 };
+    const json = (await get(url('Records', options))).body;
+    for (const [path, headers] of [
+      [url('Records', { ...options, $format: 'arrow' }), {}],
+      [url('Records', options), { Accept: 'application/vnd.apache.arrow.stream' }],
+    ] as const) {
+      const res = await app.request(path, { headers });
+      expect(res.headers.get('content-type')).toBe('application/vnd.apache.arrow.stream');
+      const table = tableFromIPC(new Uint8Array(await res.arrayBuffer()));
+      expect(table.numRows).toBe(json.value.length);
+      expect(table.schema.fields.map((f) => f.name)).toEqual(Object.keys(json.value[0]));
+      expect(String(table.schema.fields.find((f) => f.name === 'ActivityStartDate')!.type)).toBe('Date32<DAY>');
+      expect(res.headers.get('link')).toMatch(/\$format=arrow/);
+      // Same values once Arrow's types are written the way the JSON writes them.
+      const rows = table.toArray().map((r) => r.toJSON());
+      rows.forEach((row, i) => {
+        const expected = json.value[i];
+        for (const [key, value] of Object.entries(row)) {
+          const v = value as unknown;
+          const asJson =
+            v === null
+              ? null
+              : typeof v === 'bigint'
+                ? Number(v)
+                : key.endsWith('Date') && typeof v === 'number'
+                  ? new Date(v).toISOString().slice(0, 10)
+                  : key.endsWith('Time') && typeof v === 'bigint'
+                    ? v
+                    : v;
+          if (key.endsWith('Time') && asJson !== null) {
+            const micros = Number(v as bigint);
+            const hms = new Date(micros / 1000).toISOString().slice(11, 19);
+            expect(hms).toBe(expected[key]);
+          } else {
+            expect(asJson).toEqual(expected[key]);
+          }
+        }
+      });
+    }
+  });
+
+  it('an empty Arrow page is a valid stream with the schema', async () => {
+    const { tableFromIPC } = await import('apache-arrow');
+    const res = await app.request(url('Observations', { $filter: 'LocationId eq 999999', $format: 'arrow', $select: 'Id,ResultValue' }));
+    const table = tableFromIPC(new Uint8Array(await res.arrayBuffer()));
+    expect(table.numRows).toBe(0);
+    expect(table.schema.fields.map((f) => f.name)).toEqual(['Id', 'ResultValue']);
+  });
+});

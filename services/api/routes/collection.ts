@@ -9,8 +9,9 @@ import { ODataError, parseQuery } from '../odata/index.js';
 import type { Query } from '../odata/ast.js';
 import { compileApply, compileCount, compilePageIds, compilePageRows, csvHeader } from '../query/compile.js';
 import { planQuery, type ApplyPlan, type PagePlan } from '../query/plan.js';
-import type { Snapshot } from '../db/snapshot.js';
-import { pageStream, type Frame } from '../stream/page-stream.js';
+import type { ColumnChunk, RowChunk, Snapshot } from '../db/snapshot.js';
+import { pageStream, textFrame, type Frame } from '../stream/page-stream.js';
+import { ARROW_TYPE, arrowFrame } from '../stream/arrow-frame.js';
 import { baseUrl, BASE_PATH, contextUrl, linkHeader, nextApplyLink, nextLink, type BaseUrlOptions } from './links.js';
 
 export interface CollectionDeps {
@@ -20,7 +21,7 @@ export interface CollectionDeps {
 }
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
-const CSV_TYPE = 'text/csv; charset=utf-8';
+const CONTENT_TYPES = { json: JSON_TYPE, csv: 'text/csv; charset=utf-8', arrow: ARROW_TYPE } as const;
 
 /** The raw query string as the client sent it: Node gives the undecoded request target. */
 export function rawQueryString(c: Context): string {
@@ -43,9 +44,8 @@ export function collectionHandler(deps: CollectionDeps) {
     const resource = getResource(c.req.param('resource') ?? '');
     if (!resource) throw notFound(c.req.path);
     const parsed = parseRequestQuery(c);
-    // `Accept: text/csv` asks for CSV like $format=csv does; any other Accept gets JSON, never a 406.
-    const wantsCsv = !parsed.format && /\btext\/csv\b/i.test(c.req.header('accept') ?? '');
-    const query: Query = wantsCsv ? { ...parsed, format: 'csv' } : parsed;
+    const accepted = parsed.format ?? formatFromAccept(c.req.header('accept'));
+    const query: Query = accepted && !parsed.format ? { ...parsed, format: accepted } : parsed;
     const plan = planQuery(query, resource);
     const { snapshot, release } = deps.acquire();
     const signal = c.req.raw.signal;
@@ -78,9 +78,6 @@ async function page(
   deps: CollectionDeps,
   release: () => void,
 ): Promise<Response> {
-  if (plan.format === 'arrow') {
-    throw new ApiError('invalid_format', 'Arrow output is not available yet; use $format=json or $format=csv.', { parameter: '$format' });
-  }
   const ordered = plan.resource.table !== 'observations' || !snapshot.ordered;
   const ids = await fetchPageIds(snapshot, plan, ordered, signal);
   const hasNext = ids.length > plan.top;
@@ -88,22 +85,34 @@ async function page(
   const base = baseUrl(c.req.url, c.req.raw.headers, deps.links);
   const next = hasNext ? nextLink(base, plan, query, pageIds[pageIds.length - 1]!) : undefined;
 
-  const headers: Record<string, string> = { 'Content-Type': plan.format === 'csv' ? CSV_TYPE : JSON_TYPE };
+  const headers: Record<string, string> = { 'Content-Type': CONTENT_TYPES[plan.format] };
   const link = linkHeader(next, query);
   if (link) headers['Link'] = link;
-  const frame = plan.format === 'csv' ? csvFrame(plan) : jsonFrame(contextUrl(base, plan), next);
+  const window = pageIds.length ? { first: pageIds[0]!, last: pageIds[pageIds.length - 1]! } : undefined;
+  const compiled = window && compilePageRows(plan, window, plan.format, ordered);
+  const count = { count: pageIds.length };
 
-  if (pageIds.length === 0) {
-    release();
-    return c.body(frame.prefix + (plan.format === 'csv' ? '' : frame.suffix), 200, headers);
+  let body: ReadableStream<Uint8Array>;
+  if (plan.format === 'arrow') {
+    const chunks = compiled ? snapshot.streamColumns(compiled, signal) : nothing<ColumnChunk>();
+    body = await pageStream(withRelease(chunks, release), arrowFrame(plan.fields), count);
+  } else {
+    const frame = plan.format === 'csv' ? csvFrame(plan) : jsonFrame(contextUrl(base, plan), next);
+    const chunks = compiled ? snapshot.stream(compiled, signal) : nothing<RowChunk>();
+    body = await pageStream(withRelease(chunks, release), frame, count);
   }
-  const rows = snapshot.stream(
-    compilePageRows(plan, { first: pageIds[0]!, last: pageIds[pageIds.length - 1]! }, plan.format, ordered),
-    signal,
-  );
-  const body = await pageStream(withRelease(rows, release), frame, { count: pageIds.length });
   return c.body(body, 200, headers);
 }
+
+/** `Accept: text/csv` or the Arrow stream type asks for that format like $format does; anything else is JSON, never a 406. */
+function formatFromAccept(accept: string | undefined): 'csv' | 'arrow' | undefined {
+  if (!accept) return undefined;
+  if (/\btext\/csv\b/i.test(accept)) return 'csv';
+  if (accept.toLowerCase().includes(ARROW_TYPE)) return 'arrow';
+  return undefined;
+}
+
+async function* nothing<T>(): AsyncGenerator<T> {}
 
 /** Aggregates are small (the statistics table is): built in JS, sent whole. */
 async function applyPage(c: Context, plan: ApplyPlan, query: Query, snapshot: Snapshot, signal: AbortSignal, deps: CollectionDeps): Promise<Response> {
@@ -152,16 +161,14 @@ async function* withRelease<T>(source: AsyncGenerator<T>, release: () => void): 
   }
 }
 
-function jsonFrame(context: string, next: string | undefined): Frame {
-  return {
-    prefix: `{"@odata.context":${JSON.stringify(context)},"value":[`,
-    separator: ',',
-    suffix: next ? `],"@odata.nextLink":${JSON.stringify(next)}}` : ']}',
-  };
+function jsonFrame(context: string, next: string | undefined) {
+  const suffix = next ? `],"@odata.nextLink":${JSON.stringify(next)}}` : ']}';
+  return textFrame(`{"@odata.context":${JSON.stringify(context)},"value":[`, ',', suffix);
 }
 
-function csvFrame(plan: PagePlan): Frame {
-  return { prefix: `${csvHeader(plan.fields)}\r\n`, separator: '\r\n', suffix: '\r\n' };
+/** RFC 4180: a header line, then one CRLF-terminated line per row. */
+function csvFrame(plan: PagePlan): Frame<RowChunk> {
+  return { prefix: `${csvHeader(plan.fields)}\r\n`, render: (chunk) => `${chunk.rows.join('\r\n')}\r\n`, suffix: '' };
 }
 
 export function notFound(path: string): ApiError {
