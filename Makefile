@@ -4,8 +4,9 @@ SHELL := /bin/bash
 TSX   := node --import tsx
 
 export DUCKDB_PATH ?= data/tributary.duckdb
-export SRC         ?= data/sample
 export OUT         ?= data/sample
+# Ingest reads what the generator wrote unless told otherwise.
+export SRC         ?= $(OUT)
 export API_PORT    ?= 3000
 export PORT        ?= 8080
 

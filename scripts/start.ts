@@ -22,13 +22,18 @@ function once(script: string, args: string[] = []): Promise<void> {
   });
 }
 
-if (!existsSync(env['DUCKDB_PATH']!)) {
-  if (!existsSync(env['SRC']!)) {
-    console.log(`no sample data in ${env['SRC']}: generating it (make sample)`);
-    await once('scripts/sample/main.ts');
+try {
+  if (!existsSync(env['DUCKDB_PATH']!)) {
+    if (!existsSync(env['SRC']!)) {
+      console.log(`no sample data in ${env['SRC']}: generating it (make sample)`);
+      await once('scripts/sample/main.ts');
+    }
+    console.log(`no database at ${env['DUCKDB_PATH']}: ingesting ${env['SRC']} (make ingest)`);
+    await once('ingest/main.ts', ['ingest']);
   }
-  console.log(`no database at ${env['DUCKDB_PATH']}: ingesting ${env['SRC']} (make ingest)`);
-  await once('ingest/main.ts', ['ingest']);
+} catch (err) {
+  console.error(`make start: ${(err as Error).message}; see the messages above.`);
+  process.exit(1);
 }
 
 const children = [run('services/api/main.ts'), run('services/board/main.ts')];
