@@ -5,7 +5,9 @@
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { ApiError, errorBody } from './errors.js';
+import { registerAccess, type AccessOptions } from './middleware/access.js';
 import { compress } from './middleware/compress.js';
+import { securityHeaders } from './middleware/security-headers.js';
 import { collectionHandler, JSON_TYPE, notFound, type CollectionDeps } from './routes/collection.js';
 import { registerDiscovery } from './routes/discovery.js';
 import { BASE_PATH } from './routes/links.js';
@@ -13,6 +15,8 @@ import { BASE_PATH } from './routes/links.js';
 export interface AppDeps extends CollectionDeps {
   /** Reports unexpected errors (never user input problems); defaults to stderr. */
   readonly logError?: (err: unknown) => void;
+  /** Keys, CORS and rate limits (middleware/access.ts); left out, the API is open and unlimited (tests). */
+  readonly access?: AccessOptions;
 }
 
 const ALLOW = 'GET, HEAD, OPTIONS';
@@ -21,12 +25,13 @@ export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
   const logError = deps.logError ?? ((err: unknown) => console.error(err));
 
+  app.use('*', securityHeaders({ noStore: ['/healthz', '/readyz'] }));
   app.use('*', async (c, next) => {
     await next();
     c.header('OData-Version', '4.0');
-    c.header('X-Content-Type-Options', 'nosniff');
   });
   app.use('*', compress());
+  registerAccess(app, deps.access);
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/readyz', async (c) => {

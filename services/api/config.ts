@@ -6,6 +6,9 @@ import { z } from 'zod';
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const flag = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
+const list = z.string().transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean));
+/** An origin as browsers send it: scheme, host and optional port, nothing else. */
+const origins = list.pipe(z.array(z.string().regex(/^https?:\/\/(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/, 'expected origins like https://app.example.org')));
 
 export const apiSettings = {
   API_PORT: { schema: int(0, 65535), default: '3000', doc: 'TCP port of the data API (all interfaces).' },
@@ -15,6 +18,19 @@ export const apiSettings = {
   TRUST_PROXY: { schema: flag, default: '0', doc: 'Trust X-Forwarded-Proto/X-Forwarded-Host/X-Forwarded-For from the load balancer.' },
   DUCKDB_THREADS: { schema: int(1, 64).optional(), default: undefined, doc: 'DuckDB worker threads (default: DuckDB chooses, one per core).' },
   DUCKDB_MEMORY_LIMIT: { schema: z.string().optional(), default: undefined, doc: "DuckDB memory limit, e.g. '1GB' (default: DuckDB's)." },
+  API_KEYS: { schema: list, default: '', doc: 'Plain API keys accepted as they are, comma-separated: for development and tests (production issues keys into API_KEYS_FILE).' },
+  API_KEYS_FILE: { schema: z.string().min(1), default: 'data/api-keys.json', doc: 'JSON file of issued keys (SHA-256 hashes, owner, creation and revocation times), written by `make key-issue`/`key-revoke` and reloaded when it changes.' },
+  API_KEYS_REQUIRED: { schema: flag, default: '0', doc: 'Refuse to start when no key source exists (no API_KEYS and no API_KEYS_FILE). Set it in production; with 0 a fresh checkout runs open, with a warning.' },
+  CORS_ORIGINS: { schema: origins, default: '', doc: 'Web origins allowed to call the API from a browser, comma-separated (e.g. https://app.example.org); their requests may omit the key.' },
+  RATE_LIMIT_RPS: { schema: z.coerce.number().positive(), default: '2', doc: 'Sustained requests per second per key (per origin for keyless browser calls, per address otherwise).' },
+  RATE_LIMIT_BURST: { schema: int(1, 1_000_000_000), default: '4', doc: 'Token-bucket size: requests a client may send at once before the sustained rate applies.' },
+  MAX_CONCURRENT_PER_KEY: { schema: int(1, 100_000), default: '2', doc: 'Requests one client may have in flight at once (responses still streaming count); more get 429.' },
+  MAX_CONCURRENT_QUERIES: { schema: int(1, 1024), default: '8', doc: 'DuckDB queries running at once across all clients.' },
+  QUERY_QUEUE: { schema: int(0, 100_000), default: '64', doc: 'Requests that may wait for a query slot; beyond it, or after QUERY_TIMEOUT_MS of waiting, 503 with Retry-After.' },
+  QUERY_TIMEOUT_MS: { schema: int(1, 3_600_000), default: '30000', doc: 'A query that has not produced its first row by then is interrupted in DuckDB and answered 504.' },
+  MAX_PAGE_BYTES: { schema: int(1024, Number.MAX_SAFE_INTEGER), default: String(64 * 1024 * 1024), doc: 'Pages estimated larger than this (rows × average width of the selected fields) are refused with 413 before any byte is sent.' },
+  MAX_URL_BYTES: { schema: int(256, 60 * 1024), default: String(16 * 1024), doc: 'Longer request targets (path and query) get 414.' },
+  SHUTDOWN_GRACE_MS: { schema: int(0, 3_600_000), default: '10000', doc: 'On SIGTERM, how long in-flight responses may take to finish before their connections are closed.' },
 } as const;
 
 type Settings = typeof apiSettings;

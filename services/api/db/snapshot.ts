@@ -3,8 +3,8 @@
  * interrupt exactly that query (`connection.interrupt()`), and so that a slow query never blocks another.
  */
 import { DuckDBConnection, DuckDBInstance, JSDuckDBValueConverter, type DuckDBDataChunk, type DuckDBValue } from '@duckdb/node-api';
-import { STORAGE_SCHEMA_VERSION } from '../../../schemas/index.js';
-import type { CompiledQuery } from '../query/sql.js';
+import { resources, STORAGE_SCHEMA_VERSION } from '../../../schemas/index.js';
+import { ident, type CompiledQuery } from '../query/sql.js';
 
 export interface SnapshotOptions {
   readonly threads?: number;
@@ -23,8 +23,13 @@ export interface ColumnChunk {
   readonly columns: readonly (readonly unknown[])[];
 }
 
+/** Average JSON text width in bytes of each served column, keyed `table.column` (for the page-size limit). */
+export type ColumnWidths = ReadonlyMap<string, number>;
+
 export interface Snapshot {
   readonly path: string;
+  /** Measured once at open on a sample of each table; absent when it could not be measured. */
+  readonly columnWidths?: ColumnWidths;
   /** Whether `observations` is physically in Id order (checked once at open); pages rely on it. */
   readonly ordered: boolean;
   /** Runs a query with a small result (Ids, counts) and returns its columns by name. */
@@ -121,9 +126,30 @@ export async function openSnapshot(path: string, opts: SnapshotOptions = {}): Pr
       params: [],
     });
     (snapshot as { ordered: boolean }).ordered = disorder['n']?.[0] === 0n;
+    (snapshot as { columnWidths?: ColumnWidths }).columnWidths = await measureWidths(snapshot).catch(() => undefined);
   } catch (err) {
     instance.closeSync();
     throw err;
   }
   return snapshot;
+}
+
+/**
+ * The average width of every served column as the JSON writer renders it, on a sample of rows: what a page of
+ * n rows will weigh, known before the page is streamed. One query per table, a few milliseconds each.
+ */
+async function measureWidths(snapshot: Snapshot): Promise<ColumnWidths> {
+  const widths = new Map<string, number>();
+  const byTable = new Map<string, Set<string>>();
+  for (const r of resources) for (const f of r.fields) (byTable.get(r.table) ?? byTable.set(r.table, new Set()).get(r.table)!).add(f.column);
+  for (const [table, set] of byTable) {
+    const columns = [...set];
+    const avg = columns.map((c, i) => `avg(strlen(COALESCE(to_json(${ident(c)})::VARCHAR, 'null')))::DOUBLE AS w${i}`).join(', ');
+    const cols = await snapshot.columns({ sql: `SELECT ${avg} FROM (SELECT * FROM ${ident(table)} USING SAMPLE reservoir(5000 ROWS) REPEATABLE (7))`, params: [] });
+    columns.forEach((c, i) => {
+      const w = cols[`w${i}`]?.[0];
+      if (typeof w === 'number') widths.set(`${table}.${c}`, Math.ceil(w));
+    });
+  }
+  return widths;
 }

@@ -10,6 +10,8 @@ import type { Query } from '../odata/ast.js';
 import { compileApply, compileCount, compilePageIds, compilePageRows, csvHeader } from '../query/compile.js';
 import { planQuery, type ApplyPlan, type PagePlan } from '../query/plan.js';
 import type { ColumnChunk, RowChunk, Snapshot } from '../db/snapshot.js';
+import { checkPageSize } from '../limits/page-size.js';
+import { queryDeadline } from '../limits/query-deadline.js';
 import { pageStream, textFrame, type Frame } from '../stream/page-stream.js';
 import { ARROW_TYPE, arrowFrame } from '../stream/arrow-frame.js';
 import { baseUrl, BASE_PATH, contextUrl, linkHeader, nextApplyLink, nextLink, type BaseUrlOptions } from './links.js';
@@ -18,6 +20,8 @@ export interface CollectionDeps {
   /** The snapshot to serve this request from; released when the response is done. */
   readonly acquire: () => { snapshot: Snapshot; release: () => void };
   readonly links: BaseUrlOptions;
+  /** QUERY_TIMEOUT_MS and MAX_PAGE_BYTES; each unlimited when left out. */
+  readonly limits?: { readonly queryTimeoutMs?: number; readonly maxPageBytes?: number };
 }
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
@@ -48,7 +52,9 @@ export function collectionHandler(deps: CollectionDeps) {
     const query: Query = accepted && !parsed.format ? { ...parsed, format: accepted } : parsed;
     const plan = planQuery(query, resource);
     const { snapshot, release } = deps.acquire();
-    const signal = c.req.raw.signal;
+    // Aborted on disconnect, and on timeout until the first row (the handler returns once it is there).
+    const deadline = queryDeadline(c.req.raw.signal, deps.limits?.queryTimeoutMs);
+    const signal = deadline.signal;
     try {
       if (plan.kind === 'count') {
         const cols = await snapshot.columns(compileCount(plan), signal);
@@ -64,7 +70,9 @@ export function collectionHandler(deps: CollectionDeps) {
       return await page(c, plan, query, snapshot, signal, deps, release);
     } catch (err) {
       release();
-      throw err;
+      throw deadline.explain(err);
+    } finally {
+      deadline.stop();
     }
   };
 }
@@ -82,6 +90,7 @@ async function page(
   const ids = await fetchPageIds(snapshot, plan, ordered, signal);
   const hasNext = ids.length > plan.top;
   const pageIds = hasNext ? ids.slice(0, plan.top) : ids;
+  checkPageSize(plan.resource.table, plan.fields, pageIds.length, snapshot.columnWidths, deps.limits?.maxPageBytes);
   const base = baseUrl(c.req.url, c.req.raw.headers, deps.links);
   const next = hasNext ? nextLink(base, plan, query, pageIds[pageIds.length - 1]!) : undefined;
 

@@ -1,0 +1,51 @@
+/**
+ * Who may call the API and how much: the middleware chain in its one order, built from one options object.
+ *
+ *   urlLength (414) → cors (preflight, allowed origin) → apiKey (401/403) → rateLimit (429)
+ *   → concurrencyPerClient (429) → queryGate (503, data requests only)
+ *
+ * Keys and limits cover everything under /v1 (collections, service document, `$metadata`, OpenAPI); the docs
+ * page `/` and the health checks stay open for people and load balancers. Every option left out is off: tests
+ * of other behaviours build the app with none, main.ts always passes the configured policy.
+ */
+import type { Context, Hono } from 'hono';
+import { getResource } from '../../../schemas/index.js';
+import type { KeyStore } from '../keys/key-store.js';
+import type { QueryGate } from '../limits/query-gate.js';
+import { apiKey } from './api-key.js';
+import { concurrencyPerClient, queryGate } from './concurrency.js';
+import { cors } from './cors.js';
+import { rateLimit } from './rate-limit.js';
+import { urlLength } from './url-length.js';
+
+export interface AccessOptions {
+  /** Undefined: no key is asked for (clients are counted by address). */
+  readonly keys?: KeyStore;
+  readonly corsOrigins?: readonly string[];
+  readonly rateLimit?: { readonly rps: number; readonly burst: number; readonly now?: () => number };
+  readonly maxConcurrentPerKey?: number;
+  readonly queryGate?: QueryGate;
+  /** Default 16 KiB. */
+  readonly maxUrlBytes?: number;
+  readonly trustProxy?: boolean;
+  /** Operational messages (rejected key ids, never keys). */
+  readonly log?: (msg: string) => void;
+}
+
+export const DEFAULT_MAX_URL_BYTES = 16 * 1024;
+const PROTECTED = '/v1/*';
+
+export function registerAccess(app: Hono, opts: AccessOptions = {}, collectionPath = '/v1/odata/v4/:resource'): void {
+  const trustProxy = opts.trustProxy ?? false;
+  app.use('*', urlLength({ maxBytes: opts.maxUrlBytes ?? DEFAULT_MAX_URL_BYTES }));
+  app.use(PROTECTED, cors({ origins: opts.corsOrigins ?? [] }));
+  app.use(PROTECTED, apiKey({ store: opts.keys, trustProxy, log: opts.log }));
+  if (opts.rateLimit) app.use(PROTECTED, rateLimit({ ...opts.rateLimit, trustProxy }));
+  if (opts.maxConcurrentPerKey) app.use(PROTECTED, concurrencyPerClient({ max: opts.maxConcurrentPerKey, trustProxy }));
+  if (opts.queryGate) {
+    const gate = queryGate(opts.queryGate);
+    // Only requests that run a DuckDB query wait for a slot; `$metadata` shares the route pattern.
+    const queries = (c: Context) => (c.req.method === 'GET' || c.req.method === 'HEAD') && getResource(c.req.param('resource') ?? '') !== undefined;
+    app.use(collectionPath, (c, next) => (queries(c) ? gate(c, next) : next()));
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * `x-api-key`: every non-browser request carries one. Missing → 401, unknown or revoked → 403, each saying how
+ * to get or send a key. Browsers from an allowed origin may omit it (see cors.ts). The middleware also names
+ * the client the limits count against: the key's id, else the allowed origin, else the client address.
+ * Keys themselves are never logged: only their id, a prefix of their hash.
+ */
+import type { Context, MiddlewareHandler } from 'hono';
+import { ApiError } from '../errors.js';
+import type { KeyStore } from '../keys/key-store.js';
+import { keyId } from '../keys/key-file.js';
+import { allowedOrigin } from './cors.js';
+
+export interface ApiClient {
+  readonly kind: 'key' | 'origin' | 'address';
+  /** Key id (hash prefix), origin or address: what rate limits count against. */
+  readonly id: string;
+}
+
+declare module 'hono' {
+  interface ContextVariableMap {
+    apiClient: ApiClient | undefined;
+  }
+}
+
+export interface ApiKeyOptions {
+  /** Undefined: no keys anywhere (open, e.g. a fresh checkout); clients are then told apart by address. */
+  readonly store: KeyStore | undefined;
+  /** Use the first X-Forwarded-For address (behind a trusted load balancer). */
+  readonly trustProxy?: boolean;
+  readonly log?: (msg: string) => void;
+}
+
+const SEND = "send it in the x-api-key request header (curl -H 'x-api-key: YOUR_KEY' …)";
+const GET = 'Keys are issued one per user by the operators of this API (make key-issue OWNER=you@example.org); the documentation is at /.';
+
+export function apiKey(opts: ApiKeyOptions): MiddlewareHandler {
+  const log = opts.log ?? (() => {});
+  return async function requireApiKey(c, next) {
+    const key = c.req.header('x-api-key');
+    const origin = allowedOrigin(c);
+    if (!key) {
+      if (origin) c.set('apiClient', { kind: 'origin', id: origin });
+      else if (!opts.store?.required) c.set('apiClient', { kind: 'address', id: clientAddress(c, opts.trustProxy) });
+      else throw new ApiError('missing_api_key', `An API key is required: ${SEND}. ${GET}`);
+      return next();
+    }
+    if (!opts.store?.required) {
+      c.set('apiClient', { kind: 'key', id: keyId(key) });
+      return next();
+    }
+    const check = opts.store.verify(key);
+    if (check.status !== 'valid') {
+      log(`rejected ${check.status} API key ${check.id} from ${clientAddress(c, opts.trustProxy)}`);
+      const why = check.status === 'revoked' ? 'This API key was revoked' : 'This API key is not valid';
+      throw new ApiError('invalid_api_key', `${why}. ${GET} Then ${SEND}.`);
+    }
+    c.set('apiClient', { kind: 'key', id: check.id });
+    return next();
+  };
+}
+
+/** The client this request counts against (set by apiKey; the address when that middleware is not in use). */
+export function apiClient(c: Context, trustProxy = false): ApiClient {
+  return c.get('apiClient') ?? { kind: 'address', id: clientAddress(c, trustProxy) };
+}
+
+export function clientAddress(c: Context, trustProxy = false): string {
+  if (trustProxy) {
+    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
+    if (forwarded) return forwarded;
+  }
+  const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
+  return incoming?.socket?.remoteAddress ?? 'unknown';
+}

@@ -1,0 +1,99 @@
+/**
+ * Concurrency limits. A request holds its place until its response has been sent, not only until the handler
+ * returns: a page keeps its DuckDB query open while it streams.
+ *
+ * - per client (the documentation asks clients not to send parallel requests): beyond `max`, 429;
+ * - global DuckDB query slots with a short queue (limits/query-gate.ts): when full, 503 with Retry-After.
+ */
+import type { Context, MiddlewareHandler } from 'hono';
+import { ApiError } from '../errors.js';
+import type { QueryGate } from '../limits/query-gate.js';
+import { apiClient } from './api-key.js';
+
+export interface PerClientOptions {
+  readonly max: number;
+  readonly trustProxy?: boolean;
+}
+
+export function concurrencyPerClient(opts: PerClientOptions): MiddlewareHandler {
+  if (!Number.isInteger(opts.max) || opts.max < 1) throw new Error(`max concurrent requests per key must be ≥ 1, got ${opts.max}`);
+  const inFlight = new Map<string, number>();
+  return async function limitConcurrencyPerClient(c, next) {
+    const id = apiClient(c, opts.trustProxy).id;
+    const n = inFlight.get(id) ?? 0;
+    if (n >= opts.max) {
+      throw new ApiError(
+        'rate_limited',
+        `Too many parallel requests: at most ${opts.max} per key at once. Wait for a response to finish before sending the next request (the API asks clients not to send requests in parallel).`,
+        {},
+        { 'Retry-After': '1' },
+      );
+    }
+    inFlight.set(id, n + 1);
+    await holdUntilSent(c, next, () => {
+      const left = (inFlight.get(id) ?? 1) - 1;
+      if (left > 0) inFlight.set(id, left);
+      else inFlight.delete(id);
+    });
+  };
+}
+
+export function queryGate(gate: QueryGate): MiddlewareHandler {
+  return async function waitForQuerySlot(c, next) {
+    const slot = await gate.acquire(c.req.raw.signal);
+    if (typeof slot !== 'function') {
+      throw new ApiError('unavailable', 'The API is busy: too many queries are running. Retry after the number of seconds in Retry-After.', {}, { 'Retry-After': '2' });
+    }
+    await holdUntilSent(c, next, slot);
+  };
+}
+
+/**
+ * Runs the rest of the chain and calls `done` exactly once when the response body has been fully read,
+ * cancelled or failed (or at once when there is no body). The client's disconnect also ends it, in case the
+ * server never reads the body.
+ */
+export async function holdUntilSent(c: Context, next: () => Promise<void>, done: () => void): Promise<void> {
+  let finished = false;
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    c.req.raw.signal.removeEventListener('abort', finish);
+    done();
+  };
+  c.req.raw.signal.addEventListener('abort', finish, { once: true });
+  try {
+    await next();
+  } catch (err) {
+    finish();
+    throw err;
+  }
+  const body = c.res.body;
+  if (!body || c.req.method === 'HEAD') return finish();
+  const reader = body.getReader();
+  const tracked = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          const { done: end, value } = await reader.read();
+          if (end) {
+            controller.close();
+            finish();
+          } else controller.enqueue(value);
+        } catch (err) {
+          controller.error(err);
+          finish();
+        }
+      },
+      async cancel(reason) {
+        finish();
+        await reader.cancel(reason);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  // A disconnect must reach the page stream even when a transform in between (compression) does not pass
+  // cancellation back: cancelling here ends the DuckDB query.
+  c.req.raw.signal.addEventListener('abort', () => void reader.cancel(c.req.raw.signal.reason).catch(() => {}), { once: true });
+  c.res = new Response(tracked, { status: c.res.status, headers: c.res.headers });
+}

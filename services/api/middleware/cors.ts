@@ -1,0 +1,57 @@
+/**
+ * Browsers: origins on `CORS_ORIGINS` may call the API, and (the public API's rule for browser clients) may do
+ * so without a key. Their responses name the origin, vary on it, and expose `Link` so browser code can page.
+ * Other origins get no CORS headers at all, so the browser withholds the response.
+ */
+import type { Context, MiddlewareHandler } from 'hono';
+
+declare module 'hono' {
+  interface ContextVariableMap {
+    /** The request's Origin, when it is on the allow-list. */
+    allowedOrigin: string | undefined;
+  }
+}
+
+export interface CorsOptions {
+  /** Exact origins, e.g. `https://app.example.org`. */
+  readonly origins: readonly string[];
+  /** How long a browser may cache a preflight answer, in seconds. */
+  readonly maxAge?: number;
+}
+
+const ORIGIN = /^https?:\/\/(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/;
+
+export function cors(opts: CorsOptions): MiddlewareHandler {
+  for (const o of opts.origins) if (!ORIGIN.test(o)) throw new Error(`not an origin: ${JSON.stringify(o)} (expected e.g. https://app.example.org)`);
+  // Browsers send the origin in lower case; compare the same way.
+  const allowed = new Set(opts.origins.map((o) => o.toLowerCase()));
+  const maxAge = String(opts.maxAge ?? 86_400);
+
+  return async function corsHeaders(c, next) {
+    const origin = c.req.header('origin');
+    const ok = origin !== undefined && allowed.has(origin.toLowerCase()) ? origin : undefined;
+    c.set('allowedOrigin', ok);
+    if (c.req.method === 'OPTIONS' && ok && c.req.header('access-control-request-method')) {
+      // Preflight: answered here, before the key check (browsers never send credentials on it). GET only:
+      // the API is read-only, and HEAD is a simple method that needs no preflight.
+      return c.body(null, 204, {
+        ...corsResponseHeaders(ok),
+        'Access-Control-Allow-Methods': 'GET',
+        'Access-Control-Allow-Headers': 'x-api-key, accept',
+        'Access-Control-Max-Age': maxAge,
+        Vary: 'Origin',
+      });
+    }
+    await next();
+    // Vary even when the origin is not allowed: a shared cache must not hand one origin's answer to another.
+    if (allowed.size) c.header('Vary', 'Origin', { append: true });
+    if (ok) for (const [name, value] of Object.entries(corsResponseHeaders(ok))) c.header(name, value);
+  };
+}
+
+function corsResponseHeaders(origin: string): Record<string, string> {
+  return { 'Access-Control-Allow-Origin': origin, 'Access-Control-Expose-Headers': 'Link' };
+}
+
+/** For other middleware: the allowed origin of this request, if any. */
+export const allowedOrigin = (c: Context): string | undefined => c.get('allowedOrigin');

@@ -1,0 +1,34 @@
+/**
+ * Headers every response carries. The data is public and changes only when ingest publishes, so successful
+ * GETs may be cached (shortly, by anyone); errors and health answers never are: a 429 or a 503 cached by a
+ * proxy would refuse clients that are within their limits. Node and Hono send no `Server` or `X-Powered-By`
+ * banner, and nothing here adds one.
+ */
+import type { MiddlewareHandler } from 'hono';
+
+export interface SecurityHeadersOptions {
+  /** `max-age` of successful GET responses, in seconds. */
+  readonly maxAge?: number;
+  /** Paths whose answers must never be cached (health checks). */
+  readonly noStore?: readonly string[];
+}
+
+export function securityHeaders(opts: SecurityHeadersOptions = {}): MiddlewareHandler {
+  const maxAge = opts.maxAge ?? 60;
+  if (!Number.isInteger(maxAge) || maxAge < 0) throw new Error(`maxAge must be a whole number of seconds, got ${maxAge}`);
+  const noStore = new Set(opts.noStore ?? []);
+  const cacheable = `public, max-age=${maxAge}`;
+  return async function setSecurityHeaders(c, next) {
+    await next();
+    c.header('X-Content-Type-Options', 'nosniff');
+    c.header('Referrer-Policy', 'no-referrer');
+    c.header('X-Frame-Options', 'DENY');
+    const ok = c.res.status >= 200 && c.res.status < 300 && (c.req.method === 'GET' || c.req.method === 'HEAD');
+    if (!ok || noStore.has(c.req.path)) c.header('Cache-Control', 'no-store');
+    else if (!c.res.headers.has('Cache-Control')) c.header('Cache-Control', cacheable);
+    // A cached page must not answer a request with another key (or none): caches key on it.
+    if (ok) c.header('Vary', 'Accept, x-api-key', { append: true });
+    c.header('Server', undefined);
+    c.header('X-Powered-By', undefined);
+  };
+}
