@@ -1,0 +1,144 @@
+/**
+ * The API process as the orchestrator runs it (services/api/main.ts in a child process): health checks, and
+ * SIGTERM — stop accepting, finish in-flight responses up to SHUTDOWN_GRACE_MS, close DuckDB, exit 0.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request, type IncomingMessage } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
+import { REPO_ROOT } from './test-fixture.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'tributary-shutdown-'));
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Api {
+  child: ChildProcess;
+  port: number;
+  output: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+async function startApi(env: Record<string, string> = {}): Promise<Api> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'services/api/main.ts'], {
+    cwd: REPO_ROOT,
+    env: {
+      ...process.env,
+      API_HOST: '127.0.0.1',
+      API_PORT: '0',
+      DUCKDB_PATH: inject('apiFixtureDb'),
+      API_KEYS: 'shutdown-test-key',
+      API_KEYS_FILE: join(dir, 'no-such-keys.json'),
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => child.on('exit', (code, signal) => r({ code, signal })));
+  const start = Date.now();
+  while (!/listening on http:\/\/127\.0\.0\.1:(\d+)/.test(out)) {
+    if (child.exitCode !== null || Date.now() - start > 30_000) throw new Error(`API did not start:\n${out}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  const port = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out)![1]);
+  return { child, port, output: () => out, exited };
+}
+
+const KEY = { 'x-api-key': 'shutdown-test-key' };
+
+function get(port: number, path: string, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, headers, agent: false }, (res) => {
+      let text = '';
+      res.on('data', (d: Buffer) => (text += d.toString()));
+      res.on('end', () => resolve({ status: res.statusCode!, text }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** A 10,000-row page whose reading is paused after the first bytes until `resume()`. */
+function pausedPage(port: number): Promise<{ res: IncomingMessage; resume: () => Promise<{ body: string; complete: boolean }> }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path: '/v1/odata/v4/Records?%24top=10000', headers: KEY, agent: false }, (res) => {
+      const parts: Buffer[] = [];
+      const done = new Promise<{ body: string; complete: boolean }>((r) => {
+        res.on('close', () => r({ body: Buffer.concat(parts).toString('utf8'), complete: res.complete }));
+        res.on('error', () => {});
+      });
+      res.once('data', (d: Buffer) => {
+        parts.push(d);
+        res.pause();
+        resolve({
+          res,
+          resume: () => {
+            res.on('data', (chunk: Buffer) => parts.push(chunk));
+            res.resume();
+            return done;
+          },
+        });
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('health checks', () => {
+  it('/healthz (process up) and /readyz (database answers a query) need no key', async () => {
+    const api = await startApi();
+    const health = await get(api.port, '/healthz');
+    expect([health.status, JSON.parse(health.text)]).toEqual([200, { status: 'ok' }]);
+    const ready = await get(api.port, '/readyz');
+    expect(ready.status).toBe(200);
+    expect(JSON.parse(ready.text).status).toBe('ready');
+    expect((await get(api.port, '/v1/odata/v4/Records?%24top=1')).status).toBe(401);
+    api.child.kill('SIGTERM');
+    expect(await api.exited).toEqual({ code: 0, signal: null });
+  });
+});
+
+describe('SIGTERM', () => {
+  it('stops accepting, finishes the in-flight page, closes DuckDB and exits 0', async () => {
+    const api = await startApi({ SHUTDOWN_GRACE_MS: '20000' });
+    const page = await pausedPage(api.port);
+    api.child.kill('SIGTERM');
+    // New connections are refused once the listener is closed.
+    let refused = false;
+    for (let i = 0; i < 100 && !refused; i++) {
+      refused = await get(api.port, '/healthz').then(
+        () => false,
+        (err: NodeJS.ErrnoException) => err.code === 'ECONNREFUSED',
+      );
+      if (!refused) await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(refused).toBe(true);
+    expect(api.child.exitCode).toBeNull(); // still serving the page
+    const { body, complete } = await page.resume();
+    expect(complete).toBe(true);
+    expect(JSON.parse(body).value).toHaveLength(10000);
+    expect(await api.exited).toEqual({ code: 0, signal: null });
+    expect(api.output()).toMatch(/SIGTERM: draining[\s\S]*stopped/);
+  });
+
+  it('a response still running at SHUTDOWN_GRACE_MS is cut, and the process still exits 0', async () => {
+    const api = await startApi({ SHUTDOWN_GRACE_MS: '300' });
+    const page = await pausedPage(api.port);
+    const started = Date.now();
+    api.child.kill('SIGTERM');
+    expect(await api.exited).toEqual({ code: 0, signal: null });
+    expect(Date.now() - started).toBeLessThan(5000);
+    const { complete } = await page.resume();
+    expect(complete).toBe(false);
+    expect(api.output()).toMatch(/drain deadline reached[\s\S]*stopped/);
+  });
+});
