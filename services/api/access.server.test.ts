@@ -44,16 +44,11 @@ afterAll(async () => {
 let slow = false;
 function slowable(snapshot: Snapshot): Snapshot {
   return {
-    path: snapshot.path,
-    ordered: snapshot.ordered,
-    columnWidths: snapshot.columnWidths,
+    ...snapshot,
     get running() {
       return snapshot.running;
     },
     columns: (q, s) => snapshot.columns(slow ? { sql: 'SELECT count(*) AS n FROM range(1000000000000) a WHERE a.range % 7 = 3', params: [] } : q, s),
-    stream: (q, s) => snapshot.stream(q, s),
-    streamColumns: (q, s) => snapshot.streamColumns(q, s),
-    close: () => snapshot.close(),
   };
 }
 
