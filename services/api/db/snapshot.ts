@@ -38,6 +38,11 @@ export interface Snapshot {
   stream(q: CompiledQuery, signal?: AbortSignal): AsyncGenerator<RowChunk>;
   /** Streams `id, c0, c1, …` as JS values (Dates, bigints, arrays) per column, for typed writers (Arrow). */
   streamColumns(q: CompiledQuery, signal?: AbortSignal): AsyncGenerator<ColumnChunk>;
+  /**
+   * Whether DuckDB returns this query's rows in the table's stored order: its plan has no join and no
+   * streaming (unordered) limit. Checked with EXPLAIN once per SQL text.
+   */
+  keepsOrder(q: CompiledQuery, signal?: AbortSignal): Promise<boolean>;
   /** Queries running now (for tests and /readyz). */
   readonly running: number;
   close(): void;
@@ -49,6 +54,7 @@ export async function openSnapshot(path: string, opts: SnapshotOptions = {}): Pr
   if (opts.memoryLimit) config['memory_limit'] = opts.memoryLimit;
   const instance = await DuckDBInstance.create(path, config);
   let running = 0;
+  const orderCache = new Map<string, boolean>();
 
   /** Streams a query chunk by chunk; the query is interrupted when the consumer stops early or aborts. */
   async function* chunks<T>(q: CompiledQuery, signal: AbortSignal | undefined, convert: (chunk: DuckDBDataChunk) => T): AsyncGenerator<T> {
@@ -111,6 +117,16 @@ export async function openSnapshot(path: string, opts: SnapshotOptions = {}): Pr
         const columns = Array.from({ length: chunk.columnCount }, (_, i) => chunk.convertColumnValues(i, JSDuckDBValueConverter));
         return { ids: columns[0] as (bigint | string)[], columns: columns.slice(1) };
       });
+    },
+    async keepsOrder(q, signal) {
+      const cached = orderCache.get(q.sql);
+      if (cached !== undefined) return cached;
+      const plan = await snapshot.columns({ sql: `EXPLAIN ${q.sql}`, params: q.params }, signal);
+      const text = (plan['explain_value'] ?? []).map(String).join('\n');
+      const keeps = !/JOIN|STREAMING_LIMIT|UNION|HASH_GROUP_BY/.test(text);
+      if (orderCache.size >= 512) orderCache.delete(orderCache.keys().next().value!);
+      orderCache.set(q.sql, keeps);
+      return keeps;
     },
     close: () => instance.closeSync(),
   };

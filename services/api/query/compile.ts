@@ -8,6 +8,7 @@
  */
 import type { DimensionDef, FieldDef, TableName } from '../../../schemas/index.js';
 import type { ApplyPlan, CountPlan, Cond, PagePlan } from './plan.js';
+import type { IdRange } from './membership.js';
 import { column, constant, ident, Params, type CompiledQuery } from './sql.js';
 
 interface Source {
@@ -114,18 +115,28 @@ function tableOf(plan: PagePlan | CountPlan): string {
   return `${ident(plan.resource.table)} t`;
 }
 
+/** How a page query may be run (chosen by the route from what it knows of the file and the plan). */
+export interface PageQueryOptions {
+  /** Add ORDER BY: needed unless DuckDB keeps the table's Id order for this plan. */
+  readonly ordered: boolean;
+  /** Only rows with an Id in one of these ranges (region filters resolved to Id ranges). */
+  readonly idRanges?: readonly IdRange[];
+  /** Row limit of phase one (default `top + 1`). */
+  readonly limit?: number;
+}
+
 /**
  * Phase one of a page: the Ids of up to `top + 1` matching rows after the cursor. Only the key and the filter
- * columns are read. On the observations table no ORDER BY: the table is stored in Id order and DuckDB keeps
- * insertion order, so the scan stops after `top + 1` hits instead of sorting every match (the route checks
- * that the Ids ascend and retries with `ordered`).
+ * columns are read. On the observations table no ORDER BY when the plan allows: the table is stored in Id
+ * order and DuckDB keeps insertion order under a plain LIMIT, so the scan stops after `top + 1` hits instead
+ * of sorting every match.
  */
-export function compilePageIds(plan: PagePlan, ordered = plan.resource.table !== 'observations'): CompiledQuery {
+export function compilePageIds(plan: PagePlan, opts: PageQueryOptions = { ordered: plan.resource.table !== 'observations' }): CompiledQuery {
   const params = new Params();
-  const conds = [resourceWhere(plan, params)];
+  const conds = [idRanges(opts.idRanges, params), resourceWhere(plan, params)];
   if (plan.after !== undefined) conds.push(`t."Id" > ${params.bind(keyValue(plan, plan.after))}`);
   const where = conds.filter(Boolean).join(' AND ');
-  const sql = `SELECT t."Id" FROM ${tableOf(plan)}${where ? ` WHERE ${where}` : ''}${ordered ? ' ORDER BY t."Id"' : ''} LIMIT ${plan.top + 1}`;
+  const sql = `SELECT t."Id" FROM ${tableOf(plan)}${where ? ` WHERE ${where}` : ''}${opts.ordered ? ' ORDER BY t."Id"' : ''} LIMIT ${opts.limit ?? plan.top + 1}`;
   return { sql, params: params.values };
 }
 
@@ -138,18 +149,26 @@ export function compilePageRows(
   plan: PagePlan,
   window: { first: bigint | string; last: bigint | string },
   format: 'json' | 'csv' | 'arrow',
-  ordered = plan.resource.table !== 'observations',
+  opts: PageQueryOptions = { ordered: plan.resource.table !== 'observations' },
 ): CompiledQuery {
   const params = new Params();
   const conds = [
     `t."Id" BETWEEN ${params.bind(keyValue(plan, window.first))} AND ${params.bind(keyValue(plan, window.last))}`,
+    idRanges(opts.idRanges, params),
     resourceWhere(plan, params),
   ];
   // Arrow keeps DuckDB's types: one column per field (c0, c1, …) instead of one text value per row.
   const row =
     format === 'json' ? `${jsonRow(plan.fields)} AS row` : format === 'csv' ? `${csvRow(plan.fields)} AS row` : typedColumns(plan.fields);
-  const sql = `SELECT t."Id" AS id, ${row} FROM ${tableOf(plan)} WHERE ${conds.filter(Boolean).join(' AND ')}${ordered ? ' ORDER BY t."Id"' : ''}`;
+  const sql = `SELECT t."Id" AS id, ${row} FROM ${tableOf(plan)} WHERE ${conds.filter(Boolean).join(' AND ')}${opts.ordered ? ' ORDER BY t."Id"' : ''}`;
   return { sql, params: params.values };
+}
+
+function idRanges(ranges: readonly IdRange[] | undefined, params: Params): string | undefined {
+  if (!ranges) return undefined;
+  if (ranges.length === 0) return 'false';
+  const terms = ranges.map(([a, b]) => `t."Id" BETWEEN ${params.bind({ sqlType: 'BIGINT', value: a })} AND ${params.bind({ sqlType: 'BIGINT', value: b })}`);
+  return `(${terms.join(' OR ')})`;
 }
 
 /**

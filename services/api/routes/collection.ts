@@ -7,7 +7,8 @@ import { getResource } from '../../../schemas/index.js';
 import { ApiError } from '../errors.js';
 import { ODataError, parseQuery } from '../odata/index.js';
 import type { Query } from '../odata/ast.js';
-import { compileApply, compileCount, compilePageIds, compilePageRows, csvHeader } from '../query/compile.js';
+import { compileApply, compileCount, csvHeader } from '../query/compile.js';
+import { findPage } from './page-window.js';
 import { planQuery, type ApplyPlan, type PagePlan } from '../query/plan.js';
 import type { ColumnChunk, RowChunk, Snapshot } from '../db/snapshot.js';
 import { checkPageSize } from '../limits/page-size.js';
@@ -86,8 +87,8 @@ async function page(
   deps: CollectionDeps,
   release: () => void,
 ): Promise<Response> {
-  const ordered = plan.resource.table !== 'observations' || !snapshot.ordered;
-  const ids = await fetchPageIds(snapshot, plan, ordered, signal);
+  const found = await findPage(snapshot, plan, signal);
+  const ids = found.ids;
   const hasNext = ids.length > plan.top;
   const pageIds = hasNext ? ids.slice(0, plan.top) : ids;
   checkPageSize(plan.resource.table, plan.fields, pageIds.length, snapshot.columnWidths, deps.limits?.maxPageBytes);
@@ -97,8 +98,7 @@ async function page(
   const headers: Record<string, string> = { 'Content-Type': CONTENT_TYPES[plan.format] };
   const link = linkHeader(next, query);
   if (link) headers['Link'] = link;
-  const window = pageIds.length ? { first: pageIds[0]!, last: pageIds[pageIds.length - 1]! } : undefined;
-  const compiled = window && compilePageRows(plan, window, plan.format, ordered);
+  const compiled = pageIds.length ? await found.rows(plan.format, pageIds.length) : undefined;
   const count = { count: pageIds.length };
 
   let body: ReadableStream<Uint8Array>;
@@ -147,19 +147,6 @@ async function applyPage(c: Context, plan: ApplyPlan, query: Query, snapshot: Sn
   };
   const link = linkHeader(next, query);
   return c.body(JSON.stringify(body), 200, { 'Content-Type': JSON_TYPE, ...(link ? { Link: link } : {}) });
-}
-
-/** Phase one, with the guard the unordered scan needs: if the Ids ever come back unsorted, ask again sorted. */
-async function fetchPageIds(snapshot: Snapshot, plan: PagePlan, ordered: boolean, signal: AbortSignal): Promise<(bigint | string)[]> {
-  const cols = await snapshot.columns(compilePageIds(plan, ordered), signal);
-  const ids = (cols['Id'] ?? []).map((v) => (typeof v === 'bigint' ? v : String(v)));
-  if (!ordered && !ascending(ids)) return fetchPageIds(snapshot, plan, true, signal);
-  return ids;
-}
-
-function ascending(ids: readonly (bigint | string)[]): boolean {
-  for (let i = 1; i < ids.length; i++) if (!(ids[i]! > ids[i - 1]!)) return false;
-  return true;
 }
 
 async function* withRelease<T>(source: AsyncGenerator<T>, release: () => void): AsyncGenerator<T> {

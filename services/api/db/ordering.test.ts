@@ -1,0 +1,69 @@
+/**
+ * The unordered fast path relies on `observations` being stored in Id order. Regression: a file whose rows
+ * are physically shuffled must still page correctly — the snapshot notices at open and every page is then
+ * asked for in ORDER BY Id.
+ */
+import { DuckDBInstance } from '@duckdb/node-api';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createApp } from '../app.js';
+import { openDatabase, type Database } from './database.js';
+
+let dir: string;
+let shuffled: Database;
+let ordered: Database;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'tributary-order-'));
+  const path = join(dir, 'shuffled.duckdb');
+  copyFileSync(inject('apiFixtureDb'), path);
+  const instance = await DuckDBInstance.create(path);
+  const conn = await instance.connect();
+  await conn.run('CREATE TABLE shuffled AS SELECT * FROM observations ORDER BY hash("Id")');
+  await conn.run('DROP TABLE observations');
+  await conn.run('ALTER TABLE shuffled RENAME TO observations');
+  await conn.run('CHECKPOINT');
+  conn.closeSync();
+  instance.closeSync();
+  shuffled = await openDatabase(path);
+  ordered = await openDatabase(inject('apiFixtureDb'));
+});
+afterAll(async () => {
+  await shuffled.close();
+  await ordered.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function allIds(db: Database, filter: string): Promise<number[]> {
+  const app = createApp({ acquire: () => db.acquire(), links: { trustProxy: false } });
+  const ids: number[] = [];
+  let next: string | undefined = `/v1/odata/v4/Records?$select=Id&$top=997&$filter=${encodeURIComponent(filter)}`;
+  while (next) {
+    const body = (await (await app.request(next)).json()) as { value: { Id: number }[]; '@odata.nextLink'?: string };
+    ids.push(...body.value.map((r) => r.Id));
+    next = body['@odata.nextLink'] ? new URL(body['@odata.nextLink']).pathname + new URL(body['@odata.nextLink']).search : undefined;
+  }
+  return ids;
+}
+
+describe('physical order guard', () => {
+  it('detects the order at open', () => {
+    const a = ordered.acquire();
+    const b = shuffled.acquire();
+    expect(a.snapshot.ordered).toBe(true);
+    expect(b.snapshot.ordered).toBe(false);
+    a.release();
+    b.release();
+  });
+
+  it.each(["CharacteristicName ne 'pH'", 'ActivityStartYear ge 2015', "RegionId eq 'admin.2.ca'"])(
+    'a shuffled file pages to the same rows as the ordered one (%s)',
+    async (filter) => {
+      const expected = await allIds(ordered, filter);
+      expect(expected.length).toBeGreaterThan(997);
+      expect(await allIds(shuffled, filter)).toEqual(expected);
+    },
+  );
+});

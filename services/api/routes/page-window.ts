@@ -1,0 +1,91 @@
+/**
+ * Finding a page: which rows (phase one) and how to read them (phase two), choosing the cheapest strategy that
+ * is still exactly Id order:
+ * - small tables (datasets, locations) and files not stored in Id order: ORDER BY Id;
+ * - observations with plain filters: a LIMIT without ORDER BY, which DuckDB answers in stored order and stops
+ *   early — used only when EXPLAIN shows a plan that keeps order (no join, no streaming limit);
+ * - observations with region filters: the regions' Id ranges, scanned range by range with plain filters.
+ */
+import type { Snapshot } from '../db/snapshot.js';
+import { compilePageIds, compilePageRows, type PageQueryOptions } from '../query/compile.js';
+import { clipRanges, compileMembershipRanges, mergeRanges, splitMemberships, type IdRange } from '../query/membership.js';
+import type { PagePlan } from '../query/plan.js';
+import type { CompiledQuery } from '../query/sql.js';
+
+type Key = bigint | string;
+
+export interface PageWindow {
+  /** Up to `top + 1` Ids in ascending order: the page, and whether a next page exists. */
+  readonly ids: readonly Key[];
+  /** Phase two for the first `count` of them. */
+  rows(format: PagePlan['format'], count: number): Promise<CompiledQuery>;
+}
+
+export async function findPage(snapshot: Snapshot, plan: PagePlan, signal: AbortSignal): Promise<PageWindow> {
+  if (plan.resource.table !== 'observations' || !snapshot.ordered) return sortedPage(snapshot, plan, signal);
+  const { memberships, rest } = splitMemberships(plan.where);
+  if (memberships.length > 0) return regionPage(snapshot, plan, { ...plan, where: rest }, memberships, signal);
+
+  const q = compilePageIds(plan, { ordered: false });
+  if (!(await snapshot.keepsOrder(q, signal))) return sortedPage(snapshot, plan, signal);
+  const ids = await idsOf(snapshot, q, signal);
+  if (!ascending(ids)) return sortedPage(snapshot, plan, signal);
+  return window(snapshot, plan, ids, {}, signal);
+}
+
+async function sortedPage(snapshot: Snapshot, plan: PagePlan, signal: AbortSignal): Promise<PageWindow> {
+  const ids = await idsOf(snapshot, compilePageIds(plan, { ordered: true }), signal);
+  return { ids, rows: async (format, count) => compilePageRows(plan, bounds(ids, count), format, { ordered: true }) };
+}
+
+/** Region filters: walk the regions' Id ranges after the cursor until `top + 1` rows match the rest. */
+async function regionPage(
+  snapshot: Snapshot,
+  plan: PagePlan,
+  restPlan: PagePlan,
+  memberships: Parameters<typeof compileMembershipRanges>[0],
+  signal: AbortSignal,
+): Promise<PageWindow> {
+  const cols = await snapshot.columns(compileMembershipRanges(memberships), signal);
+  const ranges = mergeRanges((cols['first'] ?? []).map((a, i) => [BigInt(a as bigint), BigInt(cols['last']![i] as bigint)] as const));
+  const after = plan.after === undefined ? 0n : BigInt(plan.after);
+  const need = plan.top + 1;
+  const ids: Key[] = [];
+  for (const [a, b] of ranges) {
+    if (b <= after) continue;
+    const range: IdRange = [a > after ? a : after + 1n, b];
+    const opts = { idRanges: [range], limit: need - ids.length };
+    const unordered = compilePageIds({ ...restPlan, after: undefined }, { ...opts, ordered: false });
+    let found = (await snapshot.keepsOrder(unordered, signal)) ? await idsOf(snapshot, unordered, signal) : undefined;
+    if (!found || !ascending(found)) found = await idsOf(snapshot, compilePageIds({ ...restPlan, after: undefined }, { ...opts, ordered: true }), signal);
+    ids.push(...found);
+    if (ids.length >= need) break;
+  }
+  return window(snapshot, restPlan, ids, { ranges }, signal);
+}
+
+function window(snapshot: Snapshot, plan: PagePlan, ids: readonly Key[], extra: { ranges?: readonly IdRange[] }, signal: AbortSignal): PageWindow {
+  return {
+    ids,
+    async rows(format, count) {
+      const { first, last } = bounds(ids, count);
+      const opts: PageQueryOptions = { ordered: false, ...(extra.ranges ? { idRanges: clipRanges(extra.ranges, BigInt(first), BigInt(last)) } : {}) };
+      const q = compilePageRows(plan, { first, last }, format, opts);
+      return (await snapshot.keepsOrder(q, signal)) ? q : compilePageRows(plan, { first, last }, format, { ...opts, ordered: true });
+    },
+  };
+}
+
+function bounds(ids: readonly Key[], count: number): { first: Key; last: Key } {
+  return { first: ids[0]!, last: ids[count - 1]! };
+}
+
+async function idsOf(snapshot: Snapshot, q: CompiledQuery, signal: AbortSignal): Promise<Key[]> {
+  const cols = await snapshot.columns(q, signal);
+  return (cols['Id'] ?? []).map((v) => (typeof v === 'bigint' ? v : String(v)));
+}
+
+function ascending(ids: readonly Key[]): boolean {
+  for (let i = 1; i < ids.length; i++) if (!(ids[i]! > ids[i - 1]!)) return false;
+  return true;
+}
