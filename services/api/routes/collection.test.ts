@@ -461,3 +461,21 @@ describe('Arrow', () => {
     expect(table.schema.fields.map((f) => f.name)).toEqual(['Id', 'ResultValue']);
   });
 });
+
+describe('$count equals the rows paging returns, on every resource', () => {
+  it.each([
+    ['Locations', "CharacteristicName eq 'pH'", `SELECT count(DISTINCT LocationId) FROM observations WHERE CharacteristicName = 'pH'`],
+    ['Locations', "RegionId eq 'admin.4.ca.ab' or MonitoringLocationType eq 'Lake'", `SELECT count(*) FROM locations WHERE Id IN (SELECT LocationId FROM location_regions WHERE RegionId = 'admin.4.ca.ab') OR MonitoringLocationType = 'Lake'`],
+    ['Locations', "not (ActivityGroupType eq 'Continuous Data') and ActivityStartYear in (2015, 2016)", `SELECT count(DISTINCT LocationId) FROM observations WHERE NOT (ActivityGroupType = 'Continuous Data') AND ActivityStartYear IN (2015, 2016)`],
+    ['Metadata', "ActivityMediaName eq 'Surface Water' and Latitude gt 50", `SELECT count(DISTINCT o.DOI) FROM observations o JOIN locations l ON l.Id = o.LocationId WHERE o.ActivityMediaName = 'Surface Water' AND l.Latitude > 50`],
+    ['Metadata', "RegionId ne 'admin.4.ca.on'", `SELECT count(DISTINCT DOI) FROM locations WHERE Id NOT IN (SELECT LocationId FROM location_regions WHERE RegionId = 'admin.4.ca.on')`],
+    ['Observations', "MonitoringLocationType ne 'Lake' and DOI in ('x', 'y') or ActivityStartYear le 2012", `SELECT count(*) FROM observations WHERE (MonitoringLocationType <> 'Lake' AND DOI IN ('x','y')) OR ActivityStartYear <= 2012`],
+    ['Records', "RegionId in ('hub.atlantic','hub.greatlakes') and not (CharacteristicName in ('pH','Temperature, water'))", `SELECT count(*) FROM observations WHERE LocationId IN (SELECT LocationId FROM location_regions WHERE RegionId IN ('hub.atlantic','hub.greatlakes')) AND CharacteristicName NOT IN ('pH','Temperature, water')`],
+  ])('%s ?$filter=%s', async (resource, filter, reference) => {
+    const expected = Number(await refScalar(reference));
+    const { body } = await get(url(resource, { $filter: filter, $count: 'true' }));
+    expect(body).toEqual({ value: expected });
+    const { rows } = await pageAll(url(resource, { $filter: filter, $select: 'Id', $top: 1500 }));
+    expect(rows).toHaveLength(expected);
+  });
+});
