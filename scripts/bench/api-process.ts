@@ -1,0 +1,94 @@
+/** The data API as a child process on loopback, and a sampler of its resident memory from /proc. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+
+export const BENCH_API_KEY = 'bench-key';
+
+export interface ApiProcess {
+  readonly base: string;
+  readonly pid: number;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/** Starts `services/api/main.ts` with node itself as the child (so the pid is the server's) and waits for /readyz. */
+export async function startApi(duckdbPath: string, extraEnv: Record<string, string> = {}): Promise<ApiProcess> {
+  const port = await freePort();
+  const env = {
+    ...process.env,
+    API_PORT: String(port),
+    API_HOST: '127.0.0.1',
+    DUCKDB_PATH: duckdbPath,
+    // Being added by another change: set now so the bench keeps working once they land.
+    RATE_LIMIT_RPS: '1000000',
+    RATE_LIMIT_BURST: '1000000',
+    API_KEYS: BENCH_API_KEY,
+    ...extraEnv,
+  };
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'services/api/main.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const base = `http://127.0.0.1:${port}`;
+  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`API exited with ${code}`))));
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const ready = await Promise.race([fetch(`${base}/readyz`, { headers: { 'x-api-key': BENCH_API_KEY } }).then((r) => r.ok, () => false), exited]);
+    if (ready) break;
+    if (Date.now() > deadline) throw new Error('API not ready after 60 s');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  exited.catch(() => undefined);
+  return {
+    base,
+    pid: child.pid!,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+export interface Rss {
+  readonly rssMB: number;
+  readonly hwmMB: number;
+}
+
+export function readRss(pid: number): Rss | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+    return { rssMB: kb('VmRSS') / 1024, hwmMB: kb('VmHWM') / 1024 };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Samples RSS every `everyMs`; `stop()` returns the peak (max of VmRSS samples and VmHWM) and the samples. */
+export function sampleRss(pid: number, everyMs = 100) {
+  const samples: { t: number; rssMB: number }[] = [];
+  let peak = 0;
+  const started = performance.now();
+  const timer = setInterval(() => {
+    const r = readRss(pid);
+    if (!r) return;
+    samples.push({ t: Math.round(performance.now() - started), rssMB: r.rssMB });
+    peak = Math.max(peak, r.rssMB, r.hwmMB);
+  }, everyMs);
+  return {
+    now: () => readRss(pid)?.rssMB ?? NaN,
+    stop() {
+      clearInterval(timer);
+      return { peakMB: peak, samples };
+    },
+  };
+}

@@ -1,0 +1,109 @@
+/**
+ * The benchmark's sample and database, cached under `data/bench/<rows>-seed<seed>-v<generator version>/`:
+ * `sample/` (the generator's output), `tributary.duckdb` (its ingest), `ingest-report.json` and
+ * `ingest-wall.json` (how long that ingest took, and when). Anything that does not match the key is rebuilt.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { generateSample, SAMPLE_GENERATOR_VERSION } from '../sample/generate.js';
+
+export const REGIONS_FILE = 'scripts/sample/hubs.geojson';
+
+export interface IngestTiming {
+  readonly rows: number;
+  readonly wallMs: number;
+  /** Rows ÷ wall time of the whole `ingest/main.ts ingest` process (end to end, as `make ingest`). */
+  readonly rowsPerSecond: number;
+  /** What the ingest's own report says (its pipeline, without process start). */
+  readonly reportRowsPerSecond?: number;
+  readonly timingsMs?: Record<string, number>;
+  readonly measuredAt: string;
+  /** True when measured in this run; false when read from the cache. */
+  readonly fresh: boolean;
+}
+
+export interface BenchCache {
+  readonly dir: string;
+  readonly key: string;
+  readonly duckdbPath: string;
+  readonly ingest: IngestTiming;
+}
+
+function readJson<T>(path: string): T | undefined {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+function sampleMatches(dir: string, rows: number, seed: number): boolean {
+  const m = readJson<{ version: string; seed: number; rows: number }>(join(dir, '.sample-manifest.json'));
+  return m?.version === SAMPLE_GENERATOR_VERSION && m.seed === seed && m.rows === rows;
+}
+
+/** Runs the ingest CLI as `make ingest` does and times the whole process. */
+export async function timeIngest(src: string, duckdbPath: string, reportPath: string, rows: number): Promise<IngestTiming> {
+  const env = { ...process.env, SRC: src, DUCKDB_PATH: duckdbPath, REGIONS_FILE, REPORT: reportPath };
+  const started = performance.now();
+  const code = await new Promise<number | null>((resolve) => {
+    spawn(process.execPath, ['--import', 'tsx', 'ingest/main.ts', 'ingest'], { env, stdio: ['ignore', 'inherit', 'inherit'] }).on('exit', resolve);
+  });
+  const wallMs = performance.now() - started;
+  if (code !== 0) throw new Error(`ingest exited with ${code}`);
+  const measuredAt = new Date().toISOString();
+  await writeFile(`${reportPath.replace(/-report\.json$/, '')}-wall.json`, `${JSON.stringify({ exitCode: code, wallMs: Math.round(wallMs), measuredAt })}\n`);
+  return { ...readTiming(reportPath, { wallMs, measuredAt }, rows), fresh: true };
+}
+
+function readTiming(reportPath: string, wall: { wallMs: number; measuredAt: string }, rows: number): Omit<IngestTiming, 'fresh'> {
+  const report = readJson<{ rowsPerSecond?: number; timingsMs?: Record<string, number> }>(reportPath);
+  return {
+    rows,
+    wallMs: wall.wallMs,
+    rowsPerSecond: rows / (wall.wallMs / 1000),
+    reportRowsPerSecond: report?.rowsPerSecond,
+    timingsMs: report?.timingsMs,
+    measuredAt: wall.measuredAt,
+  };
+}
+
+/** Builds (or reuses) the cache for `rows` and `seed`; `remeasureIngest` re-runs ingest into a temporary file. */
+export async function ensureCache(rows: number, seed: number, remeasureIngest: boolean, log: (s: string) => void): Promise<BenchCache> {
+  const key = `${rows}-seed${seed}-v${SAMPLE_GENERATOR_VERSION}`;
+  const dir = join('data', 'bench', key);
+  const sample = join(dir, 'sample');
+  const duckdbPath = join(dir, 'tributary.duckdb');
+  const reportPath = join(dir, 'ingest-report.json');
+  await mkdir(dir, { recursive: true });
+
+  let sampleBuilt = false;
+  if (!sampleMatches(sample, rows, seed)) {
+    log(`generating ${rows} rows (seed ${seed}) into ${sample}`);
+    await rm(sample, { recursive: true, force: true });
+    await generateSample({ rows, seed, out: sample });
+    sampleBuilt = true;
+  }
+  const wall = readJson<{ exitCode: number; wallMs: number; measuredAt: string }>(join(dir, 'ingest-wall.json'));
+  if (sampleBuilt || !existsSync(duckdbPath) || wall?.exitCode !== 0) {
+    log(`ingesting ${sample} into ${duckdbPath} (timed: §7)`);
+    await rm(duckdbPath, { force: true });
+    const ingest = await timeIngest(sample, duckdbPath, reportPath, rows);
+    return { dir, key, duckdbPath, ingest };
+  }
+  if (remeasureIngest) {
+    const tmp = join(dir, 'remeasure');
+    await rm(tmp, { recursive: true, force: true });
+    await mkdir(tmp, { recursive: true });
+    log(`BENCH_INGEST=1: re-running ingest into ${tmp} (timed: §7)`);
+    try {
+      const ingest = await timeIngest(sample, join(tmp, 'tributary.duckdb'), join(tmp, 'ingest-report.json'), rows);
+      return { dir, key, duckdbPath, ingest };
+    } finally {
+      await rm(tmp, { recursive: true, force: true });
+    }
+  }
+  return { dir, key, duckdbPath, ingest: { ...readTiming(reportPath, wall, rows), fresh: false } };
+}

@@ -1,0 +1,111 @@
+/**
+ * `make bench`: builds or reuses the sample database (ROWS, default 10,000,000; BENCH_QUICK=1 for 1,000,000),
+ * starts the data API on loopback as a child process, measures §1–§7 of issue 5, prints a Markdown table and
+ * writes every figure and run to BENCH_OUT (default data/bench/results-<timestamp>.json).
+ *
+ * Env: ROWS, SEED (1), BENCH_QUICK, BENCH_RUNS (5), BENCH_EXTRACT_RUNS (3 quick, 1 full: an extract of 10M rows takes minutes), BENCH_INGEST=1
+ * (re-measure ingest on a cached database), BENCH_FULL_FORMATS=1 (CSV and Arrow over
+ * every row, not the first 1M), BENCH_SKIP_PG=1, BENCH_OUT.
+ */
+import { cpus, totalmem } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { BENCH_API_KEY, startApi } from './api-process.js';
+import { ensureCache } from './cache.js';
+import type { Context, Settings } from './context.js';
+import { openDuck } from './duck.js';
+import { discoverFilters } from './filters.js';
+import { createHttpClient } from './http-client.js';
+import { ensurePostgres } from './postgres.js';
+import { countsSection } from './section-counts.js';
+import { extractSection } from './section-extract.js';
+import { pagesSection } from './section-pages.js';
+import { partitionedSection } from './section-partitioned.js';
+import { postgresSection } from './section-postgres.js';
+import { summarise } from './stats.js';
+import { renderTable, verdict, type Figure } from './table.js';
+
+function int(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const v = Number(raw.replace(/_/g, ''));
+  if (!Number.isSafeInteger(v) || v <= 0) throw new Error(`${name} must be a positive integer, got '${raw}'`);
+  return v;
+}
+
+const quick = process.env.BENCH_QUICK === '1';
+const settings: Settings = {
+  rows: int('ROWS', quick ? 1_000_000 : 10_000_000),
+  seed: int('SEED', 1),
+  quick,
+  runs: int('BENCH_RUNS', 5),
+  extractRuns: int('BENCH_EXTRACT_RUNS', quick ? 3 : 1),
+  skipPostgres: process.env.BENCH_SKIP_PG === '1',
+  fullFormats: process.env.BENCH_FULL_FORMATS === '1',
+};
+const startedAt = new Date();
+const t0 = performance.now();
+const log = (line: string) => process.stderr.write(`[bench ${((performance.now() - t0) / 1000).toFixed(0).padStart(4)} s] ${line}\n`);
+const out = process.env.BENCH_OUT || `data/bench/results-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`;
+const machine = { cores: cpus().length, cpu: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version };
+log(`ROWS=${settings.rows} SEED=${settings.seed}${quick ? ' (BENCH_QUICK)' : ''} on ${machine.cores} cores, ${machine.memoryGiB} GiB`);
+
+const cache = await ensureCache(settings.rows, settings.seed, process.env.BENCH_INGEST === '1', log);
+const duck = await openDuck(cache.duckdbPath);
+const filters = await discoverFilters(duck);
+if (filters.totalRows !== settings.rows) throw new Error(`${cache.duckdbPath} holds ${filters.totalRows} rows, expected ${settings.rows}`);
+const pgLoad = settings.skipPostgres ? undefined : await ensurePostgres(duck, cache.dir, cache.key, log);
+
+log(`starting the data API on ${cache.duckdbPath}`);
+const api = await startApi(cache.duckdbPath);
+const http = createHttpClient({ 'x-api-key': BENCH_API_KEY });
+const figures: Figure[] = [];
+const ctx: Context = { settings, base: api.base, apiPid: api.pid, http, duck, filters, figures, details: {}, log };
+let failure: unknown;
+try {
+  await extractSection(ctx);
+  log('§2 pages');
+  const pages = await pagesSection(ctx);
+  await partitionedSection(ctx);
+  log('§4 counts');
+  const counts = await countsSection(ctx);
+  if (!settings.skipPostgres) {
+    const json = (ctx.details['extract'] as { json: { ms: number }[] }).json;
+    await postgresSection(ctx, pages, counts, summarise(json.map((r) => r.ms)).median);
+  }
+} catch (err) {
+  failure = err;
+} finally {
+  http.close();
+  await api.stop();
+  duck.close();
+}
+
+const ingest = cache.ingest;
+figures.push({
+  section: '7',
+  name: `make ingest, ${settings.rows} rows end to end${ingest.fresh ? '' : ` (cached figure of ${ingest.measuredAt}; BENCH_INGEST=1 re-measures)`}`,
+  unit: 'rows/s',
+  value: summarise([ingest.rowsPerSecond]),
+  target: '≥ 250,000 rows/s',
+  verdict: verdict(ingest.rowsPerSecond >= 250_000),
+  note: `${(ingest.wallMs / 1000).toFixed(1)} s wall${ingest.reportRowsPerSecond ? `; pipeline's own figure ${Math.round(ingest.reportRowsPerSecond)} rows/s` : ''}`,
+});
+
+const durationS = (performance.now() - t0) / 1000;
+const table = renderTable(figures);
+const command = `${quick ? 'BENCH_QUICK=1 ' : ''}make bench${process.env.ROWS ? ` ROWS=${settings.rows}` : ''}`;
+console.log(`\n${table}\n`);
+for (const f of figures.filter((x) => x.note)) console.log(`- §${f.section} ${f.name}: ${f.note}`);
+const misses = figures.filter((f) => f.verdict === 'MISS').length;
+console.log(`\n${figures.length} figures, ${misses} MISS; ${durationS.toFixed(0)} s; ${command} on ${machine.cores} cores, ${machine.memoryGiB} GiB (${machine.cpu})`);
+await mkdir(dirname(out), { recursive: true });
+await writeFile(
+  out,
+  `${JSON.stringify({ startedAt, durationS, command, settings, machine, cache: { key: cache.key, ingest }, postgres: pgLoad, filters, figures, details: ctx.details, table, error: failure ? String(failure) : undefined }, (_, v: unknown) => (typeof v === 'bigint' ? Number(v) : v), 2)}\n`,
+);
+console.log(`results: ${out}`);
+if (failure) {
+  console.error(failure);
+  process.exit(1);
+}

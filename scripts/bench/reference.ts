@@ -1,0 +1,54 @@
+/**
+ * DuckDB's own figures beside the API's: `COPY … TO` of the extract (§1), raw `count(*)` (§4), and the time of
+ * each phase of a page run in-process with the API's own compiled SQL (where a slow page spends its time).
+ */
+import { statSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { getResource, recordFields } from '../../schemas/index.js';
+import { parseQuery } from '../../services/api/odata/index.js';
+import { compilePageIds, compilePageRows } from '../../services/api/query/compile.js';
+import { planQuery } from '../../services/api/query/plan.js';
+import type { DuckDBValue } from '@duckdb/node-api';
+import type { Duck } from './duck.js';
+
+export const RECORD_COLUMNS = recordFields.map((f) => `"${f.column}"`).join(', ');
+
+/**
+ * `COPY (SELECT <Records columns> …) TO file`: wall time and file size; the file is deleted. No ORDER BY: the
+ * table is stored in Id order and DuckDB preserves insertion order (the assumption the API's pages rely on
+ * too), so the file is in Id order without a sort of every row (which at 10M wide rows costs more than the
+ * copy itself).
+ */
+export async function duckCopy(duck: Duck, format: 'json' | 'csv', where?: { sql: string; params: readonly DuckDBValue[] }): Promise<{ ms: number; bytes: number }> {
+  const path = `/tmp/tributary-bench-${process.pid}.${format === 'json' ? 'ndjson' : 'csv'}`;
+  const options = format === 'json' ? '(FORMAT JSON)' : '(FORMAT CSV, HEADER true)';
+  const started = performance.now();
+  await duck.all(`COPY (SELECT ${RECORD_COLUMNS} FROM observations${where ? ` WHERE ${where.sql}` : ''}) TO '${path}' ${options}`, where?.params ?? []);
+  const ms = performance.now() - started;
+  const bytes = statSync(path).size;
+  await rm(path, { force: true });
+  return { ms, bytes };
+}
+
+export interface PhaseTiming {
+  readonly phase1Ms: number;
+  readonly phase2Ms: number;
+  readonly rows: number;
+  readonly phase1Sql: string;
+}
+
+/** Runs a page's two phases as the route does (unordered Id scan, then the window's rows as JSON text). */
+export async function pagePhases(duck: Duck, resourceName: string, rawQuery: string): Promise<PhaseTiming> {
+  const resource = getResource(resourceName)!;
+  const plan = planQuery(parseQuery(rawQuery), resource);
+  if (plan.kind !== 'page') throw new Error(`not a page: ${rawQuery}`);
+  const ids = compilePageIds(plan, { ordered: false });
+  const t0 = performance.now();
+  const idRows = await duck.all(ids.sql, ids.params as DuckDBValue[]);
+  const phase1Ms = performance.now() - t0;
+  const pageIds = idRows.slice(0, plan.top).map((r) => r['Id'] as bigint);
+  if (pageIds.length === 0) return { phase1Ms, phase2Ms: 0, rows: 0, phase1Sql: ids.sql };
+  const rows = compilePageRows(plan, { first: pageIds[0]!, last: pageIds[pageIds.length - 1]! }, 'json', { ordered: false });
+  const r = await duck.drain(rows.sql, rows.params as DuckDBValue[]);
+  return { phase1Ms, phase2Ms: r.ms, rows: r.rows, phase1Sql: ids.sql };
+}
