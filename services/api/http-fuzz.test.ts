@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { resources, storageTables } from '../../schemas/index.js';
 import { createApp } from './app.js';
 import { openDatabase, type Database } from './db/database.js';
+import type { DuckDBValue } from '@duckdb/node-api';
 import type { Snapshot } from './db/snapshot.js';
 import { openKeyStore } from './keys/key-store.js';
 import type { CompiledQuery } from './query/sql.js';
@@ -26,7 +27,7 @@ const unexpected: unknown[] = [];
 function recording(snapshot: Snapshot): Snapshot {
   return {
     ...snapshot,
-    async columns(q) {
+    async columns(q): Promise<Record<string, DuckDBValue[]>> {
       compiled.push(q);
       if (/\bAS n\b/.test(q.sql) && !/ AS g0/.test(q.sql)) return { n: [3n] };
       if (/ AS g0/.test(q.sql)) return { g0: ['x'], n: [2n] };
