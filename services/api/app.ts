@@ -63,7 +63,8 @@ export function createApp(deps: AppDeps): Hono {
         : err instanceof HTTPException
           ? new ApiError(err.status === 413 ? 'payload_too_large' : 'invalid_value', err.message)
           : undefined;
-    if (!apiError) logError(err);
+    // A query interrupted because its client went away is not a fault of ours: nobody is there to answer.
+    if (!apiError && !c.req.raw.signal.aborted) logError(err);
     const e = apiError ?? new ApiError('internal', 'Internal error: the request could not be answered. Retry once; if it persists, report it with the time of the request.');
     return c.body(JSON.stringify(errorBody(e)), e.status as 400, { 'Content-Type': JSON_TYPE, ...e.headers });
   });
