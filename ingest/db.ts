@@ -4,24 +4,34 @@ export type Params = readonly DuckDBValue[];
 
 /** Runs one statement and returns its rows as plain JS objects (BIGINT as bigint). */
 export async function all(conn: DuckDBConnection, sql: string, params: Params = []): Promise<Record<string, unknown>[]> {
-  const t0 = performance.now();
+  const t0 = traceStart();
   const reader = await conn.runAndReadAll(sql, params.length > 0 ? [...params] : undefined);
   trace(sql, t0);
   return reader.getRowObjectsJS() as Record<string, unknown>[];
 }
 
 export async function run(conn: DuckDBConnection, sql: string, params: Params = []): Promise<number> {
-  const t0 = performance.now();
+  const t0 = traceStart();
   const result = await conn.run(sql, params.length > 0 ? [...params] : undefined);
   trace(sql, t0);
   return Number(result.rowsChanged);
 }
 
-// INGEST_TRACE=1 prints each statement's wall time: where an ingest spends it, without a profiler.
+// INGEST_TRACE=1 prints each statement's wall and CPU time (the process's, so DuckDB's threads included): where an
+// ingest spends it, without a profiler. CPU time is the figure to compare on a loaded machine; wall ≈ CPU means
+// the statement ran on one core.
 const tracing = process.env.INGEST_TRACE === '1';
-function trace(sql: string, t0: number): void {
-  if (tracing) process.stderr.write(`[sql ${Math.round(performance.now() - t0)} ms] ${sql.replace(/\s+/g, ' ').slice(0, 110)}\n`);
+interface TraceStart {
+  readonly wall: number;
+  readonly cpu: NodeJS.CpuUsage;
 }
+function trace(sql: string, t0: TraceStart): void {
+  if (!tracing) return;
+  const cpu = process.cpuUsage(t0.cpu);
+  const ms = Math.round(performance.now() - t0.wall);
+  process.stderr.write(`[sql ${ms} ms, cpu ${Math.round((cpu.user + cpu.system) / 1000)} ms] ${sql.replace(/\s+/g, ' ').slice(0, 110)}\n`);
+}
+const traceStart = (): TraceStart => ({ wall: performance.now(), cpu: process.cpuUsage() });
 
 /** The first column of the first row as a number (counts, maxima); 0 when NULL. */
 export async function scalarNumber(conn: DuckDBConnection, sql: string, params: Params = []): Promise<number> {

@@ -1,7 +1,7 @@
 import { STORAGE_SCHEMA_VERSION } from '../schemas/index.js';
 import { run } from './db.js';
 import { deriveRegions } from './derive.js';
-import { copyKept, loadDataset, prepareLoad, type KeptDataset } from './load.js';
+import { copyKept, insertNewObservations, loadDataset, prepareLoad, type KeptDataset, type NewRows } from './load.js';
 import { readPrevious, type Previous } from './previous.js';
 import { abandonBuild, openBuild, publishBuild, type Build } from './publish.js';
 import { readSources, type SourceDataset } from './read.js';
@@ -114,20 +114,27 @@ async function stageAll(build: Build, datasets: readonly SourceDataset[], maxRej
 async function loadAll(build: Build, datasets: readonly SourceDataset[], staged: Map<SourceDataset, Staged>, prev: Previous, log: Log) {
   let maxObservationId = prev.maxObservationId;
   let maxLocationId = prev.maxLocationId;
+  const parts: (NewRows & { ds: SourceDataset })[] = [];
   // New and changed datasets are numbered after the current maxima, in DOI order.
   for (const ds of [...datasets].sort((a, b) => (a.metadata.DOI < b.metadata.DOI ? -1 : 1))) {
     const s = staged.get(ds);
     if (!s) continue;
     const t0 = performance.now();
     const loaded = await loadDataset(build.conn, ds, s, { observation: maxObservationId, location: maxLocationId });
-    await addDataset(build.conn, ds, { from: maxObservationId + 1, to: loaded.maxObservationId });
-    await run(build.conn, `DROP TABLE ${s.table}`);
+    parts.push({ ds, DOI: ds.metadata.DOI, stage: s.table, from: maxObservationId + 1, to: loaded.maxObservationId });
     Object.assign(ds.report, { rowsLoaded: loaded.rowsLoaded, status: 'loaded' });
     ds.report.warnings.push(...loaded.warnings);
     maxObservationId = loaded.maxObservationId;
     maxLocationId = loaded.maxLocationId;
     log.progress?.(`${ds.metadata.DOI}: ${loaded.rowsLoaded} rows, ${loaded.locations} locations numbered in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   }
+  const t0 = performance.now();
+  const written = await insertNewObservations(build.conn, parts, prev.maxObservationId);
+  for (const p of parts) {
+    await addDataset(build.conn, p.ds, p);
+    await run(build.conn, `DROP TABLE ${p.stage}`);
+  }
+  log.progress?.(`${written} observations sorted and written in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   return { maxObservationId, maxLocationId };
 }
 
