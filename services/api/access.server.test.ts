@@ -433,3 +433,16 @@ describe('security headers', () => {
     expect([notFound.status, notFound.headers['cache-control'], notFound.headers['x-content-type-options']]).toEqual([404, 'no-store', 'nosniff']);
   });
 });
+
+describe('HEAD', () => {
+  it('answers the headers of a page and leaves no DuckDB query running for nobody', async () => {
+    const port = await start({ keys: await openKeyStore({ plainKeys: ['h'] }), maxConcurrentPerKey: 1 });
+    const res = await get(port, BIG, { 'x-api-key': 'h' }, 'HEAD');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/json/);
+    expect(res.text).toBe('');
+    expect(await until(() => running() === 0, 3000)).toBe(true);
+    // The key's one slot was given back.
+    expect((await get(port, `${RECORDS}?%24top=1`, { 'x-api-key': 'h' })).status).toBe(200);
+  });
+});

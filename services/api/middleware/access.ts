@@ -1,7 +1,7 @@
 /**
  * Who may call the API and how much: the middleware chain in its one order, built from one options object.
  *
- *   urlLength (414) → cors (preflight, allowed origin) → apiKey (401/403) → rateLimit (429)
+ *   urlLength (414) → headWithoutBody → cors (preflight, allowed origin) → apiKey (401/403) → rateLimit (429)
  *   → concurrencyPerClient (429) → queryGate (503, data requests only)
  *
  * Keys and limits cover everything under /v1 (collections, service document, `$metadata`, OpenAPI); the docs
@@ -13,7 +13,7 @@ import { getResource } from '../../../schemas/index.js';
 import type { KeyStore } from '../keys/key-store.js';
 import type { QueryGate } from '../limits/query-gate.js';
 import { apiKey } from './api-key.js';
-import { concurrencyPerClient, queryGate } from './concurrency.js';
+import { concurrencyPerClient, headWithoutBody, queryGate } from './concurrency.js';
 import { cors } from './cors.js';
 import { rateLimit } from './rate-limit.js';
 import { urlLength } from './url-length.js';
@@ -38,6 +38,7 @@ const PROTECTED = '/v1/*';
 export function registerAccess(app: Hono, opts: AccessOptions = {}, collectionPath = '/v1/odata/v4/:resource'): void {
   const trustProxy = opts.trustProxy ?? false;
   app.use('*', urlLength({ maxBytes: opts.maxUrlBytes ?? DEFAULT_MAX_URL_BYTES }));
+  app.use('*', headWithoutBody());
   app.use(PROTECTED, cors({ origins: opts.corsOrigins ?? [] }));
   app.use(PROTECTED, apiKey({ store: opts.keys, trustProxy, log: opts.log }));
   if (opts.rateLimit) app.use(PROTECTED, rateLimit({ ...opts.rateLimit, trustProxy }));

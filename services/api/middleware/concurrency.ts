@@ -49,6 +49,19 @@ export function queryGate(gate: QueryGate): MiddlewareHandler {
 }
 
 /**
+ * HEAD gets the headers of the GET and no body. Hono drops that body without cancelling it, which would leave a
+ * page's DuckDB query (and its snapshot) open for nobody: cancel it here, which interrupts the query.
+ */
+export function headWithoutBody(): MiddlewareHandler {
+  return async function cancelHeadBody(c, next) {
+    await next();
+    if (c.req.method !== 'HEAD' || !c.res.body) return;
+    await c.res.body.cancel();
+    c.res = new Response(null, { status: c.res.status, headers: c.res.headers });
+  };
+}
+
+/**
  * Runs the rest of the chain and calls `done` exactly once when the response body has been fully read,
  * cancelled or failed (or at once when there is no body). The client's disconnect also ends it, in case the
  * server never reads the body.
