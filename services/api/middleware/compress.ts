@@ -50,6 +50,8 @@ export function compress(opts: CompressOptions = {}): MiddlewareHandler {
         : zlib.createGzip({ level: 4, flush: zlib.constants.Z_SYNC_FLUSH });
     const source = Readable.fromWeb(res.body as import('node:stream/web').ReadableStream);
     source.on('error', (err) => compressor.destroy(err));
+    // A client that leaves cancels the compressed stream; pass that back so the page stops its DuckDB query.
+    compressor.on('close', () => source.destroy());
     const body = Readable.toWeb(source.pipe(compressor)) as ReadableStream<Uint8Array>;
     const headers = new Headers(res.headers);
     headers.set('Content-Encoding', encoding);
