@@ -17,6 +17,8 @@ export interface AppDeps extends CollectionDeps {
   readonly logError?: (err: unknown) => void;
   /** Keys, CORS and rate limits (middleware/access.ts); left out, the API is open and unlimited (tests). */
   readonly access?: AccessOptions;
+  /** True once the process is draining: /readyz then answers 503 so the load balancer stops routing to it. */
+  readonly draining?: () => boolean;
 }
 
 const ALLOW = 'GET, HEAD, OPTIONS';
@@ -35,6 +37,7 @@ export function createApp(deps: AppDeps): Hono {
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/readyz', async (c) => {
+    if (deps.draining?.()) throw new ApiError('unavailable', 'Shutting down: this instance takes no new requests.', {}, { 'Retry-After': '1' });
     const { snapshot, release } = deps.acquire();
     try {
       await snapshot.columns({ sql: 'SELECT 1 AS ok', params: [] });

@@ -34,8 +34,10 @@ const db = await openDatabase(config.DUCKDB_PATH, {
   process.exit(1);
 });
 
+let stopping = false;
 const app = createApp({
   acquire: () => db.acquire(),
+  draining: () => stopping,
   links: { publicBaseUrl: config.PUBLIC_BASE_URL, trustProxy: config.TRUST_PROXY },
   limits: { queryTimeoutMs: config.QUERY_TIMEOUT_MS, maxPageBytes: config.MAX_PAGE_BYTES },
   access: {
@@ -56,7 +58,6 @@ const server = serve({ fetch: app.fetch, port: config.API_PORT, hostname: config
 
 // SIGTERM from the orchestrator: stop accepting, let in-flight responses finish (up to SHUTDOWN_GRACE_MS, then
 // cut what is left), close DuckDB, exit 0.
-let stopping = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {
     if (stopping) return;
