@@ -56,13 +56,28 @@ export async function openSnapshot(path: string, opts: SnapshotOptions = {}): Pr
   let running = 0;
   const orderCache = new Map<string, boolean>();
 
-  /** Streams a query chunk by chunk; the query is interrupted when the consumer stops early or aborts. */
-  async function* chunks<T>(q: CompiledQuery, signal: AbortSignal | undefined, convert: (chunk: DuckDBDataChunk) => T): AsyncGenerator<T> {
+  /** A connection of its own for one query, interrupted when the request aborts, counted while open. */
+  async function acquireConnection(signal: AbortSignal | undefined): Promise<{ conn: DuckDBConnection; done: () => void }> {
     signal?.throwIfAborted();
     const conn = await instance.connect();
     const onAbort = () => conn.interrupt();
     signal?.addEventListener('abort', onAbort, { once: true });
     running++;
+    return {
+      conn,
+      done() {
+        running--;
+        signal?.removeEventListener('abort', onAbort);
+        // Interrupting first stops DuckDB from computing rows nobody will read (a consumer that left early).
+        conn.interrupt();
+        conn.closeSync();
+      },
+    };
+  }
+
+  /** Streams a query chunk by chunk; `done` runs on completion, on error and when the consumer returns early. */
+  async function* chunks<T>(q: CompiledQuery, signal: AbortSignal | undefined, convert: (chunk: DuckDBDataChunk) => T): AsyncGenerator<T> {
+    const { conn, done } = await acquireConnection(signal);
     try {
       const result = await conn.stream(q.sql, q.params as DuckDBValue[]);
       for (;;) {
@@ -71,27 +86,16 @@ export async function openSnapshot(path: string, opts: SnapshotOptions = {}): Pr
         yield convert(chunk);
       }
     } finally {
-      // Reached on completion, on error and when the consumer returns early (generator.return()):
-      // interrupting stops DuckDB from computing rows nobody will read.
-      running--;
-      signal?.removeEventListener('abort', onAbort);
-      conn.interrupt();
-      conn.closeSync();
+      done();
     }
   }
 
   async function withConnection<T>(signal: AbortSignal | undefined, fn: (c: DuckDBConnection) => Promise<T>): Promise<T> {
-    signal?.throwIfAborted();
-    const conn = await instance.connect();
-    const onAbort = () => conn.interrupt();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    running++;
+    const { conn, done } = await acquireConnection(signal);
     try {
       return await fn(conn);
     } finally {
-      running--;
-      signal?.removeEventListener('abort', onAbort);
-      conn.closeSync();
+      done();
     }
   }
 
