@@ -168,6 +168,9 @@ describe('re-ingest and remove', () => {
     // Removed Ids are never reused: beta comes back after the high-water mark.
     await runIngest({ src, duckdbPath: db, regionsFile: hubs });
     expect(Math.min(...(await ids(BETA)))).toBe(18);
+    // New rows are numbered by their physical place after the kept ones (rowid − rows before): scan order is Id order.
+    const scanned = (await query(db, 'SELECT "Id" FROM observations')).map((r) => Number(r.Id));
+    expect(scanned).toEqual([...scanned].sort((x, y) => x - y));
     expect((await readdir(join(dir, 'db'))).filter((f) => f.includes('.tmp-'))).toEqual([]);
   });
 
