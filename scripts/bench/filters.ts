@@ -51,6 +51,8 @@ function shape(key: string, label: string, p?: { sql: string; params: readonly V
   return p ? { key, label, odata: p.odata, where: { sql: p.sql, params: p.params } } : { key, label };
 }
 
+const pct = (x: number) => `${Number((x * 100).toPrecision(2))}%`;
+
 export interface Filters {
   readonly totalRows: number;
   /** §2 and §6: page filters. */
@@ -94,8 +96,9 @@ export async function discoverFilters(duck: Duck): Promise<Filters> {
 
   const pages = [
     shape('none', 'no filter'),
-    shape('char2', `CharacteristicName in (2 most common)`, inList('CharacteristicName', top2)),
-    shape('location', 'one LocationId (~0.1%)', eq('LocationId', locationId)),
+    // The issue calls these "~10%" and "~0.1%"; the labels say what they are in this sample.
+    shape('char2', `CharacteristicName in (2 most common: ${pct(chars.reduce((a, r) => a + num(r['n']!), 0) / total)})`, inList('CharacteristicName', top2)),
+    shape('location', `one LocationId (nearest to 0.1%: ${pct(num(loc[0]!['n']!) / total)})`, eq('LocationId', locationId)),
     shape('rare', `sparse: ${RARE_CHARACTERISTIC}`, eq('CharacteristicName', RARE_CHARACTERISTIC)),
   ];
   const counts = [
