@@ -17,7 +17,7 @@ import { castSql } from './validate-sql.js';
  * are written in order at the end.
  */
 
-export const finalTables: readonly StorageTable[] = ['datasets', 'locations', 'location_regions', 'observations', 'observation_stats', 'tributary_meta'];
+export const finalTables: readonly StorageTable[] = ['datasets', 'locations', 'location_regions', 'observations', 'observation_stats', 'observation_rollup', 'tributary_meta'];
 
 const columnsOf = (table: StorageTable) => storageTables[table].map((c) => c.column);
 const list = (cols: readonly string[], prefix = '') => cols.map((c) => `${prefix}${ident(c)}`).join(', ');

@@ -1,6 +1,7 @@
 import { appendFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { STORAGE_SCHEMA_VERSION } from '../schemas/index.js';
 import { datasetIdFromDoi } from './dataset-id.js';
 import { runIngest, runRemove } from './pipeline.js';
 import type { Report } from './report.js';
@@ -122,8 +123,16 @@ describe('ingest of the fixture datasets', () => {
     expect(Number(s?.stats)).toBe(15);
     expect(Number(s?.rows)).toBe(15);
     expect(Number(s?.wrong)).toBe(0);
+    // The rollup is the statistics summed over locations: same total, and each group equals the brute force.
+    const [r] = await query(db, `SELECT (SELECT sum(n) FROM observation_rollup) AS total,
+      (SELECT count(*) FROM observation_rollup r WHERE r.n <> (SELECT count(*) FROM observations o WHERE o."DOI" = r."DOI"
+        AND o."MonitoringLocationType" = r."MonitoringLocationType" AND o."CharacteristicName" = r."CharacteristicName"
+        AND o."ActivityMediaName" = r."ActivityMediaName" AND o."ActivityGroupType" = r."ActivityGroupType"
+        AND o."ActivityStartYear" = r."ActivityStartYear")) AS wrong`);
+    expect(Number(r?.total)).toBe(15);
+    expect(Number(r?.wrong)).toBe(0);
     const meta = await query(db, 'SELECT key, value FROM tributary_meta ORDER BY key');
-    expect(meta.find((m) => m.key === 'schema_version')?.value).toBe('1');
+    expect(meta.find((m) => m.key === 'schema_version')?.value).toBe(STORAGE_SCHEMA_VERSION);
   });
 });
 

@@ -53,6 +53,12 @@ export interface MetaValues {
 export async function writeStatistics(conn: DuckDBConnection, meta: MetaValues, schemaVersion: string): Promise<void> {
   const statKeys = ['LocationId', 'CharacteristicName', 'ActivityMediaName', 'ActivityGroupType', 'ActivityStartYear'];
   await run(conn, `INSERT INTO observation_stats SELECT ${list(columnsOf('observation_stats'))} FROM all_stats ORDER BY ${list(statKeys)}`);
+  const rollupKeys = columnsOf('observation_rollup').filter((c) => c !== 'n');
+  await run(
+    conn,
+    `INSERT INTO observation_rollup SELECT ${rollupKeys.map((c) => (c === 'DOI' || c === 'MonitoringLocationType' ? `l.${ident(c)}` : `s.${ident(c)}`)).join(', ')}, sum(s.n)
+     FROM all_stats s JOIN all_locations l ON l."Id" = s."LocationId" GROUP BY ALL ORDER BY ${list(rollupKeys)}`,
+  );
   await run(
     conn,
     `CREATE TEMP TABLE location_ranges AS SELECT "LocationId", min(min_id) AS first_obs_id, max(max_id) AS last_obs_id, sum(n) AS n

@@ -6,13 +6,13 @@ import type { DimensionDef } from './field.js';
  * from it; location-level ones join `locations`.
  */
 export const dimensions: readonly DimensionDef[] = [
-  { name: 'DOI', type: 'string', columns: { datasets: 'DOI', locations: 'DOI', observations: 'DOI' }, description: 'Dataset DOI, e.g. 10.25976/abcd-ef12.' },
+  { name: 'DOI', type: 'string', columns: { datasets: 'DOI', locations: 'DOI', observations: 'DOI', observation_rollup: 'DOI' }, description: 'Dataset DOI, e.g. 10.25976/abcd-ef12.' },
   { name: 'LocationId', type: 'integer', columns: { locations: 'Id', observations: 'LocationId', observation_stats: 'LocationId' }, description: 'Location Id.' },
-  { name: 'ActivityMediaName', type: 'string', columns: { observations: 'ActivityMediaName', observation_stats: 'ActivityMediaName' }, description: 'Medium sampled, e.g. Surface Water.' },
-  { name: 'ActivityGroupType', type: 'string', columns: { observations: 'ActivityGroupType', observation_stats: 'ActivityGroupType' }, description: 'Group of the ActivityType: Continuous Data, Field Measure, Lab Sample, Quality Control - Field Measure, Quality Control - Lab Sample, Other, Unspecified.' },
-  { name: 'CharacteristicName', type: 'string', columns: { observations: 'CharacteristicName', observation_stats: 'CharacteristicName' }, description: 'What was measured, e.g. pH.' },
-  { name: 'MonitoringLocationType', type: 'string', columns: { locations: 'MonitoringLocationType', observations: 'MonitoringLocationType' }, description: 'Kind of water body, e.g. River/Stream.' },
-  { name: 'ActivityStartYear', type: 'integer', columns: { observations: 'ActivityStartYear', observation_stats: 'ActivityStartYear' }, description: 'Year of ActivityStartDate.' },
+  { name: 'ActivityMediaName', type: 'string', columns: { observations: 'ActivityMediaName', observation_stats: 'ActivityMediaName', observation_rollup: 'ActivityMediaName' }, description: 'Medium sampled, e.g. Surface Water.' },
+  { name: 'ActivityGroupType', type: 'string', columns: { observations: 'ActivityGroupType', observation_stats: 'ActivityGroupType', observation_rollup: 'ActivityGroupType' }, description: 'Group of the ActivityType: Continuous Data, Field Measure, Lab Sample, Quality Control - Field Measure, Quality Control - Lab Sample, Other, Unspecified.' },
+  { name: 'CharacteristicName', type: 'string', columns: { observations: 'CharacteristicName', observation_stats: 'CharacteristicName', observation_rollup: 'CharacteristicName' }, description: 'What was measured, e.g. pH.' },
+  { name: 'MonitoringLocationType', type: 'string', columns: { locations: 'MonitoringLocationType', observations: 'MonitoringLocationType', observation_rollup: 'MonitoringLocationType' }, description: 'Kind of water body, e.g. River/Stream.' },
+  { name: 'ActivityStartYear', type: 'integer', columns: { observations: 'ActivityStartYear', observation_stats: 'ActivityStartYear', observation_rollup: 'ActivityStartYear' }, description: 'Year of ActivityStartDate.' },
   { name: 'RegionId', type: 'string', columns: {}, membership: 'location_regions', description: "Region containing the location: admin.2.ca, admin.4.ca.<province>, hub.<name>. 'eq' means the location lies in the region, 'ne' that it does not." },
   { name: 'DatasetName', type: 'string', columns: { datasets: 'DatasetName' }, description: 'Name of the dataset.' },
   { name: 'CreateTimestamp', type: 'timestamp', nullable: true, columns: { datasets: 'CreateTimestamp' }, description: 'When the dataset was created; dates and date-times, quoted or not.' },

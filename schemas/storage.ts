@@ -63,6 +63,17 @@ export const storageTables = {
     { column: 'min_id', sqlType: 'BIGINT', nullable: false },
     { column: 'max_id', sqlType: 'BIGINT', nullable: false },
   ],
+  // observation_stats without the location: a few thousand rows answer counts and $apply that need no
+  // location-level dimension (LocationId, RegionId) in about a millisecond.
+  observation_rollup: [
+    { column: 'DOI', sqlType: 'VARCHAR', nullable: false },
+    { column: 'MonitoringLocationType', sqlType: 'VARCHAR', nullable: false },
+    { column: 'CharacteristicName', sqlType: 'VARCHAR', nullable: false },
+    { column: 'ActivityMediaName', sqlType: 'VARCHAR', nullable: false },
+    { column: 'ActivityGroupType', sqlType: 'VARCHAR', nullable: false },
+    { column: 'ActivityStartYear', sqlType: 'INTEGER', nullable: false },
+    { column: 'n', sqlType: 'BIGINT', nullable: false },
+  ],
   tributary_meta: [
     { column: 'key', sqlType: 'VARCHAR', nullable: false },
     { column: 'value', sqlType: 'VARCHAR', nullable: false },
@@ -72,7 +83,7 @@ export const storageTables = {
 export type StorageTable = keyof typeof storageTables;
 
 /** Schema version written to `tributary_meta`; the API refuses a file of another version. */
-export const STORAGE_SCHEMA_VERSION = '1';
+export const STORAGE_SCHEMA_VERSION = '2';
 
 /** `CREATE TABLE` for one storage table. Identifiers come from the catalogue only. */
 export function createTableSql(table: StorageTable): string {

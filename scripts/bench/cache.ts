@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { generateSample, SAMPLE_GENERATOR_VERSION } from '../sample/generate.js';
+import { STORAGE_SCHEMA_VERSION } from '../../schemas/index.js';
 
 export const REGIONS_FILE = 'scripts/sample/hubs.geojson';
 
@@ -72,7 +73,7 @@ function readTiming(reportPath: string, wall: { wallMs: number; measuredAt: stri
 
 /** Builds (or reuses) the cache for `rows` and `seed`; `remeasureIngest` re-runs ingest into a temporary file. */
 export async function ensureCache(rows: number, seed: number, remeasureIngest: boolean, log: (s: string) => void): Promise<BenchCache> {
-  const key = `${rows}-seed${seed}-v${SAMPLE_GENERATOR_VERSION}`;
+  const key = `${rows}-seed${seed}-v${SAMPLE_GENERATOR_VERSION}-s${STORAGE_SCHEMA_VERSION}`;
   const dir = join('data', 'bench', key);
   const sample = join(dir, 'sample');
   const duckdbPath = join(dir, 'tributary.duckdb');

@@ -59,15 +59,23 @@ describe('compile: golden SQL and parameters', () => {
     expect(compiled.params).toEqual(params);
   });
 
-  it('counts observations from the statistics table, joining locations only when needed', () => {
+  it('counts observations from the small rollup when no location detail is needed', () => {
     expect(compileCount(count('Observations', '$count=true')).sql).toBe(
-      'SELECT COALESCE(SUM(s."n"), 0)::BIGINT AS n FROM "observation_stats" s',
+      'SELECT COALESCE(SUM(r."n"), 0)::BIGINT AS n FROM "observation_rollup" r',
     );
     const byType = compileCount(count('Records', "$count=true&$filter=MonitoringLocationType eq 'Lake' and CharacteristicName eq 'pH'"));
     expect(byType.sql).toBe(
-      `SELECT COALESCE(SUM(s."n"), 0)::BIGINT AS n FROM "observation_stats" s JOIN "locations" l ON l."Id" = s."LocationId" WHERE ((l."MonitoringLocationType" = CAST($1 AS VARCHAR)) AND (s."CharacteristicName" = CAST($2 AS VARCHAR)))`,
+      `SELECT COALESCE(SUM(r."n"), 0)::BIGINT AS n FROM "observation_rollup" r WHERE ((r."MonitoringLocationType" = CAST($1 AS VARCHAR)) AND (r."CharacteristicName" = CAST($2 AS VARCHAR)))`,
     );
     expect(byType.params).toEqual(['Lake', 'pH']);
+  });
+
+  it('counts from the statistics table, joining locations only when needed, once a location dimension appears', () => {
+    const q = compileCount(count('Records', "$count=true&$filter=MonitoringLocationType eq 'Lake' and LocationId eq 4"));
+    expect(q.sql).toBe(
+      `SELECT COALESCE(SUM(s."n"), 0)::BIGINT AS n FROM "observation_stats" s JOIN "locations" l ON l."Id" = s."LocationId" WHERE ((l."MonitoringLocationType" = CAST($1 AS VARCHAR)) AND (s."LocationId" = CAST($2 AS BIGINT)))`,
+    );
+    expect(compileCount(count('Records', "$count=true&$filter=RegionId eq 'x'")).sql).toContain('FROM "observation_stats" s WHERE (s."LocationId" IN');
   });
 });
 

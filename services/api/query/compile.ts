@@ -23,8 +23,30 @@ const PAGE_SOURCES: Record<PagePlan['resource']['table'], readonly Source[]> = {
   datasets: [{ alias: 't', table: 'datasets' }, { alias: 'l', table: 'locations' }, { alias: 's', table: 'observation_stats' }],
 };
 
-/** Observation counts come from the statistics table joined to its locations. */
+/** Observation counts come from the statistics table joined to its locations, or from the rollup. */
 const STATS_SOURCES: readonly Source[] = [{ alias: 's', table: 'observation_stats' }, { alias: 'l', table: 'locations' }];
+const ROLLUP: Source = { alias: 'r', table: 'observation_rollup' };
+
+/** Every dimension a condition mentions. */
+function dimsOf(cond: Cond | undefined, out: DimensionDef[] = []): DimensionDef[] {
+  if (!cond) return out;
+  switch (cond.kind) {
+    case 'and':
+    case 'or':
+      dimsOf(cond.left, out);
+      return dimsOf(cond.right, out);
+    case 'not':
+      return dimsOf(cond.operand, out);
+    default:
+      out.push(cond.dim);
+      return out;
+  }
+}
+
+/** True when the rollup (no location detail) holds every one of these dimensions. */
+function inRollup(dims: readonly DimensionDef[]): boolean {
+  return dims.every((d) => !d.membership && d.columns.observation_rollup);
+}
 
 const LOCATION_ID: Partial<Record<TableName, string>> = { observations: 'LocationId', locations: 'Id', observation_stats: 'LocationId' };
 
@@ -99,6 +121,12 @@ const TEXT_FUNCTIONS = { startswith: 'starts_with', endswith: 'suffix', contains
 function resourceWhere(plan: PagePlan | CountPlan, params: Params): string | undefined {
   if (!plan.where) return undefined;
   const table = plan.resource.table;
+  const finer = dimsOf(plan.where).filter((d) => !d.columns[table]);
+  if (table === 'datasets' && finer.length > 0 && inRollup(finer)) {
+    // Observation-level conditions alone are answered by the small rollup, keyed by DOI.
+    const rollup = new FilterCompiler([{ alias: 't', table: 'datasets' }, ROLLUP], params);
+    return `EXISTS (SELECT 1 FROM "observation_rollup" r WHERE r."DOI" = t."DOI" AND ${rollup.compile(plan.where)})`;
+  }
   const fc = new FilterCompiler(PAGE_SOURCES[table], params);
   const cond = fc.compile(plan.where);
   if (table === 'locations' && fc.used.has('s')) {
@@ -178,7 +206,10 @@ function idRanges(ranges: readonly IdRange[] | undefined, params: Params): strin
 export function compileCount(plan: CountPlan): CompiledQuery {
   const params = new Params();
   if (plan.resource.table === 'observations') {
-    if (!plan.where) return { sql: 'SELECT COALESCE(SUM(s."n"), 0)::BIGINT AS n FROM "observation_stats" s', params: [] };
+    if (!plan.where || inRollup(dimsOf(plan.where))) {
+      const where = plan.where ? ` WHERE ${new FilterCompiler([ROLLUP], params).compile(plan.where)}` : '';
+      return { sql: `SELECT COALESCE(SUM(r."n"), 0)::BIGINT AS n FROM "observation_rollup" r${where}`, params: params.values };
+    }
     const fc = new FilterCompiler(STATS_SOURCES, params);
     const cond = fc.compile(plan.where);
     const join = fc.used.has('l') ? ' JOIN "locations" l ON l."Id" = s."LocationId"' : '';
@@ -194,23 +225,25 @@ export function compileCount(plan: CountPlan): CompiledQuery {
  */
 export function compileApply(plan: ApplyPlan): CompiledQuery {
   const params = new Params();
-  const sources: Source[] = [...STATS_SOURCES];
+  const rollup = inRollup([...dimsOf(plan.where), ...plan.groupBy]);
+  const sources: readonly Source[] = rollup ? [ROLLUP] : STATS_SOURCES;
+  const fact = sources[0]!;
   const fc = new FilterCompiler(sources, params);
   const cond = plan.where ? fc.compile(plan.where) : undefined;
   const groups = plan.groupBy.map((dim, i) => {
-    if (dim.membership) return `r."RegionId" AS g${i}`;
+    if (dim.membership) return `m."RegionId" AS g${i}`;
     const src = sources.find((s) => dim.columns[s.table])!;
-    if (src.alias === 'l') fc.used.add('l');
+    fc.used.add(src.alias);
     return `${column(src.alias, dim.columns[src.table]!)} AS g${i}`;
   });
   const joins = [
     fc.used.has('l') ? ' JOIN "locations" l ON l."Id" = s."LocationId"' : '',
-    plan.groupBy.some((d) => d.membership) ? ' JOIN "location_regions" r ON r."LocationId" = s."LocationId"' : '',
+    plan.groupBy.some((d) => d.membership) ? ' JOIN "location_regions" m ON m."LocationId" = s."LocationId"' : '',
   ].join('');
   const order = plan.groupBy.map((_, i) => `g${i}`).join(', ');
   const offset = plan.after !== undefined ? ` OFFSET ${params.bind({ sqlType: 'BIGINT', value: plan.after })}` : '';
   const sql =
-    `SELECT ${[...groups, 'SUM(s."n")::BIGINT AS n'].join(', ')} FROM "observation_stats" s${joins}` +
+    `SELECT ${[...groups, `SUM(${fact.alias}."n")::BIGINT AS n`].join(', ')} FROM ${ident(fact.table)} ${fact.alias}${joins}` +
     `${cond ? ` WHERE ${cond}` : ''} GROUP BY ${order || '()'}${order ? ` ORDER BY ${order}` : ''} LIMIT ${plan.top + 1}${offset}`;
   return { sql, params: params.values };
 }
