@@ -17,6 +17,8 @@ export interface Build {
   readonly conn: DuckDBConnection;
   /** The published file is attached read-only as `prev` (when there is one). */
   readonly hasPrevious: boolean;
+  /** Another connection to the build (its own temporary objects), closed with the build. */
+  connect(): Promise<DuckDBConnection>;
   close(): void;
 }
 
@@ -54,17 +56,24 @@ export async function openBuild(targetPath: string): Promise<Build> {
   // preserve_insertion_order is DuckDB's default; the Id order of observations depends on it, so say it.
   const instance = await DuckDBInstance.create(path, { preserve_insertion_order: 'true' });
   const conn = await instance.connect();
+  const others: DuckDBConnection[] = [];
+  const connect = async () => {
+    const other = await instance.connect();
+    others.push(other);
+    return other;
+  };
   let closed = false;
   const close = () => {
     if (closed) return;
     closed = true;
+    for (const other of others) other.closeSync();
     conn.closeSync();
     instance.closeSync();
   };
   try {
     const hasPrevious = existsSync(target);
     if (hasPrevious) await run(conn, `ATTACH ${literal(target)} AS prev (READ_ONLY)`);
-    return { target, path, conn, hasPrevious, close };
+    return { target, path, conn, hasPrevious, connect, close };
   } catch (err) {
     close();
     await rm(path, { force: true });

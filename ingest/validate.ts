@@ -43,6 +43,8 @@ export interface Staged {
 export interface StageOptions {
   readonly maxRejects: number;
   readonly onFile?: (file: string, rows: number, ms: number) => void;
+  /** An attached database to stage into instead of the connection's temporary tables (shared by connections). */
+  readonly catalog?: string;
 }
 
 const READ_OPTIONS = `header = true, auto_detect = false, delim = ',', quote = '"', escape = '"', store_rejects = true, rejects_table = 'csv_rejects', rejects_scan = 'csv_scans', max_line_size = 8388608`;
@@ -57,11 +59,11 @@ export async function prepareValidation(conn: DuckDBConnection): Promise<void> {
   }
 }
 
-/** Stages one dataset into the temporary table `name` (an identifier of ours, e.g. stage_0). */
+/** Stages one dataset into the table `name` (an identifier of ours, e.g. stage_0): temporary, or in `options.catalog`. */
 export async function stageDataset(conn: DuckDBConnection, ds: SourceDataset, name: string, options: StageOptions): Promise<Staged> {
-  const STAGE = ident(name);
+  const STAGE = options.catalog ? `${ident(options.catalog)}.${ident(name)}` : ident(name);
   const columns = uploadColumns.map((f) => `${ident(f.name)} VARCHAR`).join(', ');
-  await run(conn, `CREATE OR REPLACE TEMP TABLE ${STAGE} (file_idx INTEGER, ${columns}, extra_nl INTEGER, ok BOOLEAN)`);
+  await run(conn, `CREATE OR REPLACE ${options.catalog ? '' : 'TEMP '}TABLE ${STAGE} (file_idx INTEGER, ${columns}, extra_nl INTEGER, ok BOOLEAN)`);
   const report = ds.report;
   const files: StagedFile[] = [];
   let start = 0;
