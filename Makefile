@@ -24,7 +24,7 @@ start: install
 
 test: install
 	npx tsc --noEmit
-	npx vitest run
+	npx vitest run --config scripts/vitest.config.ts
 
 sample: install
 	$(TSX) scripts/sample/main.ts

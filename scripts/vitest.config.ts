@@ -1,6 +1,10 @@
+import { resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
+// Lives in scripts/ because the repository's top level is fixed; `make test` passes it with --config.
+
 export default defineConfig({
+  root: resolve(import.meta.dirname, '..'),
   test: {
     include: ['{services,ingest,schemas,scripts}/**/*.test.ts'],
     // Integration tests open real DuckDB files, sockets and PostgreSQL databases.
