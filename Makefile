@@ -22,7 +22,9 @@ install: node_modules/.package-lock.json
 start: install
 	$(TSX) scripts/start.ts
 
+# Starts PostgreSQL and installs Chromium/xmllint/docker-compose from Debian's packages when missing.
 test: install
+	bash scripts/test-deps.sh
 	npx tsc --noEmit
 	npx vitest run --config scripts/vitest.config.ts
 

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# What `make test` needs beyond npm packages, installed or started when missing (Debian, as root):
+# the local PostgreSQL cluster for the board's suite, Chromium for its browser test, xmllint for the CSDL
+# schema check, docker-compose for the compose file check.
+set -euo pipefail
+
+if ! pg_isready -h 127.0.0.1 -p 5432 -q 2>/dev/null; then
+  echo "test-deps: starting the local PostgreSQL cluster"
+  pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -1)" main start
+  for _ in $(seq 1 30); do pg_isready -h 127.0.0.1 -p 5432 -q && break; sleep 1; done
+fi
+
+need=()
+command -v chromium >/dev/null || need+=(chromium)
+command -v xmllint >/dev/null || need+=(libxml2-utils)
+command -v docker-compose >/dev/null || need+=(docker-compose)
+if [ ${#need[@]} -gt 0 ]; then
+  echo "test-deps: installing ${need[*]} from Debian's packages"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+fi
