@@ -248,6 +248,20 @@ export function compileApply(plan: ApplyPlan): CompiledQuery {
   return { sql, params: params.values };
 }
 
+/**
+ * Observation Id ranges of the locations in every one of the regions, in Id order: the membership conditions
+ * compiled against `locations` by the same compiler as every other filter.
+ */
+export function compileMembershipRanges(memberships: readonly Cond[]): CompiledQuery {
+  const params = new Params();
+  const fc = new FilterCompiler([{ alias: 'l', table: 'locations' }], params);
+  const where = memberships.map((m) => fc.compile(m)).join(' AND ');
+  return {
+    sql: `SELECT l."first_obs_id" AS first, l."last_obs_id" AS last FROM "locations" l WHERE ${where} ORDER BY l."first_obs_id"`,
+    params: params.values,
+  };
+}
+
 function keyValue(plan: PagePlan, key: bigint | string) {
   return plan.resource.table === 'datasets'
     ? ({ sqlType: 'UUID', value: String(key) } as const)

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { getResource } from '../../../schemas/index.js';
 import { parseQuery } from '../odata/index.js';
-import { clipRanges, compileMembershipRanges, mergeRanges, splitMemberships } from './membership.js';
+import { compileMembershipRanges } from './compile.js';
+import { clipRanges, mergeRanges, splitMemberships } from './membership.js';
 import { planQuery, type PagePlan } from './plan.js';
 
 const where = (filter: string) =>

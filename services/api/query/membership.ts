@@ -5,7 +5,6 @@
  * list of Id ranges: pages of Observations and Records scan those ranges with plain filters instead.
  */
 import type { Cond } from './plan.js';
-import { Params, type CompiledQuery } from './sql.js';
 
 export type IdRange = readonly [first: bigint, last: bigint];
 
@@ -28,32 +27,6 @@ export function splitMemberships(cond: Cond | undefined): { memberships: Cond[];
 function isPositiveMembership(c: Cond): boolean {
   if (c.kind === 'compare') return Boolean(c.dim.membership) && c.op === 'eq';
   return (c.kind === 'in' || c.kind === 'text') && Boolean(c.dim.membership);
-}
-
-/** Observation Id ranges of the locations in every one of the regions, in Id order. */
-export function compileMembershipRanges(memberships: readonly Cond[]): CompiledQuery {
-  const params = new Params();
-  const conds = memberships.map((m) => {
-    const predicate =
-      m.kind === 'compare'
-        ? `= ${params.bind(m.value)}`
-        : m.kind === 'in'
-          ? `IN (${m.values.map((v) => params.bind(v)).join(', ')})`
-          : m.kind === 'text'
-            ? `IS NOT NULL AND ${TEXT[m.fn]}("RegionId", ${params.bind({ sqlType: 'VARCHAR', value: m.value })})`
-            : unreachable(m);
-    return `l."Id" IN (SELECT "LocationId" FROM "location_regions" WHERE "RegionId" ${predicate})`;
-  });
-  return {
-    sql: `SELECT l."first_obs_id" AS first, l."last_obs_id" AS last FROM "locations" l WHERE ${conds.join(' AND ')} ORDER BY l."first_obs_id"`,
-    params: params.values,
-  };
-}
-
-const TEXT = { startswith: 'starts_with', endswith: 'suffix', contains: 'contains' } as const;
-
-function unreachable(c: Cond): never {
-  throw new Error(`not a membership condition: ${c.kind}`);
 }
 
 /** Sorted ranges with touching neighbours joined (locations of one dataset usually are). */

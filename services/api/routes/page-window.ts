@@ -7,9 +7,9 @@
  * - observations with region filters: the regions' Id ranges, scanned range by range with plain filters.
  */
 import type { Snapshot } from '../db/snapshot.js';
-import { compilePageIds, compilePageRows, type PageQueryOptions } from '../query/compile.js';
-import { clipRanges, compileMembershipRanges, mergeRanges, splitMemberships, type IdRange } from '../query/membership.js';
-import type { PagePlan } from '../query/plan.js';
+import { compileMembershipRanges, compilePageIds, compilePageRows, type PageQueryOptions } from '../query/compile.js';
+import { clipRanges, mergeRanges, splitMemberships, type IdRange } from '../query/membership.js';
+import type { Cond, PagePlan } from '../query/plan.js';
 import type { CompiledQuery } from '../query/sql.js';
 
 type Key = bigint | string;
@@ -43,7 +43,7 @@ async function regionPage(
   snapshot: Snapshot,
   plan: PagePlan,
   restPlan: PagePlan,
-  memberships: Parameters<typeof compileMembershipRanges>[0],
+  memberships: readonly Cond[],
   signal: AbortSignal,
 ): Promise<PageWindow> {
   const cols = await snapshot.columns(compileMembershipRanges(memberships), signal);
