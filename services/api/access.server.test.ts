@@ -3,11 +3,9 @@
  * file, each with the configuration main.ts builds from the environment (changed only where a test needs a
  * small limit or a fake clock).
  */
-import { serve, type ServerType } from '@hono/node-server';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -19,11 +17,12 @@ import { createQueryGate } from './limits/query-gate.js';
 import type { AccessOptions } from './middleware/access.js';
 import { NODE_SERVER_OPTIONS } from './middleware/url-length.js';
 import { REPO_ROOT } from './test-fixture.js';
+import { listen, type TestServer } from './test-server.js';
 
 let db: Database;
 let dir: string;
 let keyFile: string;
-const servers: ServerType[] = [];
+const servers: TestServer[] = [];
 const stores: KeyStore[] = [];
 const logs: string[] = [];
 const log = (m: string) => logs.push(m);
@@ -34,7 +33,7 @@ beforeAll(async () => {
   keyFile = join(dir, 'api-keys.json');
 });
 afterAll(async () => {
-  await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+  await Promise.all(servers.map((s) => s.close()));
   for (const s of stores) s.close();
   await db.close();
   rmSync(dir, { recursive: true, force: true });
@@ -76,10 +75,9 @@ async function start(access: AccessOptions | undefined, limits?: AppDeps['limits
     access,
     logError: (err) => logs.push(String(err)),
   });
-  const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1', serverOptions: NODE_SERVER_OPTIONS });
+  const server = await listen(app, NODE_SERVER_OPTIONS);
   servers.push(server);
-  await new Promise((r) => server.once('listening', r));
-  return (server.address() as AddressInfo).port;
+  return server.port;
 }
 
 interface Res {

@@ -3,17 +3,16 @@
  * different data over the served file. Every page must be complete and must equal the same page computed on
  * exactly one of the two publications: a page is never a mix, and no request fails.
  */
-import { serve, type ServerType } from '@hono/node-server';
 import { execFile } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createApp } from './app.js';
+import { listen, type TestServer } from './test-server.js';
 import { openDatabase, type Database } from './db/database.js';
 import { REPO_ROOT } from './test-fixture.js';
 
@@ -21,7 +20,7 @@ const run = promisify(execFile);
 let dir: string;
 let live: string;
 let db: Database;
-let server: ServerType;
+let server: TestServer;
 let port: number;
 const logs: string[] = [];
 
@@ -34,12 +33,11 @@ beforeAll(async () => {
   await run(process.execPath, ['--import', 'tsx', 'scripts/sample/main.ts'], { cwd: REPO_ROOT, env: { ...process.env, ROWS: '30000', SEED: '8', OUT: join(dir, 'sample8') } });
   db = await openDatabase(live, { pollMs: 50, log: (m) => logs.push(m) });
   const app = createApp({ acquire: () => db.acquire(), links: { trustProxy: false }, logError: (e) => logs.push(`error: ${String(e)}`) });
-  server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
-  await new Promise((r) => server.once('listening', r));
-  port = (server.address() as AddressInfo).port;
+  server = await listen(app);
+  port = server.port;
 });
 afterAll(async () => {
-  await new Promise((r) => server.close(r));
+  await server.close();
   await db.close();
   rmSync(dir, { recursive: true, force: true });
 });

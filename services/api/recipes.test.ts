@@ -3,29 +3,27 @@
  * R (httr2), datastreamjs and Excel/Power BI are documented only: none is installable from the registries CI
  * uses (datastreamjs is not published on npm, and its host is fixed to api.datastream.org).
  */
-import { serve, type ServerType } from '@hono/node-server';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createApp } from './app.js';
+import { listen, type TestServer } from './test-server.js';
 import { openDatabase, type Database } from './db/database.js';
 import { REPO_ROOT } from './test-fixture.js';
 
 const RECIPES = join(REPO_ROOT, 'docs', 'recipes');
 let db: Database;
-let server: ServerType;
+let server: TestServer;
 let url: string;
 
 beforeAll(async () => {
   db = await openDatabase(inject('apiFixtureDb'));
   const app = createApp({ acquire: () => db.acquire(), links: { trustProxy: false } });
-  server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
-  await new Promise((r) => server.once('listening', r));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await listen(app);
+  url = server.origin;
 });
 afterAll(async () => {
-  await new Promise((r) => server.close(r));
+  await server.close();
   await db.close();
 });
 

@@ -2,17 +2,16 @@
  * The data API on a real socket: streaming of large pages, compression negotiation as the real clients do it,
  * and what a client sees when a page fails half-way.
  */
-import { serve, type ServerType } from '@hono/node-server';
 import { request } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createApp } from './app.js';
+import { listen, type TestServer } from './test-server.js';
 import { openDatabase, type Database } from './db/database.js';
 import type { Snapshot } from './db/snapshot.js';
 
 let db: Database;
-let server: ServerType;
+let server: TestServer;
 let port: number;
 /** When set, the next stream fails after its first chunk (a DuckDB error mid-page). */
 let failMidStream = false;
@@ -50,12 +49,11 @@ beforeAll(async () => {
     links: { trustProxy: false },
     logError: () => {},
   });
-  server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
-  await new Promise((r) => server.once('listening', r));
-  port = (server.address() as AddressInfo).port;
+  server = await listen(app);
+  port = server.port;
 });
 afterAll(async () => {
-  await new Promise((r) => server.close(r));
+  await server.close();
   await db.close();
 });
 

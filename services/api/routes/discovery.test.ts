@@ -3,15 +3,14 @@
  * responses checked against its schemas), the docs page, the cite-as link as datastreamjs reads it, and an
  * independent OData client (Apache Olingo's odatajs) discovering the entity sets and querying one on a socket.
  */
-import { serve, type ServerType } from '@hono/node-server';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { Hono } from 'hono';
-import type { AddressInfo } from 'node:net';
 import odatajs from 'ts-odatajs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { resources } from '../../../schemas/index.js';
 import { createApp } from '../app.js';
+import { listen, type TestServer } from '../test-server.js';
 import { openDatabase, type Database } from '../db/database.js';
 
 /** datastreamjs's transport (@datastream/fetch 0.0.x, parseLinkFromHeader): a lazy match from the first `<`. */
@@ -20,20 +19,19 @@ const BASE = '/v1/odata/v4';
 
 let db: Database;
 let app: Hono;
-let server: ServerType;
+let server: TestServer;
 let origin: string;
 let doi: string;
 
 beforeAll(async () => {
   db = await openDatabase(inject('apiFixtureDb'));
   app = createApp({ acquire: () => db.acquire(), links: { trustProxy: false } });
-  server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
-  await new Promise((r) => server.once('listening', r));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await listen(app);
+  origin = server.origin;
   doi = (await json(`${BASE}/Metadata?$select=DOI&$top=1`)).value[0].DOI;
 });
 afterAll(async () => {
-  await new Promise((r) => server.close(r));
+  await server.close();
   await db.close();
 });
 
