@@ -47,7 +47,7 @@ export function nextLink(base: string, plan: PagePlan, query: Query, lastKey: bi
   params.push(['$top', String(plan.top)]);
   if (query.format) params.push(['$format', query.format]);
   params.push(['$skiptoken', `Id:${lastKey}`]);
-  return `${base}${BASE_PATH}/${plan.resource.name}?${params.map(([k, v]) => `${k}=${encodeValue(v)}`).join('&')}`;
+  return collectionUrl(base, plan.resource.name, params);
 }
 
 /** The next page of an `$apply` result: the same options, the cursor counting groups already sent. */
@@ -58,7 +58,11 @@ export function nextApplyLink(base: string, plan: ApplyPlan, query: Query): stri
   if (query.filter) params.push(['$filter', formatFilter(query.filter)]);
   params.push(['$top', String(plan.top)]);
   params.push(['$skiptoken', `Id:${(plan.after ?? 0n) + BigInt(plan.top)}`]);
-  return `${base}${BASE_PATH}/${plan.resource.name}?${params.map(([k, v]) => `${k}=${encodeValue(v)}`).join('&')}`;
+  return collectionUrl(base, plan.resource.name, params);
+}
+
+function collectionUrl(base: string, resource: string, params: readonly (readonly [string, string])[]): string {
+  return `${base}${BASE_PATH}/${resource}?${params.map(([k, v]) => `${k}=${encodeValue(v)}`).join('&')}`;
 }
 
 /** `@odata.context` of a collection: `…/$metadata#Observations` or `…/$metadata#Observations(Id,DOI)`. */
