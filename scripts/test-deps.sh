@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What `make test` needs beyond npm packages, installed or started when missing (Debian, as root):
 # the local PostgreSQL cluster for the board's suite, Chromium for its browser test, xmllint for the CSDL
-# schema check, docker-compose for the compose file check.
+# schema check, docker-compose for the compose file check, curl and python3 for the recipes the tests run.
 set -euo pipefail
 
 if ! pg_isready -h 127.0.0.1 -p 5432 -q 2>/dev/null; then
@@ -14,6 +14,8 @@ need=()
 command -v chromium >/dev/null || need+=(chromium)
 command -v xmllint >/dev/null || need+=(libxml2-utils)
 command -v docker-compose >/dev/null || need+=(docker-compose)
+command -v curl >/dev/null || need+=(curl)
+command -v python3 >/dev/null || need+=(python3)
 if [ ${#need[@]} -gt 0 ]; then
   echo "test-deps: installing ${need[*]} from Debian's packages"
   apt-get update -qq
