@@ -3,6 +3,10 @@ import { defineConfig } from 'vitest/config';
 
 // Lives in scripts/ because the repository's top level is fixed; `make test` passes it with --config.
 
+// As services/api/main.ts does for the server: pages held open by tests (slow readers, concurrency limits) each
+// keep a COPY on a libuv worker thread. Forked test workers inherit this.
+process.env.UV_THREADPOOL_SIZE ??= '16';
+
 export default defineConfig({
   root: resolve(import.meta.dirname, '..'),
   test: {

@@ -7,6 +7,7 @@ import { rm } from 'node:fs/promises';
 import { getResource, recordFields } from '../../schemas/index.js';
 import { parseQuery } from '../../services/api/odata/index.js';
 import { compilePageIds, compilePageRows } from '../../services/api/query/compile.js';
+import { copySql } from '../../services/api/db/copy-text.js';
 import { planQuery } from '../../services/api/query/plan.js';
 import type { DuckDBValue } from '@duckdb/node-api';
 import type { Duck } from './duck.js';
@@ -37,7 +38,7 @@ export interface PhaseTiming {
   readonly phase1Sql: string;
 }
 
-/** Runs a page's two phases as the route does (unordered Id scan, then the window's rows as JSON text). */
+/** Runs a page's two phases as the route does (unordered Id scan, then the sorted window's JSON text through COPY). */
 export async function pagePhases(duck: Duck, resourceName: string, rawQuery: string): Promise<PhaseTiming> {
   const resource = getResource(resourceName)!;
   const plan = planQuery(parseQuery(rawQuery), resource);
@@ -48,7 +49,8 @@ export async function pagePhases(duck: Duck, resourceName: string, rawQuery: str
   const phase1Ms = performance.now() - t0;
   const pageIds = idRows.slice(0, plan.top).map((r) => r['Id'] as bigint);
   if (pageIds.length === 0) return { phase1Ms, phase2Ms: 0, rows: 0, phase1Sql: ids.sql };
-  const rows = compilePageRows(plan, { first: pageIds[0]!, last: pageIds[pageIds.length - 1]! }, 'json', { ordered: false });
-  const r = await duck.drain(rows.sql, rows.params as DuckDBValue[]);
-  return { phase1Ms, phase2Ms: r.ms, rows: r.rows, phase1Sql: ids.sql };
+  const rows = compilePageRows(plan, { first: pageIds[0]!, last: pageIds[pageIds.length - 1]! }, 'json', { ordered: true });
+  const t1 = performance.now();
+  const written = await duck.all(copySql(rows, '/dev/null', ','), rows.params as DuckDBValue[]);
+  return { phase1Ms, phase2Ms: performance.now() - t1, rows: Number(written[0]?.['Count'] ?? NaN), phase1Sql: ids.sql };
 }

@@ -25,7 +25,7 @@ export const apiSettings = {
   RATE_LIMIT_RPS: { schema: z.coerce.number().positive(), default: '2', doc: 'Sustained requests per second per key (per origin for keyless browser calls, per address otherwise).' },
   RATE_LIMIT_BURST: { schema: int(1, 1_000_000_000), default: '4', doc: 'Token-bucket size: requests a client may send at once before the sustained rate applies.' },
   MAX_CONCURRENT_PER_KEY: { schema: int(1, 100_000), default: '2', doc: 'Requests one client may have in flight at once (responses still streaming count); more get 429.' },
-  MAX_CONCURRENT_QUERIES: { schema: int(1, 1024), default: '8', doc: 'DuckDB queries running at once across all clients.' },
+  MAX_CONCURRENT_QUERIES: { schema: int(1, 1024), default: '8', doc: 'DuckDB queries running at once across all clients. Each page holds a libuv worker thread while its client reads, so UV_THREADPOOL_SIZE defaults to this + 4.' },
   QUERY_QUEUE: { schema: int(0, 100_000), default: '64', doc: 'Requests that may wait for a query slot; beyond it, or after QUERY_TIMEOUT_MS of waiting, 503 with Retry-After.' },
   QUERY_TIMEOUT_MS: { schema: int(1, 3_600_000), default: '30000', doc: 'A query that has not produced its first row by then is interrupted in DuckDB and answered 504.' },
   MAX_PAGE_BYTES: { schema: int(1024, Number.MAX_SAFE_INTEGER), default: String(64 * 1024 * 1024), doc: 'Pages estimated larger than this (rows × average width of the selected fields) are refused with 413 before any byte is sent.' },

@@ -33,9 +33,10 @@ function recording(snapshot: Snapshot): Snapshot {
       if (/ AS g0/.test(q.sql)) return { g0: ['x'], n: [2n] };
       return { Id: [1n] };
     },
-    async *stream(q) {
+    async *copyText(q) {
       compiled.push(q);
-      yield { ids: [1n], rows: ['{"Id":1}'] };
+      yield Buffer.from('{"Id":1},');
+      return 1;
     },
   };
 }

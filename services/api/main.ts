@@ -8,6 +8,10 @@ import { createQueryGate } from './limits/query-gate.js';
 import { NODE_SERVER_OPTIONS } from './middleware/url-length.js';
 
 const config = loadApiConfig();
+// A page's COPY holds a libuv worker thread while it waits for a slow client to drain the pipe (db/copy-text.ts).
+// The query gate admits MAX_CONCURRENT_QUERIES at once: give them their own threads on top of libuv's default 4,
+// so file and DNS work never wait behind them. Read by libuv at its first use, which comes after this line.
+process.env.UV_THREADPOOL_SIZE ??= String(config.MAX_CONCURRENT_QUERIES + 4);
 const log = (msg: string) => console.log(JSON.stringify({ time: new Date().toISOString(), service: 'api', msg }));
 
 const keys = await openKeyStore({ file: config.API_KEYS_FILE, plainKeys: config.API_KEYS, pollMs: 1000, log }).catch((err: Error) => {
@@ -68,7 +72,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       if (finished) return;
       finished = true;
       keys.close();
-      await db.close();
+      await db.close(2000);
       log('stopped');
       process.exit(0);
     };

@@ -24,16 +24,17 @@ function faulty(snapshot: Snapshot): Snapshot {
     running: snapshot.running,
     columns: (q, s) => snapshot.columns(q, s),
     close: () => snapshot.close(),
-    async *stream(q, signal) {
-      const inner = snapshot.stream(q, signal);
+    async *copyText(q, rowEnd, signal) {
+      const inner = snapshot.copyText(q, rowEnd, signal);
       try {
         let n = 0;
-        for await (const chunk of inner) {
+        for (let r = await inner.next(); ; r = await inner.next()) {
+          if (r.done) return r.value;
           if (failMidStream && n++ === 1) throw new Error('simulated failure after the first chunk');
-          yield chunk;
+          yield r.value;
         }
       } finally {
-        await inner.return(undefined);
+        await inner.return(0);
       }
     },
   };

@@ -11,7 +11,11 @@ export interface Database {
   acquire(): { snapshot: Snapshot; release: () => void };
   /** Checks the file now and switches if it changed; resolves true when it switched. */
   refresh(): Promise<boolean>;
-  close(): Promise<void>;
+  /**
+   * Closes the file once its last reader has released it, waiting up to `waitMs` for that: a page cut at shutdown
+   * first has to stop its COPY (which may sit in a blocking write) before the process can exit cleanly.
+   */
+  close(waitMs?: number): Promise<void>;
 }
 
 export interface DatabaseOptions extends SnapshotOptions {
@@ -79,11 +83,12 @@ export async function openDatabase(path: string, opts: DatabaseOptions = {}): Pr
       };
     },
     refresh,
-    async close() {
+    async close(waitMs = 0) {
       if (timer) clearInterval(timer);
       await refreshing?.catch(() => false);
       current.retired = true;
       closeIfIdle(current);
+      for (const until = Date.now() + waitMs; current.users > 0 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 20));
     },
   };
 }

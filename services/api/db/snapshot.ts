@@ -5,16 +5,12 @@
 import { DuckDBConnection, DuckDBInstance, JSDuckDBValueConverter, type DuckDBDataChunk, type DuckDBValue } from '@duckdb/node-api';
 import { resources, STORAGE_SCHEMA_VERSION } from '../../../schemas/index.js';
 import { ident, type CompiledQuery } from '../query/sql.js';
+import { copyThroughPipe, type RowEnd } from './copy-text.js';
+import { createPipePool } from './pipe-pool.js';
 
 export interface SnapshotOptions {
   readonly threads?: number;
   readonly memoryLimit?: string;
-}
-
-/** A chunk of a streamed result: parallel arrays, one entry per row. */
-export interface RowChunk {
-  readonly ids: readonly (bigint | string)[];
-  readonly rows: readonly string[];
 }
 
 /** A chunk of typed columns: `columns[i][row]`. */
@@ -34,8 +30,12 @@ export interface Snapshot {
   readonly ordered: boolean;
   /** Runs a query with a small result (Ids, counts) and returns its columns by name. */
   columns(q: CompiledQuery, signal?: AbortSignal): Promise<Record<string, DuckDBValue[]>>;
-  /** Streams `id, row` pairs chunk by chunk; the query is interrupted when the consumer stops or aborts. */
-  stream(q: CompiledQuery, signal?: AbortSignal): AsyncGenerator<RowChunk>;
+  /**
+   * Streams the text of a one-column query (`row`: a JSON object or CSV line per row), each row followed by
+   * `rowEnd`, as DuckDB's COPY writes it (db/copy-text.ts); returns the number of rows written. The query is
+   * interrupted when the consumer stops or aborts.
+   */
+  copyText(q: CompiledQuery, rowEnd: RowEnd, signal?: AbortSignal): AsyncGenerator<Uint8Array, number>;
   /** Streams `id, c0, c1, …` as JS values (Dates, bigints, arrays) per column, for typed writers (Arrow). */
   streamColumns(q: CompiledQuery, signal?: AbortSignal): AsyncGenerator<ColumnChunk>;
   /**
@@ -45,6 +45,8 @@ export interface Snapshot {
   keepsOrder(q: CompiledQuery, signal?: AbortSignal): Promise<boolean>;
   /** Queries running now (for tests and /readyz). */
   readonly running: number;
+  /** Named pipes held by running COPYs (for tests: returns to zero when every page is done). */
+  readonly pipesInUse: number;
   close(): void;
 }
 
@@ -54,6 +56,7 @@ export async function openSnapshot(path: string, opts: SnapshotOptions = {}): Pr
   if (opts.memoryLimit) config['memory_limit'] = opts.memoryLimit;
   const instance = await DuckDBInstance.create(path, config);
   let running = 0;
+  const pipes = createPipePool();
   const orderCache = new Map<string, boolean>();
 
   /** A connection of its own for one query, interrupted when the request aborts, counted while open. */
@@ -110,11 +113,19 @@ export async function openSnapshot(path: string, opts: SnapshotOptions = {}): Pr
         const reader = await conn.runAndReadAll(q.sql, q.params as DuckDBValue[]);
         return reader.getColumnsObject();
       }),
-    stream(q, signal) {
-      return chunks(q, signal, (chunk) => ({
-        ids: (chunk.getColumnValues(0) as (bigint | string)[]).map((v) => (typeof v === 'bigint' ? v : String(v))),
-        rows: chunk.getColumnValues(1) as string[],
-      }));
+    get pipesInUse() {
+      return pipes.inUse;
+    },
+    async *copyText(q, rowEnd, signal) {
+      const { conn, done } = await acquireConnection(signal);
+      let pipe: string | undefined;
+      try {
+        pipe = await pipes.acquire();
+        return yield* copyThroughPipe(conn, q, pipe, rowEnd);
+      } finally {
+        done();
+        if (pipe) pipes.release(pipe);
+      }
     },
     streamColumns(q, signal) {
       return chunks(q, signal, (chunk) => {
@@ -132,7 +143,10 @@ export async function openSnapshot(path: string, opts: SnapshotOptions = {}): Pr
       orderCache.set(q.sql, keeps);
       return keeps;
     },
-    close: () => instance.closeSync(),
+    close: () => {
+      instance.closeSync();
+      pipes.close();
+    },
   };
 
   try {
@@ -148,7 +162,7 @@ export async function openSnapshot(path: string, opts: SnapshotOptions = {}): Pr
     (snapshot as { ordered: boolean }).ordered = disorder['n']?.[0] === 0n;
     (snapshot as { columnWidths?: ColumnWidths }).columnWidths = await measureWidths(snapshot).catch(() => undefined);
   } catch (err) {
-    instance.closeSync();
+    snapshot.close();
     throw err;
   }
   return snapshot;

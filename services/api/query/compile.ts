@@ -169,15 +169,15 @@ export function compilePageIds(plan: PagePlan, opts: PageQueryOptions = { ordere
 }
 
 /**
- * Phase two: the rows of the page, bounded to the Id window phase one found, serialised by DuckDB itself
- * (one text value per row: JSON object or CSV line). The window lets zone maps skip everything else, and
- * without ORDER BY rows stream out as the scan produces them (the writer checks the Ids still ascend).
+ * Phase two: the rows of the page, bounded to the Id window phase one found. JSON and CSV are one text value per
+ * row (`row`: a JSON object or a CSV line) that DuckDB's COPY writer streams out as it is; Arrow is `id` and one
+ * typed column per field. The window lets zone maps skip everything else; ORDER BY sorts at most a page.
  */
 export function compilePageRows(
   plan: PagePlan,
   window: { first: bigint | string; last: bigint | string },
   format: 'json' | 'csv' | 'arrow',
-  opts: PageQueryOptions = { ordered: plan.resource.table !== 'observations' },
+  opts: PageQueryOptions = { ordered: true },
 ): CompiledQuery {
   const params = new Params();
   const conds = [
@@ -185,10 +185,9 @@ export function compilePageRows(
     idRanges(opts.idRanges, params),
     resourceWhere(plan, params),
   ];
-  // Arrow keeps DuckDB's types: one column per field (c0, c1, …) instead of one text value per row.
   const row =
-    format === 'json' ? `${jsonRow(plan.fields)} AS row` : format === 'csv' ? `${csvRow(plan.fields)} AS row` : typedColumns(plan.fields);
-  const sql = `SELECT t."Id" AS id, ${row} FROM ${tableOf(plan)} WHERE ${conds.filter(Boolean).join(' AND ')}${opts.ordered ? ' ORDER BY t."Id"' : ''}`;
+    format === 'json' ? `${jsonRow(plan.fields)} AS row` : format === 'csv' ? `${csvRow(plan.fields)} AS row` : `t."Id" AS id, ${typedColumns(plan.fields)}`;
+  const sql = `SELECT ${row} FROM ${tableOf(plan)} WHERE ${conds.filter(Boolean).join(' AND ')}${opts.ordered ? ' ORDER BY t."Id"' : ''}`;
   return { sql, params: params.values };
 }
 

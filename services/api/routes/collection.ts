@@ -10,10 +10,10 @@ import type { Query } from '../odata/ast.js';
 import { compileApply, compileCount, csvHeader } from '../query/compile.js';
 import { findPage } from './page-window.js';
 import { planQuery, type ApplyPlan, type PagePlan } from '../query/plan.js';
-import type { ColumnChunk, RowChunk, Snapshot } from '../db/snapshot.js';
+import type { ColumnChunk, Snapshot } from '../db/snapshot.js';
 import { checkPageSize } from '../limits/page-size.js';
 import { queryDeadline } from '../limits/query-deadline.js';
-import { pageStream, textFrame, type Frame } from '../stream/page-stream.js';
+import { pageStream, textPageStream, type TextFrame } from '../stream/page-stream.js';
 import { ARROW_TYPE, arrowFrame } from '../stream/arrow-frame.js';
 import { baseUrl, BASE_PATH, contextUrl, linkHeader, nextApplyLink, nextLink, type BaseUrlOptions } from './links.js';
 
@@ -98,7 +98,7 @@ async function page(
   const headers: Record<string, string> = { 'Content-Type': CONTENT_TYPES[plan.format] };
   const link = linkHeader(next, query);
   if (link) headers['Link'] = link;
-  const compiled = pageIds.length ? await found.rows(plan.format, pageIds.length) : undefined;
+  const compiled = pageIds.length ? found.rows(plan.format, pageIds.length) : undefined;
   const count = { count: pageIds.length };
 
   let body: ReadableStream<Uint8Array>;
@@ -106,9 +106,10 @@ async function page(
     const chunks = compiled ? snapshot.streamColumns(compiled, signal) : nothing<ColumnChunk>();
     body = await pageStream(withRelease(chunks, release), arrowFrame(plan.fields), count);
   } else {
-    const frame = plan.format === 'csv' ? csvFrame(plan) : jsonFrame(contextUrl(base, plan), next);
-    const chunks = compiled ? snapshot.stream(compiled, signal) : nothing<RowChunk>();
-    body = await pageStream(withRelease(chunks, release), frame, count);
+    const csv = plan.format === 'csv';
+    const frame = csv ? csvFrame(plan) : jsonFrame(contextUrl(base, plan), next);
+    const text = compiled ? snapshot.copyText(compiled, csv ? '\r\n' : ',', signal) : noText();
+    body = await textPageStream(withRelease(text, release), frame, count);
   }
   return c.body(body, 200, headers);
 }
@@ -122,6 +123,10 @@ function formatFromAccept(accept: string | undefined): 'csv' | 'arrow' | undefin
 }
 
 async function* nothing<T>(): AsyncGenerator<T> {}
+
+async function* noText(): AsyncGenerator<Uint8Array, number> {
+  return 0;
+}
 
 /** Aggregates are small (the statistics table is): built in JS, sent whole. */
 async function applyPage(c: Context, plan: ApplyPlan, query: Query, snapshot: Snapshot, signal: AbortSignal, deps: CollectionDeps): Promise<Response> {
@@ -149,22 +154,23 @@ async function applyPage(c: Context, plan: ApplyPlan, query: Query, snapshot: Sn
   return c.body(JSON.stringify(body), 200, { 'Content-Type': JSON_TYPE, ...(link ? { Link: link } : {}) });
 }
 
-async function* withRelease<T>(source: AsyncGenerator<T>, release: () => void): AsyncGenerator<T> {
+async function* withRelease<T, R>(source: AsyncGenerator<T, R>, release: () => void): AsyncGenerator<T, R> {
   try {
-    yield* source;
+    return yield* source;
   } finally {
     release();
   }
 }
 
-function jsonFrame(context: string, next: string | undefined) {
+/** COPY ends every row with a comma: the frame drops the last one. */
+function jsonFrame(context: string, next: string | undefined): TextFrame {
   const suffix = next ? `],"@odata.nextLink":${JSON.stringify(next)}}` : ']}';
-  return textFrame(`{"@odata.context":${JSON.stringify(context)},"value":[`, ',', suffix);
+  return { prefix: `{"@odata.context":${JSON.stringify(context)},"value":[`, suffix, trailer: ',' };
 }
 
 /** RFC 4180: a header line, then one CRLF-terminated line per row. */
-function csvFrame(plan: PagePlan): Frame<RowChunk> {
-  return { prefix: `${csvHeader(plan.fields)}\r\n`, render: (chunk) => `${chunk.rows.join('\r\n')}\r\n`, suffix: '' };
+function csvFrame(plan: PagePlan): TextFrame {
+  return { prefix: `${csvHeader(plan.fields)}\r\n`, suffix: '', trailer: '' };
 }
 
 export function notFound(path: string): ApiError {

@@ -23,14 +23,9 @@ export interface PageExpectation {
 const encoder = new TextEncoder();
 const bytes = (b: string | Uint8Array) => (typeof b === 'string' ? encoder.encode(b) : b);
 
-/** Text frame: rows joined by `separator`. */
-export function textFrame(prefix: string, separator: string, suffix: string): Frame<{ readonly rows: readonly string[] }> {
-  return { prefix, suffix, render: (chunk, first) => (first ? '' : separator) + chunk.rows.join(separator) };
-}
-
 /**
  * @example
- * const body = await pageStream(snapshot.stream(compiled, signal), textFrame('[', ',', ']'), { count: 10 });
+ * const body = await pageStream(snapshot.streamColumns(compiled, signal), arrowFrame(plan.fields), { count: 10 });
  * return new Response(body, { headers });
  */
 export async function pageStream<C extends { readonly ids: readonly (bigint | string)[] }>(
@@ -80,6 +75,70 @@ export async function pageStream<C extends { readonly ids: readonly (bigint | st
       },
     },
     // One DuckDB chunk in flight at a time: memory stays at a chunk, whatever the page size.
+    { highWaterMark: 1 },
+  );
+}
+
+/** How a text format frames the rows DuckDB's COPY writer produced. */
+export interface TextFrame {
+  readonly prefix: string;
+  readonly suffix: string;
+  /** What COPY writes after the last row that the format does not want (JSON: the final comma): checked and dropped. */
+  readonly trailer: string;
+}
+
+/**
+ * The text path: bytes from `Snapshot.copyText` framed as a page, with the same guarantees as `pageStream`: the
+ * first bytes are awaited before the response exists, one chunk in flight, and the suffix is written only when
+ * the COPY reports exactly the planned number of rows (rows are sorted by Id in SQL, see page-window.ts).
+ *
+ * @example
+ * const body = await textPageStream(snapshot.copyText(q, ',', signal), { prefix: '[', suffix: ']', trailer: ',' }, { count: 10 });
+ */
+export async function textPageStream(source: AsyncGenerator<Uint8Array, number>, frame: TextFrame, expect: PageExpectation): Promise<ReadableStream<Uint8Array>> {
+  const trailer = bytes(frame.trailer);
+  let pending: IteratorResult<Uint8Array, number> | undefined = await source.next();
+  // The last `trailer.length` bytes seen: sent only once more bytes follow them.
+  let held: Uint8Array = new Uint8Array(0);
+
+  function body(chunk: Uint8Array): Uint8Array {
+    const all = held.length ? Buffer.concat([held, chunk]) : chunk;
+    const cut = Math.max(0, all.length - trailer.length);
+    held = all.slice(cut);
+    return all.subarray(0, cut);
+  }
+
+  function finish(rows: number): Uint8Array {
+    if (rows !== expect.count) throw new Error(`page has ${rows} rows, ${expect.count} planned`);
+    if (rows > 0 && Buffer.compare(held, trailer) !== 0) throw new Error(`page text does not end with ${JSON.stringify(frame.trailer)}`);
+    return bytes(frame.suffix);
+  }
+
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        controller.enqueue(bytes(frame.prefix));
+      },
+      async pull(controller) {
+        try {
+          const next = pending ?? (await source.next());
+          pending = undefined;
+          if (next.done) {
+            controller.enqueue(finish(next.value));
+            controller.close();
+            return;
+          }
+          const out = body(next.value);
+          if (out.length) controller.enqueue(out);
+        } catch (err) {
+          await source.return(0);
+          controller.error(err);
+        }
+      },
+      async cancel() {
+        await source.return(0);
+      },
+    },
     { highWaterMark: 1 },
   );
 }

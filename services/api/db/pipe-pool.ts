@@ -1,0 +1,66 @@
+/**
+ * Named pipes (FIFOs) for DuckDB's `COPY … TO` to write pages into, reused between queries. Node has no
+ * mkfifo(3), so a new pipe costs a `mkfifo` process (a few ms): the pool keeps that off the per-request path.
+ * Each pool owns a private directory (mode 700) under the system temp dir, removed by `close`.
+ */
+import { execFile } from 'node:child_process';
+import { lstatSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const mkfifo = promisify(execFile);
+
+export interface PipePool {
+  /** A pipe no one else is using; give it back with `release` once both ends are closed. */
+  acquire(): Promise<string>;
+  release(path: string): void;
+  /** Pipes handed out and not yet released (for tests: an abandoned page must give its pipe back). */
+  readonly inUse: number;
+  readonly dir: string;
+  close(): void;
+}
+
+export function createPipePool(maxIdle = 16): PipePool {
+  const dir = mkdtempSync(join(tmpdir(), 'tributary-pipes-'));
+  const idle: string[] = [];
+  let made = 0;
+  let inUse = 0;
+  return {
+    dir,
+    get inUse() {
+      return inUse;
+    },
+    async acquire() {
+      const reused = idle.pop();
+      if (reused) {
+        inUse++;
+        return reused;
+      }
+      const path = join(dir, `p${made++}`);
+      try {
+        await mkfifo('mkfifo', ['-m', '600', path]);
+      } catch (err) {
+        throw new Error(`cannot create a named pipe in ${dir} (mkfifo from coreutils is needed): ${(err as Error).message}`);
+      }
+      inUse++;
+      return path;
+    },
+    release(path) {
+      inUse--;
+      try {
+        // DuckDB may remove a file whose COPY failed: only a pipe that is still there goes back to the pool.
+        if (lstatSync(path).isFIFO() && idle.length < maxIdle) {
+          idle.push(path);
+          return;
+        }
+      } catch {
+        return;
+      }
+      rmSync(path, { force: true });
+    },
+    close() {
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
