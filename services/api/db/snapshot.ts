@@ -40,7 +40,7 @@ export interface Snapshot {
   streamColumns(q: CompiledQuery, signal?: AbortSignal): AsyncGenerator<ColumnChunk>;
   /**
    * Whether DuckDB returns this query's rows in the table's stored order: its plan has no join and no
-   * streaming (unordered) limit. Checked with EXPLAIN once per SQL text.
+   * streaming (possibly unordered) limit. Checked with EXPLAIN; a yes is cached per SQL text.
    */
   keepsOrder(q: CompiledQuery, signal?: AbortSignal): Promise<boolean>;
   /** Queries running now (for tests and /readyz). */
@@ -139,8 +139,14 @@ export async function openSnapshot(path: string, opts: SnapshotOptions = {}): Pr
       const plan = await snapshot.columns({ sql: `EXPLAIN ${q.sql}`, params: q.params }, signal);
       const text = (plan['explain_value'] ?? []).map(String).join('\n');
       const keeps = !/JOIN|STREAMING_LIMIT|UNION|HASH_GROUP_BY/.test(text);
-      if (orderCache.size >= 512) orderCache.delete(orderCache.keys().next().value!);
-      orderCache.set(q.sql, keeps);
+      // Only a yes is cached. The plan is made for these parameter values: a window that covers the whole table
+      // loses its filter and becomes a bare scan under a STREAMING_LIMIT, a no that would then send every later
+      // page with the same SQL text (other values) to the sorted path. A yes holds for any values: joins,
+      // unions and aggregates come from the SQL text, not from the values.
+      if (keeps) {
+        if (orderCache.size >= 512) orderCache.delete(orderCache.keys().next().value!);
+        orderCache.set(q.sql, true);
+      }
       return keeps;
     },
     close: () => {
