@@ -79,6 +79,12 @@ export async function pageStream<C extends { readonly ids: readonly (bigint | st
   );
 }
 
+/**
+ * Bytes per write to the response: a page of 10,000 Records rows is ~15 MB, which the pipe delivers in 64 KiB
+ * reads; gathering them cuts the per-write cost of web streams and the socket by four.
+ */
+const TEXT_BATCH = 256 * 1024;
+
 /** How a text format frames the rows DuckDB's COPY writer produced. */
 export interface TextFrame {
   readonly prefix: string;
@@ -89,7 +95,7 @@ export interface TextFrame {
 
 /**
  * The text path: bytes from `Snapshot.copyText` framed as a page, with the same guarantees as `pageStream`: the
- * first bytes are awaited before the response exists, one chunk in flight, and the suffix is written only when
+ * first bytes are awaited before the response exists, one batch in flight, and the suffix is written only when
  * the COPY reports exactly the planned number of rows (rows are sorted by Id in SQL, see page-window.ts).
  *
  * @example
@@ -101,17 +107,18 @@ export async function textPageStream(source: AsyncGenerator<Uint8Array, number>,
   // The last `trailer.length` bytes seen: sent only once more bytes follow them.
   let held: Uint8Array = new Uint8Array(0);
 
-  function body(chunk: Uint8Array): Uint8Array {
-    const all = held.length ? Buffer.concat([held, chunk]) : chunk;
-    const cut = Math.max(0, all.length - trailer.length);
-    held = all.slice(cut);
-    return all.subarray(0, cut);
-  }
-
-  function finish(rows: number): Uint8Array {
-    if (rows !== expect.count) throw new Error(`page has ${rows} rows, ${expect.count} planned`);
-    if (rows > 0 && Buffer.compare(held, trailer) !== 0) throw new Error(`page text does not end with ${JSON.stringify(frame.trailer)}`);
-    return bytes(frame.suffix);
+  /** The pipe's reads (64 KiB at most) gathered to about TEXT_BATCH bytes, and whether the page ended (its row count). */
+  async function gather(): Promise<{ data: Uint8Array; rows?: number }> {
+    const parts: Uint8Array[] = held.length ? [held] : [];
+    let size = held.length;
+    while (size < TEXT_BATCH) {
+      const next = pending ?? (await source.next());
+      pending = undefined;
+      if (next.done) return { data: Buffer.concat(parts, size), rows: next.value };
+      parts.push(next.value);
+      size += next.value.length;
+    }
+    return { data: Buffer.concat(parts, size) };
   }
 
   return new ReadableStream<Uint8Array>(
@@ -121,15 +128,15 @@ export async function textPageStream(source: AsyncGenerator<Uint8Array, number>,
       },
       async pull(controller) {
         try {
-          const next = pending ?? (await source.next());
-          pending = undefined;
-          if (next.done) {
-            controller.enqueue(finish(next.value));
-            controller.close();
-            return;
-          }
-          const out = body(next.value);
-          if (out.length) controller.enqueue(out);
+          const { data, rows } = await gather();
+          const cut = Math.max(0, data.length - trailer.length);
+          held = data.slice(cut);
+          if (cut > 0) controller.enqueue(data.subarray(0, cut));
+          if (rows === undefined) return;
+          if (rows !== expect.count) throw new Error(`page has ${rows} rows, ${expect.count} planned`);
+          if (rows > 0 && Buffer.compare(held, trailer) !== 0) throw new Error(`page text does not end with ${JSON.stringify(frame.trailer)}`);
+          controller.enqueue(bytes(frame.suffix));
+          controller.close();
         } catch (err) {
           await source.return(0);
           controller.error(err);
