@@ -77,6 +77,16 @@ describe('compile: golden SQL and parameters', () => {
     );
     expect(compileCount(count('Records', "$count=true&$filter=RegionId eq 'x'")).sql).toContain('FROM "observation_stats" s WHERE (s."LocationId" IN');
   });
+
+  it('counts Locations by a finer field as distinct locations of the statistics table; with a location field, by EXISTS', () => {
+    const fine = compileCount(count('Locations', "$count=true&$filter=CharacteristicName eq 'pH' and RegionId eq 'x'"));
+    expect(fine.sql).toBe(
+      `SELECT count(DISTINCT s."LocationId")::BIGINT AS n FROM "observation_stats" s WHERE ((s."CharacteristicName" = CAST($1 AS VARCHAR)) AND (s."LocationId" IN (SELECT "LocationId" FROM "location_regions" WHERE "RegionId" = CAST($2 AS VARCHAR))))`,
+    );
+    expect(fine.params).toEqual(['pH', 'x']);
+    expect(compileCount(count('Locations', "$count=true&$filter=CharacteristicName eq 'pH' and MonitoringLocationType eq 'Lake'")).sql).toContain('WHERE EXISTS (SELECT 1 FROM "observation_stats" s');
+    expect(compileCount(count('Locations', "$count=true&$filter=LocationId eq 3")).sql).toBe(`SELECT count(*)::BIGINT AS n FROM "locations" t WHERE (t."Id" = CAST($1 AS BIGINT))`);
+  });
 });
 
 describe('compile: hostile input never reaches the SQL text', () => {
