@@ -57,7 +57,8 @@ export async function openSnapshot(path: string, opts: SnapshotOptions = {}): Pr
   const instance = await DuckDBInstance.create(path, config);
   let running = 0;
   const pipes = createPipePool();
-  const orderCache = new Map<string, boolean>();
+  /** SQL texts whose plan keeps stored order (see keepsOrder: only a yes is remembered). */
+  const ordersKept = new Set<string>();
 
   /** A connection of its own for one query, interrupted when the request aborts, counted while open. */
   async function acquireConnection(signal: AbortSignal | undefined): Promise<{ conn: DuckDBConnection; done: () => void }> {
@@ -134,8 +135,7 @@ export async function openSnapshot(path: string, opts: SnapshotOptions = {}): Pr
       });
     },
     async keepsOrder(q, signal) {
-      const cached = orderCache.get(q.sql);
-      if (cached !== undefined) return cached;
+      if (ordersKept.has(q.sql)) return true;
       const plan = await snapshot.columns({ sql: `EXPLAIN ${q.sql}`, params: q.params }, signal);
       const text = (plan['explain_value'] ?? []).map(String).join('\n');
       const keeps = !/JOIN|STREAMING_LIMIT|UNION|HASH_GROUP_BY/.test(text);
@@ -144,8 +144,8 @@ export async function openSnapshot(path: string, opts: SnapshotOptions = {}): Pr
       // page with the same SQL text (other values) to the sorted path. A yes holds for any values: joins,
       // unions and aggregates come from the SQL text, not from the values.
       if (keeps) {
-        if (orderCache.size >= 512) orderCache.delete(orderCache.keys().next().value!);
-        orderCache.set(q.sql, true);
+        if (ordersKept.size >= 512) ordersKept.delete(ordersKept.values().next().value!);
+        ordersKept.add(q.sql);
       }
       return keeps;
     },
