@@ -44,16 +44,24 @@ function entitySchema(resource: ResourceDef): Schema {
   };
 }
 
-function pageSchema(resource: ResourceDef): Schema {
+/** An OData collection response: `@odata.context`, the `value` array and, when paged, `@odata.nextLink`. */
+function collectionSchema(items: Schema, opts: { context?: string; paged: boolean; valueDescription?: string }): Schema {
   return {
     type: 'object',
     required: ['@odata.context', 'value'],
     properties: {
-      '@odata.context': { type: 'string', format: 'uri', description: `…${BASE_PATH}/$metadata#${resource.name}, or #${resource.name}(F1,F2) with $select.` },
-      value: { type: 'array', items: ref(resource.entityType) },
-      '@odata.nextLink': { type: 'string', format: 'uri', description: 'The next page; absent on the last page.' },
+      '@odata.context': { type: 'string', format: 'uri', ...(opts.context ? { description: opts.context } : {}) },
+      value: { type: 'array', ...(opts.valueDescription ? { description: opts.valueDescription } : {}), items },
+      ...(opts.paged ? { '@odata.nextLink': { type: 'string', format: 'uri', description: 'The next page; absent on the last page.' } } : {}),
     },
   };
+}
+
+function pageSchema(resource: ResourceDef): Schema {
+  return collectionSchema(ref(resource.entityType), {
+    context: `…${BASE_PATH}/$metadata#${resource.name}, or #${resource.name}(F1,F2) with $select.`,
+    paged: true,
+  });
 }
 
 /** Every status the API answers with an error body, with the stable codes that produce it. */
@@ -190,34 +198,18 @@ export function buildOpenApi(serverUrl: string): Schema {
         ...Object.fromEntries(resources.map((r) => [r.entityType, entitySchema(r)])),
         ...Object.fromEntries(resources.map((r) => [`${r.entityType}Page`, pageSchema(r)])),
         Count: { type: 'object', required: ['value'], properties: { value: { type: 'integer', minimum: 0 } }, additionalProperties: false },
-        ApplyPage: {
-          type: 'object',
-          required: ['@odata.context', 'value'],
-          properties: {
-            '@odata.context': { type: 'string', format: 'uri' },
-            value: {
-              type: 'array',
-              description: 'One object per group: the grouped fields, then the count under its alias.',
-              items: { type: 'object', additionalProperties: { type: ['string', 'integer', 'null'] } },
-            },
-            '@odata.nextLink': { type: 'string', format: 'uri' },
+        ApplyPage: collectionSchema(
+          { type: 'object', additionalProperties: { type: ['string', 'integer', 'null'] } },
+          { paged: true, valueDescription: 'One object per group: the grouped fields, then the count under its alias.' },
+        ),
+        ServiceDocument: collectionSchema(
+          {
+            type: 'object',
+            required: ['name', 'kind', 'url'],
+            properties: { name: { type: 'string' }, kind: { const: 'EntitySet' }, url: { type: 'string' } },
           },
-        },
-        ServiceDocument: {
-          type: 'object',
-          required: ['@odata.context', 'value'],
-          properties: {
-            '@odata.context': { type: 'string', format: 'uri' },
-            value: {
-              type: 'array',
-              items: {
-                type: 'object',
-                required: ['name', 'kind', 'url'],
-                properties: { name: { type: 'string' }, kind: { const: 'EntitySet' }, url: { type: 'string' } },
-              },
-            },
-          },
-        },
+          { paged: false },
+        ),
         Error: {
           type: 'object',
           required: ['message', 'errors'],
