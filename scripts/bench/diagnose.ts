@@ -1,13 +1,15 @@
 /**
  * Where a page's time goes, in-process, with the API's own compiled SQL:
  *   node --import tsx scripts/bench/diagnose.ts <duckdb file> '<query string>' [Records|Observations]
- * Prints medians of: phase 1 (Id scan), phase 2 (rows as JSON text, drained), phase 2's scan alone (same
- * window and columns, no serialisation), and the JS work of turning the chunks into one string.
+ * Prints medians of: phase 1 (Id scan), phase 2 (the sorted window's text through COPY, as the route writes it),
+ * phase 2's scan alone (same window and columns, no serialisation), and, for comparison, fetching the rows' text
+ * into JS and joining it (the path the route used before COPY).
  */
 import type { DuckDBValue } from '@duckdb/node-api';
 import { getResource } from '../../schemas/index.js';
 import { parseQuery } from '../../services/api/odata/index.js';
 import { compilePageIds, compilePageRows } from '../../services/api/query/compile.js';
+import { copySql } from '../../services/api/db/copy-text.js';
 import { planQuery } from '../../services/api/query/plan.js';
 import { openDuck } from './duck.js';
 import { summarise } from './stats.js';
@@ -29,8 +31,11 @@ for (let i = 0; i <= runs; i++) {
   const p1 = performance.now() - t;
   const pageIds = idRows.slice(0, plan.top).map((r) => r['Id'] as bigint);
   const window = { first: pageIds[0]!, last: pageIds[pageIds.length - 1]! };
-  const rows = compilePageRows(plan, window, plan.format === 'csv' ? 'csv' : 'json', { ordered: false });
-  const p2 = (await duck.drain(rows.sql, rows.params as DuckDBValue[])).ms;
+  const csv = plan.format === 'csv';
+  const rows = compilePageRows(plan, window, csv ? 'csv' : 'json', { ordered: true });
+  t = performance.now();
+  await duck.all(copySql(rows, '/dev/null', csv ? '\r\n' : ','), rows.params as DuckDBValue[]);
+  const p2 = performance.now() - t;
   const columns = plan.fields.map((f) => `t."${f.column}"`).join(', ');
   const scanSql = rows.sql.replace(/^SELECT .*? AS row FROM/s, `SELECT ${columns} FROM`);
   const scan = (await duck.drain(scanSql, rows.params as DuckDBValue[])).ms;
