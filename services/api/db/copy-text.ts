@@ -16,10 +16,13 @@ import { closeSync, constants, openSync } from 'node:fs';
 import { Socket } from 'node:net';
 import type { CompiledQuery } from '../query/sql.js';
 
-/** What follows each row: JSON rows are separated by commas (the last one is dropped by the writer), CSV lines end in CRLF. */
-export type RowEnd = ',' | '\r\n';
+/**
+ * What follows each row: JSON rows are separated by commas (the last one is dropped by the writer), CSV lines end
+ * in CRLF; a cursor's framed rows (db/cursor.ts) end in LF.
+ */
+export type RowEnd = ',' | '\r\n' | '\n';
 
-const ROW_END_SQL: Record<RowEnd, string> = { ',': "','", '\r\n': "'\\r\\n'" };
+const ROW_END_SQL: Record<RowEnd, string> = { ',': "','", '\r\n': "'\\r\\n'", '\n': "'\\n'" };
 
 /** Paths come from our own pool (mkdtemp + counter); anything else never reaches the SQL text. */
 function pipeLiteral(path: string): string {
@@ -27,10 +30,60 @@ function pipeLiteral(path: string): string {
   return `'${path}'`;
 }
 
-/** The COPY statement: the query's single text column, unquoted, one row per `rowEnd`. */
+/** The COPY statement: the query's text columns, unquoted, separated by \\x01, each row followed by `rowEnd`. */
 export function copySql(q: CompiledQuery, pipe: string, rowEnd: RowEnd): string {
-  // With QUOTE '' and ESCAPE '' DuckDB's CSV writer writes values verbatim; the delimiter never appears (one column).
-  return `COPY (${q.sql}) TO ${pipeLiteral(pipe)} (FORMAT csv, HEADER false, QUOTE '', ESCAPE '', DELIMITER '\\x01', NEW_LINE ${ROW_END_SQL[rowEnd]})`;
+  // With QUOTE '' and ESCAPE '' DuckDB's CSV writer writes values verbatim. Pages select one column (no delimiter
+  // is written); a cursor's frame puts the Id and the length before the text, so the text may hold anything.
+  return `COPY (${q.sql}) TO ${pipeLiteral(pipe)} (FORMAT csv, HEADER false, QUOTE '', ESCAPE '', DELIMITER '\x01', NEW_LINE ${ROW_END_SQL[rowEnd]})`;
+}
+
+/** A COPY running into a named pipe, and the non-blocking socket that reads the pipe. */
+export interface PipeCopy {
+  readonly reader: Socket;
+  /** The number of rows COPY reports having written; rejects with its error (SQL error, interrupt). */
+  readonly done: Promise<number>;
+  /** Interrupts the COPY if it still runs, discards what it still writes and resolves once DuckDB has let go. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `COPY (q) TO pipe` on `conn`. The read end is opened first and non-blocking (opening it cannot wait for a
+ * writer); then our own write end, so that the reader sees end-of-file only once both we and DuckDB have closed
+ * theirs: never before DuckDB has opened. A failed COPY writes nothing more: the reader ends at once with its error
+ * (DuckDB may not have closed its end yet).
+ */
+export function startPipeCopy(conn: DuckDBConnection, q: CompiledQuery, pipe: string, rowEnd: RowEnd): PipeCopy {
+  const reader = new Socket({ fd: openSync(pipe, constants.O_RDONLY | constants.O_NONBLOCK), readable: true, writable: false });
+  // Errors reach the consumer through `done` or its iterator; after it has gone, a late one has nobody left to tell.
+  reader.on('error', () => {});
+  let guard: number | undefined = openSync(pipe, constants.O_WRONLY | constants.O_NONBLOCK);
+  const closeGuard = () => {
+    if (guard === undefined) return;
+    closeSync(guard);
+    guard = undefined;
+  };
+  const done = conn
+    .run(copySql(q, pipe, rowEnd), q.params as DuckDBValue[])
+    .then((result) => result.rowsChanged)
+    .finally(closeGuard);
+  done.catch((err: unknown) => reader.destroy(err instanceof Error ? err : new Error(String(err))));
+  let settled = false;
+  void done.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  return {
+    reader,
+    done,
+    async stop() {
+      if (!settled) conn.interrupt();
+      reader.removeAllListeners('data');
+      reader.resume(); // flowing with no listener: discards whatever DuckDB still writes
+      await done.catch(() => undefined);
+      closeGuard();
+      reader.destroy();
+    },
+  };
 }
 
 /**
@@ -39,33 +92,14 @@ export function copySql(q: CompiledQuery, pipe: string, rowEnd: RowEnd): string 
  * cut, never completed.
  */
 export async function* copyThroughPipe(conn: DuckDBConnection, q: CompiledQuery, pipe: string, rowEnd: RowEnd): AsyncGenerator<Uint8Array, number> {
-  // Read end first and non-blocking (opening it cannot wait for a writer); then our own write end, so that the
-  // reader sees end-of-file only once both we and DuckDB have closed theirs: never before DuckDB has opened.
-  const reader = new Socket({ fd: openSync(pipe, constants.O_RDONLY | constants.O_NONBLOCK), readable: true, writable: false });
-  // Errors reach the consumer through the iterator; after it has returned, a late one has nobody left to tell.
-  reader.on('error', () => {});
-  let guard: number | undefined = openSync(pipe, constants.O_WRONLY | constants.O_NONBLOCK);
-  const closeGuard = () => {
-    if (guard === undefined) return;
-    closeSync(guard);
-    guard = undefined;
-  };
-  const copy = conn.run(copySql(q, pipe, rowEnd), q.params as DuckDBValue[]).finally(closeGuard);
-  // A failed COPY writes nothing more: end the read at once with its error (DuckDB may not have closed its end yet).
-  copy.catch((err: unknown) => reader.destroy(err instanceof Error ? err : new Error(String(err))));
-  let complete = false;
+  const copy = startPipeCopy(conn, q, pipe, rowEnd);
+  let rows: number | undefined;
   try {
-    for await (const chunk of reader.iterator({ destroyOnReturn: false })) yield chunk as Buffer;
-    const result = await copy;
-    complete = true;
-    return result.rowsChanged;
+    for await (const chunk of copy.reader.iterator({ destroyOnReturn: false })) yield chunk as Buffer;
+    rows = await copy.done;
+    return rows;
   } finally {
-    if (!complete) {
-      conn.interrupt();
-      reader.resume(); // flowing with no listener: discards whatever DuckDB still writes
-      await copy.catch(() => undefined);
-    }
-    closeGuard();
-    reader.destroy();
+    if (rows === undefined) await copy.stop();
+    else copy.reader.destroy();
   }
 }
