@@ -1,0 +1,96 @@
+/**
+ * The framing of a cursor's COPY (db/cursor.ts): each row is written as `<Id>\x01<byte length>\x01<text>\n`, so
+ * that rows can be cut out of the byte stream without looking inside their text (a CSV line may hold newlines and
+ * \x01 in quoted fields) and each row's Id can be checked against the page phase one planned.
+ *
+ * `RowFrames` takes the pipe's reads as they come and hands out whole rows re-framed as a page wants them: the
+ * text followed by the page's row end, with the Id and length removed.
+ */
+
+const SOH = 0x01;
+const LF = 0x0a;
+
+export interface TakenRows {
+  /** The rows' text, each followed by the row end. */
+  readonly data: Buffer;
+  readonly rows: number;
+}
+
+export class RowFrames {
+  /** Reads not yet parsed, oldest first. */
+  private readonly reads: Buffer[] = [];
+  private readBytes = 0;
+  /** The start of a row that the reads so far have only part of. */
+  private carry: Buffer = Buffer.alloc(0);
+
+  push(read: Buffer): void {
+    this.reads.push(read);
+    this.readBytes += read.length;
+  }
+
+  /** Bytes held: what read-ahead is measured by. */
+  get bytes(): number {
+    return this.readBytes + this.carry.length;
+  }
+
+  /** Drops everything held (a cursor that closes with rows read ahead). */
+  clear(): void {
+    this.reads.length = 0;
+    this.readBytes = 0;
+    this.carry = Buffer.alloc(0);
+  }
+
+  /**
+   * Up to `max` whole rows from about `batch` bytes of what is held (more when one row is longer than that).
+   * `check(id, i)` sees each row's Id and its index among the rows taken so far; it throws to reject. Returns
+   * zero rows when no whole row is held yet.
+   */
+  take(max: number, rowEnd: Uint8Array, batch: number, check: (id: number, i: number) => void): TakenRows {
+    const parts: Buffer[] = this.carry.length ? [this.carry] : [];
+    let size = this.carry.length;
+    // At least one read beyond the carry, so that a row longer than `batch` still grows towards its end.
+    while (this.reads.length && (size < batch || parts.length < 2)) {
+      const read = this.reads.shift()!;
+      parts.push(read);
+      size += read.length;
+      this.readBytes -= read.length;
+    }
+    const src = parts.length === 1 ? parts[0]! : Buffer.concat(parts, size);
+    // Each row loses its frame (at least "0\x010\x01" and "\n", 5 bytes) and gains at most two bytes of row end.
+    const out = Buffer.allocUnsafe(src.length);
+    let pos = 0;
+    let o = 0;
+    let rows = 0;
+    while (rows < max) {
+      const idEnd = src.indexOf(SOH, pos);
+      if (idEnd < 0) break;
+      const lenEnd = src.indexOf(SOH, idEnd + 1);
+      if (lenEnd < 0) break;
+      const length = digits(src, idEnd + 1, lenEnd);
+      const textEnd = lenEnd + 1 + length;
+      if (textEnd >= src.length) break; // the row, or its LF, is still to come
+      if (src[textEnd] !== LF) throw new Error(`cursor frame broken after ${rows} rows: no line end where its length says`);
+      check(digits(src, pos, idEnd), rows);
+      o += src.copy(out, o, lenEnd + 1, textEnd);
+      out.set(rowEnd, o);
+      o += rowEnd.length;
+      pos = textEnd + 1;
+      rows++;
+    }
+    // The rest waits for the next take, in front of the reads still queued (copied when small: it may pin `src`).
+    this.carry = pos === 0 ? src : src.length - pos < 64 * 1024 ? Buffer.from(src.subarray(pos)) : src.subarray(pos);
+    return { data: out.subarray(0, o), rows };
+  }
+}
+
+/** A non-negative decimal integer from ASCII digits; anything else means the frame is not what we wrote. */
+function digits(buf: Buffer, start: number, end: number): number {
+  if (end <= start || end - start > 15) throw new Error('cursor frame broken: expected a decimal number');
+  let n = 0;
+  for (let i = start; i < end; i++) {
+    const d = buf[i]! - 0x30;
+    if (d < 0 || d > 9) throw new Error('cursor frame broken: expected a decimal number');
+    n = n * 10 + d;
+  }
+  return n;
+}
