@@ -9,9 +9,10 @@ import { NODE_SERVER_OPTIONS } from './middleware/url-length.js';
 
 const config = loadApiConfig();
 // A page's COPY holds a libuv worker thread while it waits for a slow client to drain the pipe (db/copy-text.ts).
-// The query gate admits MAX_CONCURRENT_QUERIES at once: give them their own threads on top of libuv's default 4,
-// so file and DNS work never wait behind them. Read by libuv at its first use, which comes after this line.
-process.env.UV_THREADPOOL_SIZE ??= String(config.MAX_CONCURRENT_QUERIES + 4);
+// The query gate admits MAX_CONCURRENT_QUERIES at once, and up to CURSOR_CACHE_SIZE cursors wait between pages
+// with their COPY blocked (db/cursor.ts): give them their own threads on top of libuv's default 4, so file and DNS
+// work never wait behind them. Read by libuv at its first use, which comes after this line.
+process.env.UV_THREADPOOL_SIZE ??= String(config.MAX_CONCURRENT_QUERIES + config.CURSOR_CACHE_SIZE + 4);
 const log = (msg: string) => console.log(JSON.stringify({ time: new Date().toISOString(), service: 'api', msg }));
 
 const keys = await openKeyStore({ file: config.API_KEYS_FILE, plainKeys: config.API_KEYS, pollMs: 1000, log }).catch((err: Error) => {
@@ -31,6 +32,7 @@ if (!keys.required) {
 const db = await openDatabase(config.DUCKDB_PATH, {
   threads: config.DUCKDB_THREADS,
   memoryLimit: config.DUCKDB_MEMORY_LIMIT,
+  cursors: { max: config.CURSOR_CACHE_SIZE, idleMs: config.CURSOR_IDLE_MS },
   pollMs: 1000,
   log,
 }).catch((err: Error) => {

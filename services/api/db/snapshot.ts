@@ -5,12 +5,16 @@
 import { DuckDBConnection, DuckDBInstance, JSDuckDBValueConverter, type DuckDBDataChunk, type DuckDBValue } from '@duckdb/node-api';
 import { resources, STORAGE_SCHEMA_VERSION } from '../../../schemas/index.js';
 import { ident, type CompiledQuery } from '../query/sql.js';
-import { copyThroughPipe, type RowEnd } from './copy-text.js';
+import { copyThroughPipe, startPipeCopy, type RowEnd } from './copy-text.js';
+import { openCursor, type Cursor } from './cursor.js';
+import { CursorCache, type CursorCacheOptions } from './cursor-cache.js';
 import { createPipePool } from './pipe-pool.js';
 
 export interface SnapshotOptions {
   readonly threads?: number;
   readonly memoryLimit?: string;
+  /** Cursors for clients that follow next links (db/cursor-cache.ts); none when left out or `max` is 0. */
+  readonly cursors?: CursorCacheOptions;
 }
 
 /** A chunk of typed columns: `columns[i][row]`. */
@@ -43,8 +47,18 @@ export interface Snapshot {
    * streaming (possibly unordered) limit. Checked with EXPLAIN; a yes is cached per SQL text.
    */
   keepsOrder(q: CompiledQuery, signal?: AbortSignal): Promise<boolean>;
-  /** Queries running now (for tests and /readyz). */
+  /**
+   * Opens a cursor on a framed query (compileCursorRows). Cursors run on a second, single-threaded DuckDB instance
+   * over the same file: a COPY that uses every thread renders row groups ahead of a slow reader and holds them in
+   * memory (~3 GB at 10M rows, docs/performance.md §5); one thread renders only as fast as the socket takes it.
+   */
+  openCursor(q: CompiledQuery): Promise<Cursor>;
+  /** Where cursors wait between requests; undefined when cursors are off. */
+  readonly cursors?: CursorCache;
+  /** Queries running now, cursors' COPYs not included (for tests and /readyz). */
   readonly running: number;
+  /** Cursors whose COPY has not yet been closed (for tests: returns to zero once they are closed or expire). */
+  readonly cursorsOpen: number;
   /** Named pipes held by running COPYs (for tests: returns to zero when every page is done). */
   readonly pipesInUse: number;
   close(): void;
@@ -56,7 +70,12 @@ export async function openSnapshot(path: string, opts: SnapshotOptions = {}): Pr
   if (opts.memoryLimit) config['memory_limit'] = opts.memoryLimit;
   const instance = await DuckDBInstance.create(path, config);
   let running = 0;
+  let cursorsOpen = 0;
   const pipes = createPipePool();
+  const cursors = opts.cursors && opts.cursors.max > 0 ? new CursorCache(opts.cursors) : undefined;
+  /** Created on the first cursor; closed with the snapshot once every cursor has let go. */
+  let extract: Promise<DuckDBInstance> | undefined;
+  let closed = false;
   /** SQL texts whose plan keeps stored order (see keepsOrder: only a yes is remembered). */
   const ordersKept = new Set<string>();
 
@@ -117,6 +136,28 @@ export async function openSnapshot(path: string, opts: SnapshotOptions = {}): Pr
     get pipesInUse() {
       return pipes.inUse;
     },
+    cursors,
+    get cursorsOpen() {
+      return cursorsOpen;
+    },
+    async openCursor(q) {
+      if (closed) throw new Error(`${path} is closed`);
+      extract ??= DuckDBInstance.create(path, { ...config, threads: '1' });
+      const conn = await (await extract).connect();
+      let pipe: string;
+      try {
+        pipe = await pipes.acquire();
+      } catch (err) {
+        conn.closeSync();
+        throw err;
+      }
+      cursorsOpen++;
+      return openCursor(startPipeCopy(conn, q, pipe, '\n'), () => {
+        cursorsOpen--;
+        conn.closeSync();
+        pipes.release(pipe);
+      });
+    },
     async *copyText(q, rowEnd, signal) {
       const { conn, done } = await acquireConnection(signal);
       let pipe: string | undefined;
@@ -150,8 +191,13 @@ export async function openSnapshot(path: string, opts: SnapshotOptions = {}): Pr
       return keeps;
     },
     close: () => {
+      closed = true;
       instance.closeSync();
-      pipes.close();
+      // Cursors first: a COPY blocked on a full pipe has to be interrupted and drained before its instance closes.
+      void (cursors?.close() ?? Promise.resolve())
+        .then(async () => (await extract)?.closeSync())
+        .catch(() => undefined)
+        .finally(() => pipes.close());
     },
   };
 

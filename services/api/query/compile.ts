@@ -191,6 +191,21 @@ export function compilePageRows(
   return { sql, params: params.values };
 }
 
+/**
+ * A cursor's rows (routes/page-text.ts): every matching row after the plan's cursor position, each as its Id, its
+ * text's length in bytes (`strlen`) and its text, as db/row-frame.ts reads them. No ORDER BY: a cursor is opened
+ * only where EXPLAIN shows a plan that keeps stored order, and every Id it sends is checked against phase one.
+ */
+export function compileCursorRows(plan: PagePlan, format: 'json' | 'csv'): CompiledQuery {
+  const params = new Params();
+  const conds = [resourceWhere(plan, params)];
+  if (plan.after !== undefined) conds.push(`t."Id" > ${params.bind(keyValue(plan, plan.after))}`);
+  const where = conds.filter(Boolean).join(' AND ');
+  const row = format === 'json' ? jsonRow(plan.fields) : csvRow(plan.fields);
+  const sql = `SELECT id, strlen(row) AS n, row FROM (SELECT t."Id" AS id, ${row} AS row FROM ${tableOf(plan)}${where ? ` WHERE ${where}` : ''})`;
+  return { sql, params: params.values };
+}
+
 function idRanges(ranges: readonly IdRange[] | undefined, params: Params): string | undefined {
   if (!ranges) return undefined;
   if (ranges.length === 0) return 'false';

@@ -9,6 +9,7 @@ import { ODataError, parseQuery } from '../odata/index.js';
 import type { Query } from '../odata/ast.js';
 import { compileApply, compileCount, csvHeader } from '../query/compile.js';
 import { findPage } from './page-window.js';
+import { pageText } from './page-text.js';
 import { planQuery, type ApplyPlan, type PagePlan } from '../query/plan.js';
 import type { ColumnChunk, Snapshot } from '../db/snapshot.js';
 import { checkPageSize } from '../limits/page-size.js';
@@ -98,17 +99,16 @@ async function page(
   const headers: Record<string, string> = { 'Content-Type': CONTENT_TYPES[plan.format] };
   const link = linkHeader(next, query);
   if (link) headers['Link'] = link;
-  const compiled = pageIds.length ? found.rows(plan.format, pageIds.length) : undefined;
   const count = { count: pageIds.length };
 
   let body: ReadableStream<Uint8Array>;
   if (plan.format === 'arrow') {
-    const chunks = compiled ? snapshot.streamColumns(compiled, signal) : nothing<ColumnChunk>();
+    const chunks = pageIds.length ? snapshot.streamColumns(found.rows('arrow', pageIds.length), signal) : nothing<ColumnChunk>();
     body = await pageStream(withRelease(chunks, release), arrowFrame(plan.fields), count);
   } else {
     const csv = plan.format === 'csv';
     const frame = csv ? csvFrame(plan) : jsonFrame(contextUrl(base, plan), next);
-    const text = compiled ? snapshot.copyText(compiled, csv ? '\r\n' : ',', signal) : noText();
+    const text = pageText(snapshot, { ...plan, format: plan.format }, found, pageIds, hasNext, signal);
     body = await textPageStream(withRelease(text, release), frame, count);
   }
   return c.body(body, 200, headers);
@@ -123,10 +123,6 @@ function formatFromAccept(accept: string | undefined): 'csv' | 'arrow' | undefin
 }
 
 async function* nothing<T>(): AsyncGenerator<T> {}
-
-async function* noText(): AsyncGenerator<Uint8Array, number> {
-  return 0;
-}
 
 /** Aggregates are small (the statistics table is): built in JS, sent whole. */
 async function applyPage(c: Context, plan: ApplyPlan, query: Query, snapshot: Snapshot, signal: AbortSignal, deps: CollectionDeps): Promise<Response> {

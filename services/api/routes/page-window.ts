@@ -19,6 +19,11 @@ export interface PageWindow {
   readonly ids: readonly Key[];
   /** Phase two for the first `count` of them. */
   rows(format: PagePlan['format'], count: number): CompiledQuery;
+  /**
+   * Phase one scanned the table in stored order with plain filters: the same rows, in the same order, can come from
+   * a cursor over `plan.where` after `plan.after` (routes/page-text.ts).
+   */
+  readonly continuable: boolean;
 }
 
 /**
@@ -36,12 +41,12 @@ export async function findPage(snapshot: Snapshot, plan: PagePlan, signal: Abort
   const { memberships, rest } = splitMemberships(plan.where);
   if (memberships.length > 0) return regionPage(snapshot, plan, { ...plan, where: rest }, memberships, signal);
   const ids = await scanIds(snapshot, plan, undefined, plan.top + 1, signal);
-  return ids ? window(plan, ids, {}) : sortedPage(snapshot, plan, signal);
+  return ids ? { ...window(plan, ids, {}), continuable: true } : sortedPage(snapshot, plan, signal);
 }
 
 async function sortedPage(snapshot: Snapshot, plan: PagePlan, signal: AbortSignal): Promise<PageWindow> {
   const ids = await idsOf(snapshot, compilePageIds(plan, { ordered: true }), signal);
-  return { ids, rows: (format, count) => compilePageRows(plan, bounds(ids, count), format, { ordered: true }) };
+  return { ids, rows: (format, count) => compilePageRows(plan, bounds(ids, count), format, { ordered: true }), continuable: false };
 }
 
 /**
@@ -99,6 +104,7 @@ async function regionPage(
 function window(plan: PagePlan, ids: readonly Key[], extra: { ranges?: readonly IdRange[] }): PageWindow {
   return {
     ids,
+    continuable: false,
     rows(format, count) {
       const { first, last } = bounds(ids, count);
       const opts: PageQueryOptions = { ordered: true, ...(extra.ranges ? { idRanges: clipRanges(extra.ranges, BigInt(first), BigInt(last)) } : {}) };
