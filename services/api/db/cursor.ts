@@ -15,11 +15,23 @@ export const READ_AHEAD = 16 * 1024 * 1024;
 /** Bytes per write to the response, as for pages (stream/page-stream.ts). */
 const BATCH = 256 * 1024;
 
+/** A cursor page that failed after `rows` whole rows had been handed out (not raised for an abort). */
+export class CursorError extends Error {
+  constructor(
+    readonly rows: number,
+    cause: unknown,
+  ) {
+    super(`cursor failed after ${rows} rows: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}
+
 export interface Cursor {
   /**
    * The next `ids.length` rows, each followed by `rowEnd`, as batches of bytes; returns the number of rows. Each
    * row's Id must be the one phase one found at its place, or the page fails. A consumer that stops early, an
-   * abort and any failure close the cursor: a page is taken whole or the cursor is gone.
+   * abort and any failure close the cursor: a page is taken whole or the cursor is gone. A failure other than the
+   * abort throws a CursorError that says how many rows were handed out, so the caller can finish the page
+   * another way.
    */
   page(ids: readonly Key[], rowEnd: Uint8Array, signal?: AbortSignal): AsyncGenerator<Uint8Array, number>;
   /** Stops the COPY (if it still runs) and gives its connection and pipe back; idempotent. */
@@ -91,6 +103,9 @@ export function openCursor(copy: PipeCopy, onClosed: () => void, readAhead = REA
       }
       complete = true;
       return rows;
+    } catch (err) {
+      if (signal?.aborted) throw err;
+      throw new CursorError(rows, err);
     } finally {
       signal?.removeEventListener('abort', onAbort);
       reading = false;

@@ -15,17 +15,20 @@ const BASE = '/v1/odata/v4';
 const IDLE_MS = 400;
 let withCursors: { db: Database; app: Hono };
 let without: { db: Database; app: Hono };
+/** Cursors whose instance cannot allocate what a COPY needs: every cursor fails. */
+let starved: { db: Database; app: Hono };
 let ref: DuckDBConnection;
 let refInstance: DuckDBInstance;
 
 beforeAll(async () => {
   const path = inject('apiFixtureDb');
-  const make = async (cursors?: { max: number; idleMs: number }) => {
+  const make = async (cursors?: { max: number; idleMs: number; memoryLimit?: string }) => {
     const db = await openDatabase(path, cursors ? { cursors } : {});
     return { db, app: createApp({ acquire: () => db.acquire(), links: { trustProxy: false } }) };
   };
   withCursors = await make({ max: 2, idleMs: IDLE_MS });
   without = await make();
+  starved = await make({ max: 2, idleMs: IDLE_MS, memoryLimit: '1MB' });
   refInstance = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
   ref = await refInstance.connect();
 });
@@ -34,6 +37,7 @@ afterAll(async () => {
   refInstance.closeSync();
   await withCursors.db.close();
   await without.db.close();
+  await starved.db.close();
 });
 
 function url(resource: string, options: Record<string, string | number>): string {
@@ -167,5 +171,21 @@ describe('extract cursors', () => {
     for (let i = 0; i < where.length; i++) expect(seen[i]).toEqual(await refIds(where[i]!));
     await settle();
     expect(snapshot().cursorsOpen).toBe(0);
+  });
+
+  it('a cursor that fails loses no page: the rows it did not send come from the page window', async () => {
+    let next: string | undefined = url('Records', { $top: 3000 });
+    let pages = 0;
+    while (next) {
+      const res = await starved.app.request(next);
+      const text = await res.text();
+      expect(text === (await (await without.app.request(next)).text()), `page ${pages + 1}`).toBe(true);
+      next = nextOf(res, text);
+      pages++;
+    }
+    expect(pages).toBe(10);
+    const { snapshot, release } = starved.db.acquire();
+    release();
+    expect({ open: snapshot.cursorsOpen, pipes: snapshot.pipesInUse }).toEqual({ open: 0, pipes: 0 });
   });
 });

@@ -4,6 +4,7 @@
  * every remaining row, read page by page, so that DuckDB renders the next page while the client takes in this one
  * (db/cursor.ts). Either way the page has exactly the rows phase one found: the cursor's Ids are checked one by one.
  */
+import { CursorError } from '../db/cursor.js';
 import type { Snapshot } from '../db/snapshot.js';
 import { compileCursorRows } from '../query/compile.js';
 import type { PagePlan } from '../query/plan.js';
@@ -44,7 +45,14 @@ export async function* pageText(
     if (nextKey) cursors.issue(nextKey);
     return yield* perPage();
   }
-  const rows = yield* cursor.page(ids, encoder.encode(rowEnd), signal);
+  let rows: number;
+  try {
+    rows = yield* cursor.page(ids, encoder.encode(rowEnd), signal);
+  } catch (err) {
+    // The cursor is closed; the page is not lost: the rows it did not send come from their own window.
+    if (!(err instanceof CursorError)) throw err;
+    return err.rows + (yield* snapshot.copyText(found.rows(plan.format, ids.length, err.rows), rowEnd, signal));
+  }
   if (nextKey) cursors.put(nextKey, cursor);
   else await cursor.close();
   return rows;

@@ -107,3 +107,18 @@ describe('Snapshot.keepsOrder', () => {
     expect(await snapshot.keepsOrder({ sql, params: [5_000n, max] })).toBe(true);
   });
 });
+
+describe('findPage phase two', () => {
+  it('rows(format, count, skip) reads the page from its skip-th Id on: the tail a failed cursor left', async () => {
+    for (const { filter, where } of [
+      { filter: `ActivityStartYear ge 2012`, where: `"ActivityStartYear" >= 2012` },
+      { filter: `RegionId eq 'admin.2.ca'`, where: `"LocationId" IN (SELECT "LocationId" FROM location_regions WHERE "RegionId" = 'admin.2.ca')` },
+    ]) {
+      const found = await findPage(snapshot, plan(filter, 500, 1_000n), new AbortController().signal);
+      const page = (await reference(where, 500, 1_000n)).slice(0, 500);
+      const q = found.rows('arrow', 500, 123);
+      const ids = (await snapshot.columns(q))['id']!.map((v) => v as bigint);
+      expect(ids).toEqual(page.slice(123));
+    }
+  });
+});

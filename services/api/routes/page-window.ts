@@ -17,8 +17,8 @@ type Key = bigint | string;
 export interface PageWindow {
   /** Up to `top + 1` Ids in ascending order: the page, and whether a next page exists. */
   readonly ids: readonly Key[];
-  /** Phase two for the first `count` of them. */
-  rows(format: PagePlan['format'], count: number): CompiledQuery;
+  /** Phase two for the first `count` of them, or for those from index `skip` on (a cursor that failed mid-page). */
+  rows(format: PagePlan['format'], count: number, skip?: number): CompiledQuery;
   /**
    * Phase one scanned the table in stored order with plain filters: the same rows, in the same order, can come from
    * a cursor over `plan.where` after `plan.after` (routes/page-text.ts).
@@ -46,7 +46,7 @@ export async function findPage(snapshot: Snapshot, plan: PagePlan, signal: Abort
 
 async function sortedPage(snapshot: Snapshot, plan: PagePlan, signal: AbortSignal): Promise<PageWindow> {
   const ids = await idsOf(snapshot, compilePageIds(plan, { ordered: true }), signal);
-  return { ids, rows: (format, count) => compilePageRows(plan, bounds(ids, count), format, { ordered: true }), continuable: false };
+  return { ids, rows: (format, count, skip = 0) => compilePageRows(plan, bounds(ids, count, skip), format, { ordered: true }), continuable: false };
 }
 
 /**
@@ -105,16 +105,16 @@ function window(plan: PagePlan, ids: readonly Key[], extra: { ranges?: readonly 
   return {
     ids,
     continuable: false,
-    rows(format, count) {
-      const { first, last } = bounds(ids, count);
+    rows(format, count, skip = 0) {
+      const { first, last } = bounds(ids, count, skip);
       const opts: PageQueryOptions = { ordered: true, ...(extra.ranges ? { idRanges: clipRanges(extra.ranges, BigInt(first), BigInt(last)) } : {}) };
       return compilePageRows(plan, { first, last }, format, opts);
     },
   };
 }
 
-function bounds(ids: readonly Key[], count: number): { first: Key; last: Key } {
-  return { first: ids[0]!, last: ids[count - 1]! };
+function bounds(ids: readonly Key[], count: number, skip: number): { first: Key; last: Key } {
+  return { first: ids[skip]!, last: ids[count - 1]! };
 }
 
 async function idsOf(snapshot: Snapshot, q: CompiledQuery, signal: AbortSignal): Promise<Key[]> {
