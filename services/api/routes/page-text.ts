@@ -34,9 +34,10 @@ export async function* pageText(
   if (!cursors || plan.resource.table !== 'observations') return yield* perPage();
 
   const here = compileCursorRows(plan, plan.format);
+  const hereKey = keyOf(here);
   const nextKey = hasNext ? keyOf(compileCursorRows({ ...plan, after: ids[ids.length - 1] }, plan.format)) : undefined;
-  let cursor = cursors.take(keyOf(here));
-  if (!cursor && found.continuable && plan.after !== undefined && cursors.followed(keyOf(here)) && (await snapshot.keepsOrder(here, signal))) {
+  let cursor = cursors.take(hereKey);
+  if (!cursor && found.continuable && plan.after !== undefined && cursors.followed(hereKey) && (await snapshot.keepsOrder(here, signal))) {
     cursor = await snapshot.openCursor(here);
   }
   if (!cursor) {
