@@ -10,7 +10,7 @@ export SRC         ?= $(OUT)
 export API_PORT    ?= 3000
 export PORT        ?= 8080
 
-.PHONY: install start test sample ingest remove api board board-migrate bench key-issue key-list key-revoke
+.PHONY: install build start test sample ingest remove api board board-migrate bench key-issue key-list key-revoke
 
 node_modules/.package-lock.json: package-lock.json
 	npm ci --no-audit --no-fund
@@ -18,8 +18,21 @@ node_modules/.package-lock.json: package-lock.json
 
 install: node_modules/.package-lock.json
 
+# The data API runs as JavaScript compiled by tsc, not through tsx: tsx's loader thread costs ~35 MB of RSS per
+# process (docs/performance.md §5). Rebuilt (~6 s) whenever a source under services/ or schemas/ changes; npm ci
+# wipes it with node_modules. Jobs and scripts keep running through tsx.
+BUILD := node_modules/.cache/tributary
+export API_MAIN := $(BUILD)/services/api/main.js
+$(API_MAIN): node_modules/.package-lock.json tsconfig.json $(shell find services schemas -type f \( -name '*.ts' -o -name '*.json' \) -not -name '*.test.ts')
+	rm -rf $(BUILD)
+	npx tsc -p tsconfig.json --noEmit false --outDir $(BUILD)
+	@echo '{"type":"module"}' > $(BUILD)/package.json
+	@touch $@
+
+build: $(API_MAIN)
+
 # Embedded defaults: sample data and a DuckDB file on first run, PGlite for the board.
-start: install
+start: install build
 	$(TSX) scripts/start.ts
 
 # Starts PostgreSQL and installs Chromium/xmllint/docker-compose from Debian's packages when missing.
@@ -38,8 +51,8 @@ remove: install
 	@test -n "$(DOI)" || { echo "usage: make remove DOI=10.x/yyyy" >&2; exit 2; }
 	$(TSX) ingest/main.ts remove "$(DOI)"
 
-api: install
-	$(TSX) services/api/main.ts
+api: build
+	node $(API_MAIN)
 
 board: install
 	$(TSX) services/board/main.ts
@@ -47,7 +60,7 @@ board: install
 board-migrate: install
 	$(TSX) services/board/migrate.ts
 
-bench: install
+bench: install build
 	$(TSX) scripts/bench/main.ts
 
 key-issue: install

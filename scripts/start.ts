@@ -16,6 +16,12 @@ function run(script: string, args: string[] = []): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', script, ...args], { env, stdio: 'inherit' });
 }
 
+/** The data API as `make api` runs it: compiled JS (API_MAIN, set by the Makefile's build), else through tsx. */
+function runApi(): ChildProcess {
+  const main = process.env['API_MAIN'];
+  return main ? spawn(process.execPath, [main], { env, stdio: 'inherit' }) : run('services/api/main.ts');
+}
+
 function once(script: string, args: string[] = []): Promise<void> {
   return new Promise((resolve, reject) => {
     run(script, args).on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${script} exited with ${code}`))));
@@ -36,7 +42,7 @@ try {
   process.exit(1);
 }
 
-const children = [run('services/api/main.ts'), run('services/board/main.ts')];
+const children = [runApi(), run('services/board/main.ts')];
 let stopping = false;
 let exitCode = 0;
 function stop(signal: NodeJS.Signals): void {

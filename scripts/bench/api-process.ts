@@ -21,7 +21,11 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** Starts `services/api/main.ts` with node itself as the child (so the pid is the server's) and waits for /readyz. */
+/**
+ * Starts the data API with node itself as the child (so the pid is the server's) and waits for /readyz: the
+ * compiled JS that `make api` runs when API_MAIN is set (`make bench` builds it), else `services/api/main.ts`
+ * through tsx (~35 MB more RSS: its loader thread).
+ */
 export async function startApi(duckdbPath: string, extraEnv: Record<string, string> = {}): Promise<ApiProcess> {
   const port = await freePort();
   const env = {
@@ -35,7 +39,9 @@ export async function startApi(duckdbPath: string, extraEnv: Record<string, stri
     API_KEYS: BENCH_API_KEY,
     ...extraEnv,
   };
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'services/api/main.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const main = process.env['API_MAIN'];
+  const args = main ? [main] : ['--import', 'tsx', 'services/api/main.ts'];
+  const child: ChildProcess = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'inherit'] });
   const base = `http://127.0.0.1:${port}`;
   const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`API exited with ${code}`))));
   const deadline = Date.now() + 60_000;
