@@ -37,7 +37,7 @@ export class CursorCache {
   }
 
   put(key: string, cursor: Cursor): void {
-    if (this.closed || this.opts.max <= 0) {
+    if (this.closed) {
       void cursor.close();
       return;
     }

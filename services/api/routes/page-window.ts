@@ -41,7 +41,7 @@ export async function findPage(snapshot: Snapshot, plan: PagePlan, signal: Abort
   const { memberships, rest } = splitMemberships(plan.where);
   if (memberships.length > 0) return regionPage(snapshot, plan, { ...plan, where: rest }, memberships, signal);
   const ids = await scanIds(snapshot, plan, undefined, plan.top + 1, signal);
-  return ids ? { ...window(plan, ids, {}), continuable: true } : sortedPage(snapshot, plan, signal);
+  return ids ? window(plan, ids, {}) : sortedPage(snapshot, plan, signal);
 }
 
 async function sortedPage(snapshot: Snapshot, plan: PagePlan, signal: AbortSignal): Promise<PageWindow> {
@@ -104,7 +104,8 @@ async function regionPage(
 function window(plan: PagePlan, ids: readonly Key[], extra: { ranges?: readonly IdRange[] }): PageWindow {
   return {
     ids,
-    continuable: false,
+    // Region pages read their Id ranges; a plain scan in stored order is what a cursor continues.
+    continuable: !extra.ranges,
     rows(format, count, skip = 0) {
       const { first, last } = bounds(ids, count, skip);
       const opts: PageQueryOptions = { ordered: true, ...(extra.ranges ? { idRanges: clipRanges(extra.ranges, BigInt(first), BigInt(last)) } : {}) };
