@@ -22,7 +22,7 @@ export const finalTables: readonly StorageTable[] = ['datasets', 'locations', 'l
 const columnsOf = (table: StorageTable) => storageTables[table].map((c) => c.column);
 const list = (cols: readonly string[], prefix = '') => cols.map((c) => `${prefix}${ident(c)}`).join(', ');
 /** Locations without the observation range, which is known only once every observation is in. */
-const locationCore = columnsOf('locations').filter((c) => c !== 'first_obs_id' && c !== 'last_obs_id');
+export const locationCore = columnsOf('locations').filter((c) => c !== 'first_obs_id' && c !== 'last_obs_id');
 
 export async function prepareLoad(conn: DuckDBConnection): Promise<void> {
   for (const table of finalTables) await run(conn, createTableSql(table));
@@ -45,7 +45,7 @@ export async function copyKept(conn: DuckDBConnection, kept: readonly KeptDatase
   const obs = list(columnsOf('observations'));
   for (const d of [...kept].sort((a, b) => a.minId - b.minId)) {
     // A range filter on a plain scan keeps the stored (Id) order and lets zone maps skip other datasets.
-    await run(conn, `INSERT INTO observations SELECT ${obs} FROM prev.observations WHERE "Id" BETWEEN $1 AND $2 AND "DOI" = $3`, [d.minId, d.maxId, d.DOI]);
+    await run(conn, `INSERT INTO observations (${obs}) SELECT ${obs} FROM prev.observations WHERE "Id" BETWEEN $1 AND $2 AND "DOI" = $3`, [d.minId, d.maxId, d.DOI]);
   }
   const dois = kept.map((d) => d.DOI);
   if (dois.length === 0) return;
@@ -92,10 +92,15 @@ function datasetLocationsSql(stage: string): string {
     FROM ${stage} WHERE ok GROUP BY "MonitoringLocationID"`;
 }
 
-const sortKey = (() => {
+/**
+ * The documented numbering key within a dataset: location, date, time, then every other upload column. The
+ * staged path adds the source position (`_src`) as the last tie-break; rows equal in every column are
+ * indistinguishable once stored, so the direct path, which has no source position, numbers the same table.
+ */
+export const observationSortKey = (() => {
   const lead = ['MonitoringLocationID', 'ActivityStartDate', 'ActivityStartTime'];
   const rest = uploadColumns.map((f) => f.name).filter((n) => !lead.includes(n));
-  return [...lead, ...rest].map((c) => `${ident(c)} NULLS FIRST`).concat(['_src']).join(', ');
+  return [...lead, ...rest].map((c) => `${ident(c)} NULLS FIRST`).join(', ');
 })();
 
 /** A dataset whose valid staged rows are to be written, with the Id range `loadDataset` planned for it. */
@@ -145,9 +150,19 @@ export async function insertNewObservations(conn: DuckDBConnection, parts: reado
   const union = parts.map((p, i) => partSql(i, p.stage)).join('\n    UNION ALL ');
   const rows = await run(
     conn,
-    `INSERT INTO observations (${list(cols)}) SELECT ${cols.map(observationExpr).join(', ')} FROM (${union}) ORDER BY _part, ${sortKey}`,
+    `INSERT INTO observations (${list(cols)}) SELECT ${cols.map(observationExpr).join(', ')} FROM (${union}) ORDER BY _part, ${observationSortKey}, _src`,
     parts.map((p) => p.DOI),
   );
+  await numberNewObservations(conn, parts, base, before);
+  return rows;
+}
+
+/**
+ * Numbers the rows appended after the first `before` rows in place — Id = base + (rowid − before) + 1, rowid
+ * being the row's physical place (the build file is append-only, so rowids are dense) — checks each dataset's
+ * planned range, and adds their statistics.
+ */
+export async function numberNewObservations(conn: DuckDBConnection, parts: readonly Omit<NewRows, 'stage'>[], base: number, before: number): Promise<void> {
   await run(conn, 'UPDATE observations SET "Id" = $1 + (rowid - $2) + 1 WHERE rowid >= $2', [base, before]);
   const written = await all(conn, 'SELECT "DOI", count(*) AS n, min("Id") AS lo, max("Id") AS hi FROM observations WHERE "Id" > $1 GROUP BY "DOI"', [base]);
   for (const p of parts) {
@@ -157,7 +172,6 @@ export async function insertNewObservations(conn: DuckDBConnection, parts: reado
     }
   }
   await run(conn, statsSql(), [base]);
-  return rows;
 }
 
 function statsSql(): string {

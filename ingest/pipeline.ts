@@ -3,10 +3,11 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { run, scalarNumber } from './db.js';
 import { deriveRegions } from './derive.js';
 import { copyKept, insertNewObservations, loadDataset, prepareLoad, type KeptDataset, type NewRows } from './load.js';
+import { loadDirect, prepareDirect } from './load-direct.js';
 import { readPrevious, type Previous } from './previous.js';
 import { abandonBuild, openBuild, publishBuild, type Build } from './publish.js';
 import { readSources, type SourceDataset } from './read.js';
-import { canadaRegions, loadRegionsFile } from './regions.js';
+import { canadaRegions, loadRegionsFile, type Region } from './regions.js';
 import { DEFAULT_MAX_REJECTS, datasetReport, failDataset, type DatasetReport, type Report } from './report.js';
 import { addDataset, writeStatistics } from './statistics.js';
 import { prepareValidation, stageDataset, type Staged } from './validate.js';
@@ -27,6 +28,12 @@ export interface IngestOptions {
   /** Stored rejects per dataset (counts stay exact). */
   readonly maxRejects?: number;
   readonly log?: Log;
+  /**
+   * 'direct' (default): one statement reads, validates, sorts and writes the new rows (load-direct.ts), falling
+   * back to 'staged' when it cannot; 'staged': every file is staged and validated first (validate.ts, load.ts).
+   * Both publish identical files; tests run both.
+   */
+  readonly path?: 'direct' | 'staged';
 }
 
 export interface RemoveOptions {
@@ -47,6 +54,13 @@ function finish(report: Omit<Report, 'durationMs' | 'rowsPerSecond'>, started: n
 
 /** Adds or replaces the datasets under `src`, keeps every other published one, publishes atomically. */
 export async function runIngest(options: IngestOptions): Promise<Report> {
+  const result = await ingestOnce(options, options.path !== 'staged');
+  if (!('fallback' in result)) return result;
+  options.log?.progress?.(`validating file by file instead: ${result.fallback}`);
+  return (await ingestOnce(options, false)) as Report;
+}
+
+async function ingestOnce(options: IngestOptions, direct: boolean): Promise<Report | { fallback: string }> {
   const started = performance.now();
   const log = options.log ?? quiet;
   const maxRejects = options.maxRejects ?? DEFAULT_MAX_REJECTS;
@@ -70,6 +84,20 @@ export async function runIngest(options: IngestOptions): Promise<Report> {
       if (!changed.includes(ds)) Object.assign(ds.report, { status: 'unchanged' });
       reports.push(ds.report);
     }
+    if (direct && changed.length > 0) {
+      await prepareDirect(build.conn);
+      const kept = [...prev.datasets.values()].filter((d) => !changed.some((ds) => ds.metadata.DOI === d.DOI) && d.rows > 0);
+      await copyKept(build.conn, kept);
+      timer.lap('copy');
+      const outcome = await loadDirect(build.conn, changed, prev, { maxRejects, progress: log.progress });
+      if (!outcome.loaded) {
+        await abandonBuild(build);
+        return { fallback: outcome.reason };
+      }
+      for (const p of outcome.parts) await addDataset(build.conn, p.ds, p);
+      timer.lap('load');
+      return await finishBuild(build, outcome, regions, reports, started, timer, options, log);
+    }
     const staged = await stageAll(build, changed, maxRejects, log);
     timer.lap('validate');
     const loading = changed.filter((ds) => staged.has(ds));
@@ -83,16 +111,31 @@ export async function runIngest(options: IngestOptions): Promise<Report> {
     timer.lap('copy');
     const maxima = await loadAll(build, loading, staged, prev, log);
     timer.lap('load');
-    await deriveRegions(build.conn, regions);
-    timer.lap('derive');
-    await writeStatistics(build.conn, { ingestVersion: INGEST_VERSION, ...maxima }, STORAGE_SCHEMA_VERSION);
-    timer.lap('statistics');
-    await publishBuild(build);
-    timer.lap('publish');
+    return await finishBuild(build, maxima, regions, reports, started, timer, options, log);
   } catch (err) {
     await abandonBuild(build);
     throw err;
   }
+}
+
+/** Stages 4–6 once every observation is in; the caller abandons the build if this throws. */
+async function finishBuild(
+  build: Build,
+  maxima: { readonly maxObservationId: number; readonly maxLocationId: number },
+  regions: readonly Region[],
+  reports: DatasetReport[],
+  started: number,
+  timer: ReturnType<typeof phaseTimer>,
+  options: IngestOptions,
+  log: Log,
+): Promise<Report> {
+  await deriveRegions(build.conn, regions);
+  timer.lap('derive');
+  const { maxObservationId, maxLocationId } = maxima;
+  await writeStatistics(build.conn, { ingestVersion: INGEST_VERSION, maxObservationId, maxLocationId }, STORAGE_SCHEMA_VERSION);
+  timer.lap('statistics');
+  await publishBuild(build);
+  timer.lap('publish');
   for (const d of reports) log.info(summaryLine(d));
   const report = { ...finish({ published: true, datasets: reports }, started), timingsMs: timer.laps };
   log.info(`published ${options.duckdbPath}: ${reports.reduce((n, d) => n + d.rowsLoaded, 0)} rows loaded in ${(report.durationMs / 1000).toFixed(1)} s (${report.rowsPerSecond} rows/s)`);

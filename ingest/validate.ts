@@ -98,8 +98,17 @@ export async function stageDataset(conn: DuckDBConnection, ds: SourceDataset, na
   return { table: STAGE, files, lineOf: staged.lineOf, rowsValid: start - invalid };
 }
 
-/** The INSERT reading one file: header columns c0…cN mapped to upload columns by name, the rest unused. */
+/** The INSERT reading one file into a stage table, with each row's verdict. */
 function insertFileSql(STAGE: string, file: SourceFile): string {
+  return `INSERT INTO ${STAGE} SELECT $2::INTEGER, *, (${rowOkSql()}) AS ok FROM (${fileRowsSql(file, '$1')})`;
+}
+
+/**
+ * One file's records as text columns named as the upload columns (header columns c0…cN mapped by name, absent
+ * ones NULL, unknown ones unused) plus `extra_nl`, the newlines inside ignored columns. `path` is the SQL of the
+ * file's path (a bound parameter). Malformed records go to the reject tables `csv_rejects` and `csv_scans`.
+ */
+export function fileRowsSql(file: SourceFile, path: string): string {
   const struct = Array.from({ length: file.columns.width }, (_, i) => `'c${i}': 'VARCHAR'`).join(', ');
   const mapped = uploadColumns.map((f) => {
     const at = file.columns.indexOf.get(f.name);
@@ -108,8 +117,7 @@ function insertFileSql(STAGE: string, file: SourceFile): string {
   // Newlines inside ignored columns still shift physical line numbers; count them only when there are any.
   const extra = file.columns.unknown.map(({ index }) => `coalesce(strlen(c${index}) - strlen(replace(c${index}, chr(10), '')), 0)`);
   const extraNl = extra.length > 0 ? extra.join(' + ') : '0';
-  return `INSERT INTO ${STAGE} SELECT $2::INTEGER, *, (${rowOkSql()}) AS ok FROM (
-    SELECT ${mapped.join(', ')}, (${extraNl})::INTEGER AS extra_nl FROM read_csv($1, ${READ_OPTIONS}, columns = {${struct}}))`;
+  return `SELECT ${mapped.join(', ')}, (${extraNl})::INTEGER AS extra_nl FROM read_csv(${path}, ${READ_OPTIONS}, columns = {${struct}})`;
 }
 
 async function readMalformed(conn: DuckDBConnection, file: SourceFile): Promise<Malformed[]> {
