@@ -36,7 +36,7 @@ export interface Report {
   error?: string;
   durationMs: number;
   rowsPerSecond: number;
-  /** Wall time per phase (read, open, validate, copy, load, derive, statistics, publish). */
+  /** Wall time per phase: read, open, copy, load, derive, statistics, publish (+ validate on the staged path). */
   timingsMs?: Record<string, number>;
   datasets: DatasetReport[];
 }
