@@ -15,6 +15,7 @@ import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { closeSync, constants, openSync } from 'node:fs';
 import { Socket } from 'node:net';
 import type { CompiledQuery } from '../query/sql.js';
+import { PipeThread, type PipeThreadOptions } from './pipe-thread.js';
 
 /**
  * What follows each row: JSON rows are separated by commas (the last one is dropped by the writer), CSV lines end
@@ -37,9 +38,12 @@ export function copySql(q: CompiledQuery, pipe: string, rowEnd: RowEnd): string 
   return `COPY (${q.sql}) TO ${pipeLiteral(pipe)} (FORMAT csv, HEADER false, QUOTE '', ESCAPE '', DELIMITER '\x01', NEW_LINE ${ROW_END_SQL[rowEnd]})`;
 }
 
-/** A COPY running into a named pipe, and the non-blocking socket that reads the pipe. */
-export interface PipeCopy {
-  readonly reader: Socket;
+/** What reads the pipe: a socket on the event loop, or a thread of its own (db/pipe-thread.ts). */
+export type PipeReader = Socket | PipeThread;
+
+/** A COPY running into a named pipe, and what reads the pipe. */
+export interface PipeCopy<R extends PipeReader = PipeReader> {
+  readonly reader: R;
   /** The number of rows COPY reports having written; rejects with its error (SQL error, interrupt). */
   readonly done: Promise<number>;
   /** Interrupts the COPY if it still runs, discards what it still writes and resolves once DuckDB has let go. */
@@ -47,16 +51,27 @@ export interface PipeCopy {
 }
 
 /**
- * Starts `COPY (q) TO pipe` on `conn`. The read end is opened first and non-blocking (opening it cannot wait for a
- * writer); then our own write end, so that the reader sees end-of-file only once both we and DuckDB have closed
- * theirs: never before DuckDB has opened. A failed COPY writes nothing more: the reader ends at once with its error
- * (DuckDB may not have closed its end yet).
+ * Starts `COPY (q) TO pipe` on `conn`, read by a non-blocking socket on the event loop (pages: short COPYs).
+ * The read end is opened first and non-blocking (opening it cannot wait for a writer); then our own write end,
+ * so that the reader sees end-of-file only once both we and DuckDB have closed theirs: never before DuckDB has
+ * opened. A failed COPY writes nothing more: the reader ends at once with its error (DuckDB may not have closed
+ * its end yet).
  */
-export function startPipeCopy(conn: DuckDBConnection, q: CompiledQuery, pipe: string, rowEnd: RowEnd): PipeCopy {
-  const reader = new Socket({ fd: openSync(pipe, constants.O_RDONLY | constants.O_NONBLOCK), readable: true, writable: false });
+export function startPipeCopy(conn: DuckDBConnection, q: CompiledQuery, pipe: string, rowEnd: RowEnd): PipeCopy<Socket> {
+  return start(conn, q, pipe, rowEnd, (fd) => new Socket({ fd, readable: true, writable: false }));
+}
+
+/** The same, read by a thread of its own so the event loop never holds DuckDB's writer up (cursors). */
+export function startThreadedPipeCopy(conn: DuckDBConnection, q: CompiledQuery, pipe: string, rowEnd: RowEnd, options?: PipeThreadOptions): PipeCopy<PipeThread> {
+  return start(conn, q, pipe, rowEnd, (fd) => new PipeThread(fd, pipe, options));
+}
+
+function start<R extends PipeReader>(conn: DuckDBConnection, q: CompiledQuery, pipe: string, rowEnd: RowEnd, open: (fd: number) => R): PipeCopy<R> {
+  const readEnd = openSync(pipe, constants.O_RDONLY | constants.O_NONBLOCK);
+  let guard: number | undefined = openSync(pipe, constants.O_WRONLY | constants.O_NONBLOCK);
+  const reader = open(readEnd);
   // Errors reach the consumer through `done` or its iterator; after it has gone, a late one has nobody left to tell.
   reader.on('error', () => {});
-  let guard: number | undefined = openSync(pipe, constants.O_WRONLY | constants.O_NONBLOCK);
   const closeGuard = () => {
     if (guard === undefined) return;
     closeSync(guard);
@@ -77,11 +92,15 @@ export function startPipeCopy(conn: DuckDBConnection, q: CompiledQuery, pipe: st
     done,
     async stop() {
       if (!settled) conn.interrupt();
-      reader.removeAllListeners('data');
-      reader.resume(); // flowing with no listener: discards whatever DuckDB still writes
+      if (reader instanceof PipeThread) reader.discard();
+      else {
+        reader.removeAllListeners('data');
+        reader.resume(); // flowing with no listener: discards whatever DuckDB still writes
+      }
       await done.catch(() => undefined);
       closeGuard();
-      reader.destroy();
+      if (reader instanceof PipeThread) await reader.finished;
+      else reader.destroy();
     },
   };
 }

@@ -5,7 +5,7 @@
  */
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startPipeCopy } from './copy-text.js';
+import { startPipeCopy, startThreadedPipeCopy } from './copy-text.js';
 import { openCursor, type Cursor } from './cursor.js';
 import { createPipePool, type PipePool } from './pipe-pool.js';
 import type { CompiledQuery } from '../query/sql.js';
@@ -13,6 +13,8 @@ import type { CompiledQuery } from '../query/sql.js';
 let instance: DuckDBInstance;
 let pipes: PipePool;
 let open = 0;
+/** How the pipe is read: on the event loop (pages) or by a thread of its own (what cursors use). */
+let start: typeof startPipeCopy | typeof startThreadedPipeCopy = startPipeCopy;
 beforeAll(async () => {
   instance = await DuckDBInstance.create(inject('apiFixtureDb'), { access_mode: 'READ_ONLY', threads: '1' });
   pipes = createPipePool();
@@ -32,7 +34,7 @@ const framed = (from: number, to: number): CompiledQuery => ({
 async function cursorOn(q: CompiledQuery, readAhead?: number): Promise<{ cursor: Cursor; done: Promise<number> }> {
   const conn = await instance.connect();
   const pipe = await pipes.acquire();
-  const copy = startPipeCopy(conn, q, pipe, '\n');
+  const copy = start(conn, q, pipe, '\n');
   open++;
   const cursor = openCursor(
     copy,
@@ -67,7 +69,14 @@ const comma = Buffer.from(',');
 /** Whether `p` settles within 300 ms (for a COPY that must stay blocked). */
 const settled = (p: Promise<unknown>) => Promise.race([p.then(() => true, () => true), new Promise((r) => setTimeout(() => r(false), 300))]);
 
-describe('openCursor', () => {
+describe.each([
+  ['the event loop', startPipeCopy],
+  ['a thread of its own', startThreadedPipeCopy],
+] as const)('openCursor, the pipe read by %s', (_, reader) => {
+  beforeAll(() => {
+    start = reader;
+  });
+
   it('hands out consecutive pages that are exactly the rows, in order, text untouched', async () => {
     const { cursor, done } = await cursorOn(framed(1, 30_001));
     for (const [from, to] of [

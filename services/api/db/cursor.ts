@@ -10,8 +10,11 @@ import { RowFrames } from './row-frame.js';
 
 type Key = bigint | string;
 
-/** About one 10,000-row page of Records in JSON. */
-export const READ_AHEAD = 16 * 1024 * 1024;
+/**
+ * Half a 10,000-row page of Records in JSON; the pipe's thread (db/pipe-thread.ts) may hold up to as much again
+ * in messages the event loop has not taken yet.
+ */
+export const READ_AHEAD = 8 * 1024 * 1024;
 /** Bytes per write to the response, as for pages (stream/page-stream.ts). */
 const BATCH = 256 * 1024;
 

@@ -5,7 +5,7 @@
 import { DuckDBConnection, DuckDBInstance, JSDuckDBValueConverter, type DuckDBDataChunk, type DuckDBValue } from '@duckdb/node-api';
 import { resources, STORAGE_SCHEMA_VERSION } from '../../../schemas/index.js';
 import { ident, type CompiledQuery } from '../query/sql.js';
-import { copyThroughPipe, startPipeCopy, type RowEnd } from './copy-text.js';
+import { copyThroughPipe, startThreadedPipeCopy, type RowEnd } from './copy-text.js';
 import { openCursor, type Cursor } from './cursor.js';
 import { CursorCache, type CursorCacheOptions } from './cursor-cache.js';
 import { createPipePool } from './pipe-pool.js';
@@ -159,7 +159,7 @@ export async function openSnapshot(path: string, opts: SnapshotOptions = {}): Pr
         throw err;
       }
       cursorsOpen++;
-      return openCursor(startPipeCopy(conn, q, pipe, '\n'), () => {
+      return openCursor(startThreadedPipeCopy(conn, q, pipe, '\n'), () => {
         cursorsOpen--;
         conn.closeSync();
         pipes.release(pipe);

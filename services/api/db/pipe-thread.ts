@@ -1,0 +1,159 @@
+/**
+ * Reads a named pipe on a worker thread, for a cursor's long-running COPY (db/cursor.ts).
+ *
+ * Why: a Linux pipe holds 64 KiB, about 40 rows of Records JSON. Read on the event loop, the pipe is drained only
+ * when the loop is free, so DuckDB's single render thread stalled whenever this process was writing a batch to
+ * the socket or collecting garbage (a third of the time during an extract): 104–106k rows/s. With the pipe
+ * enlarged to 1 MiB (an experiment through fcntl, which Node cannot call) the same extract ran at 130–139k rows/s
+ * (docs/performance.md §1). A thread that does nothing but drain the pipe into the cursor's read-ahead decouples
+ * the renderer from the event loop the same way. It costs ~9 MB of RSS while a cursor is open.
+ *
+ * The thread waits for data on a blocking read end, then takes what else the pipe holds through the
+ * caller's non-blocking one, up to 64 KiB per message (a first version polled the non-blocking end every 0.5 ms
+ * and capped the extract below the event loop's rate). Messages wait until the event loop takes them, which it
+ * does between writes of a page to the socket: up to 8 MiB may be in flight before the thread waits (with 1 MiB
+ * the extract was back at 102k rows/s; with 8 MiB, and the cursor's read-ahead cut from 16 to 8 MiB so the total
+ * is unchanged, 152–162k rows/s, peak RSS 343–376 MB against 307–348 MB). `pause()` stops it reading (the pipe fills and blocks DuckDB's writer: the
+ * read-ahead's back-pressure); `discard()` makes it read and drop everything until end-of-file, which comes
+ * once every write end is closed. The descriptor is closed when the thread has ended.
+ */
+import { EventEmitter } from 'node:events';
+import { closeSync, constants, openSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+
+/** state[0]: 1 while paused; state[1]: 1 once discarding; state[2]: bytes posted and not yet received. */
+const PAUSED = 0;
+const DISCARD = 1;
+const IN_FLIGHT = 2;
+
+// CommonJS evaluated in the worker: no file to resolve, the same under tsx and in the compiled build.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { readSync } = require('node:fs');
+const { fd, blocking, chunk, inFlight } = workerData;
+const state = new Int32Array(workerData.state);
+// The blocking read end waits for data without polling; the non-blocking one then takes whatever else is
+// already in the pipe, so one message carries up to a chunk.
+const more = (buf, at) => {
+  try {
+    return readSync(fd, buf, at, buf.length - at, null);
+  } catch (err) {
+    if (err.code === 'EAGAIN') return -1;
+    throw err;
+  }
+};
+try {
+  for (let ended = false; !ended; ) {
+    while (Atomics.load(state, ${PAUSED}) === 1) Atomics.wait(state, ${PAUSED}, 1);
+    // Messages wait in a queue until the event loop takes them: bound it, or the queue is the read-ahead.
+    for (let q = Atomics.load(state, ${IN_FLIGHT}); q >= inFlight && Atomics.load(state, ${DISCARD}) === 0; q = Atomics.load(state, ${IN_FLIGHT})) {
+      Atomics.wait(state, ${IN_FLIGHT}, q);
+    }
+    const buf = Buffer.allocUnsafeSlow(chunk);
+    let filled = readSync(blocking, buf, 0, chunk, null);
+    if (filled === 0) break;
+    while (filled < chunk) {
+      const n = more(buf, filled);
+      if (n < 0) break;
+      if (n === 0) ended = true;
+      if (n <= 0) break;
+      filled += n;
+    }
+    if (Atomics.load(state, ${DISCARD}) === 0) {
+      Atomics.add(state, ${IN_FLIGHT}, filled);
+      parentPort.postMessage({ data: buf.buffer, length: filled }, [buf.buffer]);
+    }
+  }
+  parentPort.postMessage({ end: true });
+} catch (err) {
+  parentPort.postMessage({ error: String(err && err.message ? err.message : err) });
+}
+`;
+
+export interface PipeThreadOptions {
+  /** Bytes gathered per message. */
+  readonly chunk?: number;
+  /** Bytes posted and not yet taken by the event loop before the thread waits (on top of the read-ahead). */
+  readonly inFlight?: number;
+}
+
+/** The reading end of a pipe, as the subset of a socket's events and flow control that cursors use. */
+export class PipeThread extends EventEmitter {
+  private readonly state = new Int32Array(new SharedArrayBuffer(12));
+  private readonly worker: Worker;
+  private paused = false;
+  /** Settles when the thread has ended (the descriptor is closed). */
+  readonly finished: Promise<void>;
+
+  /**
+   * Takes over `fd`, a non-blocking read end of the pipe at `path`, and opens a blocking one beside it: call it
+   * once a write end is open (the open waits for a writer). Both are closed once the thread has ended.
+   */
+  constructor(fd: number, path: string, options: PipeThreadOptions = {}) {
+    super();
+    const blocking = openSync(path, constants.O_RDONLY);
+    // An error after the consumer has gone has nobody left to tell (as for the socket reader).
+    this.on('error', () => {});
+    this.worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { fd, blocking, chunk: options.chunk ?? 64 * 1024, inFlight: options.inFlight ?? 8 * 1024 * 1024, state: this.state.buffer },
+      resourceLimits: { maxOldGenerationSizeMb: 8, maxYoungGenerationSizeMb: 2 },
+      stdout: false,
+      stderr: false,
+    });
+    this.worker.unref();
+    this.worker.on('message', (m: { data?: ArrayBuffer; length?: number; end?: true; error?: string }) => {
+      if (m.data) {
+        Atomics.sub(this.state, IN_FLIGHT, m.length ?? 0);
+        Atomics.notify(this.state, IN_FLIGHT);
+        this.emit('data', Buffer.from(m.data, 0, m.length));
+      }
+      else if (m.end) this.emit('end');
+      else if (m.error) this.emit('error', new Error(`reading the pipe: ${m.error}`));
+    });
+    this.finished = new Promise((resolve) => {
+      this.worker.once('error', (err) => this.emit('error', err));
+      // Closed here, where they were opened (Node warns when another thread closes them).
+      this.worker.once('exit', () => {
+        closeSync(blocking);
+        closeSync(fd);
+        resolve();
+      });
+    });
+  }
+
+  pause(): this {
+    this.paused = true;
+    this.set(PAUSED, 1);
+    return this;
+  }
+
+  resume(): this {
+    this.paused = false;
+    this.set(PAUSED, 0);
+    return this;
+  }
+
+  isPaused(): boolean {
+    return this.paused;
+  }
+
+  /** Fails the reader (the COPY failed): the error is reported and everything still to come is dropped. */
+  destroy(err?: Error): void {
+    if (err) this.emit('error', err);
+    this.discard();
+  }
+
+  /** Drops everything still to come; the thread ends at end-of-file. */
+  discard(): void {
+    this.removeAllListeners('data');
+    this.set(DISCARD, 1);
+    this.resume();
+  }
+
+  private set(slot: number, value: number): void {
+    Atomics.store(this.state, slot, value);
+    Atomics.notify(this.state, PAUSED);
+    Atomics.notify(this.state, IN_FLIGHT);
+  }
+}
