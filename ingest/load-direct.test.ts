@@ -45,7 +45,9 @@ describe('the direct path (one statement from CSV to observations)', () => {
     const src = await sources(dir);
     const direct = await ingest({ src, duckdbPath: join(dir, 'direct.duckdb') });
     const staged = await ingest({ src, duckdbPath: join(dir, 'staged.duckdb'), path: 'staged' });
-    expect(direct.progress.some((l) => /read, validated and sorted/.test(l))).toBe(true);
+    expect(direct.progress.some((l) => /read, validated and sorted in one pass .* rows\/s\)$/.test(l))).toBe(true);
+    // A line per file, as on the staged path.
+    expect(direct.progress.find((l) => l.startsWith('alpha/part-2.csv:'))).toBe('alpha/part-2.csv: 17 rows');
     expect(direct.progress.filter((l) => /explained line by line/.test(l)).map((l) => l.split(':')[0])).toEqual(['10.25976/alph-aa11', '10.25976/gamm-cc33']);
     expect(direct.progress.some((l) => /file by file instead/.test(l))).toBe(false);
     expect(staged.progress.some((l) => /read, validated and sorted/.test(l))).toBe(false);

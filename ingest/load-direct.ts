@@ -35,11 +35,14 @@ export interface DirectOptions {
 }
 
 const OK = '_ok';
+/** Which file a row came from (its index in DOI, then file order), for the progress line per file. */
+const FILE = '_file';
 const columnsOf = (table: 'observations') => storageTables[table].map((c) => c.column);
 
 /** Adds the validity flag the statement writes; dropped again before publishing. */
 export async function prepareDirect(conn: DuckDBConnection): Promise<void> {
   await run(conn, `ALTER TABLE observations ADD COLUMN ${OK} BOOLEAN`);
+  await run(conn, `ALTER TABLE observations ADD COLUMN ${FILE} INTEGER`);
 }
 
 export async function loadDirect(conn: DuckDBConnection, datasets: readonly SourceDataset[], prev: Previous, options: DirectOptions): Promise<DirectOutcome> {
@@ -58,8 +61,13 @@ export async function loadDirect(conn: DuckDBConnection, datasets: readonly Sour
   for (const ds of ordered) {
     if ((counts.get(ds.metadata.DOI)?.valid ?? 0) === 0) return { loaded: false, reason: `${ds.metadata.DOI} has no valid row` };
   }
+  const seconds = (performance.now() - t0) / 1000;
   const rows = [...counts.values()].reduce((n, c) => n + c.rows, 0);
-  options.progress?.(`${rows} rows of ${ordered.length} dataset(s) read, validated and sorted in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  if (options.progress) {
+    const perFile = new Map((await all(conn, `SELECT ${FILE} AS f, count(*) AS n FROM observations WHERE rowid >= $1 GROUP BY ALL`, [before])).map((r) => [Number(r.f), Number(r.n)]));
+    for (const [i, file] of ordered.flatMap((ds) => ds.files).entries()) options.progress(`${file.name}: ${perFile.get(i) ?? 0} rows`);
+    options.progress(`${rows} rows of ${ordered.length} dataset(s) read, validated and sorted in one pass in ${seconds.toFixed(1)} s (${Math.round(rows / Math.max(seconds, 1e-3))} rows/s)`);
+  }
 
   if ([...counts.values()].some((c) => c.rows > c.valid)) await run(conn, `DELETE FROM observations WHERE rowid >= $1 AND NOT ${OK}`, [before]);
   await run(conn, locationsSql(), [before]);
@@ -97,6 +105,7 @@ export async function loadDirect(conn: DuckDBConnection, datasets: readonly Sour
     [before],
   );
   await run(conn, `ALTER TABLE observations DROP COLUMN ${OK}`);
+  await run(conn, `ALTER TABLE observations DROP COLUMN ${FILE}`);
   await numberNewObservations(conn, parts, prev.maxObservationId, before);
   return { loaded: true, maxObservationId, maxLocationId, parts };
 }
@@ -108,9 +117,10 @@ export async function loadDirect(conn: DuckDBConnection, datasets: readonly Sour
  */
 function insertSql(ordered: readonly SourceDataset[]): string {
   let param = 0;
+  let fileIndex = 0;
   const sources = ordered.flatMap((ds, part) => {
     const doi = `$${++param}`;
-    return ds.files.map((file) => `SELECT ${part} AS _part, ${doi}::VARCHAR AS "DOI", * EXCLUDE (extra_nl) FROM (${fileRowsSql(file, `$${++param}`)})`);
+    return ds.files.map((file) => `SELECT ${part} AS _part, ${fileIndex++} AS ${FILE}, ${doi}::VARCHAR AS "DOI", * EXCLUDE (extra_nl) FROM (${fileRowsSql(file, `$${++param}`)})`);
   });
   const notNull = new Set(storageTables.observations.filter((c) => !c.nullable).map((c) => c.column));
   const typed = uploadColumns.map((f) => {
@@ -124,9 +134,9 @@ function insertSql(ordered: readonly SourceDataset[]): string {
     ActivityGroupType: `coalesce(g._group, 'Other')`,
   };
   const cols = columnsOf('observations');
-  return `INSERT INTO observations (${cols.map(ident).join(', ')}, ${OK})
-    SELECT ${cols.map((c) => derived[c] ?? ident(c)).join(', ')}, ${OK} FROM (
-      SELECT _part, "DOI", ${typed.join(', ')}, (${rowOkSql()}) AS ${OK} FROM (${sources.join('\n      UNION ALL ')})
+  return `INSERT INTO observations (${cols.map(ident).join(', ')}, ${OK}, ${FILE})
+    SELECT ${cols.map((c) => derived[c] ?? ident(c)).join(', ')}, ${OK}, ${FILE} FROM (
+      SELECT _part, ${FILE}, "DOI", ${typed.join(', ')}, (${rowOkSql()}) AS ${OK} FROM (${sources.join('\n      UNION ALL ')})
     ) LEFT JOIN (SELECT "ActivityType" AS _type, "ActivityGroupType" AS _group FROM activity_groups) g ON g._type = "ActivityType"
     ORDER BY NOT ${OK}, _part, ${observationSortKey}`;
 }
