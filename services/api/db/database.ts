@@ -29,6 +29,8 @@ interface Entry {
   readonly identity: string;
   users: number;
   retired: boolean;
+  /** Set once the snapshot is closing. */
+  closing?: Promise<void>;
 }
 
 async function identityOf(path: string): Promise<string> {
@@ -43,7 +45,7 @@ export async function openDatabase(path: string, opts: DatabaseOptions = {}): Pr
   let refreshing: Promise<boolean> | undefined;
 
   function closeIfIdle(e: Entry): void {
-    if (e.retired && e.users === 0) e.snapshot.close();
+    if (e.retired && e.users === 0) e.closing ??= e.snapshot.close();
   }
 
   async function doRefresh(): Promise<boolean> {
@@ -88,7 +90,10 @@ export async function openDatabase(path: string, opts: DatabaseOptions = {}): Pr
       await refreshing?.catch(() => false);
       current.retired = true;
       closeIfIdle(current);
-      for (const until = Date.now() + waitMs; current.users > 0 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 20));
+      const until = Date.now() + waitMs;
+      while (current.users > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      // A cursor's COPY blocked on a full pipe must be interrupted before the process exits: exit waits for it.
+      if (current.closing) await Promise.race([current.closing, new Promise((r) => setTimeout(r, Math.max(until - Date.now(), 1000)).unref())]);
     },
   };
 }

@@ -18,13 +18,17 @@
  * once every write end is closed. The descriptor is closed when the thread has ended.
  */
 import { EventEmitter } from 'node:events';
-import { closeSync, constants, openSync } from 'node:fs';
+import { closeSync, constants, openSync, writeSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 
-/** state[0]: 1 while paused; state[1]: 1 once discarding; state[2]: bytes posted and not yet received. */
+/**
+ * state[0]: 1 while paused; state[1]: 1 once discarding; state[2]: bytes posted and not yet received; state[3]: 1
+ * when the process exits.
+ */
 const PAUSED = 0;
 const DISCARD = 1;
 const IN_FLIGHT = 2;
+const STOP = 3;
 
 // CommonJS evaluated in the worker: no file to resolve, the same under tsx and in the compiled build.
 const WORKER_SOURCE = `
@@ -44,14 +48,15 @@ const more = (buf, at) => {
 };
 try {
   for (let ended = false; !ended; ) {
-    while (Atomics.load(state, ${PAUSED}) === 1) Atomics.wait(state, ${PAUSED}, 1);
+    while (Atomics.load(state, ${PAUSED}) === 1 && Atomics.load(state, ${STOP}) === 0) Atomics.wait(state, ${PAUSED}, 1);
     // Messages wait in a queue until the event loop takes them: bound it, or the queue is the read-ahead.
-    for (let q = Atomics.load(state, ${IN_FLIGHT}); q >= inFlight && Atomics.load(state, ${DISCARD}) === 0; q = Atomics.load(state, ${IN_FLIGHT})) {
+    for (let q = Atomics.load(state, ${IN_FLIGHT}); q >= inFlight && Atomics.load(state, ${DISCARD}) === 0 && Atomics.load(state, ${STOP}) === 0; q = Atomics.load(state, ${IN_FLIGHT})) {
       Atomics.wait(state, ${IN_FLIGHT}, q);
     }
     const buf = Buffer.allocUnsafeSlow(chunk);
+    if (Atomics.load(state, ${STOP}) === 1) break;
     let filled = readSync(blocking, buf, 0, chunk, null);
-    if (filled === 0) break;
+    if (filled === 0 || Atomics.load(state, ${STOP}) === 1) break;
     while (filled < chunk) {
       const n = more(buf, filled);
       if (n < 0) break;
@@ -77,11 +82,17 @@ export interface PipeThreadOptions {
   readonly inFlight?: number;
 }
 
+const live = new Set<PipeThread>();
+process.once('exit', () => {
+  for (const thread of live) thread.stopNow();
+});
+
 /** The reading end of a pipe, as the subset of a socket's events and flow control that cursors use. */
 export class PipeThread extends EventEmitter {
-  private readonly state = new Int32Array(new SharedArrayBuffer(12));
+  private readonly state = new Int32Array(new SharedArrayBuffer(16));
   private readonly worker: Worker;
   private paused = false;
+  private readonly path: string;
   /** Settles when the thread has ended (the descriptor is closed). */
   readonly finished: Promise<void>;
 
@@ -102,6 +113,8 @@ export class PipeThread extends EventEmitter {
       stderr: false,
     });
     this.worker.unref();
+    live.add(this);
+    this.path = path;
     this.worker.on('message', (m: { data?: ArrayBuffer; length?: number; end?: true; error?: string }) => {
       if (m.data) {
         Atomics.sub(this.state, IN_FLIGHT, m.length ?? 0);
@@ -115,6 +128,7 @@ export class PipeThread extends EventEmitter {
       this.worker.once('error', (err) => this.emit('error', err));
       // Closed here, where they were opened (Node warns when another thread closes them).
       this.worker.once('exit', () => {
+        live.delete(this);
         closeSync(blocking);
         closeSync(fd);
         resolve();
@@ -149,6 +163,25 @@ export class PipeThread extends EventEmitter {
     this.removeAllListeners('data');
     this.set(DISCARD, 1);
     this.resume();
+  }
+
+  /**
+   * Makes the thread end now, from the process's exit: Node joins worker threads on exit, and one blocked in read()
+   * would hold the process forever (seen: SIGTERM logged "stopped" and the process stayed). Wakes its waits and a
+   * blocked read with one byte.
+   */
+  stopNow(): void {
+    this.set(STOP, 1);
+    try {
+      const fd = openSync(this.path, constants.O_WRONLY | constants.O_NONBLOCK);
+      try {
+        writeSync(fd, '\n');
+      } finally {
+        closeSync(fd);
+      }
+    } catch {
+      // No reader left or the pipe is full: the thread is not blocked in read().
+    }
   }
 
   private set(slot: number, value: number): void {

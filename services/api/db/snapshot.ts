@@ -61,7 +61,8 @@ export interface Snapshot {
   readonly cursorsOpen: number;
   /** Named pipes held by running COPYs (for tests: returns to zero when every page is done). */
   readonly pipesInUse: number;
-  close(): void;
+  /** Closes now; resolves once the cursors' COPYs have let go and their instance is closed. */
+  close(): Promise<void>;
 }
 
 /**
@@ -201,7 +202,7 @@ export async function openSnapshot(path: string, opts: SnapshotOptions = {}): Pr
       closed = true;
       instance.closeSync();
       // Cursors first: a COPY blocked on a full pipe has to be interrupted and drained before its instance closes.
-      void (cursors?.close() ?? Promise.resolve())
+      return (cursors?.close() ?? Promise.resolve())
         .then(async () => (await extract)?.closeSync())
         .catch(() => undefined)
         .finally(() => pipes.close());
@@ -221,7 +222,7 @@ export async function openSnapshot(path: string, opts: SnapshotOptions = {}): Pr
     (snapshot as { ordered: boolean }).ordered = disorder['n']?.[0] === 0n;
     (snapshot as { columnWidths?: ColumnWidths }).columnWidths = await measureWidths(snapshot).catch(() => undefined);
   } catch (err) {
-    snapshot.close();
+    void snapshot.close();
     throw err;
   }
   return snapshot;
