@@ -39,7 +39,7 @@ const OK = '_ok';
 const FILE = '_file';
 const columnsOf = (table: 'observations') => storageTables[table].map((c) => c.column);
 
-/** Adds the validity flag the statement writes; dropped again before publishing. */
+/** Adds the validity flag and the file index the statement writes; both are dropped again before numbering. */
 export async function prepareDirect(conn: DuckDBConnection): Promise<void> {
   await run(conn, `ALTER TABLE observations ADD COLUMN ${OK} BOOLEAN`);
   await run(conn, `ALTER TABLE observations ADD COLUMN ${FILE} INTEGER`);
@@ -56,7 +56,12 @@ export async function loadDirect(conn: DuckDBConnection, datasets: readonly Sour
   } catch (err) {
     return { loaded: false, reason: `a file could not be read in one pass (${(err as Error).message.split('\n')[0]})` };
   }
-  const counts = await countRows(conn, before);
+  const perFile = await countRows(conn, before);
+  const counts = new Map<string, { rows: number; valid: number }>();
+  for (const c of perFile.values()) {
+    const sum = counts.get(c.DOI) ?? { rows: 0, valid: 0 };
+    counts.set(c.DOI, { rows: sum.rows + c.rows, valid: sum.valid + c.valid });
+  }
   const malformed = await malformedFiles(conn);
   for (const ds of ordered) {
     if ((counts.get(ds.metadata.DOI)?.valid ?? 0) === 0) return { loaded: false, reason: `${ds.metadata.DOI} has no valid row` };
@@ -64,8 +69,7 @@ export async function loadDirect(conn: DuckDBConnection, datasets: readonly Sour
   const seconds = (performance.now() - t0) / 1000;
   const rows = [...counts.values()].reduce((n, c) => n + c.rows, 0);
   if (options.progress) {
-    const perFile = new Map((await all(conn, `SELECT ${FILE} AS f, count(*) AS n FROM observations WHERE rowid >= $1 GROUP BY ALL`, [before])).map((r) => [Number(r.f), Number(r.n)]));
-    for (const [i, file] of ordered.flatMap((ds) => ds.files).entries()) options.progress(`${file.name}: ${perFile.get(i) ?? 0} rows`);
+    for (const [i, file] of ordered.flatMap((ds) => ds.files).entries()) options.progress(`${file.name}: ${perFile.get(i)?.rows ?? 0} rows`);
     options.progress(`${rows} rows of ${ordered.length} dataset(s) read, validated and sorted in one pass in ${seconds.toFixed(1)} s (${Math.round(rows / Math.max(seconds, 1e-3))} rows/s)`);
   }
 
@@ -155,9 +159,10 @@ function placeholder(type: string): string {
   }
 }
 
-async function countRows(conn: DuckDBConnection, before: number): Promise<Map<string, { rows: number; valid: number }>> {
-  const rows = await all(conn, `SELECT "DOI", count(*) AS n, count_if(${OK}) AS valid FROM observations WHERE rowid >= $1 GROUP BY "DOI"`, [before]);
-  return new Map(rows.map((r) => [String(r.DOI), { rows: Number(r.n), valid: Number(r.valid) }]));
+/** Rows and valid rows per file (by file index), with the file's dataset. */
+async function countRows(conn: DuckDBConnection, before: number): Promise<Map<number, { DOI: string; rows: number; valid: number }>> {
+  const rows = await all(conn, `SELECT ${FILE} AS f, any_value("DOI") AS doi, count(*) AS n, count_if(${OK}) AS valid FROM observations WHERE rowid >= $1 GROUP BY ${FILE}`, [before]);
+  return new Map(rows.map((r) => [Number(r.f), { DOI: String(r.doi), rows: Number(r.n), valid: Number(r.valid) }]));
 }
 
 /** Paths of files with malformed records (the reader skipped them); the reject tables are emptied for staging. */
