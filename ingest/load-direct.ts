@@ -2,7 +2,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { storageTables, uploadColumns } from '../schemas/index.js';
 import { all, run, scalarNumber } from './db.js';
 import { locationSources } from './location-columns.js';
-import { loadDataset, locationCore, numberNewObservations, observationSortKey, type NewRows } from './load.js';
+import { columnsOf, loadDataset, locationCore, numberNewObservations, observationSortKey, type NewRows } from './load.js';
 import type { Previous } from './previous.js';
 import type { SourceDataset } from './read.js';
 import { ident } from './sql.js';
@@ -37,7 +37,6 @@ export interface DirectOptions {
 const OK = '_ok';
 /** Which file a row came from (its index in DOI, then file order), for the progress line per file. */
 const FILE = '_file';
-const columnsOf = (table: 'observations') => storageTables[table].map((c) => c.column);
 
 /** Adds the validity flag and the file index the statement writes; both are dropped again before numbering. */
 export async function prepareDirect(conn: DuckDBConnection): Promise<void> {

@@ -19,7 +19,7 @@ import { castSql } from './validate-sql.js';
 
 export const finalTables: readonly StorageTable[] = ['datasets', 'locations', 'location_regions', 'observations', 'observation_stats', 'observation_rollup', 'tributary_meta'];
 
-const columnsOf = (table: StorageTable) => storageTables[table].map((c) => c.column);
+export const columnsOf = (table: StorageTable) => storageTables[table].map((c) => c.column);
 const list = (cols: readonly string[], prefix = '') => cols.map((c) => `${prefix}${ident(c)}`).join(', ');
 /** Locations without the observation range, which is known only once every observation is in. */
 export const locationCore = columnsOf('locations').filter((c) => c !== 'first_obs_id' && c !== 'last_obs_id');

@@ -8,14 +8,14 @@
  * (docs/performance.md §1). A thread that does nothing but drain the pipe into the cursor's read-ahead decouples
  * the renderer from the event loop the same way. It costs ~9 MB of RSS while a cursor is open.
  *
- * The thread waits for data on a blocking read end, then takes what else the pipe holds through the
- * caller's non-blocking one, up to 64 KiB per message (a first version polled the non-blocking end every 0.5 ms
- * and capped the extract below the event loop's rate). Messages wait until the event loop takes them, which it
- * does between writes of a page to the socket: up to 8 MiB may be in flight before the thread waits (with 1 MiB
- * the extract was back at 102k rows/s; with 8 MiB, and the cursor's read-ahead cut from 16 to 8 MiB so the total
- * is unchanged, 152–162k rows/s, peak RSS 343–376 MB against 307–348 MB). `pause()` stops it reading (the pipe fills and blocks DuckDB's writer: the
- * read-ahead's back-pressure); `discard()` makes it read and drop everything until end-of-file, which comes
- * once every write end is closed. The descriptor is closed when the thread has ended.
+ * The thread waits for data on a blocking read end, then takes what else the pipe holds through the caller's
+ * non-blocking one, up to 64 KiB per message (a first version polled the non-blocking end every 0.5 ms and capped
+ * the extract below the event loop's rate). Messages wait until the event loop takes them, which it does between
+ * writes of a page to the socket: up to 8 MiB may be in flight before the thread waits (1 MiB: back at 102k
+ * rows/s; 8 MiB, with the cursor's read-ahead cut from 16 to 8 MiB so the total is unchanged: 152–178k rows/s,
+ * peak RSS 337–379 MB against 307–348 MB). `pause()` stops it reading (the pipe fills and blocks DuckDB's writer:
+ * the read-ahead's back-pressure); `discard()` makes it read and drop everything until end-of-file, which comes
+ * once every write end is closed. The descriptors are closed when the thread has ended.
  */
 import { EventEmitter } from 'node:events';
 import { closeSync, constants, openSync, writeSync } from 'node:fs';
@@ -53,8 +53,8 @@ try {
     for (let q = Atomics.load(state, ${IN_FLIGHT}); q >= inFlight && Atomics.load(state, ${DISCARD}) === 0 && Atomics.load(state, ${STOP}) === 0; q = Atomics.load(state, ${IN_FLIGHT})) {
       Atomics.wait(state, ${IN_FLIGHT}, q);
     }
-    const buf = Buffer.allocUnsafeSlow(chunk);
     if (Atomics.load(state, ${STOP}) === 1) break;
+    const buf = Buffer.allocUnsafeSlow(chunk);
     let filled = readSync(blocking, buf, 0, chunk, null);
     if (filled === 0 || Atomics.load(state, ${STOP}) === 1) break;
     while (filled < chunk) {
@@ -91,7 +91,6 @@ process.once('exit', () => {
 export class PipeThread extends EventEmitter {
   private readonly state = new Int32Array(new SharedArrayBuffer(16));
   private readonly worker: Worker;
-  private paused = false;
   private readonly path: string;
   /** Settles when the thread has ended (the descriptor is closed). */
   readonly finished: Promise<void>;
@@ -137,19 +136,17 @@ export class PipeThread extends EventEmitter {
   }
 
   pause(): this {
-    this.paused = true;
     this.set(PAUSED, 1);
     return this;
   }
 
   resume(): this {
-    this.paused = false;
     this.set(PAUSED, 0);
     return this;
   }
 
   isPaused(): boolean {
-    return this.paused;
+    return Atomics.load(this.state, PAUSED) === 1;
   }
 
   /** Fails the reader (the COPY failed): the error is reported and everything still to come is dropped. */
@@ -167,8 +164,8 @@ export class PipeThread extends EventEmitter {
 
   /**
    * Makes the thread end now, from the process's exit: Node joins worker threads on exit, and one blocked in read()
-   * would hold the process forever (seen: SIGTERM logged "stopped" and the process stayed). Wakes its waits and a
-   * blocked read with one byte.
+   * would hold the process. Shutdown closes cursors first (db/database.ts), so this only matters when that timed
+   * out. Wakes its waits, and a blocked read with one byte.
    */
   stopNow(): void {
     this.set(STOP, 1);
