@@ -150,8 +150,12 @@ export async function openSnapshot(path: string, opts: SnapshotOptions = {}): Pr
     },
     async openCursor(q) {
       if (closed) throw new Error(`${path} is closed`);
-      extract ??= DuckDBInstance.create(path, { ...config, threads: '1', memory_limit: opts.cursors?.memoryLimit ?? CURSOR_MEMORY_LIMIT });
-      const conn = await (await extract).connect();
+      const creating = (extract ??= DuckDBInstance.create(path, { ...config, threads: '1', memory_limit: opts.cursors?.memoryLimit ?? CURSOR_MEMORY_LIMIT }));
+      // A failed creation is not remembered: the next cursor tries again (the failure may have been passing).
+      creating.catch(() => {
+        if (extract === creating) extract = undefined;
+      });
+      const conn = await (await creating).connect();
       let pipe: string;
       try {
         pipe = await pipes.acquire();

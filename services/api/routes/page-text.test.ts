@@ -17,6 +17,8 @@ let withCursors: { db: Database; app: Hono };
 let without: { db: Database; app: Hono };
 /** Cursors whose instance cannot allocate what a COPY needs: every cursor fails. */
 let starved: { db: Database; app: Hono };
+/** Cursors whose instance cannot even be created (a memory limit DuckDB rejects): no cursor ever opens. */
+let unopenable: { db: Database; app: Hono };
 let ref: DuckDBConnection;
 let refInstance: DuckDBInstance;
 
@@ -29,6 +31,7 @@ beforeAll(async () => {
   withCursors = await make({ max: 2, idleMs: IDLE_MS });
   without = await make();
   starved = await make({ max: 2, idleMs: IDLE_MS, memoryLimit: '1MB' });
+  unopenable = await make({ max: 2, idleMs: IDLE_MS, memoryLimit: 'plenty' });
   refInstance = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
   ref = await refInstance.connect();
 });
@@ -38,6 +41,7 @@ afterAll(async () => {
   await withCursors.db.close();
   await without.db.close();
   await starved.db.close();
+  await unopenable.db.close();
 });
 
 function url(resource: string, options: Record<string, string | number>): string {
@@ -187,5 +191,23 @@ describe('extract cursors', () => {
     const { snapshot, release } = starved.db.acquire();
     release();
     expect({ open: snapshot.cursorsOpen, pipes: snapshot.pipesInUse }).toEqual({ open: 0, pipes: 0 });
+  });
+
+  it('a cursor that cannot open leaves every page to its window', async () => {
+    let next: string | undefined = url('Observations', { $filter: "CharacteristicName ne 'pH'", $top: 2500 });
+    let pages = 0;
+    while (next) {
+      const res = await unopenable.app.request(next);
+      const text = await res.text();
+      expect(res.status, text).toBe(200);
+      expect(text === (await (await without.app.request(next)).text()), `page ${pages + 1}`).toBe(true);
+      next = nextOf(res, text);
+      pages++;
+    }
+    expect(pages).toBeGreaterThan(3);
+    const { snapshot, release } = unopenable.db.acquire();
+    release();
+    expect({ open: snapshot.cursorsOpen, pipes: snapshot.pipesInUse, running: snapshot.running }).toEqual({ open: 0, pipes: 0, running: 0 });
+    await expect(snapshot.openCursor({ sql: 'SELECT 1', params: [] })).rejects.toThrow(/config/i);
   });
 });

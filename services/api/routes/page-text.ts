@@ -38,7 +38,9 @@ export async function* pageText(
   const nextKey = hasNext ? keyOf(compileCursorRows({ ...plan, after: ids[ids.length - 1] }, plan.format)) : undefined;
   let cursor = cursors.take(hereKey);
   if (!cursor && found.continuable && plan.after !== undefined && cursors.followed(hereKey) && (await snapshot.keepsOrder(here, signal))) {
-    cursor = await snapshot.openCursor(here);
+    // A cursor is only a faster way to the same rows: one that cannot open (its instance out of memory, no pipe)
+    // leaves the page to its own window.
+    cursor = await snapshot.openCursor(here).catch(() => undefined);
   }
   if (!cursor) {
     // Even a page phase one had to sort (the first page of a whole table may be) hands out its link: the pages
