@@ -3,7 +3,7 @@
  * SIGTERM — stop accepting, finish in-flight responses up to SHUTDOWN_GRACE_MS, close DuckDB, exit 0.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { request, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -140,5 +140,32 @@ describe('SIGTERM', () => {
     const { complete } = await page.resume();
     expect(complete).toBe(false);
     expect(api.output()).toMatch(/drain deadline reached[\s\S]*stopped/);
+  });
+
+  it('exits while an extract cursor waits between pages with its COPY blocked on a full pipe', async () => {
+    // Page 2 of a next-link extract opens a cursor over every remaining row (~28,000 Records rows, ~40 MB of
+    // JSON): it reads ahead 8 MiB, its pipe's thread holds up to 8 MiB more, and the COPY then blocks in a write.
+    // Before shutdown awaited the cursors' close, such a process logged "stopped" and never exited.
+    const api = await startApi({ SHUTDOWN_GRACE_MS: '2000', CURSOR_IDLE_MS: '600000' });
+    const first = await get(api.port, '/v1/odata/v4/Records?%24top=1000', KEY);
+    const next = new URL(JSON.parse(first.text)['@odata.nextLink']);
+    const second = await get(api.port, next.pathname + next.search, KEY);
+    expect(JSON.parse(second.text).value).toHaveLength(1000);
+    // Let the cursor fill its read-ahead and block; the process then holds the cursor's named pipe open.
+    await new Promise((r) => setTimeout(r, 1500));
+    const fds = readdirSync(`/proc/${api.child.pid}/fd`).map((fd) => {
+      try {
+        return readlinkSync(`/proc/${api.child.pid}/fd/${fd}`);
+      } catch {
+        return '';
+      }
+    });
+    expect(fds.filter((f) => /tributary-pipes-[^/]*\/p\d+$/.test(f)).length, fds.join('\n')).toBeGreaterThan(0);
+    const started = Date.now();
+    api.child.kill('SIGTERM');
+    const exited = await Promise.race([api.exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 10_000))]);
+    expect(exited, api.output()).toEqual({ code: 0, signal: null });
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(api.output()).toMatch(/SIGTERM: draining[\s\S]*stopped/);
   });
 });
