@@ -74,6 +74,9 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       if (finished) return;
       finished = true;
       keys.close();
+      // Held until exit: what closing awaits (a cursor's pipe thread ending) does not keep the loop alive by itself,
+      // and a loop that empties first exits with 0 before DuckDB is closed and "stopped" logged.
+      setInterval(() => {}, 1000);
       await db.close(2000);
       log('stopped');
       process.exit(0);

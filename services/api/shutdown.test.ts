@@ -21,6 +21,7 @@ interface Api {
   child: ChildProcess;
   port: number;
   output: () => string;
+  /** Settles once the process has exited and its output is all read. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
@@ -42,7 +43,7 @@ async function startApi(env: Record<string, string> = {}): Promise<Api> {
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => child.on('exit', (code, signal) => r({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => child.on('close', (code, signal) => r({ code, signal })));
   const start = Date.now();
   while (!/listening on http:\/\/127\.0\.0\.1:(\d+)/.test(out)) {
     if (child.exitCode !== null || Date.now() - start > 30_000) throw new Error(`API did not start:\n${out}`);
