@@ -6,6 +6,7 @@
  * (measured: docs/performance.md §1). Beyond that the pipe fills and blocks DuckDB's writer.
  */
 import type { PipeCopy } from './copy-text.js';
+import { PipeThread } from './pipe-thread.js';
 import { RowFrames } from './row-frame.js';
 
 type Key = bigint | string;
@@ -44,8 +45,8 @@ export interface Cursor {
 
 /** `copy` writes framed rows; `onClosed` runs once it has let go (to give back the connection and the pipe). */
 export function openCursor(copy: PipeCopy, onClosed: () => void, readAhead = READ_AHEAD): Cursor {
-  const frames = new RowFrames();
   const reader = copy.reader;
+  const frames = new RowFrames(reader instanceof PipeThread ? (read) => reader.recycle(read) : undefined);
   let ended = false;
   let failure: Error | undefined;
   let wake: (() => void) | undefined;

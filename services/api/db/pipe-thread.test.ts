@@ -91,6 +91,42 @@ describe('PipeThread', () => {
     pipes.release(path);
   });
 
+  it('fills buffers given back again instead of allocating new ones', async () => {
+    const path = await pipes.acquire();
+    const readEnd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    const writer = openSync(path, constants.O_WRONLY | constants.O_NONBLOCK);
+    const thread = new PipeThread(readEnd, path, { chunk: 4096 });
+    let bytes = 0;
+    let reads = 0;
+    let detached = true;
+    thread.on('data', (b: Buffer) => {
+      bytes += b.length;
+      reads++;
+      thread.recycle(b);
+      detached &&= b.length === 0; // its memory went back to the thread
+    });
+    const ended = new Promise<void>((resolve) => thread.once('end', resolve));
+    const block = Buffer.alloc(4096, 5);
+    const total = 4096 * 2000;
+    for (let at = 0; at < total; ) {
+      try {
+        at += writeSync(writer, block);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
+        await new Promise((r) => setTimeout(r, 1));
+      }
+    }
+    closeSync(writer);
+    await ended;
+    expect(bytes).toBe(total);
+    expect(detached).toBe(true);
+    // Without recycling every read is a new buffer; with it, only as many as were in flight at once.
+    expect(reads).toBeGreaterThanOrEqual(2000);
+    expect(thread.allocated).toBeLessThan(reads / 4);
+    await thread.finished;
+    pipes.release(path);
+  });
+
   it('discard drops everything still to come and the thread ends at end-of-file', async () => {
     const { path, thread, writer, received } = await pipeWithThread();
     thread.discard();

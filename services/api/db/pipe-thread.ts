@@ -19,23 +19,34 @@
  */
 import { EventEmitter } from 'node:events';
 import { closeSync, constants, openSync, writeSync } from 'node:fs';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 
 /**
  * state[0]: 1 while paused; state[1]: 1 once discarding; state[2]: bytes posted and not yet received; state[3]: 1
- * when the process exits.
+ * when the process exits; state[4] below.
  */
 const PAUSED = 0;
 const DISCARD = 1;
 const IN_FLIGHT = 2;
 const STOP = 3;
+/** state[4]: buffers the thread has allocated (spares reused are not counted). */
+const ALLOCATED = 4;
 
 // CommonJS evaluated in the worker: no file to resolve, the same under tsx and in the compiled build.
 const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
+const { parentPort, workerData, receiveMessageOnPort } = require('node:worker_threads');
 const { readSync } = require('node:fs');
-const { fd, blocking, chunk, inFlight } = workerData;
+const { fd, blocking, chunk, inFlight, spares } = workerData;
 const state = new Int32Array(workerData.state);
+// Buffers the event loop is done with come back here to be filled again (see PipeThread.recycle).
+const free = [];
+const nextBuffer = () => {
+  for (let m; (m = receiveMessageOnPort(spares)); ) free.push(m.message);
+  const spare = free.pop();
+  if (spare) return Buffer.from(spare);
+  Atomics.add(state, ${ALLOCATED}, 1);
+  return Buffer.allocUnsafeSlow(chunk);
+};
 // The blocking read end waits for data without polling; the non-blocking one then takes whatever else is
 // already in the pipe, so one message carries up to a chunk.
 const more = (buf, at) => {
@@ -54,7 +65,7 @@ try {
       Atomics.wait(state, ${IN_FLIGHT}, q);
     }
     if (Atomics.load(state, ${STOP}) === 1) break;
-    const buf = Buffer.allocUnsafeSlow(chunk);
+    const buf = nextBuffer();
     let filled = readSync(blocking, buf, 0, chunk, null);
     if (filled === 0 || Atomics.load(state, ${STOP}) === 1) break;
     while (filled < chunk) {
@@ -89,9 +100,12 @@ process.once('exit', () => {
 
 /** The reading end of a pipe, as the subset of a socket's events and flow control that cursors use. */
 export class PipeThread extends EventEmitter {
-  private readonly state = new Int32Array(new SharedArrayBuffer(16));
+  private readonly state = new Int32Array(new SharedArrayBuffer(20));
   private readonly worker: Worker;
   private readonly path: string;
+  private readonly chunk: number;
+  /** Where spent buffers go back to the thread. */
+  private readonly spares: MessagePort;
   /** Settles when the thread has ended (the descriptor is closed). */
   readonly finished: Promise<void>;
 
@@ -104,9 +118,13 @@ export class PipeThread extends EventEmitter {
     const blocking = openSync(path, constants.O_RDONLY);
     // An error after the consumer has gone has nobody left to tell (as for the socket reader).
     this.on('error', () => {});
+    this.chunk = options.chunk ?? 64 * 1024;
+    const { port1, port2 } = new MessageChannel();
+    this.spares = port1;
     this.worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { fd, blocking, chunk: options.chunk ?? 64 * 1024, inFlight: options.inFlight ?? 8 * 1024 * 1024, state: this.state.buffer },
+      workerData: { fd, blocking, chunk: this.chunk, inFlight: options.inFlight ?? 8 * 1024 * 1024, state: this.state.buffer, spares: port2 },
+      transferList: [port2],
       resourceLimits: { maxOldGenerationSizeMb: 8, maxYoungGenerationSizeMb: 2 },
       stdout: false,
       stderr: false,
@@ -128,6 +146,7 @@ export class PipeThread extends EventEmitter {
       // Closed here, where they were opened (Node warns when another thread closes them).
       this.worker.once('exit', () => {
         live.delete(this);
+        this.spares.close();
         closeSync(blocking);
         closeSync(fd);
         resolve();
@@ -145,8 +164,24 @@ export class PipeThread extends EventEmitter {
     return this;
   }
 
+  /** Buffers allocated so far (for tests: recycled ones are filled again instead). */
+  get allocated(): number {
+    return Atomics.load(this.state, ALLOCATED);
+  }
+
   isPaused(): boolean {
     return Atomics.load(this.state, PAUSED) === 1;
+  }
+
+  /**
+   * Gives a buffer this thread emitted back to be filled again, once nothing refers to it any more (its memory
+   * moves to the thread: every view of it becomes empty). Without this each 64 KiB read was a new allocation that
+   * waited for the garbage collector: ~15 MB per 10,000-row page.
+   */
+  recycle(read: Buffer): void {
+    if (read.byteOffset !== 0 || read.buffer.byteLength !== this.chunk || Atomics.load(this.state, DISCARD) === 1) return;
+    const buffer = read.buffer as ArrayBuffer;
+    this.spares.postMessage(buffer, [buffer]);
   }
 
   /** Fails the reader (the COPY failed): the error is reported and everything still to come is dropped. */

@@ -42,6 +42,22 @@ describe('RowFrames', () => {
     }
   });
 
+  it('rewrites rows in buffers of its own: the reads are left untouched and earlier takes stay intact', () => {
+    const all = Buffer.concat(Array.from({ length: 200 }, (_, i) => frame(i, TEXTS[i % TEXTS.length]!.repeat(i % 50))));
+    const pristine = Buffer.from(all);
+    for (const size of [5, 64, 1000, all.length]) {
+      const frames = new RowFrames();
+      const outs: Buffer[] = [];
+      for (let at = 0; at < all.length; at += size) {
+        frames.push(all.subarray(at, at + size));
+        // Batches smaller than what is held, so a take leaves a carry that the next one writes into.
+        for (let got = frames.take(7, Buffer.from('\r\n'), 300, () => {}); got.rows > 0; got = frames.take(7, Buffer.from('\r\n'), 300, () => {})) outs.push(got.data);
+      }
+      expect(all.equals(pristine), `reads changed (size ${size})`).toBe(true);
+      expect(Buffer.concat(outs).toString('utf8')).toBe(Array.from({ length: 200 }, (_, i) => `${TEXTS[i % TEXTS.length]!.repeat(i % 50)}\r\n`).join(''));
+    }
+  });
+
   it('stops at max rows and keeps the rest, partial row included, for the next take', () => {
     const frames = new RowFrames();
     const all = Buffer.concat([frame(1, 'a'), frame(2, 'bb'), frame(3, 'ccc')]);

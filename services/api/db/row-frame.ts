@@ -23,6 +23,9 @@ export class RowFrames {
   /** The start of a row that the reads so far have only part of. */
   private carry: Buffer = Buffer.alloc(0);
 
+  /** `spent(read)`: a pushed read has been copied and is referred to no more (its buffer may be reused). */
+  constructor(private readonly spent?: (read: Buffer) => void) {}
+
   push(read: Buffer): void {
     this.reads.push(read);
     this.readBytes += read.length;
@@ -55,9 +58,14 @@ export class RowFrames {
       size += read.length;
       this.readBytes -= read.length;
     }
-    const src = parts.length === 1 ? parts[0]! : Buffer.concat(parts, size);
-    // Each row loses its frame (at least "0\x010\x01" and "\n", 5 bytes) and gains at most two bytes of row end.
-    const out = Buffer.allocUnsafe(src.length);
+    // Always a buffer of our own (the carry is one): it is written to below, and reads belong to the caller.
+    const only = parts.length === 1 ? parts[0]! : undefined;
+    const src = only === this.carry ? only : only ? Buffer.from(only) : Buffer.concat(parts, size);
+    if (this.spent) for (const part of parts) if (part !== this.carry) this.spent(part);
+    // The rows are written back into `src` itself, from its start: each row loses its frame (at least "0\x010\x01"
+    // and "\n", 5 bytes) and gains at most two bytes of row end, so the output never overtakes the input still to
+    // be read. A second buffer per batch (~15 MB per 10,000-row page) waited for the garbage collector, which
+    // counted for ~40 MB of the API's peak RSS during an extract (docs/performance.md §5).
     let pos = 0;
     let o = 0;
     let rows = 0;
@@ -71,15 +79,16 @@ export class RowFrames {
       if (textEnd >= src.length) break; // the row, or its LF, is still to come
       if (src[textEnd] !== LF) throw new Error(`cursor frame broken after ${rows} rows: no line end where its length says`);
       check(digits(src, pos, idEnd), rows);
-      o += src.copy(out, o, lenEnd + 1, textEnd);
-      out.set(rowEnd, o);
+      src.copyWithin(o, lenEnd + 1, textEnd);
+      o += length;
+      src.set(rowEnd, o);
       o += rowEnd.length;
       pos = textEnd + 1;
       rows++;
     }
     // The rest waits for the next take, in front of the reads still queued (copied when small: it may pin `src`).
     this.carry = pos === 0 ? src : src.length - pos < 64 * 1024 ? Buffer.from(src.subarray(pos)) : src.subarray(pos);
-    return { data: out.subarray(0, o), rows };
+    return { data: src.subarray(0, o), rows };
   }
 }
 
