@@ -21,12 +21,11 @@ install: node_modules/.package-lock.json
 # The data API runs as JavaScript compiled by tsc, not through tsx: tsx's loader thread costs ~35 MB of RSS per
 # process (docs/performance.md §5). Rebuilt (~6 s) whenever a source under services/ or schemas/ changes; npm ci
 # wipes it with node_modules. Jobs and scripts keep running through tsx.
+# `npm run build` (package.json) writes it: containers without make build the same way (docker-compose.yml).
 BUILD := node_modules/.cache/tributary
 export API_MAIN := $(BUILD)/services/api/main.js
 $(API_MAIN): node_modules/.package-lock.json tsconfig.json $(shell find services schemas -type f \( -name '*.ts' -o -name '*.json' \) -not -name '*.test.ts')
-	rm -rf $(BUILD)
-	npx tsc -p tsconfig.json --noEmit false --outDir $(BUILD)
-	@echo '{"type":"module"}' > $(BUILD)/package.json
+	npm run --silent build
 	@touch $@
 
 build: $(API_MAIN)
