@@ -13,7 +13,7 @@ import { dirname } from 'node:path';
 import { BENCH_API_KEY, startApi } from './api-process.js';
 import { ensureCache } from './cache.js';
 import type { Context, Settings } from './context.js';
-import { openDuck } from './duck.js';
+import { assertNoDuckDbHere, openDuck } from './duck.js';
 import { discoverFilters } from './filters.js';
 import { createHttpClient } from './http-client.js';
 import { ensurePostgres } from './postgres.js';
@@ -56,6 +56,7 @@ const filters = await discoverFilters(duck);
 if (filters.totalRows !== settings.rows) throw new Error(`${cache.duckdbPath} holds ${filters.totalRows} rows, expected ${settings.rows}`);
 const pgLoad = settings.skipPostgres ? undefined : await ensurePostgres(duck, cache.dir, cache.key, log);
 
+assertNoDuckDbHere();
 log(`starting the data API on ${cache.duckdbPath}`);
 const api = await startApi(cache.duckdbPath);
 const http = createHttpClient({ 'x-api-key': BENCH_API_KEY });

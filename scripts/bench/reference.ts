@@ -23,9 +23,7 @@ export const RECORD_COLUMNS = recordFields.map((f) => `"${f.column}"`).join(', '
 export async function duckCopy(duck: Duck, format: 'json' | 'csv', where?: { sql: string; params: readonly DuckDBValue[] }): Promise<{ ms: number; bytes: number }> {
   const path = `/tmp/tributary-bench-${process.pid}.${format === 'json' ? 'ndjson' : 'csv'}`;
   const options = format === 'json' ? '(FORMAT JSON)' : '(FORMAT CSV, HEADER true)';
-  const started = performance.now();
-  await duck.all(`COPY (SELECT ${RECORD_COLUMNS} FROM observations${where ? ` WHERE ${where.sql}` : ''}) TO '${path}' ${options}`, where?.params ?? []);
-  const ms = performance.now() - started;
+  const { ms } = await duck.timed(`COPY (SELECT ${RECORD_COLUMNS} FROM observations${where ? ` WHERE ${where.sql}` : ''}) TO '${path}' ${options}`, where?.params ?? []);
   const bytes = statSync(path).size;
   await rm(path, { force: true });
   return { ms, bytes };
@@ -44,13 +42,10 @@ export async function pagePhases(duck: Duck, resourceName: string, rawQuery: str
   const plan = planQuery(parseQuery(rawQuery), resource);
   if (plan.kind !== 'page') throw new Error(`not a page: ${rawQuery}`);
   const ids = compilePageIds(plan, { ordered: false });
-  const t0 = performance.now();
-  const idRows = await duck.all(ids.sql, ids.params as DuckDBValue[]);
-  const phase1Ms = performance.now() - t0;
+  const { ms: phase1Ms, rows: idRows } = await duck.timed(ids.sql, ids.params as DuckDBValue[]);
   const pageIds = idRows.slice(0, plan.top).map((r) => r['Id'] as bigint);
   if (pageIds.length === 0) return { phase1Ms, phase2Ms: 0, rows: 0, phase1Sql: ids.sql };
   const rows = compilePageRows(plan, { first: pageIds[0]!, last: pageIds[pageIds.length - 1]! }, 'json', { ordered: true });
-  const t1 = performance.now();
-  const written = await duck.all(copySql(rows, '/dev/null', ','), rows.params as DuckDBValue[]);
-  return { phase1Ms, phase2Ms: performance.now() - t1, rows: Number(written[0]?.['Count'] ?? NaN), phase1Sql: ids.sql };
+  const written = await duck.timed(copySql(rows, '/dev/null', ','), rows.params as DuckDBValue[]);
+  return { phase1Ms, phase2Ms: written.ms, rows: Number(written.rows[0]?.['Count'] ?? NaN), phase1Sql: ids.sql };
 }

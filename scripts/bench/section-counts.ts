@@ -36,9 +36,8 @@ export async function countsSection(ctx: Context): Promise<CountCase[]> {
     const n = Number((JSON.parse(http_[0]!.body!) as { value: number }).value);
     const params = (item.shape.where?.params ?? []) as Value[];
     const raw = await repeat(Math.min(runs, 5), 1, async () => {
-      const started = performance.now();
-      const r = await duck.all(item.rawSql, params);
-      return { ms: performance.now() - started, n: num(r[0]!['n']!) };
+      const r = await duck.timed(item.rawSql, params);
+      return { ms: r.ms, n: num(r.rows[0]!['n']!) };
     });
     const ms = summary(http_.map((r) => r.ms));
     const rawMs = summary(raw.map((r) => r.ms));
