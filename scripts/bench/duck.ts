@@ -65,8 +65,8 @@ export async function openDuck(path: string): Promise<Duck> {
   return {
     all: async (sql, params) => (await ask('all', sql, params)).rows!,
     timed: async (sql, params) => {
-      const a = await ask('all', sql, params);
-      return { ms: a.ms, rows: a.rows! };
+      const { ms, rows } = await ask('all', sql, params);
+      return { ms, rows: rows! };
     },
     drain: async (sql, params) => {
       const a = await ask('drain', sql, params);

@@ -36,6 +36,19 @@ function fill(fd: number, byte: number): number {
   }
 }
 
+/** Writes every byte, waiting while the pipe is full, then closes the write end. */
+async function writeAll(fd: number, bytes: Buffer): Promise<void> {
+  for (let at = 0; at < bytes.length; ) {
+    try {
+      at += writeSync(fd, bytes, at, Math.min(8192, bytes.length - at));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
+      await new Promise((r) => setTimeout(r, 1));
+    }
+  }
+  closeSync(fd);
+}
+
 const until = async (ok: () => boolean) => {
   for (let i = 0; i < 200 && !ok(); i++) await new Promise((r) => setTimeout(r, 10));
   return ok();
@@ -45,16 +58,7 @@ describe('PipeThread', () => {
   it('hands over every byte in order and ends when the last writer closes', async () => {
     const { path, thread, writer, received, ended } = await pipeWithThread({ chunk: 1000 });
     const text = Array.from({ length: 20_000 }, (_, i) => `${i}\n`).join('');
-    const bytes = Buffer.from(text);
-    for (let at = 0; at < bytes.length; ) {
-      try {
-        at += writeSync(writer, bytes, at, Math.min(8192, bytes.length - at));
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
-        await new Promise((r) => setTimeout(r, 1));
-      }
-    }
-    closeSync(writer);
+    await writeAll(writer, Buffer.from(text));
     await ended;
     expect(Buffer.concat(received).toString()).toBe(text);
     expect(Math.max(...received.map((b) => b.length))).toBeLessThanOrEqual(1000);
@@ -92,37 +96,22 @@ describe('PipeThread', () => {
   });
 
   it('fills buffers given back again instead of allocating new ones', async () => {
-    const path = await pipes.acquire();
-    const readEnd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-    const writer = openSync(path, constants.O_WRONLY | constants.O_NONBLOCK);
-    const thread = new PipeThread(readEnd, path, { chunk: 4096 });
+    const { path, thread, writer, received, ended } = await pipeWithThread({ chunk: 4096 });
     let bytes = 0;
-    let reads = 0;
     let detached = true;
     thread.on('data', (b: Buffer) => {
       bytes += b.length;
-      reads++;
       thread.recycle(b);
       detached &&= b.length === 0; // its memory went back to the thread
     });
-    const ended = new Promise<void>((resolve) => thread.once('end', resolve));
-    const block = Buffer.alloc(4096, 5);
     const total = 4096 * 2000;
-    for (let at = 0; at < total; ) {
-      try {
-        at += writeSync(writer, block);
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
-        await new Promise((r) => setTimeout(r, 1));
-      }
-    }
-    closeSync(writer);
+    await writeAll(writer, Buffer.alloc(total, 5));
     await ended;
     expect(bytes).toBe(total);
     expect(detached).toBe(true);
     // Without recycling every read is a new buffer; with it, only as many as were in flight at once.
-    expect(reads).toBeGreaterThanOrEqual(2000);
-    expect(thread.allocated).toBeLessThan(reads / 4);
+    expect(received.length).toBeGreaterThanOrEqual(2000);
+    expect(thread.allocated).toBeLessThan(received.length / 4);
     await thread.finished;
     pipes.release(path);
   });
