@@ -1,4 +1,5 @@
 /** What every section of the run shares: settings, the API's address and client, DuckDB, filters, the results. */
+import type { Client } from './client.js';
 import type { Duck } from './duck.js';
 import type { Filters } from './filters.js';
 import type { HttpClient } from './http-client.js';
@@ -22,7 +23,9 @@ export interface Context {
   readonly settings: Settings;
   readonly base: string;
   readonly apiPid: number;
+  /** Requests one at a time through the measuring client's process (client.ts). */
   readonly http: HttpClient;
+  readonly client: Client;
   readonly duck: Duck;
   readonly filters: Filters;
   readonly figures: Figure[];

@@ -13,9 +13,9 @@ import { dirname } from 'node:path';
 import { BENCH_API_KEY, startApi } from './api-process.js';
 import { ensureCache } from './cache.js';
 import type { Context, Settings } from './context.js';
-import { assertNoDuckDbHere, openDuck } from './duck.js';
+import { openClient } from './client.js';
+import { openDuck } from './duck.js';
 import { discoverFilters } from './filters.js';
-import { createHttpClient } from './http-client.js';
 import { ensurePostgres } from './postgres.js';
 import { countsSection } from './section-counts.js';
 import { extractSection } from './section-extract.js';
@@ -56,12 +56,12 @@ const filters = await discoverFilters(duck);
 if (filters.totalRows !== settings.rows) throw new Error(`${cache.duckdbPath} holds ${filters.totalRows} rows, expected ${settings.rows}`);
 const pgLoad = settings.skipPostgres ? undefined : await ensurePostgres(duck, cache.dir, cache.key, log);
 
-assertNoDuckDbHere();
 log(`starting the data API on ${cache.duckdbPath}`);
 const api = await startApi(cache.duckdbPath);
-const http = createHttpClient({ 'x-api-key': BENCH_API_KEY });
+const client = await openClient({ 'x-api-key': BENCH_API_KEY });
+const http = client.http;
 const figures: Figure[] = [];
-const ctx: Context = { settings, base: api.base, apiPid: api.pid, http, duck, filters, figures, details: {}, log };
+const ctx: Context = { settings, base: api.base, apiPid: api.pid, http, client, duck, filters, figures, details: { clientHeapMB: client.heapMB }, log };
 let failure: unknown;
 try {
   await extractSection(ctx);
@@ -77,7 +77,7 @@ try {
 } catch (err) {
   failure = err;
 } finally {
-  http.close();
+  client.close();
   await api.stop();
   duck.close();
 }

@@ -9,10 +9,12 @@ import { join } from 'node:path';
 import pg from 'pg';
 import type { Duck } from './duck.js';
 import { bind, type Predicate, type Value } from './filters.js';
+import { PG_CONNECTION, PG_DATABASE, type PgPageSql } from './pg-client.js';
 import { RECORD_COLUMNS } from './reference.js';
 
-export const PG_DATABASE = 'tributary_bench';
-const CONNECTION = { host: process.env.PGHOST || '127.0.0.1', port: Number(process.env.PGPORT || 5432), user: process.env.PGUSER || 'postgres' };
+export { PG_DATABASE };
+
+const CONNECTION = PG_CONNECTION;
 const EXTRA_COLUMNS = `"LocationId", "ActivityStartYear", "ActivityGroupType"`;
 
 const PG_TYPES: Record<string, string> = {
@@ -93,36 +95,13 @@ export async function ensurePostgres(duck: Duck, cacheDir: string, key: string, 
   return load;
 }
 
-export interface PgBench {
-  /** One keyset page of `row_to_json` text, timed until every row is received. */
-  page(where: Predicate | undefined, after: number | undefined, top?: number): Promise<{ ms: number; rows: number; bytes: number; last?: number }>;
-  /** `count(*)` (or the raw SQL given), timed end to end. */
-  count(sql: string, params: readonly Value[]): Promise<{ ms: number; n: number }>;
-  close(): Promise<void>;
-}
-
-export async function connectPostgres(): Promise<PgBench> {
-  // row_to_json text is kept as text (the API's body is not parsed either).
-  const client = new pg.Client({ ...CONNECTION, database: PG_DATABASE, types: { getTypeParser: () => (v: string) => v } as unknown as pg.CustomTypesConfig });
-  await client.connect();
-  return {
-    async page(where, after, top = 10_000) {
-      const conds = [where ? `(${bind(where)})` : undefined, after !== undefined ? `"Id" > $${(where?.params.length ?? 0) + 1}` : undefined].filter(Boolean);
-      const sql = `SELECT "Id", row_to_json(t)::text AS j FROM (SELECT ${RECORD_COLUMNS} FROM observations${conds.length ? ` WHERE ${conds.join(' AND ')}` : ''} ORDER BY "Id" LIMIT ${top}) t`;
-      const params = [...(where?.params ?? []), ...(after !== undefined ? [after] : [])];
-      const started = performance.now();
-      const res = await client.query({ text: sql, values: params, rowMode: 'array' });
-      const ms = performance.now() - started;
-      let bytes = 0;
-      for (const r of res.rows as [string, string][]) bytes += Buffer.byteLength(r[1]);
-      const lastRow = res.rows[res.rows.length - 1] as [string, string] | undefined;
-      return { ms, rows: res.rows.length, bytes, last: lastRow ? Number(lastRow[0]) : undefined };
-    },
-    async count(sql, params) {
-      const started = performance.now();
-      const res = await client.query({ text: sql, values: params as Value[] });
-      return { ms: performance.now() - started, n: Number((res.rows[0] as Record<string, string>)['n']) };
-    },
-    close: () => client.end(),
-  };
+/**
+ * The keyset page of `row_to_json` text that §6 times against the API's page: `where` and, when `after` is given,
+ * `"Id" > after`. With `after: 'param'` the last Id is left for `PgTimed.extract` to append.
+ */
+export function pgPageSql(where: Predicate | undefined, after: number | 'param' | undefined, top = 10_000): PgPageSql {
+  const n = where?.params.length ?? 0;
+  const conds = [where ? `(${bind(where)})` : undefined, after !== undefined ? `"Id" > $${n + 1}` : undefined].filter(Boolean);
+  const text = `SELECT "Id", row_to_json(t)::text AS j FROM (SELECT ${RECORD_COLUMNS} FROM observations${conds.length ? ` WHERE ${conds.join(' AND ')}` : ''} ORDER BY "Id" LIMIT ${top}) t`;
+  return { text, values: [...(where?.params ?? []), ...(typeof after === 'number' ? [after] : [])] };
 }

@@ -1,14 +1,14 @@
 /** §1 extract (JSON, CSV, Arrow over HTTP against DuckDB's COPY) and §5 the API's memory during it. */
 import { sampleRss } from './api-process.js';
 import { repeat, summary, type Context } from './context.js';
-import { pagedExtract, url } from './extract.js';
+import { url } from './extract.js';
 import { duckCopy } from './reference.js';
 import { verdict } from './table.js';
 
 const MB = 1e6;
 
 export async function extractSection(ctx: Context): Promise<void> {
-  const { settings, http, base, duck, filters, figures, log } = ctx;
+  const { settings, http, client, base, duck, filters, figures, log } = ctx;
   const total = filters.totalRows;
   const first = (format: string) => url(base, 'Records', { $top: '10000', ...(format === 'json' ? {} : { $format: format }) });
 
@@ -16,11 +16,11 @@ export async function extractSection(ctx: Context): Promise<void> {
   const marks = settings.quick ? [10, 100] : [100, 1000];
   const rssAt: Record<number, number> = {};
   log(`§1 JSON extract: warm-up (20 pages), ${settings.extractRuns} run(s) of ${total} rows`);
-  await pagedExtract(http, first('json'), 'json', { maxPages: 20 });
+  await client.extract(first('json'), 'json', { maxPages: 20 });
   const json = [];
   for (let i = 0; i < settings.extractRuns; i++) {
     const sampler = i === 0 ? sampleRss(ctx.apiPid) : undefined;
-    const r = await pagedExtract(http, first('json'), 'json', { onPage: (p) => sampler && marks.includes(p) && (rssAt[p] = sampler.now()) });
+    const r = await client.extract(first('json'), 'json', { marks, onMark: (p) => sampler && (rssAt[p] = sampler.now()) });
     const rss = sampler?.stop();
     if (r.rows !== total) throw new Error(`JSON extract returned ${r.rows} rows, expected ${total}`);
     json.push(r);
@@ -32,9 +32,9 @@ export async function extractSection(ctx: Context): Promise<void> {
   const formatPages = settings.quick || settings.fullFormats ? Infinity : 100;
   const formatRows = Math.min(total, formatPages * 10_000);
   log(`§1 CSV extract: ${settings.extractRuns} run(s) of ${formatRows} rows`);
-  await pagedExtract(http, first('csv'), 'csv', { maxPages: 20 });
+  await client.extract(first('csv'), 'csv', { maxPages: 20 });
   const csv = await repeat(settings.extractRuns, 0, async () => {
-    const r = await pagedExtract(http, first('csv'), 'csv', { maxPages: formatPages });
+    const r = await client.extract(first('csv'), 'csv', { maxPages: formatPages });
     if (r.rows !== formatRows) throw new Error(`CSV extract returned ${r.rows} rows, expected ${formatRows}`);
     return r;
   });
@@ -57,9 +57,9 @@ export async function extractSection(ctx: Context): Promise<void> {
   );
   const arrow = await http.get(url(base, 'Records', { $top: '1', $format: 'arrow' }), { whole: true });
   if (arrow.status === 200) {
-    await pagedExtract(http, first('arrow'), 'arrow', { maxPages: 20 });
+    await client.extract(first('arrow'), 'arrow', { maxPages: 20 });
     const runs = await repeat(settings.extractRuns, 0, async () => {
-      const r = await pagedExtract(http, first('arrow'), 'arrow', { maxPages: formatPages });
+      const r = await client.extract(first('arrow'), 'arrow', { maxPages: formatPages });
       if (r.pages !== Math.ceil(formatRows / 10_000)) throw new Error(`Arrow extract ended after ${r.pages} pages`);
       return { ...r, rows: formatRows };
     });

@@ -1,0 +1,97 @@
+/**
+ * The bench's measuring client (HTTP against the API, `pg` against PostgreSQL), run in a lean process of its own
+ * (client-child.ts), every figure timed there.
+ *
+ * Why: V8 collects a process's garbage very differently once its old generation holds more than ~8 MB. A client
+ * that moves Buffers (15 MB per 10,000-row page) then runs a full mark-compact every ~25 ms: 246–379 against 9 over
+ * the same 200 pages, with `--trace-gc`, whether the extra heap was `zod` (which the bench imports through the
+ * sample generator and the schemas), `@duckdb/node-api` or a plain array of 60,000 objects; the paged JSON extract
+ * read 144–178k rows/s where the same client with a ~5 MB heap read 197–254k from the same API. Every bench run
+ * until this one measured the API, and PostgreSQL, through that handicapped client. The official clients (Python,
+ * R, curl) have no such collector; the closest Node can come is a client whose heap stays small, which the child
+ * checks at start.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import type { ClientRequest } from './client-child.js';
+import type { ExtractResult } from './extract.js';
+import type { GetOptions, HttpClient, Response } from './http-client.js';
+import type { PgPage, PgPageSql } from './pg-client.js';
+
+/**
+ * The child's old generation at start is ~4.5 MiB (~6.5 once `pg` is loaded for §6); above 8 V8 changes its collection
+ * (see above), so a start above this means something heavy was imported.
+ */
+const MAX_CLIENT_HEAP_MB = 6;
+
+export interface Client {
+  readonly http: HttpClient;
+  /** Follows next links from `first`; `onMark(page)` runs as each page listed in `marks` ends (for RSS samples). */
+  extract(first: string, format: 'json' | 'csv' | 'arrow', opts?: { maxPages?: number; marks?: readonly number[]; onMark?: (page: number) => void }): Promise<ExtractResult>;
+  partitioned(base: string, filter: string): Promise<ExtractResult & { locations: number }>;
+  readonly pg: {
+    page(q: PgPageSql): Promise<PgPage>;
+    extract(first: PgPageSql, next: PgPageSql, top: number): Promise<{ ms: number; rows: number; bytes: number }>;
+    count(q: PgPageSql): Promise<{ ms: number; n: number }>;
+  };
+  /** The child's old generation after a full collection at start, in MiB. */
+  readonly heapMB: number;
+  close(): void;
+}
+
+type Omit1<T> = T extends unknown ? Omit<T, 'id'> : never;
+
+export async function openClient(headers: Record<string, string>): Promise<Client> {
+  const child: ChildProcess = fork(new URL('./client-child.ts', import.meta.url).pathname, [JSON.stringify(headers)], {
+    execArgv: ['--import', 'tsx', '--expose-gc', ...(process.env.BENCH_TRACE_GC === '1' ? ['--trace-gc'] : [])],
+    serialization: 'advanced',
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; onMark?: (page: number) => void }>();
+  let next = 0;
+  let gone: Error | undefined;
+  const heapMB = await new Promise<number>((resolve, reject) => {
+    child.on('message', (m: { ready: true; heapMB: number } | { id: number; mark?: number; value?: unknown; error?: string }) => {
+      if ('ready' in m) return resolve(m.heapMB);
+      const w = waiting.get(m.id);
+      if (m.mark !== undefined) return w?.onMark?.(m.mark);
+      waiting.delete(m.id);
+      if (m.error !== undefined) w?.reject(new Error(m.error));
+      else w?.resolve(m.value);
+    });
+    child.once('exit', (code) => {
+      gone = new Error(`the bench's client process exited with ${code}`);
+      reject(gone);
+      for (const w of waiting.values()) w.reject(gone);
+      waiting.clear();
+    });
+  });
+  const close = () => {
+    if (child.connected) child.disconnect();
+  };
+  if (heapMB > MAX_CLIENT_HEAP_MB) {
+    close();
+    throw new Error(`the bench's client process starts with ${heapMB.toFixed(1)} MB of heap (limit ${MAX_CLIENT_HEAP_MB}): something heavy was imported into client-child.ts (scripts/bench/client.ts says why it must stay lean)`);
+  }
+  const ask = <T>(req: Omit1<ClientRequest>, onMark?: (page: number) => void) =>
+    new Promise<T>((resolve, reject) => {
+      if (gone) return reject(gone);
+      const id = next++;
+      waiting.set(id, { resolve: resolve as (v: unknown) => void, reject, onMark });
+      child.send({ ...req, id });
+    });
+  return {
+    http: {
+      get: (url: string, opts?: GetOptions) => ask<Response & { body?: string }>({ op: 'get', url, opts }),
+      close,
+    },
+    extract: (first, format, opts = {}) => ask({ op: 'extract', first, format, maxPages: opts.maxPages, marks: opts.marks }, opts.onMark),
+    partitioned: (base, filter) => ask({ op: 'partitioned', base, filter }),
+    pg: {
+      page: (q) => ask({ op: 'pgPage', q }),
+      extract: (first, nextQ, top) => ask({ op: 'pgExtract', first, next: nextQ, top }),
+      count: (q) => ask({ op: 'pgCount', q }),
+    },
+    heapMB,
+    close,
+  };
+}
