@@ -5,8 +5,13 @@
  */
 import type pg from 'pg';
 
-/** `BENCH_PG_DATABASE` (default `tributary_bench`): the database §6 loads and queries. */
-export const PG_DATABASE = process.env.BENCH_PG_DATABASE || 'tributary_bench';
+/** `BENCH_PG_DATABASE` (default `tributary_bench`): the database §6 loads and queries; a plain name (it is put in DDL). */
+export const PG_DATABASE = databaseName(process.env.BENCH_PG_DATABASE || 'tributary_bench');
+
+function databaseName(name: string): string {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error(`BENCH_PG_DATABASE must be a plain lower-case name (letters, digits, _), got ${JSON.stringify(name)}`);
+  return name;
+}
 export const PG_CONNECTION = { host: process.env.PGHOST || '127.0.0.1', port: Number(process.env.PGPORT || 5432), user: process.env.PGUSER || 'postgres' };
 
 export type PgValue = string | number | boolean | null;

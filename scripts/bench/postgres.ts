@@ -8,13 +8,10 @@ import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { Duck } from './duck.js';
-import { bind, type Predicate, type Value } from './filters.js';
+import { bind, type Predicate } from './filters.js';
 import { PG_CONNECTION, PG_DATABASE, type PgPageSql } from './pg-client.js';
 import { RECORD_COLUMNS } from './reference.js';
 
-export { PG_DATABASE };
-
-const CONNECTION = PG_CONNECTION;
 const EXTRA_COLUMNS = `"LocationId", "ActivityStartYear", "ActivityGroupType"`;
 
 const PG_TYPES: Record<string, string> = {
@@ -24,7 +21,7 @@ const PG_TYPES: Record<string, string> = {
 
 function psql(database: string, command: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn('psql', ['-h', CONNECTION.host, '-p', String(CONNECTION.port), '-U', CONNECTION.user, '-d', database, '-v', 'ON_ERROR_STOP=1', '-q', '-c', command], { stdio: ['ignore', 'inherit', 'inherit'] });
+    const child = spawn('psql', ['-h', PG_CONNECTION.host, '-p', String(PG_CONNECTION.port), '-U', PG_CONNECTION.user, '-d', database, '-v', 'ON_ERROR_STOP=1', '-q', '-c', command], { stdio: ['ignore', 'inherit', 'inherit'] });
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`psql exited with ${code}: ${command}`))));
     child.on('error', reject);
   });
@@ -40,12 +37,12 @@ export interface PgLoad {
 export async function ensurePostgres(duck: Duck, cacheDir: string, key: string, log: (s: string) => void): Promise<PgLoad> {
   const markerPath = join(cacheDir, 'pg-loaded.json');
   const marker = existsSync(markerPath) ? (JSON.parse(readFileSync(markerPath, 'utf8')) as PgLoad & { key: string }) : undefined;
-  const admin = new pg.Client({ ...CONNECTION, database: 'postgres' });
+  const admin = new pg.Client({ ...PG_CONNECTION, database: 'postgres' });
   await admin.connect();
   try {
     const exists = (await admin.query(`SELECT 1 FROM pg_database WHERE datname = $1`, [PG_DATABASE])).rowCount === 1;
     if (exists && marker?.key === key) {
-      const db = new pg.Client({ ...CONNECTION, database: PG_DATABASE });
+      const db = new pg.Client({ ...PG_CONNECTION, database: PG_DATABASE });
       await db.connect();
       const stored = await db.query(`SELECT value FROM bench_meta WHERE key = 'cache_key'`).catch(() => ({ rows: [] as { value: string }[] }));
       await db.end();
@@ -61,7 +58,7 @@ export async function ensurePostgres(duck: Duck, cacheDir: string, key: string, 
   const started = performance.now();
   const described = await duck.all(`DESCRIBE SELECT ${RECORD_COLUMNS}, ${EXTRA_COLUMNS} FROM observations`);
   const columns = described.map((r) => `"${String(r['column_name'])}" ${PG_TYPES[String(r['column_type'])] ?? 'text'}`);
-  const db = new pg.Client({ ...CONNECTION, database: PG_DATABASE });
+  const db = new pg.Client({ ...PG_CONNECTION, database: PG_DATABASE });
   await db.connect();
   const csv = `/tmp/tributary-bench-pg-${process.pid}.csv`;
   const regionsCsv = `/tmp/tributary-bench-pg-regions-${process.pid}.csv`;
