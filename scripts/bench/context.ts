@@ -2,7 +2,6 @@
 import type { Client } from './client.js';
 import type { Duck } from './duck.js';
 import type { Filters } from './filters.js';
-import type { HttpClient } from './http-client.js';
 import { summarise } from './stats.js';
 import type { Figure } from './table.js';
 
@@ -23,8 +22,7 @@ export interface Context {
   readonly settings: Settings;
   readonly base: string;
   readonly apiPid: number;
-  /** Requests one at a time through the measuring client's process (client.ts). */
-  readonly http: HttpClient;
+  /** HTTP and PostgreSQL, one request at a time, through the measuring client's process (client.ts). */
   readonly client: Client;
   readonly duck: Duck;
   readonly filters: Filters;

@@ -59,9 +59,8 @@ const pgLoad = settings.skipPostgres ? undefined : await ensurePostgres(duck, ca
 log(`starting the data API on ${cache.duckdbPath}`);
 const api = await startApi(cache.duckdbPath);
 const client = await openClient({ 'x-api-key': BENCH_API_KEY });
-const http = client.http;
 const figures: Figure[] = [];
-const ctx: Context = { settings, base: api.base, apiPid: api.pid, http, client, duck, filters, figures, details: { clientHeapMB: client.heapMB }, log };
+const ctx: Context = { settings, base: api.base, apiPid: api.pid, client, duck, filters, figures, details: { clientHeapMB: client.heapMB }, log };
 let failure: unknown;
 try {
   await extractSection(ctx);

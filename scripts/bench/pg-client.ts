@@ -12,11 +12,12 @@ function databaseName(name: string): string {
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error(`BENCH_PG_DATABASE must be a plain lower-case name (letters, digits, _), got ${JSON.stringify(name)}`);
   return name;
 }
+
 export const PG_CONNECTION = { host: process.env.PGHOST || '127.0.0.1', port: Number(process.env.PGPORT || 5432), user: process.env.PGUSER || 'postgres' };
 
 export type PgValue = string | number | boolean | null;
 
-/** A keyset page's SQL: selects `"Id"` and the row's JSON text `j`; `$n` = the last Id is its last parameter when paging on. */
+/** A keyset page's SQL, selecting `"Id"` and the row's JSON text `j`; when paging on, the last Id is bound as its last parameter. */
 export interface PgPageSql {
   readonly text: string;
   readonly values: readonly PgValue[];

@@ -18,7 +18,7 @@ export interface CountCase {
 const BROAD = 0.05;
 
 export async function countsSection(ctx: Context): Promise<CountCase[]> {
-  const { settings, http, base, duck, filters, figures } = ctx;
+  const { settings, client, base, duck, filters, figures } = ctx;
   const runs = Math.max(10, settings.runs);
   const items = [
     ...filters.counts.map((shape) => ({
@@ -31,7 +31,7 @@ export async function countsSection(ctx: Context): Promise<CountCase[]> {
   const cases: CountCase[] = [];
   for (const item of items) {
     const u = url(base, item.resource, { $filter: item.shape.odata, $count: 'true' });
-    const http_ = await repeat(runs, 1, () => http.get(u, { whole: true }));
+    const http_ = await repeat(runs, 1, () => client.http.get(u, { whole: true }));
     if (http_[0]!.status !== 200) throw new Error(`${u}: HTTP ${http_[0]!.status} ${http_[0]!.body}`);
     const n = Number((JSON.parse(http_[0]!.body!) as { value: number }).value);
     const params = (item.shape.where?.params ?? []) as Value[];
@@ -59,7 +59,7 @@ export async function countsSection(ctx: Context): Promise<CountCase[]> {
   }
   const [g1, g2] = filters.applyGroupBy;
   const u = url(base, 'Records', { $apply: `groupby((${g1},${g2}),aggregate($count as Count))`, $top: '10000' });
-  const apply = await repeat(runs, 1, () => http.get(u, { whole: true }));
+  const apply = await repeat(runs, 1, () => client.http.get(u, { whole: true }));
   if (apply[0]!.status !== 200) throw new Error(`${u}: HTTP ${apply[0]!.status} ${apply[0]!.body}`);
   const groups = (JSON.parse(apply[0]!.body!) as { value: unknown[] }).value.length;
   const ms = summary(apply.map((r) => r.ms));

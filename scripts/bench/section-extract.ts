@@ -8,7 +8,7 @@ import { verdict } from './table.js';
 const MB = 1e6;
 
 export async function extractSection(ctx: Context): Promise<void> {
-  const { settings, http, client, base, duck, filters, figures, log } = ctx;
+  const { settings, client, base, duck, filters, figures, log } = ctx;
   const total = filters.totalRows;
   const first = (format: string) => url(base, 'Records', { $top: '10000', ...(format === 'json' ? {} : { $format: format }) });
 
@@ -55,7 +55,7 @@ export async function extractSection(ctx: Context): Promise<void> {
     { section: '1', name: 'DuckDB COPY TO NDJSON (same columns, Id order)', unit: 'rows/s', value: summary(rps(copyJson)), verdict: 'info', note: `${summary(mbps(copyJson)).median.toFixed(0)} MB/s` },
     { section: '1', name: 'DuckDB COPY TO CSV', unit: 'rows/s', value: summary(rps(copyCsv)), verdict: 'info', note: `${summary(mbps(copyCsv)).median.toFixed(0)} MB/s` },
   );
-  const arrow = await http.get(url(base, 'Records', { $top: '1', $format: 'arrow' }), { whole: true });
+  const arrow = await client.http.get(url(base, 'Records', { $top: '1', $format: 'arrow' }), { whole: true });
   if (arrow.status === 200) {
     await client.extract(first('arrow'), 'arrow', { maxPages: 20 });
     const runs = await repeat(settings.extractRuns, 0, async () => {

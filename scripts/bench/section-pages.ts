@@ -31,7 +31,7 @@ function query(shape: Shape, after: number | undefined): Record<string, string |
 }
 
 export async function pagesSection(ctx: Context): Promise<PageCase[]> {
-  const { settings, http, base, filters, figures } = ctx;
+  const { settings, client, base, filters, figures } = ctx;
   const cases: PageCase[] = [];
   const diagnoses: Record<string, unknown>[] = [];
   for (const shape of filters.pages) {
@@ -41,7 +41,7 @@ export async function pagesSection(ctx: Context): Promise<PageCase[]> {
       for (const position of POSITIONS) {
         const q = query(shape, at[position]);
         const u = url(base, resource, q);
-        const runs = await repeat(settings.runs, 1, () => http.get(u, { marker: Buffer.from('{"Id":') }));
+        const runs = await repeat(settings.runs, 1, () => client.http.get(u, { marker: Buffer.from('{"Id":') }));
         if (runs.some((r) => r.status !== 200)) throw new Error(`${u}: HTTP ${runs[0]!.status}`);
         const ms = summary(runs.map((r) => r.ms));
         if (position === 'first') firstMs = ms.median;
