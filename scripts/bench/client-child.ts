@@ -1,19 +1,21 @@
 /**
  * The bench's measuring client, in a process of its own (client.ts forks it and says why): HTTP requests and
- * extracts against the API, and PostgreSQL's timed queries, each timed here. It must stay lean: it imports only
- * the HTTP client, the extract loops and (for §6, when asked) `pg`, and reports its heap before it answers anything.
+ * extracts against the API, and PostgreSQL's timed queries, each timed here. It must stay lean: besides the IPC
+ * helper it imports only the HTTP client, the extract loops and (for §6, when asked) `pg`, and reports its heap
+ * before it answers anything.
  */
 import { getHeapSpaceStatistics } from 'node:v8';
 import { createHttpClient, type GetOptions } from './http-client.js';
 import { pagedExtract, partitionedExtract } from './extract.js';
 import { connectTimed, type PgPageSql, type PgTimed } from './pg-client.js';
+import { serveParent } from './child-rpc.js';
 
 export type ClientRequest =
-  | { readonly id: number; readonly op: 'get'; readonly url: string; readonly opts?: GetOptions }
-  | { readonly id: number; readonly op: 'extract'; readonly first: string; readonly format: 'json' | 'csv' | 'arrow'; readonly maxPages?: number; readonly marks?: readonly number[] }
-  | { readonly id: number; readonly op: 'partitioned'; readonly base: string; readonly filter: string }
-  | { readonly id: number; readonly op: 'pgPage' | 'pgCount'; readonly q: PgPageSql }
-  | { readonly id: number; readonly op: 'pgExtract'; readonly first: PgPageSql; readonly next: PgPageSql; readonly top: number };
+  | { readonly op: 'get'; readonly url: string; readonly opts?: GetOptions }
+  | { readonly op: 'extract'; readonly first: string; readonly format: 'json' | 'csv' | 'arrow'; readonly maxPages?: number; readonly marks?: readonly number[] }
+  | { readonly op: 'partitioned'; readonly base: string; readonly filter: string }
+  | { readonly op: 'pgPage' | 'pgCount'; readonly q: PgPageSql }
+  | { readonly op: 'pgExtract'; readonly first: PgPageSql; readonly next: PgPageSql; readonly top: number };
 
 /** V8's old generation (what its collector's thresholds look at) after a full collection, in MiB (client.ts: the limit). */
 const oldGenerationMB = (): number => {
@@ -26,7 +28,7 @@ const http = createHttpClient(JSON.parse(process.argv[2] ?? '{}') as Record<stri
 let pg: PgTimed | undefined;
 const postgres = async () => (pg ??= await connectTimed());
 
-async function answer(req: ClientRequest): Promise<unknown> {
+async function answer(req: ClientRequest, progress: (page: number) => void): Promise<unknown> {
   switch (req.op) {
     case 'get': {
       const opts = req.opts?.marker ? { ...req.opts, marker: Buffer.from(req.opts.marker) } : req.opts;
@@ -35,7 +37,7 @@ async function answer(req: ClientRequest): Promise<unknown> {
     case 'extract':
       return pagedExtract(http, req.first, req.format, {
         maxPages: req.maxPages,
-        onPage: (page) => req.marks?.includes(page) && process.send!({ id: req.id, mark: page }),
+        onPage: (page) => req.marks?.includes(page) && progress(page),
       });
     case 'partitioned':
       return partitionedExtract(http, req.base, req.filter);
@@ -48,18 +50,7 @@ async function answer(req: ClientRequest): Promise<unknown> {
   }
 }
 
-// One request at a time, in order: the parent awaits each answer before it measures anything else.
-let queue: Promise<unknown> = Promise.resolve();
-process.on('message', (req: ClientRequest) => {
-  queue = queue.then(() =>
-    answer(req).then(
-      (value) => process.send!({ id: req.id, value }),
-      (err: unknown) => process.send!({ id: req.id, error: err instanceof Error ? err.message : String(err) }),
-    ),
-  );
-});
-process.on('disconnect', () => {
+serveParent(answer, oldGenerationMB(), () => {
   http.close();
-  void (pg?.close() ?? Promise.resolve()).finally(() => process.exit(0));
+  return pg?.close();
 });
-process.send!({ ready: true, heapMB: oldGenerationMB() });

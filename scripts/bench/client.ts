@@ -11,7 +11,7 @@
  * R, curl) have no such collector; the closest Node can come is a client whose heap stays small, which the child
  * checks at start.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { forkChild } from './child-rpc.js';
 import type { ClientRequest } from './client-child.js';
 import type { ExtractResult } from './extract.js';
 import type { GetOptions, HttpClient, Response } from './http-client.js';
@@ -38,60 +38,28 @@ export interface Client {
   close(): void;
 }
 
-type Omit1<T> = T extends unknown ? Omit<T, 'id'> : never;
-
 export async function openClient(headers: Record<string, string>): Promise<Client> {
-  const child: ChildProcess = fork(new URL('./client-child.ts', import.meta.url).pathname, [JSON.stringify(headers)], {
-    execArgv: ['--import', 'tsx', '--expose-gc', ...(process.env.BENCH_TRACE_GC === '1' ? ['--trace-gc'] : [])],
-    serialization: 'advanced',
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; onMark?: (page: number) => void }>();
-  let next = 0;
-  let gone: Error | undefined;
-  const heapMB = await new Promise<number>((resolve, reject) => {
-    child.on('message', (m: { ready: true; heapMB: number } | { id: number; mark?: number; value?: unknown; error?: string }) => {
-      if ('ready' in m) return resolve(m.heapMB);
-      const w = waiting.get(m.id);
-      if (m.mark !== undefined) return w?.onMark?.(m.mark);
-      waiting.delete(m.id);
-      if (m.error !== undefined) w?.reject(new Error(m.error));
-      else w?.resolve(m.value);
-    });
-    child.once('exit', (code) => {
-      gone = new Error(`the bench's client process exited with ${code}`);
-      reject(gone);
-      for (const w of waiting.values()) w.reject(gone);
-      waiting.clear();
-    });
-  });
-  const close = () => {
-    if (child.connected) child.disconnect();
-  };
+  const trace = process.env.BENCH_TRACE_GC === '1' ? ['--trace-gc'] : [];
+  const child = await forkChild<ClientRequest, number>(new URL('./client-child.ts', import.meta.url), [JSON.stringify(headers)], ['--expose-gc', ...trace], 'client');
+  const heapMB = child.ready as number;
   if (heapMB > MAX_CLIENT_HEAP_MB) {
-    close();
+    child.close();
     throw new Error(`the bench's client process starts with ${heapMB.toFixed(1)} MB of heap (limit ${MAX_CLIENT_HEAP_MB}): something heavy was imported into client-child.ts (scripts/bench/client.ts says why it must stay lean)`);
   }
-  const ask = <T>(req: Omit1<ClientRequest>, onMark?: (page: number) => void) =>
-    new Promise<T>((resolve, reject) => {
-      if (gone) return reject(gone);
-      const id = next++;
-      waiting.set(id, { resolve: resolve as (v: unknown) => void, reject, onMark });
-      child.send({ ...req, id });
-    });
+  const { ask } = child;
   return {
     http: {
       get: (url: string, opts?: GetOptions) => ask<Response & { body?: string }>({ op: 'get', url, opts }),
-      close,
+      close: child.close,
     },
     extract: (first, format, opts = {}) => ask({ op: 'extract', first, format, maxPages: opts.maxPages, marks: opts.marks }, opts.onMark),
     partitioned: (base, filter) => ask({ op: 'partitioned', base, filter }),
     pg: {
       page: (q) => ask({ op: 'pgPage', q }),
-      extract: (first, nextQ, top) => ask({ op: 'pgExtract', first, next: nextQ, top }),
+      extract: (first, next, top) => ask({ op: 'pgExtract', first, next, top }),
       count: (q) => ask({ op: 'pgCount', q }),
     },
     heapMB,
-    close,
+    close: child.close,
   };
 }
