@@ -1,8 +1,8 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { storageTables, uploadColumns } from '../schemas/index.js';
+import { columnNames, storageTables, uploadColumns } from '../schemas/index.js';
 import { all, run, scalarNumber } from './db.js';
 import { locationSources } from './location-columns.js';
-import { columnsOf, loadDataset, locationCore, numberNewObservations, observationSortKey, type NewRows } from './load.js';
+import { loadDataset, locationCore, numberNewObservations, observationSortKey, type NewRows } from './load.js';
 import type { Previous } from './previous.js';
 import type { SourceDataset } from './read.js';
 import { ident } from './sql.js';
@@ -136,7 +136,7 @@ function insertSql(ordered: readonly SourceDataset[]): string {
     ActivityStartYear: 'coalesce(year("ActivityStartDate"), 0)::INTEGER',
     ActivityGroupType: `coalesce(g._group, 'Other')`,
   };
-  const cols = columnsOf('observations');
+  const cols = columnNames('observations');
   return `INSERT INTO observations (${cols.map(ident).join(', ')}, ${OK}, ${FILE})
     SELECT ${cols.map((c) => derived[c] ?? ident(c)).join(', ')}, ${OK}, ${FILE} FROM (
       SELECT _part, ${FILE}, "DOI", ${typed.join(', ')}, (${rowOkSql()}) AS ${OK} FROM (${sources.join('\n      UNION ALL ')})

@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { activityGroupOf, createTableSql, storageTables, uploadColumns, type StorageTable } from '../schemas/index.js';
+import { activityGroupOf, columnNames, createTableSql, storageTables, uploadColumns, type StorageTable } from '../schemas/index.js';
 import { all, appendRows, run, scalarNumber } from './db.js';
 import { conflictColumns, locationSources } from './location-columns.js';
 import type { SourceDataset } from './read.js';
@@ -19,10 +19,9 @@ import { castSql } from './validate-sql.js';
 
 export const finalTables: readonly StorageTable[] = ['datasets', 'locations', 'location_regions', 'observations', 'observation_stats', 'observation_rollup', 'tributary_meta'];
 
-export const columnsOf = (table: StorageTable) => storageTables[table].map((c) => c.column);
 const list = (cols: readonly string[], prefix = '') => cols.map((c) => `${prefix}${ident(c)}`).join(', ');
 /** Locations without the observation range, which is known only once every observation is in. */
-export const locationCore = columnsOf('locations').filter((c) => c !== 'first_obs_id' && c !== 'last_obs_id');
+export const locationCore = columnNames('locations').filter((c) => c !== 'first_obs_id' && c !== 'last_obs_id');
 
 export async function prepareLoad(conn: DuckDBConnection): Promise<void> {
   for (const table of finalTables) await run(conn, createTableSql(table));
@@ -42,7 +41,7 @@ export interface KeptDataset {
 
 /** Copies kept datasets from the attached previous file `prev`, in Id order, so no re-sort is needed. */
 export async function copyKept(conn: DuckDBConnection, kept: readonly KeptDataset[]): Promise<void> {
-  const obs = list(columnsOf('observations'));
+  const obs = list(columnNames('observations'));
   for (const d of [...kept].sort((a, b) => a.minId - b.minId)) {
     // A range filter on a plain scan keeps the stored (Id) order and lets zone maps skip other datasets.
     await run(conn, `INSERT INTO observations (${obs}) SELECT ${obs} FROM prev.observations WHERE "Id" BETWEEN $1 AND $2 AND "DOI" = $3`, [d.minId, d.maxId, d.DOI]);
@@ -51,10 +50,10 @@ export async function copyKept(conn: DuckDBConnection, kept: readonly KeptDatase
   if (dois.length === 0) return;
   const inKept = `"DOI" IN (${placeholders(dois.length)})`;
   await run(conn, `INSERT INTO all_locations SELECT ${list(locationCore)} FROM prev.locations WHERE ${inKept}`, dois);
-  await run(conn, `INSERT INTO all_datasets SELECT ${list(columnsOf('datasets'))} FROM prev.datasets WHERE ${inKept}`, dois);
+  await run(conn, `INSERT INTO all_datasets SELECT ${list(columnNames('datasets'))} FROM prev.datasets WHERE ${inKept}`, dois);
   await run(
     conn,
-    `INSERT INTO all_stats SELECT ${list(columnsOf('observation_stats'), 's.')} FROM prev.observation_stats s
+    `INSERT INTO all_stats SELECT ${list(columnNames('observation_stats'), 's.')} FROM prev.observation_stats s
      JOIN prev.locations l ON l."Id" = s."LocationId" WHERE l.${inKept}`,
     dois,
   );
@@ -146,7 +145,7 @@ function partSql(part: number, stage: string): string {
 export async function insertNewObservations(conn: DuckDBConnection, parts: readonly NewRows[], base: number): Promise<number> {
   if (parts.length === 0) return 0;
   const before = await scalarNumber(conn, 'SELECT count(*) FROM observations');
-  const cols = columnsOf('observations');
+  const cols = columnNames('observations');
   const union = parts.map((p, i) => partSql(i, p.stage)).join('\n    UNION ALL ');
   const rows = await run(
     conn,

@@ -1,5 +1,5 @@
 import { listValue, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
-import { metadataFields, storageTables, type FieldType, type StorageTable } from '../schemas/index.js';
+import { columnNames, metadataFields, type FieldType } from '../schemas/index.js';
 import { run, scalarNumber } from './db.js';
 import type { SourceDataset } from './read.js';
 import { ident } from './sql.js';
@@ -10,7 +10,6 @@ import { ident } from './sql.js';
  * with TemporalExtent, and tributary_meta.
  */
 
-const columnsOf = (table: StorageTable) => storageTables[table].map((c) => c.column);
 const list = (cols: readonly string[], prefix = '') => cols.map((c) => `${prefix}${ident(c)}`).join(', ');
 
 /** A metadata.json value as a bound parameter plus its SQL cast, by catalogue type. */
@@ -32,7 +31,7 @@ function metadataParam(type: FieldType, value: unknown): { value: DuckDBValue; s
 /** Adds one loaded dataset to `all_datasets`; TemporalExtent from its observations (an Id range). */
 export async function addDataset(conn: DuckDBConnection, ds: SourceDataset, ids: { readonly from: number; readonly to: number }): Promise<void> {
   const params: DuckDBValue[] = [ids.from, ids.to];
-  const exprs = columnsOf('datasets').map((column) => {
+  const exprs = columnNames('datasets').map((column) => {
     if (column === 'TemporalExtent') return `(SELECT [min("ActivityStartDate"), max("ActivityStartDate")] FROM observations WHERE "Id" BETWEEN $1 AND $2)`;
     const value = column === 'content_hash' ? ds.contentHash : (ds.metadata as Record<string, unknown>)[column];
     const field = metadataFields.find((f) => f.column === column);
@@ -40,7 +39,7 @@ export async function addDataset(conn: DuckDBConnection, ds: SourceDataset, ids:
     params.push(p.value);
     return p.sql(`$${params.length}`);
   });
-  await run(conn, `INSERT INTO all_datasets (${list(columnsOf('datasets'))}) SELECT ${exprs.join(', ')}`, params);
+  await run(conn, `INSERT INTO all_datasets (${list(columnNames('datasets'))}) SELECT ${exprs.join(', ')}`, params);
 }
 
 export interface MetaValues {
@@ -52,8 +51,8 @@ export interface MetaValues {
 /** Writes the final small tables in their documented physical order; checks that Id ranges are contiguous. */
 export async function writeStatistics(conn: DuckDBConnection, meta: MetaValues, schemaVersion: string): Promise<void> {
   const statKeys = ['LocationId', 'CharacteristicName', 'ActivityMediaName', 'ActivityGroupType', 'ActivityStartYear'];
-  await run(conn, `INSERT INTO observation_stats SELECT ${list(columnsOf('observation_stats'))} FROM all_stats ORDER BY ${list(statKeys)}`);
-  const rollupKeys = columnsOf('observation_rollup').filter((c) => c !== 'n');
+  await run(conn, `INSERT INTO observation_stats SELECT ${list(columnNames('observation_stats'))} FROM all_stats ORDER BY ${list(statKeys)}`);
+  const rollupKeys = columnNames('observation_rollup').filter((c) => c !== 'n');
   await run(
     conn,
     `INSERT INTO observation_rollup SELECT ${rollupKeys.map((c) => (c === 'DOI' || c === 'MonitoringLocationType' ? `l.${ident(c)}` : `s.${ident(c)}`)).join(', ')}, sum(s.n)
@@ -66,7 +65,7 @@ export async function writeStatistics(conn: DuckDBConnection, meta: MetaValues, 
   );
   const broken = await scalarNumber(conn, 'SELECT count(*) FROM location_ranges WHERE last_obs_id - first_obs_id + 1 <> n');
   if (broken > 0) throw new Error(`internal error: ${broken} location(s) have non-contiguous observation Ids; nothing published`);
-  const cols = columnsOf('locations').map((c) => (c === 'first_obs_id' || c === 'last_obs_id' ? `r.${c}` : `l.${ident(c)}`));
+  const cols = columnNames('locations').map((c) => (c === 'first_obs_id' || c === 'last_obs_id' ? `r.${c}` : `l.${ident(c)}`));
   const inserted = await run(
     conn,
     `INSERT INTO locations SELECT ${cols.join(', ')} FROM all_locations l JOIN location_ranges r ON r."LocationId" = l."Id" ORDER BY l."Id"`,
@@ -74,7 +73,7 @@ export async function writeStatistics(conn: DuckDBConnection, meta: MetaValues, 
   const expected = await scalarNumber(conn, 'SELECT count(*) FROM all_locations');
   if (inserted !== expected) throw new Error(`internal error: ${expected - inserted} location(s) without observations; nothing published`);
   await run(conn, `INSERT INTO location_regions SELECT "LocationId", "RegionId" FROM all_regions ORDER BY "RegionId", "LocationId"`);
-  await run(conn, `INSERT INTO datasets SELECT ${list(columnsOf('datasets'))} FROM all_datasets ORDER BY CAST("Id" AS VARCHAR)`);
+  await run(conn, `INSERT INTO datasets SELECT ${list(columnNames('datasets'))} FROM all_datasets ORDER BY CAST("Id" AS VARCHAR)`);
   const rows: [string, string][] = [
     ['schema_version', schemaVersion],
     ['published_at', new Date().toISOString()],

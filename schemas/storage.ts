@@ -83,6 +83,11 @@ export const storageTables = {
 export type StorageTable = keyof typeof storageTables;
 
 /** Schema version written to `tributary_meta`; the API refuses a file of another version. */
+/** A table's column names, in storage order. */
+export function columnNames(table: StorageTable): string[] {
+  return storageTables[table].map((c) => c.column);
+}
+
 export const STORAGE_SCHEMA_VERSION = '2';
 
 /** `CREATE TABLE` for one storage table. Identifiers come from the catalogue only. */
