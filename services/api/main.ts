@@ -46,6 +46,7 @@ const app = createApp({
   draining: () => stopping,
   links: { publicBaseUrl: config.PUBLIC_BASE_URL, trustProxy: config.TRUST_PROXY },
   limits: { queryTimeoutMs: config.QUERY_TIMEOUT_MS, maxPageBytes: config.MAX_PAGE_BYTES },
+  log,
   access: {
     keys,
     corsOrigins: config.CORS_ORIGINS,

@@ -66,11 +66,15 @@ export interface Snapshot {
 }
 
 /**
- * The cursor instance's memory limit. Its buffer pool otherwise keeps every block a full scan reads (the API's RSS
- * grew 143 MB over a 10M-row extract; 85 MB at 128MB, 44 MB at 64MB). At 32MB the COPY failed to allocate 16 MiB:
- * 64MB leaves it twice that. A cursor that fails anyway loses no page (routes/page-text.ts).
+ * The cursor instance's memory limit, in MB, for `open` cursors. Its buffer pool otherwise keeps every block a full
+ * scan reads (the API's RSS grew 143 MB over a 10M-row extract; 85 MB at 128MB, 44 MB at 64MB). At 32MB one COPY
+ * failed to allocate 16 MiB: 64MB leaves one cursor twice that. Each further cursor's COPY holds ~16 MiB more, so a
+ * fixed 64MB made the third of three cursors open at once fail (Out of Memory with 47.9 of 61 MiB used; its page
+ * was finished from its window, more slowly): the limit follows the number open, 32MB each beyond the first.
  */
-const CURSOR_MEMORY_LIMIT = '64MB';
+export function cursorMemoryLimitMB(open: number): number {
+  return 64 + 32 * Math.max(0, open - 1);
+}
 
 export async function openSnapshot(path: string, opts: SnapshotOptions = {}): Promise<Snapshot> {
   const config: Record<string, string> = { access_mode: 'READ_ONLY' };
@@ -84,6 +88,22 @@ export async function openSnapshot(path: string, opts: SnapshotOptions = {}): Pr
   /** Created on the first cursor; closed with the snapshot once every cursor has let go. */
   let extract: Promise<DuckDBInstance> | undefined;
   let closed = false;
+  /**
+   * Sets the cursor instance's limit for the cursors open when it runs (cursorMemoryLimitMB). Chained, so that the
+   * last one to run sees the last count; best effort: a failure (the instance closing) leaves the previous limit.
+   */
+  let resizing = Promise.resolve();
+  const resizeCursorMemory = (inst: DuckDBInstance) =>
+    (resizing = resizing
+      .then(async () => {
+        const conn = await inst.connect();
+        try {
+          await conn.run(`SET memory_limit = '${cursorMemoryLimitMB(cursorsOpen)}MB'`);
+        } finally {
+          conn.closeSync();
+        }
+      })
+      .catch(() => undefined));
   /** SQL texts whose plan keeps stored order (see keepsOrder: only a yes is remembered). */
   const ordersKept = new Set<string>();
 
@@ -150,7 +170,8 @@ export async function openSnapshot(path: string, opts: SnapshotOptions = {}): Pr
     },
     async openCursor(q) {
       if (closed) throw new Error(`${path} is closed`);
-      const creating = (extract ??= DuckDBInstance.create(path, { ...config, threads: '1', memory_limit: opts.cursors?.memoryLimit ?? CURSOR_MEMORY_LIMIT }));
+      const fixedLimit = opts.cursors?.memoryLimit;
+      const creating = (extract ??= DuckDBInstance.create(path, { ...config, threads: '1', memory_limit: fixedLimit ?? `${cursorMemoryLimitMB(1)}MB` }));
       // A failed creation is not remembered: the next cursor tries again (the failure may have been passing).
       creating.catch(() => {
         if (extract === creating) extract = undefined;
@@ -164,10 +185,13 @@ export async function openSnapshot(path: string, opts: SnapshotOptions = {}): Pr
         throw err;
       }
       cursorsOpen++;
+      const cursorInstance = await creating;
+      if (!fixedLimit) await resizeCursorMemory(cursorInstance);
       return openCursor(startThreadedPipeCopy(conn, q, pipe, '\n'), () => {
         cursorsOpen--;
         conn.closeSync();
         pipes.release(pipe);
+        if (!fixedLimit) void resizeCursorMemory(cursorInstance);
       });
     },
     async *copyText(q, rowEnd, signal) {

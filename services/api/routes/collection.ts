@@ -24,6 +24,8 @@ export interface CollectionDeps {
   readonly links: BaseUrlOptions;
   /** QUERY_TIMEOUT_MS and MAX_PAGE_BYTES; each unlimited when left out. */
   readonly limits?: { readonly queryTimeoutMs?: number; readonly maxPageBytes?: number };
+  /** Operational notes: a faster path that failed and was replaced (the client still got its page). */
+  readonly log?: (msg: string) => void;
 }
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
@@ -108,7 +110,7 @@ async function page(
   } else {
     const csv = plan.format === 'csv';
     const frame = csv ? csvFrame(plan) : jsonFrame(contextUrl(base, plan), next);
-    const text = pageText(snapshot, { ...plan, format: plan.format }, found, pageIds, hasNext, signal);
+    const text = pageText(snapshot, { ...plan, format: plan.format }, found, pageIds, hasNext, signal, deps.log);
     body = await textPageStream(withRelease(text, release), frame, count);
   }
   return c.body(body, 200, headers);

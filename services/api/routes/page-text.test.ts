@@ -13,12 +13,13 @@ import type { Snapshot } from '../db/snapshot.js';
 
 const BASE = '/v1/odata/v4';
 const IDLE_MS = 400;
-let withCursors: { db: Database; app: Hono };
-let without: { db: Database; app: Hono };
+type TestApp = { db: Database; app: Hono; logs: string[] };
+let withCursors: TestApp;
+let without: TestApp;
 /** Cursors whose instance cannot allocate what a COPY needs: every cursor fails. */
-let starved: { db: Database; app: Hono };
+let starved: TestApp;
 /** Cursors whose instance cannot even be created (a memory limit DuckDB rejects): no cursor ever opens. */
-let unopenable: { db: Database; app: Hono };
+let unopenable: TestApp;
 let ref: DuckDBConnection;
 let refInstance: DuckDBInstance;
 
@@ -26,7 +27,8 @@ beforeAll(async () => {
   const path = inject('apiFixtureDb');
   const make = async (cursors?: { max: number; idleMs: number; memoryLimit?: string }) => {
     const db = await openDatabase(path, cursors ? { cursors } : {});
-    return { db, app: createApp({ acquire: () => db.acquire(), links: { trustProxy: false } }) };
+    const logs: string[] = [];
+    return { db, logs, app: createApp({ acquire: () => db.acquire(), links: { trustProxy: false }, log: (msg) => logs.push(msg) }) };
   };
   withCursors = await make({ max: 2, idleMs: IDLE_MS });
   without = await make();
@@ -154,7 +156,7 @@ describe('extract cursors', () => {
     expect(again === (await (await without.app.request(link)).text())).toBe(true);
   });
 
-  it('at most CURSOR_CACHE_SIZE cursors wait; clients whose cursor was evicted still get the right pages', async () => {
+  it('at most CURSOR_CACHE_SIZE cursors wait; clients whose cursor was evicted still get the right pages; none runs out of memory', async () => {
     const filters = ["CharacteristicName eq 'pH'", "ActivityMediaName eq 'Surface Water'", 'ActivityStartYear ge 2015', "CharacteristicName ne 'pH'"];
     let next = filters.map((f) => url('Observations', { $filter: f, $top: 500 }) as string | undefined);
     const seen = filters.map(() => [] as number[]);
@@ -171,6 +173,9 @@ describe('extract cursors', () => {
       }
     }
     expect(max).toBe(2);
+    // Three cursors open at once (two waiting, one reading): with a fixed 64MB the third failed to allocate and
+    // its page was finished from its window. The cursor instance's limit now grows with the cursors open.
+    expect(withCursors.logs).toEqual([]);
     const where = ["CharacteristicName = 'pH'", "ActivityMediaName = 'Surface Water'", 'ActivityStartYear >= 2015', "CharacteristicName <> 'pH'"];
     for (let i = 0; i < where.length; i++) expect(seen[i]).toEqual(await refIds(where[i]!));
     await settle();
@@ -179,6 +184,9 @@ describe('extract cursors', () => {
 
   it('a cursor that fails loses no page: the rows it did not send come from the page window', async () => {
     expect((await extract(url('Records', { $top: 3000 }), undefined, starved)).pages).toBe(10);
+    // Served all the same, but an operator is told: a cursor that keeps failing costs every extract its speed.
+    expect(starved.logs.length).toBeGreaterThan(0);
+    expect(starved.logs[0]).toMatch(/extract cursor (closed|not opened).*own window/);
     const { snapshot, release } = starved.db.acquire();
     release();
     expect({ open: snapshot.cursorsOpen, pipes: snapshot.pipesInUse }).toEqual({ open: 0, pipes: 0 });
@@ -186,6 +194,7 @@ describe('extract cursors', () => {
 
   it('a cursor that cannot open leaves every page to its window', async () => {
     expect((await extract(url('Observations', { $filter: "CharacteristicName ne 'pH'", $top: 2500 }), undefined, unopenable)).pages).toBeGreaterThan(3);
+    expect(unopenable.logs.some((m) => /extract cursor not opened.*own window.*config/is.test(m))).toBe(true);
     const { snapshot, release } = unopenable.db.acquire();
     release();
     expect({ open: snapshot.cursorsOpen, pipes: snapshot.pipesInUse, running: snapshot.running }).toEqual({ open: 0, pipes: 0, running: 0 });

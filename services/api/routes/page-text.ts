@@ -26,6 +26,7 @@ export async function* pageText(
   ids: readonly Key[],
   hasNext: boolean,
   signal: AbortSignal,
+  log: (msg: string) => void = () => {},
 ): AsyncGenerator<Uint8Array, number> {
   if (ids.length === 0) return 0;
   const rowEnd = plan.format === 'csv' ? '\r\n' : ',';
@@ -40,7 +41,10 @@ export async function* pageText(
   if (!cursor && found.continuable && plan.after !== undefined && cursors.followed(hereKey) && (await snapshot.keepsOrder(here, signal))) {
     // A cursor is only a faster way to the same rows: one that cannot open (its instance out of memory, no pipe)
     // leaves the page to its own window.
-    cursor = await snapshot.openCursor(here).catch(() => undefined);
+    cursor = await snapshot.openCursor(here).catch((err: unknown) => {
+      log(`extract cursor not opened, serving the page from its own window: ${String(err)}`);
+      return undefined;
+    });
   }
   if (!cursor) {
     // Even a page phase one had to sort (the first page of a whole table may be) hands out its link: the pages
@@ -54,6 +58,7 @@ export async function* pageText(
   } catch (err) {
     // The cursor is closed; the page is not lost: the rows it did not send come from their own window.
     if (!(err instanceof CursorError)) throw err;
+    log(`extract cursor closed, the page's remaining rows come from their own window: ${err.message}`);
     return err.rows + (yield* snapshot.copyText(found.rows(plan.format, ids.length, err.rows), rowEnd, signal));
   }
   if (nextKey) cursors.put(nextKey, cursor);
