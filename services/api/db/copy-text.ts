@@ -92,16 +92,27 @@ function start<R extends PipeReader>(conn: DuckDBConnection, q: CompiledQuery, p
     done,
     async stop() {
       if (!settled) conn.interrupt();
-      if (reader instanceof PipeThread) reader.discard();
-      else {
-        reader.removeAllListeners('data');
-        reader.resume(); // flowing with no listener: discards whatever DuckDB still writes
-      }
+      const release = discard(reader);
       await done.catch(() => undefined);
       closeGuard();
-      if (reader instanceof PipeThread) await reader.finished;
-      else reader.destroy();
+      await release();
     },
+  };
+}
+
+/**
+ * Makes `reader` drop whatever DuckDB still writes (a writer blocked on a full pipe would never finish); the
+ * returned function lets go of the reader once DuckDB has closed its end.
+ */
+function discard(reader: PipeReader): () => Promise<void> {
+  if (reader instanceof PipeThread) {
+    reader.discard();
+    return () => reader.finished;
+  }
+  reader.removeAllListeners('data');
+  reader.resume(); // flowing with no listener
+  return async () => {
+    reader.destroy();
   };
 }
 
