@@ -90,12 +90,14 @@ export async function openSnapshot(path: string, opts: SnapshotOptions = {}): Pr
   let closed = false;
   /**
    * Sets the cursor instance's limit for the cursors open when it runs (cursorMemoryLimitMB). Chained, so that the
-   * last one to run sees the last count; best effort: a failure (the instance closing) leaves the previous limit.
+   * last one to run sees the last count, and so that close() can wait for it: a connection opened on an instance
+   * being closed crashes the process. Best effort: a failure leaves the previous limit.
    */
   let resizing = Promise.resolve();
   const resizeCursorMemory = (inst: DuckDBInstance) =>
     (resizing = resizing
       .then(async () => {
+        if (closed) return;
         const conn = await inst.connect();
         try {
           await conn.run(`SET memory_limit = '${cursorMemoryLimitMB(cursorsOpen)}MB'`);
@@ -231,6 +233,7 @@ export async function openSnapshot(path: string, opts: SnapshotOptions = {}): Pr
       instance.closeSync();
       // Cursors first: a COPY blocked on a full pipe has to be interrupted and drained before its instance closes.
       return (cursors?.close() ?? Promise.resolve())
+        .then(() => resizing)
         .then(async () => (await extract)?.closeSync())
         .catch(() => undefined)
         .finally(() => pipes.close());
