@@ -72,7 +72,7 @@ export interface Snapshot {
  * fixed 64MB made the third of three cursors open at once fail (Out of Memory with 47.9 of 61 MiB used; its page
  * was finished from its window, more slowly): the limit follows the number open, 32MB each beyond the first.
  */
-export function cursorMemoryLimitMB(open: number): number {
+function cursorMemoryLimitMB(open: number): number {
   return 64 + 32 * Math.max(0, open - 1);
 }
 
