@@ -244,7 +244,11 @@ export async function openSnapshot(path: string, opts: SnapshotOptions = {}): Pr
     const meta = await snapshot.columns({ sql: `SELECT value FROM "tributary_meta" WHERE key = 'schema_version'`, params: [] });
     const version = meta['value']?.[0];
     if (version !== STORAGE_SCHEMA_VERSION) {
-      throw new Error(`${path} has storage schema version ${String(version)}; this API reads version ${STORAGE_SCHEMA_VERSION}. Re-run make ingest.`);
+      // Ingest does not build on a file of another version either (its Ids could not carry over): a new file it is.
+      throw new Error(
+        `${path} has storage schema version ${String(version)}; this API reads version ${STORAGE_SCHEMA_VERSION}. ` +
+          `Ingest the sources into a new file (make ingest DUCKDB_PATH=<new file>) and point DUCKDB_PATH at it; for the sample, delete ${path} and make start rebuilds it.`,
+      );
     }
     const disorder = await snapshot.columns({
       sql: `SELECT count(*) AS n FROM (SELECT "Id" - lag("Id") OVER () AS step FROM "observations") WHERE step <= 0`,
