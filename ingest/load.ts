@@ -17,7 +17,7 @@ import { castSql } from './validate-sql.js';
  * are written in order at the end.
  */
 
-export const finalTables: readonly StorageTable[] = ['datasets', 'locations', 'location_regions', 'observations', 'observation_stats', 'observation_rollup', 'tributary_meta'];
+export const finalTables: readonly StorageTable[] = ['datasets', 'locations', 'location_regions', 'observations', 'observation_stats', 'observation_rollup', 'observation_region_rollup', 'tributary_meta'];
 
 const list = (cols: readonly string[], prefix = '') => cols.map((c) => `${prefix}${ident(c)}`).join(', ');
 /** Locations without the observation range, which is known only once every observation is in. */

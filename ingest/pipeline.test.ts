@@ -131,6 +131,17 @@ describe('ingest of the fixture datasets', () => {
         AND o."ActivityStartYear" = r."ActivityStartYear")) AS wrong`);
     expect(Number(r?.total)).toBe(15);
     expect(Number(r?.wrong)).toBe(0);
+    // The region rollup: every observation once per region of its location, each group equal to the brute force.
+    const [g] = await query(db, `SELECT (SELECT sum(n) FROM observation_region_rollup) AS total,
+      (SELECT count(*) FROM observations o JOIN location_regions m ON m."LocationId" = o."LocationId") AS memberships,
+      (SELECT count(*) FROM observation_region_rollup r WHERE r.n <> (SELECT count(*) FROM observations o
+        JOIN location_regions m ON m."LocationId" = o."LocationId" AND m."RegionId" = r."RegionId" WHERE o."DOI" = r."DOI"
+        AND o."MonitoringLocationType" = r."MonitoringLocationType" AND o."CharacteristicName" = r."CharacteristicName"
+        AND o."ActivityMediaName" = r."ActivityMediaName" AND o."ActivityGroupType" = r."ActivityGroupType"
+        AND o."ActivityStartYear" = r."ActivityStartYear")) AS wrong`);
+    expect(Number(g?.memberships)).toBeGreaterThan(15);
+    expect(Number(g?.total)).toBe(Number(g?.memberships));
+    expect(Number(g?.wrong)).toBe(0);
     const meta = await query(db, 'SELECT key, value FROM tributary_meta ORDER BY key');
     expect(meta.find((m) => m.key === 'schema_version')?.value).toBe(STORAGE_SCHEMA_VERSION);
   });

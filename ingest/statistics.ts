@@ -6,7 +6,7 @@ import { ident } from './sql.js';
 
 /**
  * Stage 5 (statistics): the ordered writes of the small tables once every observation is in: observation_stats
- * (accumulated per dataset by load), locations with their observation Id ranges, location_regions, datasets
+ * (accumulated per dataset by load), its rollups, locations with their observation Id ranges, location_regions, datasets
  * with TemporalExtent, and tributary_meta.
  */
 
@@ -53,10 +53,17 @@ export async function writeStatistics(conn: DuckDBConnection, meta: MetaValues, 
   const statKeys = ['LocationId', 'CharacteristicName', 'ActivityMediaName', 'ActivityGroupType', 'ActivityStartYear'];
   await run(conn, `INSERT INTO observation_stats SELECT ${list(columnNames('observation_stats'))} FROM all_stats ORDER BY ${list(statKeys)}`);
   const rollupKeys = columnNames('observation_rollup').filter((c) => c !== 'n');
+  const rollupValues = rollupKeys.map((c) => (c === 'DOI' || c === 'MonitoringLocationType' ? `l.${ident(c)}` : `s.${ident(c)}`)).join(', ');
   await run(
     conn,
-    `INSERT INTO observation_rollup SELECT ${rollupKeys.map((c) => (c === 'DOI' || c === 'MonitoringLocationType' ? `l.${ident(c)}` : `s.${ident(c)}`)).join(', ')}, sum(s.n)
+    `INSERT INTO observation_rollup SELECT ${rollupValues}, sum(s.n)
      FROM all_stats s JOIN all_locations l ON l."Id" = s."LocationId" GROUP BY ALL ORDER BY ${list(rollupKeys)}`,
+  );
+  await run(
+    conn,
+    `INSERT INTO observation_region_rollup SELECT m."RegionId", ${rollupValues}, sum(s.n)
+     FROM all_stats s JOIN all_locations l ON l."Id" = s."LocationId" JOIN (SELECT DISTINCT "LocationId", "RegionId" FROM all_regions) m ON m."LocationId" = s."LocationId"
+     GROUP BY ALL ORDER BY "RegionId", ${list(rollupKeys)}`,
   );
   await run(
     conn,

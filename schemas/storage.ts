@@ -74,6 +74,19 @@ export const storageTables = {
     { column: 'ActivityStartYear', sqlType: 'INTEGER', nullable: false },
     { column: 'n', sqlType: 'BIGINT', nullable: false },
   ],
+  // The rollup once per region of each location: a count with one `RegionId eq` (or an $apply grouped by RegionId)
+  // and otherwise rollup dimensions sums ~25,000 rows instead of semi-joining 640,000 statistics rows to the
+  // region's locations (1.6 ms against 7.4 at 10M rows).
+  observation_region_rollup: [
+    { column: 'RegionId', sqlType: 'VARCHAR', nullable: false },
+    { column: 'DOI', sqlType: 'VARCHAR', nullable: false },
+    { column: 'MonitoringLocationType', sqlType: 'VARCHAR', nullable: false },
+    { column: 'CharacteristicName', sqlType: 'VARCHAR', nullable: false },
+    { column: 'ActivityMediaName', sqlType: 'VARCHAR', nullable: false },
+    { column: 'ActivityGroupType', sqlType: 'VARCHAR', nullable: false },
+    { column: 'ActivityStartYear', sqlType: 'INTEGER', nullable: false },
+    { column: 'n', sqlType: 'BIGINT', nullable: false },
+  ],
   tributary_meta: [
     { column: 'key', sqlType: 'VARCHAR', nullable: false },
     { column: 'value', sqlType: 'VARCHAR', nullable: false },
@@ -88,7 +101,7 @@ export function columnNames(table: StorageTable): string[] {
   return storageTables[table].map((c) => c.column);
 }
 
-export const STORAGE_SCHEMA_VERSION = '2';
+export const STORAGE_SCHEMA_VERSION = '3';
 
 /** `CREATE TABLE` for one storage table. Identifiers come from the catalogue only. */
 export function createTableSql(table: StorageTable): string {

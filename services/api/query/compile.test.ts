@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTableSql, getResource, storageTables, type StorageTable } from '../../../schemas/index.js';
 import { ODataError, parseQuery } from '../odata/index.js';
 import { ApiError } from '../errors.js';
-import { compileCount, compilePageIds, compilePageRows } from './compile.js';
-import { planQuery, type CountPlan, type PagePlan } from './plan.js';
+import { compileApply, compileCount, compilePageIds, compilePageRows } from './compile.js';
+import { planQuery, type ApplyPlan, type CountPlan, type PagePlan } from './plan.js';
 
 /** Plans a query written readably (`$filter=A eq 'b'&$top=1`): each value is percent-encoded as a client would. */
 function plan(resource: string, qs: string) {
@@ -75,7 +75,39 @@ describe('compile: golden SQL and parameters', () => {
     expect(q.sql).toBe(
       `SELECT COALESCE(SUM(s."n"), 0)::BIGINT AS n FROM "observation_stats" s JOIN "locations" l ON l."Id" = s."LocationId" WHERE ((l."MonitoringLocationType" = CAST($1 AS VARCHAR)) AND (s."LocationId" = CAST($2 AS BIGINT)))`,
     );
-    expect(compileCount(count('Records', "$count=true&$filter=RegionId eq 'x'")).sql).toContain('FROM "observation_stats" s WHERE (s."LocationId" IN');
+    expect(compileCount(count('Records', "$count=true&$filter=RegionId eq 'x' and LocationId eq 4")).sql).toContain('FROM "observation_stats" s WHERE ((s."LocationId" IN');
+  });
+
+  it('counts one region from the region rollup, with the region as a plain column', () => {
+    const q = compileCount(count('Records', "$count=true&$filter=CharacteristicName eq 'pH' and RegionId eq 'admin.4.ca.mb' and MonitoringLocationType eq 'Lake'"));
+    expect(q.sql).toBe(
+      `SELECT COALESCE(SUM(r."n"), 0)::BIGINT AS n FROM "observation_region_rollup" r WHERE (((r."CharacteristicName" = CAST($1 AS VARCHAR)) AND (r."RegionId" = CAST($2 AS VARCHAR))) AND (r."MonitoringLocationType" = CAST($3 AS VARCHAR)))`,
+    );
+    expect(q.params).toEqual(['pH', 'admin.4.ca.mb', 'Lake']);
+  });
+
+  // A location lies in several regions (the country, its province, hubs): the region rollup counts it once per
+  // region, right for one region and wrong for any filter that several regions can satisfy.
+  it.each([
+    "RegionId in ('admin.4.ca.ab','hub.pacific')",
+    "RegionId in ('admin.4.ca.ab')",
+    "RegionId ne 'admin.4.ca.ab'",
+    "startswith(RegionId, 'admin.4')",
+    "RegionId eq 'admin.2.ca' and RegionId eq 'hub.pacific'",
+    "RegionId eq 'admin.2.ca' or CharacteristicName eq 'pH'",
+  ])('counts %s from the statistics table', (filter) => {
+    expect(compileCount(count('Observations', `$count=true&$filter=${filter}`)).sql).toContain('FROM "observation_stats" s');
+  });
+
+  it('groups by RegionId from the region rollup, unless a region filter asks for the other regions of its locations', () => {
+    const apply = (qs: string) => compileApply(plan('Observations', qs) as ApplyPlan).sql;
+    expect(apply("$apply=groupby((RegionId),aggregate($count as N))&$filter=CharacteristicName eq 'pH'")).toBe(
+      `SELECT r."RegionId" AS g0, SUM(r."n")::BIGINT AS n FROM "observation_region_rollup" r WHERE (r."CharacteristicName" = CAST($1 AS VARCHAR)) GROUP BY g0 ORDER BY g0 LIMIT 1001`,
+    );
+    expect(apply("$apply=groupby((CharacteristicName),aggregate($count as N))&$filter=RegionId eq 'hub.pacific'")).toContain('FROM "observation_region_rollup" r WHERE (r."RegionId" = ');
+    expect(apply("$apply=groupby((RegionId),aggregate($count as N))&$filter=RegionId eq 'hub.pacific'")).toContain(
+      'FROM "observation_stats" s JOIN "location_regions" m ON m."LocationId" = s."LocationId" WHERE (s."LocationId" IN',
+    );
   });
 
   it('counts Locations by a finer field as distinct locations of the statistics table; with a location field, by EXISTS', () => {

@@ -8,12 +8,14 @@
  */
 import type { DimensionDef, FieldDef, TableName } from '../../../schemas/index.js';
 import type { ApplyPlan, CountPlan, Cond, PagePlan } from './plan.js';
-import type { IdRange } from './membership.js';
+import { splitMemberships, type IdRange } from './membership.js';
 import { column, constant, ident, Params, type CompiledQuery } from './sql.js';
 
 interface Source {
   readonly alias: string;
   readonly table: TableName;
+  /** The table whose column names the dimensions list for this one, when it has none of its own. */
+  readonly columnsOf?: TableName;
 }
 
 /** Where each dimension is read from, in order of preference; `t` is always the resource's own table. */
@@ -26,6 +28,8 @@ const PAGE_SOURCES: Record<PagePlan['resource']['table'], readonly Source[]> = {
 /** Observation counts come from the statistics table joined to its locations, or from the rollup. */
 const STATS_SOURCES: readonly Source[] = [{ alias: 's', table: 'observation_stats' }, { alias: 'l', table: 'locations' }];
 const ROLLUP: Source = { alias: 'r', table: 'observation_rollup' };
+/** The rollup once per region of each location: the rollup's columns plus RegionId, a plain column here. */
+const REGION_ROLLUP: Source = { alias: 'r', table: 'observation_region_rollup', columnsOf: 'observation_rollup' };
 
 /** Every dimension a condition mentions. */
 function dimsOf(cond: Cond | undefined, out: DimensionDef[] = []): DimensionDef[] {
@@ -48,16 +52,41 @@ function inRollup(dims: readonly DimensionDef[]): boolean {
   return dims.every((d) => !d.membership && d.columns.observation_rollup);
 }
 
+/**
+ * True when the region rollup answers: RegionId appears exactly once, as one top-level `RegionId eq` or as a
+ * group, and every other dimension is in the rollup. Not both at once: grouping by RegionId after a region filter
+ * lists every region of the matching locations, which the rollup's rows of one region cannot tell. Nor `in`,
+ * `ne` or two regions: a location in several of them would count once per region.
+ */
+function inRegionRollup(where: Cond | undefined, groupBy: readonly DimensionDef[]): boolean {
+  const { memberships, rest } = splitMemberships(where);
+  const grouped = groupBy.filter((d) => d.membership);
+  if (memberships.length + grouped.length !== 1 || memberships.some((m) => m.kind !== 'compare')) return false;
+  return inRollup([...dimsOf(rest), ...groupBy.filter((d) => !d.membership)]);
+}
+
+/** The smallest table that answers a count or an `$apply` of these filters and groups. */
+function countSources(where: Cond | undefined, groupBy: readonly DimensionDef[]): readonly Source[] {
+  if (inRollup([...dimsOf(where), ...groupBy])) return [ROLLUP];
+  if (inRegionRollup(where, groupBy)) return [REGION_ROLLUP];
+  return STATS_SOURCES;
+}
+
 const LOCATION_ID: Partial<Record<TableName, string>> = { observations: 'LocationId', locations: 'Id', observation_stats: 'LocationId' };
 
 /** Compiles a filter against sources; records which aliases it touched. */
 class FilterCompiler {
   readonly used = new Set<string>();
 
+  /** The region rollup, when it is a source: its RegionId is a column (countSources chose it for one `eq`). */
+  private readonly regional: Source | undefined;
+
   constructor(
     private readonly sources: readonly Source[],
     private readonly params: Params,
-  ) {}
+  ) {
+    this.regional = sources.find((s) => s.table === REGION_ROLLUP.table);
+  }
 
   compile(cond: Cond): string {
     switch (cond.kind) {
@@ -68,6 +97,7 @@ class FilterCompiler {
         // A leaf is never NULL (see `nullSafe`), so NOT keeps OData's two-valued logic.
         return `(NOT ${this.compile(cond.operand)})`;
       case 'compare':
+        if (cond.dim.membership && cond.op === 'eq' && this.regional) return `(${column(this.regional.alias, 'RegionId')} = ${this.params.bind(cond.value)})`;
         if (cond.dim.membership) return this.membership(cond.dim, cond.op === 'ne', `= ${this.params.bind(cond.value)}`);
         if (cond.op === 'ne') return `(${this.col(cond.dim)} IS DISTINCT FROM ${this.params.bind(cond.value)})`;
         return this.nullSafe(cond.dim, `${this.col(cond.dim)} ${OPERATORS[cond.op]} ${this.params.bind(cond.value)}`);
@@ -99,7 +129,7 @@ class FilterCompiler {
 
   private col(dim: DimensionDef): string {
     for (const s of this.sources) {
-      const name = dim.columns[s.table];
+      const name = dim.columns[s.columnsOf ?? s.table];
       if (name) {
         this.used.add(s.alias);
         return column(s.alias, name);
@@ -214,15 +244,17 @@ function idRanges(ranges: readonly IdRange[] | undefined, params: Params): strin
 }
 
 /**
- * `$count=true`. Observations and Records sum the statistics table: exact, and as cheap at ten million rows
- * as at ten. Locations and Metadata are small tables counted directly (their EXISTS reads the statistics).
+ * `$count=true`. Observations and Records sum the smallest statistics table that holds the filter's dimensions
+ * (the rollup, the region rollup, the statistics table): exact, and as cheap at ten million rows as at ten. Locations and Metadata are small tables counted directly (their EXISTS reads the statistics).
  */
 export function compileCount(plan: CountPlan): CompiledQuery {
   const params = new Params();
   if (plan.resource.table === 'observations') {
-    if (!plan.where || inRollup(dimsOf(plan.where))) {
-      const where = plan.where ? ` WHERE ${new FilterCompiler([ROLLUP], params).compile(plan.where)}` : '';
-      return { sql: `SELECT COALESCE(SUM(r."n"), 0)::BIGINT AS n FROM "observation_rollup" r${where}`, params: params.values };
+    const sources = countSources(plan.where, []);
+    if (sources !== STATS_SOURCES || !plan.where) {
+      const [fact] = sources as [Source];
+      const where = plan.where ? ` WHERE ${new FilterCompiler(sources, params).compile(plan.where)}` : '';
+      return { sql: `SELECT COALESCE(SUM(${fact.alias}."n"), 0)::BIGINT AS n FROM ${ident(fact.table)} ${fact.alias}${where}`, params: params.values };
     }
     const fc = new FilterCompiler(STATS_SOURCES, params);
     const cond = fc.compile(plan.where);
@@ -250,20 +282,19 @@ function onlyStatistics(dims: readonly DimensionDef[]): boolean {
  */
 export function compileApply(plan: ApplyPlan): CompiledQuery {
   const params = new Params();
-  const rollup = inRollup([...dimsOf(plan.where), ...plan.groupBy]);
-  const sources: readonly Source[] = rollup ? [ROLLUP] : STATS_SOURCES;
+  const sources = countSources(plan.where, plan.groupBy);
   const fact = sources[0]!;
   const fc = new FilterCompiler(sources, params);
   const cond = plan.where ? fc.compile(plan.where) : undefined;
   const groups = plan.groupBy.map((dim, i) => {
-    if (dim.membership) return `m."RegionId" AS g${i}`;
-    const src = sources.find((s) => dim.columns[s.table])!;
+    if (dim.membership) return `${fact === REGION_ROLLUP ? 'r' : 'm'}."RegionId" AS g${i}`;
+    const src = sources.find((s) => dim.columns[s.columnsOf ?? s.table])!;
     fc.used.add(src.alias);
-    return `${column(src.alias, dim.columns[src.table]!)} AS g${i}`;
+    return `${column(src.alias, dim.columns[src.columnsOf ?? src.table]!)} AS g${i}`;
   });
   const joins = [
     fc.used.has('l') ? ' JOIN "locations" l ON l."Id" = s."LocationId"' : '',
-    plan.groupBy.some((d) => d.membership) ? ' JOIN "location_regions" m ON m."LocationId" = s."LocationId"' : '',
+    fact === STATS_SOURCES[0] && plan.groupBy.some((d) => d.membership) ? ' JOIN "location_regions" m ON m."LocationId" = s."LocationId"' : '',
   ].join('');
   const order = plan.groupBy.map((_, i) => `g${i}`).join(', ');
   const offset = plan.after !== undefined ? ` OFFSET ${params.bind({ sqlType: 'BIGINT', value: plan.after })}` : '';

@@ -398,6 +398,18 @@ describe('$apply groupby from the statistics table', () => {
   });
 
   it.each([
+    ["CharacteristicName eq 'pH'", 'groupby((RegionId),aggregate($count as N))', `SELECT r.RegionId AS g, count(*) AS n FROM observations o JOIN location_regions r ON r.LocationId = o.LocationId WHERE o.CharacteristicName = 'pH' GROUP BY 1 ORDER BY 1`],
+    ["RegionId eq 'admin.4.ca.ab'", 'groupby((ActivityGroupType),aggregate($count as N))', `SELECT ActivityGroupType AS g, count(*) AS n FROM observations WHERE LocationId IN (SELECT LocationId FROM location_regions WHERE RegionId = 'admin.4.ca.ab') GROUP BY 1 ORDER BY 1`],
+    // Every region of the Pacific hub's locations, not the hub alone: the region rollup cannot answer this one.
+    ["RegionId eq 'hub.pacific'", 'groupby((RegionId),aggregate($count as N))', `SELECT r.RegionId AS g, count(*) AS n FROM observations o JOIN location_regions r ON r.LocationId = o.LocationId WHERE o.LocationId IN (SELECT LocationId FROM location_regions WHERE RegionId = 'hub.pacific') GROUP BY 1 ORDER BY 1`],
+  ])('filter %s, %s equals a brute-force GROUP BY over region membership', async (filter, apply, reference) => {
+    const expected = (await ref.runAndReadAll(reference)).getRowObjectsJson().map((r) => [r['g'], Number(r['n'])]);
+    expect(expected.length).toBeGreaterThan(1);
+    const { body } = await get(url('Records', { $filter: filter, $apply: apply, $top: 10000 }));
+    expect(body.value.map((r: Record<string, unknown>) => Object.values(r))).toEqual(expected);
+  });
+
+  it.each([
     ['groupby((ResultValue),aggregate($count as Count))', 'Observations'],
     ['groupby((CharacteristicName),aggregate(ResultValue with sum as Total))', 'Observations'],
     ['groupby((CharacteristicName),aggregate($count as Count))', 'Locations'],
@@ -472,6 +484,9 @@ describe('$count equals the rows paging returns, on every resource', () => {
     ['Metadata', "RegionId ne 'admin.4.ca.on'", `SELECT count(DISTINCT DOI) FROM locations WHERE Id NOT IN (SELECT LocationId FROM location_regions WHERE RegionId = 'admin.4.ca.on')`],
     ['Observations', "MonitoringLocationType ne 'Lake' and DOI in ('x', 'y') or ActivityStartYear le 2012", `SELECT count(*) FROM observations WHERE (MonitoringLocationType <> 'Lake' AND DOI IN ('x','y')) OR ActivityStartYear <= 2012`],
     ['Records', "RegionId in ('hub.atlantic','hub.greatlakes') and not (CharacteristicName in ('pH','Temperature, water'))", `SELECT count(*) FROM observations WHERE LocationId IN (SELECT LocationId FROM location_regions WHERE RegionId IN ('hub.atlantic','hub.greatlakes')) AND CharacteristicName NOT IN ('pH','Temperature, water')`],
+    // One region and rollup dimensions: counted from the region rollup.
+    ['Records', "RegionId eq 'admin.2.ca' and CharacteristicName eq 'pH' and ActivityStartYear ge 2015", `SELECT count(*) FROM observations WHERE LocationId IN (SELECT LocationId FROM location_regions WHERE RegionId = 'admin.2.ca') AND CharacteristicName = 'pH' AND ActivityStartYear >= 2015`],
+    ['Observations', "MonitoringLocationType ne 'Lake' and RegionId eq 'hub.pacific'", `SELECT count(*) FROM observations WHERE MonitoringLocationType <> 'Lake' AND LocationId IN (SELECT LocationId FROM location_regions WHERE RegionId = 'hub.pacific')`],
   ])('%s ?$filter=%s', async (resource, filter, reference) => {
     const expected = Number(await refScalar(reference));
     const { body } = await get(url(resource, { $filter: filter, $count: 'true' }));
