@@ -252,7 +252,7 @@ export function compileCount(plan: CountPlan): CompiledQuery {
   if (plan.resource.table === 'observations') {
     const sources = countSources(plan.where, []);
     if (sources !== STATS_SOURCES || !plan.where) {
-      const [fact] = sources as [Source];
+      const fact = sources[0]!;
       const where = plan.where ? ` WHERE ${new FilterCompiler(sources, params).compile(plan.where)}` : '';
       return { sql: `SELECT COALESCE(SUM(${fact.alias}."n"), 0)::BIGINT AS n FROM ${ident(fact.table)} ${fact.alias}${where}`, params: params.values };
     }
@@ -294,7 +294,7 @@ export function compileApply(plan: ApplyPlan): CompiledQuery {
   });
   const joins = [
     fc.used.has('l') ? ' JOIN "locations" l ON l."Id" = s."LocationId"' : '',
-    fact === STATS_SOURCES[0] && plan.groupBy.some((d) => d.membership) ? ' JOIN "location_regions" m ON m."LocationId" = s."LocationId"' : '',
+    sources === STATS_SOURCES && plan.groupBy.some((d) => d.membership) ? ' JOIN "location_regions" m ON m."LocationId" = s."LocationId"' : '',
   ].join('');
   const order = plan.groupBy.map((_, i) => `g${i}`).join(', ');
   const offset = plan.after !== undefined ? ` OFFSET ${params.bind({ sqlType: 'BIGINT', value: plan.after })}` : '';
