@@ -31,15 +31,21 @@ function columnsOf(fields: readonly FieldDef[]): ColumnDef[] {
   return [...seen.values()];
 }
 
-/** observation_rollup's key and count; the region rollup is the same with RegionId first. */
-const rollupColumns = [
-  { column: 'DOI', sqlType: 'VARCHAR', nullable: false },
-  { column: 'MonitoringLocationType', sqlType: 'VARCHAR', nullable: false },
+/** The observation-level part of every statistics table's key, and the row count each of them keeps. */
+const observationKey = [
   { column: 'CharacteristicName', sqlType: 'VARCHAR', nullable: false },
   { column: 'ActivityMediaName', sqlType: 'VARCHAR', nullable: false },
   { column: 'ActivityGroupType', sqlType: 'VARCHAR', nullable: false },
   { column: 'ActivityStartYear', sqlType: 'INTEGER', nullable: false },
-  { column: 'n', sqlType: 'BIGINT', nullable: false },
+] as const satisfies readonly ColumnDef[];
+const rowCount = { column: 'n', sqlType: 'BIGINT', nullable: false } as const satisfies ColumnDef;
+
+/** observation_rollup's key and count; the region rollup is the same with RegionId first. */
+const rollupColumns = [
+  { column: 'DOI', sqlType: 'VARCHAR', nullable: false },
+  { column: 'MonitoringLocationType', sqlType: 'VARCHAR', nullable: false },
+  ...observationKey,
+  rowCount,
 ] as const satisfies readonly ColumnDef[];
 
 /**
@@ -66,11 +72,8 @@ export const storageTables = {
   ],
   observation_stats: [
     { column: 'LocationId', sqlType: 'BIGINT', nullable: false },
-    { column: 'CharacteristicName', sqlType: 'VARCHAR', nullable: false },
-    { column: 'ActivityMediaName', sqlType: 'VARCHAR', nullable: false },
-    { column: 'ActivityGroupType', sqlType: 'VARCHAR', nullable: false },
-    { column: 'ActivityStartYear', sqlType: 'INTEGER', nullable: false },
-    { column: 'n', sqlType: 'BIGINT', nullable: false },
+    ...observationKey,
+    rowCount,
     { column: 'min_id', sqlType: 'BIGINT', nullable: false },
     { column: 'max_id', sqlType: 'BIGINT', nullable: false },
   ],

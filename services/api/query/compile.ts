@@ -72,6 +72,11 @@ function countSources(where: Cond | undefined, groupBy: readonly DimensionDef[])
   return STATS_SOURCES;
 }
 
+/** The column holding `dim` in `s`, if it has one. */
+function columnOf(dim: DimensionDef, s: Source): string | undefined {
+  return dim.columns[s.columnsOf ?? s.table];
+}
+
 const LOCATION_ID: Partial<Record<TableName, string>> = { observations: 'LocationId', locations: 'Id', observation_stats: 'LocationId' };
 
 /** Compiles a filter against sources; records which aliases it touched. */
@@ -129,7 +134,7 @@ class FilterCompiler {
 
   private col(dim: DimensionDef): string {
     for (const s of this.sources) {
-      const name = dim.columns[s.columnsOf ?? s.table];
+      const name = columnOf(dim, s);
       if (name) {
         this.used.add(s.alias);
         return column(s.alias, name);
@@ -245,7 +250,8 @@ function idRanges(ranges: readonly IdRange[] | undefined, params: Params): strin
 
 /**
  * `$count=true`. Observations and Records sum the smallest statistics table that holds the filter's dimensions
- * (the rollup, the region rollup, the statistics table): exact, and as cheap at ten million rows as at ten. Locations and Metadata are small tables counted directly (their EXISTS reads the statistics).
+ * (the rollup, the region rollup, the statistics table): exact, and as cheap at ten million rows as at ten.
+ * Locations and Metadata are small tables counted directly (their EXISTS reads the statistics).
  */
 export function compileCount(plan: CountPlan): CompiledQuery {
   const params = new Params();
@@ -287,10 +293,10 @@ export function compileApply(plan: ApplyPlan): CompiledQuery {
   const fc = new FilterCompiler(sources, params);
   const cond = plan.where ? fc.compile(plan.where) : undefined;
   const groups = plan.groupBy.map((dim, i) => {
-    if (dim.membership) return `${fact === REGION_ROLLUP ? 'r' : 'm'}."RegionId" AS g${i}`;
-    const src = sources.find((s) => dim.columns[s.columnsOf ?? s.table])!;
+    if (dim.membership) return `${column(fact === REGION_ROLLUP ? fact.alias : 'm', 'RegionId')} AS g${i}`;
+    const src = sources.find((s) => columnOf(dim, s))!;
     fc.used.add(src.alias);
-    return `${column(src.alias, dim.columns[src.columnsOf ?? src.table]!)} AS g${i}`;
+    return `${column(src.alias, columnOf(dim, src)!)} AS g${i}`;
   });
   const joins = [
     fc.used.has('l') ? ' JOIN "locations" l ON l."Id" = s."LocationId"' : '',
