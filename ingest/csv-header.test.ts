@@ -34,14 +34,18 @@ describe('readCsvHeader', () => {
 
 describe('mapColumns', () => {
   const required = ['DatasetName', 'MonitoringLocationID', 'MonitoringLocationName', 'MonitoringLocationLatitude', 'MonitoringLocationLongitude',
-    'MonitoringLocationHorizontalCoordinateReferenceSystem', 'MonitoringLocationType', 'ActivityType', 'ActivityMediaName', 'ActivityStartDate', 'CharacteristicName'];
+    'MonitoringLocationHorizontalCoordinateReferenceSystem', 'MonitoringLocationType', 'ActivityType', 'ActivityMediaName', 'ActivityStartDate', 'CharacteristicName',
+    'ResultValueType'];
   it('maps any order, ignores unknown columns and leaves optional ones null', () => {
     const m = mapColumns(['Extra', ...[...required].reverse(), 'ResultValue']);
     expect(m.errors).toEqual([]);
     expect(m.unknown).toEqual([{ index: 0, name: 'Extra' }]);
-    expect(m.indexOf.get('CharacteristicName')).toBe(1);
+    expect(m.indexOf.get('ResultValueType')).toBe(1);
+    expect(m.indexOf.get('CharacteristicName')).toBe(2);
     expect(m.indexOf.get('ResultValue')).toBe(required.length + 1);
     expect(m.indexOf.get('ResultUnit')).toBeNull();
+    // Schema 3.0.0's columns that the API does not serve are known, not unknown (validated, then not stored).
+    expect(mapColumns([...required, 'EventID', 'WellID']).unknown).toEqual([]);
   });
   it('rejects missing required and duplicate columns by name', () => {
     const m = mapColumns([...required.filter((c) => c !== 'ActivityStartDate'), 'DatasetName']);

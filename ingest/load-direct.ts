@@ -1,11 +1,13 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { columnNames, storageTables, uploadColumns } from '../schemas/index.js';
+import { columnNames, storageTables, storedUploadColumns } from '../schemas/index.js';
 import { all, run, scalarNumber } from './db.js';
 import { locationSources } from './location-columns.js';
 import { loadDataset, locationCore, numberNewObservations, observationSortKey, type NewRows } from './load.js';
 import type { Previous } from './previous.js';
 import type { SourceDataset } from './read.js';
 import { ident } from './sql.js';
+import { failedRulesSql, warningRules } from './rule-sql.js';
+import { countRuleWarnings } from './rule-warnings.js';
 import { fileRowsSql, stageDataset } from './validate.js';
 import { castSql, rowOkSql } from './validate-sql.js';
 
@@ -37,11 +39,14 @@ export interface DirectOptions {
 const OK = '_ok';
 /** Which file a row came from (its index in DOI, then file order), for the progress line per file. */
 const FILE = '_file';
+/** The upstream quality-control rules the row fails (NULL when none), counted into warnings per file. */
+const WARN = '_warn';
 
-/** Adds the validity flag and the file index the statement writes; both are dropped again before numbering. */
+/** Adds the validity flag, file index and failed warning rules the statement writes; all are dropped before numbering. */
 export async function prepareDirect(conn: DuckDBConnection): Promise<void> {
   await run(conn, `ALTER TABLE observations ADD COLUMN ${OK} BOOLEAN`);
   await run(conn, `ALTER TABLE observations ADD COLUMN ${FILE} INTEGER`);
+  await run(conn, `ALTER TABLE observations ADD COLUMN ${WARN} INTEGER[]`);
 }
 
 export async function loadDirect(conn: DuckDBConnection, datasets: readonly SourceDataset[], prev: Previous, options: DirectOptions): Promise<DirectOutcome> {
@@ -72,6 +77,10 @@ export async function loadDirect(conn: DuckDBConnection, datasets: readonly Sour
     options.progress(`${rows} rows of ${ordered.length} dataset(s) read, validated and sorted in one pass in ${seconds.toFixed(1)} s (${Math.round(rows / Math.max(seconds, 1e-3))} rows/s)`);
   }
 
+  const files = ordered.flatMap((ds) => ds.files.map((f) => ({ ds, name: f.name })));
+  for (const { fileIndex, warning } of await countRuleWarnings(conn, 'observations', `rowid >= ${before} AND ${OK}`, FILE, WARN, files.map((f) => f.name))) {
+    files[fileIndex]?.ds.report.warnings.push(warning);
+  }
   if ([...counts.values()].some((c) => c.rows > c.valid)) await run(conn, `DELETE FROM observations WHERE rowid >= $1 AND NOT ${OK}`, [before]);
   await run(conn, locationsSql(), [before]);
   const varying = new Set((await all(conn, 'SELECT DISTINCT "DOI" FROM direct_locations WHERE variants > 1')).map((r) => String(r.DOI)));
@@ -85,7 +94,7 @@ export async function loadDirect(conn: DuckDBConnection, datasets: readonly Sour
     let locations: number;
     if (count.rows > count.valid || ds.files.some((f) => malformed.has(f.path)) || varying.has(doi)) {
       const t1 = performance.now();
-      const staged = await stageDataset(conn, ds, 'direct_stage', { maxRejects: options.maxRejects });
+      const staged = await stageDataset(conn, ds, 'direct_stage', { maxRejects: options.maxRejects, warnings: false });
       if (staged.rowsValid !== count.valid) throw new Error(`internal error: ${doi} has ${staged.rowsValid} valid rows when staged, ${count.valid} when loaded`);
       const loaded = await loadDataset(conn, ds, staged, { observation: maxObservationId, location: maxLocationId });
       await run(conn, `DROP TABLE ${staged.table}`);
@@ -107,8 +116,7 @@ export async function loadDirect(conn: DuckDBConnection, datasets: readonly Sour
      WHERE observations.rowid >= $1 AND l."DOI" = observations."DOI" AND l."MonitoringLocationID" = observations."MonitoringLocationID"`,
     [before],
   );
-  await run(conn, `ALTER TABLE observations DROP COLUMN ${OK}`);
-  await run(conn, `ALTER TABLE observations DROP COLUMN ${FILE}`);
+  for (const column of [OK, FILE, WARN]) await run(conn, `ALTER TABLE observations DROP COLUMN ${column}`);
   await numberNewObservations(conn, parts, prev.maxObservationId, before);
   return { loaded: true, maxObservationId, maxLocationId, parts };
 }
@@ -126,7 +134,7 @@ function insertSql(ordered: readonly SourceDataset[]): string {
     return ds.files.map((file) => `SELECT ${part} AS _part, ${fileIndex++} AS ${FILE}, ${doi}::VARCHAR AS "DOI", * EXCLUDE (extra_nl) FROM (${fileRowsSql(file, `$${++param}`)})`);
   });
   const notNull = new Set(storageTables.observations.filter((c) => !c.nullable).map((c) => c.column));
-  const typed = uploadColumns.map((f) => {
+  const typed = storedUploadColumns.map((f) => {
     const value = castSql(f).replace(/^CAST\(/, 'TRY_CAST(');
     return `${notNull.has(f.name) ? `coalesce(${value}, ${placeholder(f.type)})` : value} AS ${ident(f.name)}`;
   });
@@ -137,9 +145,10 @@ function insertSql(ordered: readonly SourceDataset[]): string {
     ActivityGroupType: `coalesce(g._group, 'Other')`,
   };
   const cols = columnNames('observations');
-  return `INSERT INTO observations (${cols.map(ident).join(', ')}, ${OK}, ${FILE})
-    SELECT ${cols.map((c) => derived[c] ?? ident(c)).join(', ')}, ${OK}, ${FILE} FROM (
-      SELECT _part, ${FILE}, "DOI", ${typed.join(', ')}, (${rowOkSql()}) AS ${OK} FROM (${sources.join('\n      UNION ALL ')})
+  return `INSERT INTO observations (${cols.map(ident).join(', ')}, ${OK}, ${FILE}, ${WARN})
+    SELECT ${cols.map((c) => derived[c] ?? ident(c)).join(', ')}, ${OK}, ${FILE}, ${WARN} FROM (
+      SELECT _part, ${FILE}, "DOI", ${typed.join(', ')}, (${rowOkSql()}) AS ${OK}, ${failedRulesSql(warningRules)} AS ${WARN}
+      FROM (${sources.join('\n      UNION ALL ')})
     ) LEFT JOIN (SELECT "ActivityType" AS _type, "ActivityGroupType" AS _group FROM activity_groups) g ON g._type = "ActivityType"
     ORDER BY NOT ${OK}, _part, ${observationSortKey}`;
 }

@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { activityGroupOf, columnNames, createTableSql, storageTables, uploadColumns, type StorageTable } from '../schemas/index.js';
+import { activityGroupOf, columnNames, createTableSql, storageTables, storedUploadColumns as uploadColumns, type StorageTable } from '../schemas/index.js';
 import { all, appendRows, run, scalarNumber } from './db.js';
 import { conflictColumns, locationSources } from './location-columns.js';
 import type { SourceDataset } from './read.js';

@@ -1,4 +1,4 @@
-import { locationFields, uploadColumns, type FieldDef } from '../schemas/index.js';
+import { locationFields, storedUploadColumns as uploadColumns, type FieldDef } from '../schemas/index.js';
 
 /**
  * Each column of `locations` with the upload column it comes from. The upload schema prefixes location

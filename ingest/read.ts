@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { datasetMetadataSchema, type DatasetMetadata } from '../schemas/metadata-schema.js';
+import { uploadOnlyColumns, upstreamSource } from '../schemas/index.js';
 import { mapColumns, type ColumnMap } from './column-map.js';
 import { contentHash } from './content-hash.js';
 import { readCsvHeader } from './csv-header.js';
@@ -102,6 +103,10 @@ async function readFileHeader(path: string, name: string, report: DatasetReport)
   const columns = mapColumns(header);
   for (const { index, name: column } of columns.unknown) {
     report.warnings.push({ file: name, line: 1, message: `unknown column '${column}' (position ${index + 1}) is ignored` });
+  }
+  const unserved = uploadOnlyColumns.filter((f) => columns.indexOf.get(f.name) != null).map((f) => f.name);
+  if (unserved.length > 0) {
+    report.warnings.push({ file: name, line: 1, message: `column(s) ${unserved.join(', ')} are validated as DataStream schema ${upstreamSource.version} says, then not stored: this API version does not serve them` });
   }
   for (const { column, reason } of columns.errors) report.rejects.push({ file: name, line: 1, column, reason });
   if (columns.errors.length > 0) return null;

@@ -11,6 +11,10 @@ export interface Reject {
 export interface Warning {
   readonly file?: string;
   readonly line?: number;
+  /** The upstream quality-control rule, for a counted warning (docs/upstream-rules.md). */
+  readonly rule?: string;
+  /** Valid rows of `file` that fail `rule`. */
+  readonly rows?: number;
   readonly message: string;
 }
 

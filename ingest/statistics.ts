@@ -1,5 +1,5 @@
 import { listValue, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
-import { columnNames, metadataFields, type FieldType } from '../schemas/index.js';
+import { columnNames, metadataFields, upstreamSource, type FieldType } from '../schemas/index.js';
 import { run, scalarNumber } from './db.js';
 import type { SourceDataset } from './read.js';
 import { ident } from './sql.js';
@@ -85,6 +85,8 @@ export async function writeStatistics(conn: DuckDBConnection, meta: MetaValues, 
     ['schema_version', schemaVersion],
     ['published_at', new Date().toISOString()],
     ['ingest_version', meta.ingestVersion],
+    // The DataStream schema whose vocabularies, groups and rules judged and derived these rows.
+    ['upstream_schema', `${upstreamSource.repository}@${upstreamSource.commit} (${upstreamSource.version})`],
     // High-water marks: Ids of removed or replaced datasets are never reused.
     ['max_observation_id', String(meta.maxObservationId)],
     ['max_location_id', String(meta.maxLocationId)],

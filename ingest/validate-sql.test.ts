@@ -7,13 +7,14 @@ import { readSources } from './read.js';
 import { ident } from './sql.js';
 import { copyFixtures, tempDir } from './test-support.js';
 import { prepareValidation, stageDataset } from './validate.js';
-import { rowOkSql } from './validate-sql.js';
+import { ajvAccepts, checkableRules } from './rule-oracle.js';
+import { columnsOkSql } from './validate-sql.js';
 
 const base: Record<string, string> = {
   DatasetName: 'D', MonitoringLocationID: 'L1', MonitoringLocationName: 'Loc', MonitoringLocationLatitude: '53.5',
   MonitoringLocationLongitude: '-113.5', MonitoringLocationHorizontalCoordinateReferenceSystem: 'WGS84',
   MonitoringLocationType: 'River/Stream', ActivityType: 'Field Msr/Obs', ActivityMediaName: 'Surface Water',
-  ActivityStartDate: '2021-06-01', CharacteristicName: 'pH', ResultValue: '7',
+  ActivityStartDate: '2021-06-01', CharacteristicName: 'pH', ResultValue: '7', ResultUnit: 'None', ResultValueType: 'Actual',
 };
 
 /** One column overridden per case; '' means empty (the reader's NULL). */
@@ -50,7 +51,7 @@ afterAll(() => {
   instance.closeSync();
 });
 
-describe('rowOkSql agrees with observationRowSchema (the reference)', () => {
+describe('the SQL verdicts agree with the references: observationRowSchema per column, ajv per upstream rule', () => {
   it('on every edge case, column by column', async () => {
     const rows = cases.map(([column, value]) => ({ ...base, [column]: value }));
     rows.push({ ...base, ResultValue: '', ResultDetectionCondition: 'Not Detected' }, { ...base, ResultValue: '', ResultDetectionCondition: '' });
@@ -59,7 +60,7 @@ describe('rowOkSql agrees with observationRowSchema (the reference)', () => {
     const values = rows.map((_, i) => `(${i}, ${uploadColumns.map((_f, j) => `$${i * width + j + 1}::VARCHAR`).join(', ')})`);
     const params = rows.flatMap((r) => uploadColumns.map((f) => (r[f.name] ? r[f.name] : null) ?? null));
     await run(conn, `CREATE OR REPLACE TEMP TABLE t AS SELECT * FROM (VALUES ${values.join(', ')}) v(i, ${cols.join(', ')})`, params);
-    const sql = await all(conn, `SELECT i, (${rowOkSql()}) AS ok FROM t ORDER BY i`);
+    const sql = await all(conn, `SELECT i, (${columnsOkSql()}) AS ok FROM t ORDER BY i`);
     const verdicts = sql.map((r) => ({ i: r.i, ok: r.ok }));
     const reference = rows.map((r, i) => ({ i, ok: checkObservationRow(r).ok }));
     const disagreements = reference.filter((ref, i) => verdicts[i]?.ok !== ref.ok).map((ref) => ({ row: rows[ref.i], zod: ref.ok }));
@@ -68,6 +69,7 @@ describe('rowOkSql agrees with observationRowSchema (the reference)', () => {
     expect(new Set(reference.map((r) => r.ok))).toEqual(new Set([true, false]));
   });
 
+  const errorRulesOf = checkableRules('error');
   it('on every staged fixture row, good and bad', async () => {
     const src = await copyFixtures(await tempDir());
     const { datasets } = await readSources(src);
@@ -75,9 +77,11 @@ describe('rowOkSql agrees with observationRowSchema (the reference)', () => {
     for (const [n, ds] of datasets.entries()) {
       const staged = await stageDataset(conn, ds, `fx_${n}`, { maxRejects: 100 });
       const rows = await all(conn, `SELECT * FROM ${staged.table}`);
-      for (const row of rows) {
-        const { ok, file_idx: _f, extra_nl: _e, ...values } = row;
-        expect({ file: ds.files[Number(_f)]?.name, values, ok }).toEqual({ file: ds.files[Number(_f)]?.name, values, ok: checkObservationRow(values as Record<string, string | null>).ok });
+      for (const staged of rows) {
+        const { ok, file_idx: _f, extra_nl: _e, warn: _w, ...values } = staged;
+        const row = values as Record<string, string | null>;
+        const reference = checkObservationRow(row).ok && errorRulesOf.every((rule) => ajvAccepts(rule, row));
+        expect({ file: ds.files[Number(_f)]?.name, row, ok }).toEqual({ file: ds.files[Number(_f)]?.name, row, ok: reference });
         compared++;
       }
     }

@@ -1,5 +1,5 @@
 import { uploadColumns, vocabularyOfColumn, type FieldDef, type VocabularyName } from '../schemas/index.js';
-import { resultPresenceColumns } from '../schemas/observation-row.js';
+import { errorRules } from './rule-sql.js';
 import { ident, literal } from './sql.js';
 
 /**
@@ -10,7 +10,7 @@ import { ident, literal } from './sql.js';
 export const patterns = {
   number: '[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?',
   date: '[0-9]{4}-[0-9]{2}-[0-9]{2}',
-  time: '([01][0-9]|2[0-3]):([0-5][0-9])(:([0-5][0-9]))?',
+  time: '([01][0-9]|2[0-3]):([0-5][0-9])(:([0-5][0-9])(\\.[0-9]{1,3})?)?',
   timeZone: 'Z|[+-](0[0-9]|1[0-9]|2[0-4]):[0-5][0-9]',
 } as const;
 
@@ -53,11 +53,14 @@ export function columnCheckSql(field: FieldDef, v = ident(field.name)): string |
   return present ? `(${v} IS NULL OR ${present})` : null;
 }
 
-/** SQL true when the whole row is valid, over columns named as the upload columns. */
+/** SQL true when every column of the row is well-formed, over columns named as the upload columns. */
+export function columnsOkSql(): string {
+  return uploadColumns.map((f) => columnCheckSql(f)).filter((c): c is string => c !== null).join('\n  AND ');
+}
+
+/** SQL true when the whole row is valid: its columns, then upstream's error rules (rule-sql.ts). */
 export function rowOkSql(): string {
-  const checks = uploadColumns.map((f) => columnCheckSql(f)).filter((c): c is string => c !== null);
-  checks.push(`(${resultPresenceColumns.map((c) => `${ident(c)} IS NOT NULL`).join(' OR ')})`);
-  return checks.join('\n  AND ');
+  return [columnsOkSql(), ...errorRules.map((r) => r.sql)].join('\n  AND ');
 }
 
 /** The DuckDB type and cast of a validated upload value. */

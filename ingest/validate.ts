@@ -6,6 +6,8 @@ import { lineOfParsed, lineOfRecord, type FileLines } from './line-numbers.js';
 import type { SourceDataset, SourceFile } from './read.js';
 import { pushReject, type DatasetReport } from './report.js';
 import { ident, literal } from './sql.js';
+import { errorRules, failedRulesSql, warningRules } from './rule-sql.js';
+import { countRuleWarnings } from './rule-warnings.js';
 import { rowOkSql, usedVocabularies, vocabularyType } from './validate-sql.js';
 
 /**
@@ -45,6 +47,8 @@ export interface StageOptions {
   readonly onFile?: (file: string, rows: number, ms: number) => void;
   /** An attached database to stage into instead of the connection's temporary tables (shared by connections). */
   readonly catalog?: string;
+  /** Count upstream's quality-control warnings into the report (default true; false when the caller counted them). */
+  readonly warnings?: boolean;
 }
 
 const READ_OPTIONS = `header = true, auto_detect = false, delim = ',', quote = '"', escape = '"', store_rejects = true, rejects_table = 'csv_rejects', rejects_scan = 'csv_scans', max_line_size = 8388608`;
@@ -63,7 +67,7 @@ export async function prepareValidation(conn: DuckDBConnection): Promise<void> {
 export async function stageDataset(conn: DuckDBConnection, ds: SourceDataset, name: string, options: StageOptions): Promise<Staged> {
   const STAGE = options.catalog ? `${ident(options.catalog)}.${ident(name)}` : ident(name);
   const columns = uploadColumns.map((f) => `${ident(f.name)} VARCHAR`).join(', ');
-  await run(conn, `CREATE OR REPLACE ${options.catalog ? '' : 'TEMP '}TABLE ${STAGE} (file_idx INTEGER, ${columns}, extra_nl INTEGER, ok BOOLEAN)`);
+  await run(conn, `CREATE OR REPLACE ${options.catalog ? '' : 'TEMP '}TABLE ${STAGE} (file_idx INTEGER, ${columns}, extra_nl INTEGER, ok BOOLEAN, warn INTEGER[])`);
   const report = ds.report;
   const files: StagedFile[] = [];
   let start = 0;
@@ -91,6 +95,10 @@ export async function stageDataset(conn: DuckDBConnection, ds: SourceDataset, na
       pushReject(report, { file: file.name, line: lineOfRecord(lines, m.record), column: m.column, reason: m.reason }, options.maxRejects);
     }
   }
+  if (options.warnings !== false) {
+    const counted = await countRuleWarnings(conn, STAGE, 'ok', 'file_idx', 'warn', ds.files.map((f) => f.name));
+    report.warnings.push(...counted.map((c) => c.warning));
+  }
   const invalid = await scalarNumber(conn, `SELECT count(*) FROM ${STAGE} WHERE NOT ok`);
   report.rowsRejected += invalid;
   if (invalid > 0) await explainInvalid(conn, STAGE, staged, report, options.maxRejects);
@@ -100,7 +108,7 @@ export async function stageDataset(conn: DuckDBConnection, ds: SourceDataset, na
 
 /** The INSERT reading one file into a stage table, with each row's verdict. */
 function insertFileSql(STAGE: string, file: SourceFile): string {
-  return `INSERT INTO ${STAGE} SELECT $2::INTEGER, *, (${rowOkSql()}) AS ok FROM (${fileRowsSql(file, '$1')})`;
+  return `INSERT INTO ${STAGE} SELECT $2::INTEGER, *, (${rowOkSql()}) AS ok, ${failedRulesSql(warningRules)} AS warn FROM (${fileRowsSql(file, '$1')})`;
 }
 
 /**
@@ -170,18 +178,28 @@ function createStaged(conn: DuckDBConnection, STAGE: string, files: readonly Sta
   };
 }
 
-/** Reasons for the first `max` invalid rows, from the reference schema, so messages match it exactly. */
+/**
+ * Reasons for the first `max` invalid rows: each column's from the reference schema, so messages match it exactly,
+ * then each upstream error rule the row fails, by the rule's name.
+ */
 async function explainInvalid(conn: DuckDBConnection, STAGE: string, staged: StagedLines, report: DatasetReport, max: number): Promise<void> {
   const room = max - report.rejects.length;
   if (room <= 0) return;
   const cols = uploadColumns.map((f) => ident(f.name)).join(', ');
-  const rows = await all(conn, `SELECT rowid AS _rowid, ${cols} FROM ${STAGE} WHERE NOT ok ORDER BY rowid LIMIT $1`, [room]);
+  const rows = await all(conn, `SELECT rowid AS _rowid, ${failedRulesSql(errorRules)} AS _failed, ${cols} FROM ${STAGE} WHERE NOT ok ORDER BY rowid LIMIT $1`, [room]);
   for (const row of rows) {
     const { file, line } = await staged.lineOf(Number(row._rowid));
     const verdict = checkObservationRow(row as Record<string, string | null>);
-    const issues = verdict.ok
-      ? [{ column: '', message: 'rejected by the bulk validation but accepted by the reference schema (please report)' }]
-      : verdict.issues;
+    const columnIssues = verdict.ok ? [] : verdict.issues;
+    // A column's own upstream definition says again what the reference schema said of that column: report it once.
+    const flagged = new Set(columnIssues.map((i) => i.column));
+    const ruleIssues = ((row._failed as number[] | null) ?? []).flatMap((i) => {
+      const rule = errorRules[i] as (typeof errorRules)[number];
+      if (rule.name.startsWith('column-') && flagged.has(rule.column ?? '')) return [];
+      return [{ column: rule.column ?? '', message: `upstream rule ${rule.name}: ${rule.description || 'see docs/upstream-rules.md'}` }];
+    });
+    const issues = [...columnIssues, ...ruleIssues];
+    if (issues.length === 0) issues.push({ column: '', message: 'rejected by the bulk validation but accepted by the reference schema (please report)' });
     for (const issue of issues) pushReject(report, { file, line, column: issue.column || null, reason: issue.message }, max);
   }
 }

@@ -4,7 +4,9 @@ import { dimensionAliases, dimensions } from './dimensions.js';
 import type { TableName } from './field.js';
 import { metadataFields } from './metadata-fields.js';
 import { activityFields, observationFields } from './observation-fields.js';
-import { monitoringLocationFields, recordFields, uploadColumns } from './record-fields.js';
+import { monitoringLocationFields, recordFields, storedUploadColumns } from './record-fields.js';
+import { uploadColumns, uploadOnlyColumns } from './upload-columns.js';
+import { upstreamColumns } from './upstream.js';
 import { storageTables } from './storage.js';
 import { vocabularyOfColumn } from './vocabularies.js';
 
@@ -25,8 +27,20 @@ describe('field catalogue integrity', () => {
     expect(recordFields).toHaveLength(44);
   });
 
-  it('upload columns are the Record columns without Id and DOI', () => {
-    expect(names(uploadColumns)).toEqual(names(recordFields).filter((n) => n !== 'Id' && n !== 'DOI'));
+  it('stored upload columns are the Record columns without Id and DOI', () => {
+    expect(names(storedUploadColumns)).toEqual(names(recordFields).filter((n) => n !== 'Id' && n !== 'DOI'));
+  });
+
+  it('upload columns are upstream template columns, in its order; every stored one is among them', () => {
+    expect(names(uploadColumns)).toEqual(upstreamColumns.map((c) => c.name));
+    for (const f of storedUploadColumns) expect(names(uploadColumns), f.name).toContain(f.name);
+    expect(names(uploadOnlyColumns)).toEqual(names(uploadColumns).filter((n) => !names(storedUploadColumns).includes(n)));
+    expect(names(uploadOnlyColumns)).toEqual(expect.arrayContaining(['EventID', 'WellID', 'SampleCondition', 'ActivityDepthAltitudeReferencePoint']));
+  });
+
+  it('a column that storage requires (NOT NULL) is one upstream requires, so no valid row breaks the constraint', () => {
+    const required = new Set(upstreamColumns.filter((c) => c.required).map((c) => c.name));
+    for (const f of storedUploadColumns.filter((f) => !f.nullable)) expect(required.has(f.name), f.name).toBe(true);
   });
 
   it.each(resources.map((r) => [r.name, r] as const))('%s: unique names, a key field, case-insensitively unique columns', (_n, resource) => {

@@ -5,6 +5,8 @@ export * from './metadata-fields.js';
 export * from './location-fields.js';
 export * from './observation-fields.js';
 export * from './record-fields.js';
+export * from './upload-columns.js';
+export * from './upstream.js';
 export * from './storage.js';
 export * from './vocabularies.js';
 export * from './activity-group.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FieldDef } from './field.js';
-import { uploadColumns } from './record-fields.js';
+import { uploadColumns } from './upload-columns.js';
 import { inVocabulary, vocabularyOfColumn, type VocabularyName } from './vocabularies.js';
 
 /**
@@ -9,11 +9,11 @@ import { inVocabulary, vocabularyOfColumn, type VocabularyName } from './vocabul
  *
  * - A value is absent when the key is missing, null or the empty string; nothing is trimmed (a value with
  *   surrounding spaces fails its vocabulary or type check).
- * - Required columns: the catalogue's non-nullable upload columns, plus ResultValue or ResultDetectionCondition.
+ * - Required columns: those upstream requires (schemas/upstream/columns.json).
  * - number: decimal notation `^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$` and finite (no NaN, Infinity, hex, spaces).
  *   MonitoringLocationLatitude within -90..90, MonitoringLocationLongitude within -180..180.
  * - date: `YYYY-MM-DD` naming a real calendar day (leap years included).
- * - time: `HH:MM` or `HH:MM:SS`, 00:00..23:59:59; output as HH:MM:SS.
+ * - time: `HH:MM`, `HH:MM:SS` or `HH:MM:SS.sss` (upstream's time-strict), 00:00..23:59:59.999; output as HH:MM:SS[.sss].
  * - *TimeZone columns: `Z` or `±HH:MM` (HH 00..24), DataStream's pattern.
  * - Vocabulary columns (vocabularyOfColumn): exact, case-sensitive member of the vocabulary.
  * - Keys that are not upload columns are ignored (the header is checked per file, not per row).
@@ -23,17 +23,14 @@ import { inVocabulary, vocabularyOfColumn, type VocabularyName } from './vocabul
 
 export type UploadColumnName = string;
 
-/** Names of the upload columns that must be non-empty on every row (from the catalogue, not repeated here). */
+/** Names of the upload columns that must be non-empty on every row (upstream's `required`, not repeated here). */
 export const requiredUploadColumns: readonly string[] = Object.freeze(
   uploadColumns.filter((f) => !f.nullable).map((f) => f.name),
 );
 
-/** At least one of these must be non-empty: a value, or the reason there is none. */
-export const resultPresenceColumns = ['ResultValue', 'ResultDetectionCondition'] as const;
-
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const TIME = /^([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?$/;
+const TIME = /^([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d)(\.\d{1,3})?)?$/;
 const TIME_ZONE = /^(Z|[+-](0\d|1\d|2[0-4]):[0-5]\d)$/;
 
 const ranges: Readonly<Record<string, readonly [number, number]>> = {
@@ -74,8 +71,8 @@ function dateCheck(column: string, value: string): { value: Parsed } | { error: 
 
 function timeCheck(column: string, value: string): { value: Parsed } | { error: string } {
   const m = TIME.exec(value);
-  if (!m) return { error: `${column} ${quote(value)} is not a time (HH:MM or HH:MM:SS, 00:00 to 23:59:59)` };
-  return { value: `${m[1]}:${m[2]}:${m[3] ?? '00'}` };
+  if (!m) return { error: `${column} ${quote(value)} is not a time (HH:MM, HH:MM:SS or HH:MM:SS.sss, 00:00 to 23:59:59.999)` };
+  return { value: `${m[1]}:${m[2]}:${m[3] ?? '00'}${m[4] ?? ''}` };
 }
 
 function timeZoneCheck(column: string, value: string): { value: Parsed } | { error: string } {
@@ -130,8 +127,6 @@ export type ObservationRow = Readonly<Record<UploadColumnName, string | number |
 /** Input: one CSV row keyed by header name, values as read (strings; missing or '' for empty). */
 export type ObservationRowInput = Readonly<Record<string, string | null | undefined>>;
 
-const isEmpty = (v: unknown) => v === undefined || v === null || v === '';
-
 /** Every upload column as a key (missing → null); other keys dropped. Non-objects pass through to fail. */
 function normalise(input: unknown): unknown {
   if (typeof input !== 'object' || input === null) return input;
@@ -139,15 +134,14 @@ function normalise(input: unknown): unknown {
   return Object.fromEntries(uploadColumns.map((f) => [f.name, source[f.name] ?? null]));
 }
 
-export const observationRowSchema: z.ZodType<ObservationRow, ObservationRowInput> = z.preprocess(
-  normalise,
-  z.object(shape).refine((row) => !(isEmpty(row.ResultValue) && isEmpty(row.ResultDetectionCondition)), {
-    path: ['ResultValue'],
-    message: 'ResultValue is required when ResultDetectionCondition is empty (give a value or a detection condition)',
-    // Checked even when other columns failed, so a row reports all its problems at once.
-    when: () => true,
-  }),
-) as unknown as z.ZodType<ObservationRow, ObservationRowInput>;
+/**
+ * The columns of one row. Rules across columns (a value or a detection condition, a unit with each measure, …)
+ * are upstream's, compiled to SQL by ingest/rule-sql.ts and checked against ajv there, not restated here.
+ */
+export const observationRowSchema: z.ZodType<ObservationRow, ObservationRowInput> = z.preprocess(normalise, z.object(shape)) as unknown as z.ZodType<
+  ObservationRow,
+  ObservationRowInput
+>;
 
 export interface RowIssue {
   readonly column: string;

@@ -24,5 +24,5 @@ export const recordFields: readonly FieldDef[] = [
   ...activityFields,
 ];
 
-/** Columns of an upload CSV: every Record column except Id and DOI (DOI comes from metadata.json). */
-export const uploadColumns: readonly FieldDef[] = recordFields.filter((f) => f.name !== 'Id' && f.name !== 'DOI');
+/** The upload columns `observations` stores: every Record column except Id and DOI (DOI comes from metadata.json). */
+export const storedUploadColumns: readonly FieldDef[] = recordFields.filter((f) => f.name !== 'Id' && f.name !== 'DOI');

@@ -98,7 +98,7 @@ export function columnNames(table: StorageTable): string[] {
   return storageTables[table].map((c) => c.column);
 }
 
-export const STORAGE_SCHEMA_VERSION = '3';
+export const STORAGE_SCHEMA_VERSION = '4';
 
 /** `CREATE TABLE` for one storage table. Identifiers come from the catalogue only. */
 export function createTableSql(table: StorageTable): string {

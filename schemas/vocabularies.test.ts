@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { uploadColumns } from './record-fields.js';
+import { uploadColumns } from './upload-columns.js';
+import { upstreamSource } from './upstream.js';
 import { inVocabulary, vocabularies, vocabularyOfColumn, type VocabularyName } from './vocabularies.js';
 
 describe('vocabularies', () => {
@@ -23,8 +24,8 @@ describe('vocabularies', () => {
   it('matches exactly, case-sensitively', () => {
     expect(inVocabulary('MonitoringLocationType', 'River/Stream')).toBe(true);
     expect(inVocabulary('MonitoringLocationType', 'river/stream')).toBe(false);
-    expect(inVocabulary('MeasurementUnit', 'deg C')).toBe(true);
-    expect(inVocabulary('MeasurementUnit', 'constructor')).toBe(false);
+    expect(inVocabulary('ResultUnit', 'deg C')).toBe(true);
+    expect(inVocabulary('ResultUnit', 'constructor')).toBe(false);
   });
 
   it('maps only upload columns, to known vocabularies', () => {
@@ -37,5 +38,27 @@ describe('vocabularies', () => {
 
   it('uses every vocabulary for at least one column', () => {
     expect(new Set(Object.values(vocabularyOfColumn))).toEqual(new Set(Object.keys(vocabularies)));
+  });
+});
+
+describe('schema 3.0.0 (upstream values, as published)', () => {
+  it('comes from the pinned upstream commit: a refresh (scripts/upstream-schema.ts) changes this on purpose', () => {
+    expect(upstreamSource).toMatchObject({ repository: 'datastreamapp/schema', version: '3.0.0', commit: '145097a356edbe59b115c32271020316ed78bd19' });
+  });
+
+  it.each([
+    ['ActivityMediaName', 'Groundwater'],
+    ['MonitoringLocationType', 'Well'],
+    ['MonitoringLocationType', 'Piezometer'],
+    ['MonitoringLocationHorizontalCoordinateReferenceSystem', 'OTHER'],
+    ['ActivityMediaName', 'Surface Water'],
+  ] as const)('%s accepts %s', (vocabulary, value) => {
+    expect(inVocabulary(vocabulary, value)).toBe(true);
+  });
+
+  it('maps each unit column to its own upstream list', () => {
+    expect(vocabularyOfColumn.ResultUnit).toBe('ResultUnit');
+    expect(vocabularyOfColumn.ActivityDepthHeightUnit).toBe('ActivityDepthHeightUnit');
+    expect(vocabularyOfColumn.WellDepthUnit).toBe('WellDepthUnit');
   });
 });

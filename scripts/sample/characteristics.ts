@@ -47,10 +47,10 @@ const epa = (id: string, name: string) => ({ methodId: id, methodContext: 'USEPA
 
 /** Lab chemistry, most common first. */
 export const labProfiles: readonly Profile[] = [
-  lab({ name: 'Total Phosphorus, mixed forms', unit: 'mg/L', mean: 0.04, sd: 0.7, decimals: 4, detectionLimit: 0.002, fraction: 'Total', speciation: 'as P', ...apha('4500-P E', 'Persulfate digestion, ascorbic acid') }),
-  lab({ name: 'Total Nitrogen, mixed forms', unit: 'mg/L', mean: 0.6, sd: 0.5, decimals: 3, detectionLimit: 0.02, fraction: 'Total', speciation: 'as N', ...apha('4500-N C', 'Persulfate method') }),
-  lab({ name: 'Nitrate', unit: 'mg/L', mean: 0.15, sd: 0.9, decimals: 3, detectionLimit: 0.005, fraction: 'Dissolved', speciation: 'as N', ...epa('300.0', 'Ion chromatography') }),
-  lab({ name: 'Ammonia', unit: 'mg/L', mean: 0.02, sd: 0.8, decimals: 3, detectionLimit: 0.01, fraction: 'Total', speciation: 'as N', ...apha('4500-NH3 G', 'Automated phenate') }),
+  lab({ name: 'Total Phosphorus, mixed forms', unit: 'mg/L', mean: 0.04, sd: 0.7, decimals: 4, detectionLimit: 0.002, fraction: 'Unfiltered', speciation: 'as P', ...apha('4500-P E', 'Persulfate digestion, ascorbic acid') }),
+  lab({ name: 'Total Nitrogen, mixed forms', unit: 'mg/L', mean: 0.6, sd: 0.5, decimals: 3, detectionLimit: 0.02, fraction: 'Unfiltered', speciation: 'as N', ...apha('4500-N C', 'Persulfate method') }),
+  lab({ name: 'Nitrate', unit: 'mg/L', mean: 0.15, sd: 0.9, decimals: 3, detectionLimit: 0.005, fraction: 'Filtered', speciation: 'as N', ...epa('300.0', 'Ion chromatography') }),
+  lab({ name: 'Ammonia', unit: 'mg/L', mean: 0.02, sd: 0.8, decimals: 3, detectionLimit: 0.01, fraction: 'Unfiltered', speciation: 'as N', ...apha('4500-NH3 G', 'Automated phenate') }),
   lab({ name: 'Chloride', unit: 'mg/L', mean: 12, sd: 0.6, decimals: 2, detectionLimit: 0.1, fraction: 'Dissolved', ...epa('300.0', 'Ion chromatography') }),
   lab({ name: 'Total suspended solids', unit: 'mg/L', mean: 6, sd: 0.9, decimals: 1, detectionLimit: 1, ...apha('2540 D', 'Dried at 103-105 C') }),
   lab({ name: 'Escherichia coli', unit: 'MPN/100mL', mean: 25, sd: 1.1, decimals: 0, detectionLimit: 1, ...apha('9223 B', 'Colilert') }),
@@ -62,7 +62,7 @@ export const labProfiles: readonly Profile[] = [
   lab({ name: 'Magnesium', unit: 'mg/L', mean: 10, sd: 0.4, decimals: 2, detectionLimit: 0.05, fraction: 'Dissolved', ...epa('200.7', 'ICP-OES') }),
   lab({ name: 'Sodium', unit: 'mg/L', mean: 9, sd: 0.6, decimals: 2, detectionLimit: 0.05, fraction: 'Dissolved', ...epa('200.7', 'ICP-OES') }),
   lab({ name: 'Hardness, Ca, Mg', unit: 'mg/L', mean: 130, sd: 0.3, decimals: 1, detectionLimit: 0.5, fraction: 'Total', speciation: 'as CaCO3', ...apha('2340 B', 'Calculation') }),
-  lab({ name: 'Nitrite', unit: 'mg/L', mean: 0.003, sd: 0.8, decimals: 4, detectionLimit: 0.002, fraction: 'Dissolved', speciation: 'as N', ...epa('300.0', 'Ion chromatography') }),
+  lab({ name: 'Nitrite', unit: 'mg/L', mean: 0.003, sd: 0.8, decimals: 4, detectionLimit: 0.002, fraction: 'Filtered', speciation: 'as N', ...epa('300.0', 'Ion chromatography') }),
   lab({ name: 'Iron', unit: 'ug/L', mean: 150, sd: 0.8, decimals: 1, detectionLimit: 5, fraction: 'Total', ...epa('200.8', 'ICP-MS') }),
   lab({ name: 'Manganese', unit: 'ug/L', mean: 20, sd: 0.9, decimals: 2, detectionLimit: 0.5, fraction: 'Total', ...epa('200.8', 'ICP-MS') }),
   lab({ name: 'Copper', unit: 'ug/L', mean: 1.2, sd: 0.7, decimals: 3, detectionLimit: 0.2, fraction: 'Total', ...epa('200.8', 'ICP-MS') }),

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { datasetMetadataSchema } from '../../schemas/metadata-schema.js';
 import { checkObservationRow } from '../../schemas/observation-row.js';
-import { uploadColumns } from '../../schemas/record-fields.js';
+import { ajvAccepts, checkableRules } from '../../ingest/rule-oracle.js';
+import { uploadColumnNames } from './series.js';
 import { datasetSpecs } from './datasets.js';
 import { generateSample, RARE_CHARACTERISTIC, type SampleSummary } from './generate.js';
 import { readSample, type CsvFile } from './test-support.js';
@@ -51,6 +52,12 @@ describe('sample generator', () => {
     expect(summary.datasets.reduce((s, d) => s + d.rows, 0)).toBe(ROWS);
   });
 
+  it('every row passes every error rule of DataStream schema 3.0.0 (ajv, as upstream validates)', () => {
+    const rules = checkableRules('error');
+    const failures = records().flatMap((r) => rules.filter((rule) => !ajvAccepts(rule, r)).map((rule) => `${r.dataset}: ${rule.name}`));
+    expect([...new Set(failures)].slice(0, 5)).toEqual([]);
+  });
+
   it('every row is valid per observationRowSchema', () => {
     const failures = records().flatMap((r) => {
       const result = checkObservationRow(r);
@@ -59,8 +66,8 @@ describe('sample generator', () => {
     expect(failures.slice(0, 5)).toEqual([]);
   });
 
-  it('headers are the upload columns (as a set), one dataset in another order', () => {
-    const expected = uploadColumns.map((f) => f.name);
+  it('headers are the sample columns (as a set), one dataset in another order', () => {
+    const expected = [...uploadColumnNames];
     for (const f of files) expect([...f.header].sort()).toEqual([...expected].sort());
     expect(files.some((f) => f.header.join() !== expected.join())).toBe(true);
   });
@@ -118,10 +125,11 @@ describe('sample generator', () => {
     const notDetected = all.filter((r) => r.ResultDetectionCondition === 'Not Detected');
     expect(notDetected.length).toBeGreaterThan(0);
     for (const r of notDetected) {
+      // Schema 3.0.0: a result not detected has neither a value nor a quantitation limit.
       expect(r.ResultValue).toBe('');
-      expect(r.ResultDetectionQuantitationLimitMeasure).not.toBe('');
-      expect(r.ResultDetectionQuantitationLimitUnit).not.toBe('');
-      expect(r.ResultDetectionQuantitationLimitType).toBe('Method Detection Level');
+      expect(r.ResultDetectionQuantitationLimitMeasure).toBe('');
+      expect(r.ResultDetectionQuantitationLimitUnit).toBe('');
+      expect(r.ResultDetectionQuantitationLimitType).toBe('');
     }
     const years = all.map((r) => Number(r.ActivityStartDate!.slice(0, 4)));
     expect(Math.min(...years)).toBeGreaterThanOrEqual(2005);

@@ -21,7 +21,6 @@ export interface LocationPlan {
   /** Days between visits (field, lab); unused by loggers, which record every 15 minutes. */
   readonly stepDays: number;
   readonly startOffset: number;
-  readonly elevation: string | null;
 }
 
 function pickLabProfiles(random: Random): Profile[] {
@@ -90,7 +89,6 @@ export function planLocations(spec: DatasetSpec, rows: number, random: Random): 
       startYear,
       stepDays,
       startOffset: random.int(20),
-      elevation: spec.kind === 'continuous' ? random.range(200, 1400).toFixed(1) : null,
     };
   });
 }

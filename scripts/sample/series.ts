@@ -1,4 +1,4 @@
-import { uploadColumns } from '../../schemas/record-fields.js';
+import { storedUploadColumns } from '../../schemas/record-fields.js';
 import type { Profile } from './characteristics.js';
 import { csvField } from './csv.js';
 import type { DatasetSpec } from './datasets.js';
@@ -23,7 +23,7 @@ export interface RowTemplate {
   readonly slots: readonly number[];
 }
 
-export const uploadColumnNames: readonly string[] = uploadColumns.map((f) => f.name);
+export const uploadColumnNames: readonly string[] = storedUploadColumns.map((f) => f.name);
 
 /** The fixed columns of one series. Nulls stay empty cells, as in real exports. */
 function fixedValues(spec: DatasetSpec, location: LocationPlan, profile: Profile, laboratory: string): Record<string, string | null> {
@@ -39,8 +39,11 @@ function fixedValues(spec: DatasetSpec, location: LocationPlan, profile: Profile
     MonitoringLocationHorizontalCoordinateReferenceSystem: spec.crs,
     MonitoringLocationHorizontalAccuracyMeasure: spec.crs === 'WGS84' ? '5' : null,
     MonitoringLocationHorizontalAccuracyUnit: spec.crs === 'WGS84' ? 'm' : null,
-    MonitoringLocationVerticalMeasure: location.elevation,
-    MonitoringLocationVerticalUnit: location.elevation === null ? null : 'm',
+    // Schema 3.0.0 asks an elevation for its collection method and vertical datum, fields it allows with
+    // groundwater only (rules dependencies-MonitoringLocationVerticalMeasure, GroundwaterFields-…): surface-water
+    // sites carry none.
+    MonitoringLocationVerticalMeasure: null,
+    MonitoringLocationVerticalUnit: null,
     MonitoringLocationType: location.type,
     ActivityMediaName: 'Surface Water',
     ActivityStartTimeZone: spec.timeZone,

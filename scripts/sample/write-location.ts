@@ -82,10 +82,12 @@ export async function writeLocation(writer: ChunkWriter, spec: DatasetSpec, loca
       if (p.detectionLimit !== undefined && v < p.detectionLimit) {
         values[V.ResultValue] = '';
         values[V.ResultUnit] = '';
+        // Schema 3.0.0 (rule ResultDetectionCondition-ResultDetectionQuantitationLimit-not-detect): a result not
+        // detected carries no quantitation limit.
         values[V.ResultDetectionCondition] = 'Not Detected';
-        values[V.ResultDetectionQuantitationLimitMeasure] = String(p.detectionLimit);
-        values[V.ResultDetectionQuantitationLimitUnit] = p.unit;
-        values[V.ResultDetectionQuantitationLimitType] = 'Method Detection Level';
+        values[V.ResultDetectionQuantitationLimitMeasure] = '';
+        values[V.ResultDetectionQuantitationLimitUnit] = '';
+        values[V.ResultDetectionQuantitationLimitType] = '';
       } else {
         values[V.ResultValue] = v.toFixed(p.decimals);
         values[V.ResultUnit] = p.unit;
