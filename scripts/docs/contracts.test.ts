@@ -1,8 +1,10 @@
-// The README is where the names users depend on are found: every make target and every setting of both services.
+// The names users depend on are findable: every make target and every setting of both services in the README,
+// every error code of the data API in docs/api.md.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { apiSettings } from '../../services/api/config.js';
+import { API_ERROR_CODES } from '../../services/api/errors.js';
 import { SETTINGS as boardSettings } from '../../services/board/config.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -32,5 +34,13 @@ describe('README.md', () => {
       return !row || (s.default !== '' && !row.includes(`\`${s.default}\``));
     });
     expect(missing.map((s) => s.env)).toEqual([]);
+  });
+});
+
+describe('docs/api.md', () => {
+  it('lists every error code with its status', () => {
+    const doc = readFileSync(join(ROOT, 'docs', 'api.md'), 'utf8');
+    const missing = Object.entries(API_ERROR_CODES).filter(([code, status]) => !doc.includes(`| \`${code}\` | ${status} |`));
+    expect(missing.map(([code]) => code)).toEqual([]);
   });
 });
