@@ -6,8 +6,8 @@
  * that moves Buffers (15 MB per 10,000-row page) then runs a full mark-compact every ~25 ms: 246–542 against 9 over
  * the same 200–300 pages, with `--trace-gc`, whether the extra heap was `zod` (which the bench imports through the
  * sample generator and the schemas), `@duckdb/node-api` or a plain array of 60,000 objects; the paged JSON extract
- * read 144–178k rows/s where the same client with a ~5 MB heap read 197–254k from the same API. Every bench run
- * until this one measured the API, and PostgreSQL, through that handicapped client. The official clients (Python,
+ * read 144–178k rows/s where the same client with a ~5 MB heap read 197–254k from the same API: a heavy client
+ * measures its own collector, for the API and for PostgreSQL alike. The official clients (Python,
  * R, curl) have no such collector; the closest Node can come is a client whose heap stays small, which the child
  * checks at start.
  */

@@ -2,9 +2,9 @@
  * A read-only DuckDB connection on the benchmark's file (for discovery, references and diagnoses), run in a child
  * process (duck-child.ts) whose answers carry the time measured there.
  *
- * It was moved out of the bench's process when a client sharing a process with `@duckdb/node-api` measured the API
- * ~30% slower. The cause turned out to be any old generation above ~8 MB, not DuckDB (client.ts): the measuring
- * clients now run in a lean process of their own, and DuckDB stays here, where its figures are timed without IPC.
+ * A measuring client that shares a process with `@duckdb/node-api` (or any old generation above ~8 MB, client.ts)
+ * measures the API ~30% slower, so the clients run in a lean process of their own and DuckDB in this one, where
+ * its figures are timed without IPC.
  */
 import type { DuckDBValue } from '@duckdb/node-api';
 import { forkChild } from './child-rpc.js';

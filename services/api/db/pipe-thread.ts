@@ -9,7 +9,7 @@
  * the renderer from the event loop the same way. It costs ~9 MB of RSS while a cursor is open.
  *
  * The thread waits for data on a blocking read end, then takes what else the pipe holds through the caller's
- * non-blocking one, up to 64 KiB per message (a first version polled the non-blocking end every 0.5 ms and capped
+ * non-blocking one, up to 64 KiB per message (polling the non-blocking end every 0.5 ms instead capped
  * the extract below the event loop's rate). Messages wait until the event loop takes them, which it does between
  * writes of a page to the socket: up to 8 MiB may be in flight before the thread waits (1 MiB: back at 102k
  * rows/s; 8 MiB, with the cursor's read-ahead cut from 16 to 8 MiB so the total is unchanged: 152–178k rows/s,

@@ -50,7 +50,7 @@ export interface Snapshot {
   /**
    * Opens a cursor on a framed query (compileCursorRows). Cursors run on a second, single-threaded DuckDB instance
    * over the same file: a COPY that uses every thread renders row groups ahead of a slow reader and holds them in
-   * memory (2.7 GB at 2M rows, docs/performance.md design 8); one thread renders only as fast as the socket takes it.
+   * memory (2.7 GB at 2M rows, docs/performance.md, extract cursors); one thread renders only as fast as the socket takes it.
    */
   openCursor(q: CompiledQuery): Promise<Cursor>;
   /** Where cursors wait between requests; undefined when cursors are off. */

@@ -163,7 +163,7 @@ describe('$filter against reference SQL', () => {
   });
 
   // Regression: a LIMIT above the region semi-join ran as DuckDB's streaming limit and a page skipped a whole
-  // 2,048-row vector (Ids 1995–2048 of the fixture); region filters now scan the regions' Id ranges.
+  // 2,048-row vector (Ids 1995–2048 of the fixture); region filters scan the regions' Id ranges instead.
   it.each([
     ["RegionId eq 'admin.2.ca'", `LocationId IN (SELECT LocationId FROM location_regions WHERE RegionId = 'admin.2.ca')`],
     ["RegionId in ('hub.pacific','admin.4.ca.ab') and CharacteristicName ne 'pH'", `LocationId IN (SELECT LocationId FROM location_regions WHERE RegionId IN ('hub.pacific','admin.4.ca.ab')) AND CharacteristicName <> 'pH'`],

@@ -174,7 +174,7 @@ describe('extract cursors', () => {
     }
     expect(max).toBe(2);
     // Three cursors open at once (two waiting, one reading): with a fixed 64MB the third failed to allocate and
-    // its page was finished from its window. The cursor instance's limit now grows with the cursors open.
+    // its page was finished from its window. The cursor instance's limit grows with the cursors open.
     expect(withCursors.logs).toEqual([]);
     const where = ["CharacteristicName = 'pH'", "ActivityMediaName = 'Surface Water'", 'ActivityStartYear >= 2015', "CharacteristicName <> 'pH'"];
     for (let i = 0; i < where.length; i++) expect(seen[i]).toEqual(await refIds(where[i]!));

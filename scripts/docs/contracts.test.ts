@@ -1,0 +1,46 @@
+// The names users depend on are findable: every make target and every setting of both services in the README,
+// every error code of the data API in docs/api.md.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { apiSettings } from '../../services/api/config.js';
+import { API_ERROR_CODES } from '../../services/api/errors.js';
+import { SETTINGS as boardSettings } from '../../services/board/config.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+/** The README's table row of a variable, e.g. "| `API_PORT` | `3000` | TCP port … |". */
+const rowOf = (name: string) => readme.split('\n').find((l) => l.startsWith(`| \`${name}\` |`));
+
+describe('README.md', () => {
+  it('names every make target', () => {
+    const phony = /^\.PHONY:(.*)$/m.exec(readFileSync(join(ROOT, 'Makefile'), 'utf8'))![1]!.trim().split(/\s+/);
+    expect(phony.length).toBeGreaterThan(10);
+    // `make key-list`, or `key-list` in the row of `make key-issue … / key-list / key-revoke …`.
+    expect(phony.filter((target) => !new RegExp(`(make |\`)${target}[\\s\`]`).test(readme))).toEqual([]);
+  });
+
+  it('has a configuration row for every data API setting, with its default', () => {
+    const missing = Object.entries(apiSettings).filter(([name, s]) => {
+      const row = rowOf(name);
+      return !row || (s.default !== undefined && s.default !== '' && !row.includes(`\`${s.default}\``));
+    });
+    expect(missing.map(([name]) => name)).toEqual([]);
+  });
+
+  it('has a configuration row for every board setting, with its default', () => {
+    const missing = Object.values(boardSettings).filter((s) => {
+      const row = rowOf(s.env);
+      return !row || (s.default !== '' && !row.includes(`\`${s.default}\``));
+    });
+    expect(missing.map((s) => s.env)).toEqual([]);
+  });
+});
+
+describe('docs/api.md', () => {
+  it('lists every error code with its status', () => {
+    const doc = readFileSync(join(ROOT, 'docs', 'api.md'), 'utf8');
+    const missing = Object.entries(API_ERROR_CODES).filter(([code, status]) => !doc.includes(`| \`${code}\` | ${status} |`));
+    expect(missing.map(([code]) => code)).toEqual([]);
+  });
+});
