@@ -50,26 +50,33 @@ describe('compile: golden SQL and parameters', () => {
     [
       'Metadata',
       "$filter=CreateTimestamp gt '2020-03-23' and Latitude gt 49",
-      `SELECT t."Id" FROM "datasets" t WHERE EXISTS (SELECT 1 FROM "locations" l WHERE l."DOI" = t."DOI" AND (COALESCE(t."CreateTimestamp" > CAST($1 AS TIMESTAMP), false) AND (l."Latitude" > CAST($2 AS DOUBLE)))) ORDER BY t."Id" LIMIT 1001`,
+      `SELECT t."Id" FROM "datasets" t WHERE EXISTS (SELECT 1 FROM "locations" l WHERE l."DOI" = t."DOI" AND ((t."CreateTimestamp" > CAST($1 AS TIMESTAMP)) AND (l."Latitude" > CAST($2 AS DOUBLE)))) ORDER BY t."Id" LIMIT 1001`,
       ['2020-03-23 00:00:00.000', 49],
     ],
     [
       'Observations',
       "$filter=CharacteristicName eq 'pH' and ResultValue gt 9 and ActivityStartDate ge 2020-06-01",
-      `SELECT t."Id" FROM "observations" t WHERE (((t."CharacteristicName" = CAST($1 AS VARCHAR)) AND COALESCE(t."ResultValue" > CAST($2 AS DOUBLE), false)) AND (t."ActivityStartDate" >= CAST($3 AS DATE))) LIMIT 1001`,
+      `SELECT t."Id" FROM "observations" t WHERE (((t."CharacteristicName" = CAST($1 AS VARCHAR)) AND (t."ResultValue" > CAST($2 AS DOUBLE))) AND (t."ActivityStartDate" >= CAST($3 AS DATE))) LIMIT 1001`,
       ['pH', 9, '2020-06-01'],
     ],
     [
       'Locations',
       "$filter=CharacteristicName eq 'pH' and ResultValue gt 9",
-      `SELECT t."Id" FROM "locations" t WHERE EXISTS (SELECT 1 FROM "observations" o WHERE o."LocationId" = t."Id" AND ((o."CharacteristicName" = CAST($1 AS VARCHAR)) AND COALESCE(o."ResultValue" > CAST($2 AS DOUBLE), false))) ORDER BY t."Id" LIMIT 1001`,
+      `SELECT t."Id" FROM "locations" t WHERE EXISTS (SELECT 1 FROM "observations" o WHERE o."LocationId" = t."Id" AND ((o."CharacteristicName" = CAST($1 AS VARCHAR)) AND (o."ResultValue" > CAST($2 AS DOUBLE)))) ORDER BY t."Id" LIMIT 1001`,
       ['pH', 9],
     ],
     [
       'Metadata',
       "$filter=ResultValue gt 9 and Latitude gt 49 and RegionId eq 'admin.2.ca'",
-      `SELECT t."Id" FROM "datasets" t WHERE EXISTS (SELECT 1 FROM "observations" o JOIN "locations" l ON l."Id" = o."LocationId" WHERE o."DOI" = t."DOI" AND ((COALESCE(o."ResultValue" > CAST($1 AS DOUBLE), false) AND (l."Latitude" > CAST($2 AS DOUBLE))) AND (o."LocationId" IN (SELECT "LocationId" FROM "location_regions" WHERE "RegionId" = CAST($3 AS VARCHAR))))) ORDER BY t."Id" LIMIT 1001`,
+      `SELECT t."Id" FROM "datasets" t WHERE EXISTS (SELECT 1 FROM "observations" o JOIN "locations" l ON l."Id" = o."LocationId" WHERE o."DOI" = t."DOI" AND (((o."ResultValue" > CAST($1 AS DOUBLE)) AND (l."Latitude" > CAST($2 AS DOUBLE))) AND (o."LocationId" IN (SELECT "LocationId" FROM "location_regions" WHERE "RegionId" = CAST($3 AS VARCHAR))))) ORDER BY t."Id" LIMIT 1001`,
       [9, 49, 'admin.2.ca'],
+    ],
+    [
+      // Under `not`, a comparison with a null value must be false rather than unknown, or NOT would drop the row.
+      'Records',
+      '$filter=not (ResultValue gt 9) and ResultValue lt 20',
+      `SELECT t."Id" FROM "observations" t WHERE ((NOT COALESCE(t."ResultValue" > CAST($1 AS DOUBLE), false)) AND (t."ResultValue" < CAST($2 AS DOUBLE))) LIMIT 1001`,
+      [9, 20],
     ],
   ])('%s ? %s', (resource, qs, sql, params) => {
     const compiled = compilePageIds(page(resource, qs));
@@ -131,7 +138,7 @@ describe('compile: golden SQL and parameters', () => {
   it('counts a value or date filter from the observations: no statistics table holds either', () => {
     const q = compileCount(count('Records', "$count=true&$filter=CharacteristicName eq 'pH' and ResultValue gt 9 and RegionId eq 'admin.2.ca'"));
     expect(q.sql).toBe(
-      `SELECT COALESCE(count(*), 0)::BIGINT AS n FROM "observations" o WHERE (((o."CharacteristicName" = CAST($1 AS VARCHAR)) AND COALESCE(o."ResultValue" > CAST($2 AS DOUBLE), false)) AND (o."LocationId" IN (SELECT "LocationId" FROM "location_regions" WHERE "RegionId" = CAST($3 AS VARCHAR))))`,
+      `SELECT COALESCE(count(*), 0)::BIGINT AS n FROM "observations" o WHERE (((o."CharacteristicName" = CAST($1 AS VARCHAR)) AND (o."ResultValue" > CAST($2 AS DOUBLE))) AND (o."LocationId" IN (SELECT "LocationId" FROM "location_regions" WHERE "RegionId" = CAST($3 AS VARCHAR))))`,
     );
     expect(q.params).toEqual(['pH', 9, 'admin.2.ca']);
     expect(compileCount(count('Observations', '$count=true&$filter=ActivityStartDate lt 2020-01-01')).sql).toBe(
@@ -139,14 +146,14 @@ describe('compile: golden SQL and parameters', () => {
     );
     // The same filter on a coarser resource: its own table, with EXISTS over the observations.
     expect(compileCount(count('Locations', '$count=true&$filter=ResultValue gt 9')).sql).toBe(
-      `SELECT count(*)::BIGINT AS n FROM "locations" t WHERE EXISTS (SELECT 1 FROM "observations" o WHERE o."LocationId" = t."Id" AND COALESCE(o."ResultValue" > CAST($1 AS DOUBLE), false))`,
+      `SELECT count(*)::BIGINT AS n FROM "locations" t WHERE EXISTS (SELECT 1 FROM "observations" o WHERE o."LocationId" = t."Id" AND (o."ResultValue" > CAST($1 AS DOUBLE)))`,
     );
   });
 
   it('groups a value filter from the observations, by region through membership', () => {
     const q = compileApply(plan('Observations', '$apply=filter(ResultValue gt 9)/groupby((RegionId,CharacteristicName),aggregate($count as N))') as ApplyPlan);
     expect(q.sql).toBe(
-      `SELECT m."RegionId" AS g0, o."CharacteristicName" AS g1, count(*)::BIGINT AS n FROM "observations" o JOIN "location_regions" m ON m."LocationId" = o."LocationId" WHERE COALESCE(o."ResultValue" > CAST($1 AS DOUBLE), false) GROUP BY g0, g1 ORDER BY g0, g1 LIMIT 1001`,
+      `SELECT m."RegionId" AS g0, o."CharacteristicName" AS g1, count(*)::BIGINT AS n FROM "observations" o JOIN "location_regions" m ON m."LocationId" = o."LocationId" WHERE (o."ResultValue" > CAST($1 AS DOUBLE)) GROUP BY g0, g1 ORDER BY g0, g1 LIMIT 1001`,
     );
     expect(q.params).toEqual([9]);
   });

@@ -108,6 +108,9 @@ class FilterCompiler {
   /** The region rollup, when it is a source: its RegionId is a column (countSources chose it for one `eq`). */
   private readonly regional: Source | undefined;
 
+  /** How many `not` enclose the condition being compiled (see `nullSafe`). */
+  private negations = 0;
+
   constructor(
     private readonly sources: readonly Source[],
     private readonly params: Params,
@@ -120,9 +123,13 @@ class FilterCompiler {
       case 'and':
       case 'or':
         return `(${this.compile(cond.left)} ${cond.kind.toUpperCase()} ${this.compile(cond.right)})`;
-      case 'not':
-        // A leaf is never NULL (see `nullSafe`), so NOT keeps OData's two-valued logic.
-        return `(NOT ${this.compile(cond.operand)})`;
+      case 'not': {
+        // Under NOT a leaf is never NULL (see `nullSafe`), so NOT keeps OData's two-valued logic.
+        this.negations++;
+        const operand = this.compile(cond.operand);
+        this.negations--;
+        return `(NOT ${operand})`;
+      }
       case 'compare':
         if (cond.dim.membership && cond.op === 'eq' && this.regional) return `(${column(this.regional.alias, 'RegionId')} = ${this.params.bind(cond.value)})`;
         if (cond.dim.membership) return this.membership(cond.dim, cond.op === 'ne', `= ${this.params.bind(cond.value)}`);
@@ -165,9 +172,13 @@ class FilterCompiler {
     throw new Error(`dimension ${dim.name} is not reachable from ${this.sources.map((s) => s.table).join(', ')}`);
   }
 
-  /** On nullable columns a comparison with NULL is false, not unknown, so that `not` stays OData's `not`. */
+  /**
+   * On nullable columns a comparison with NULL is false, not unknown, so that `not` stays OData's `not`. Outside any
+   * `not` the plain comparison selects the same rows (AND/OR treat unknown as false would be, and WHERE drops it),
+   * and DuckDB pushes it into the scan: half the time of the COALESCE on a ResultValue count.
+   */
   private nullSafe(dim: DimensionDef, predicate: string): string {
-    return dim.nullable ? `COALESCE(${predicate}, false)` : `(${predicate})`;
+    return dim.nullable && this.negations > 0 ? `COALESCE(${predicate}, false)` : `(${predicate})`;
   }
 }
 

@@ -159,6 +159,8 @@ describe('$filter against reference SQL', () => {
     // OData: null is not equal to 3, so `ne` keeps the rows without a value, and `not` stays its complement.
     ['ResultValue ne 3', `ResultValue IS DISTINCT FROM 3`],
     ['not (ResultValue gt 10)', `NOT COALESCE(ResultValue > 10, false)`],
+    ["not (ResultValue gt 10 or CharacteristicName eq 'pH') and ActivityStartYear ge 2015", `NOT (COALESCE(ResultValue > 10, false) OR CharacteristicName = 'pH') AND ActivityStartYear >= 2015`],
+    ["ResultValue gt 13 or CharacteristicName eq 'pH'", `COALESCE(ResultValue > 13, false) OR CharacteristicName = 'pH'`],
     ["ActivityStartDate ge 2020-06-01 and ActivityStartDate lt '2020-09-01'", `ActivityStartDate >= DATE '2020-06-01' AND ActivityStartDate < DATE '2020-09-01'`],
     ["RegionId eq 'admin.2.ca' and ActivityStartDate eq 2019-07-15", `LocationId IN (SELECT LocationId FROM location_regions WHERE RegionId = 'admin.2.ca') AND ActivityStartDate = DATE '2019-07-15'`],
   ];
