@@ -5,8 +5,13 @@ import { metadataFields } from './metadata-fields.js';
 import { observationFields } from './observation-fields.js';
 import { recordFields } from './record-fields.js';
 
+/**
+ * Every resource accepts every observation filter (on a coarser one meaning "has a matching observation"): the
+ * clients' partition pattern sends the user's `$filter` to `/Locations` before `LocationId eq N and …`.
+ */
 const observationFilters = [
   'DOI', 'LocationId', 'ActivityMediaName', 'ActivityGroupType', 'CharacteristicName', 'MonitoringLocationType', 'ActivityStartYear', 'RegionId',
+  'ResultValue', 'ActivityStartDate',
 ] as const;
 
 /** The four resources of `/v1/odata/v4`, in the order the service document lists them. */

@@ -2,8 +2,8 @@ import type { DimensionDef } from './field.js';
 
 /**
  * Every name `$filter` understands, with the column holding it in each table. The statistics table
- * (`observation_stats`) holds exactly the observation-level dimensions, so any filter over them is answerable
- * from it; location-level ones join `locations`.
+ * (`observation_stats`) holds the observation-level dimensions it groups by, so a filter over them is answerable
+ * from it; location-level ones join `locations`; the row-level ones (a value, a date) only the observations hold.
  */
 export const dimensions: readonly DimensionDef[] = [
   { name: 'DOI', type: 'string', columns: { datasets: 'DOI', locations: 'DOI', observations: 'DOI', observation_rollup: 'DOI' }, description: 'Dataset DOI, e.g. 10.25976/abcd-ef12.' },
@@ -13,6 +13,9 @@ export const dimensions: readonly DimensionDef[] = [
   { name: 'CharacteristicName', type: 'string', columns: { observations: 'CharacteristicName', observation_stats: 'CharacteristicName', observation_rollup: 'CharacteristicName' }, description: 'What was measured, e.g. pH.' },
   { name: 'MonitoringLocationType', type: 'string', columns: { locations: 'MonitoringLocationType', observations: 'MonitoringLocationType', observation_rollup: 'MonitoringLocationType' }, description: 'Kind of water body, e.g. River/Stream.' },
   { name: 'ActivityStartYear', type: 'integer', columns: { observations: 'ActivityStartYear', observation_stats: 'ActivityStartYear', observation_rollup: 'ActivityStartYear' }, description: 'Year of ActivityStartDate.' },
+  // Row-level: no statistics table holds them, so a page, a count or an $apply with one reads the observations.
+  { name: 'ResultValue', type: 'number', nullable: true, columns: { observations: 'ResultValue' }, description: "Measured value, for exceedances: CharacteristicName eq 'pH' and ResultValue gt 9 (null when ResultDetectionCondition is given: ResultValue ne x matches those)." },
+  { name: 'ActivityStartDate', type: 'date', columns: { observations: 'ActivityStartDate' }, description: 'Date the activity started, for date ranges: ActivityStartDate ge 2020-06-01 and ActivityStartDate lt 2020-09-01.' },
   { name: 'RegionId', type: 'string', columns: {}, membership: 'location_regions', description: "Region containing the location: admin.2.ca, admin.4.ca.<province>, hub.<name>. 'eq' means the location lies in the region, 'ne' that it does not." },
   { name: 'DatasetName', type: 'string', columns: { datasets: 'DatasetName' }, description: 'Name of the dataset.' },
   { name: 'CreateTimestamp', type: 'timestamp', nullable: true, columns: { datasets: 'CreateTimestamp' }, description: 'When the dataset was created; dates and date-times, quoted or not.' },

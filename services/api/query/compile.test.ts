@@ -50,8 +50,33 @@ describe('compile: golden SQL and parameters', () => {
     [
       'Metadata',
       "$filter=CreateTimestamp gt '2020-03-23' and Latitude gt 49",
-      `SELECT t."Id" FROM "datasets" t WHERE EXISTS (SELECT 1 FROM "locations" l WHERE l."DOI" = t."DOI" AND (COALESCE(t."CreateTimestamp" > CAST($1 AS TIMESTAMP), false) AND (l."Latitude" > CAST($2 AS DOUBLE)))) ORDER BY t."Id" LIMIT 1001`,
+      `SELECT t."Id" FROM "datasets" t WHERE EXISTS (SELECT 1 FROM "locations" l WHERE l."DOI" = t."DOI" AND ((t."CreateTimestamp" > CAST($1 AS TIMESTAMP)) AND (l."Latitude" > CAST($2 AS DOUBLE)))) ORDER BY t."Id" LIMIT 1001`,
       ['2020-03-23 00:00:00.000', 49],
+    ],
+    [
+      'Observations',
+      "$filter=CharacteristicName eq 'pH' and ResultValue gt 9 and ActivityStartDate ge 2020-06-01",
+      `SELECT t."Id" FROM "observations" t WHERE (((t."CharacteristicName" = CAST($1 AS VARCHAR)) AND (t."ResultValue" > CAST($2 AS DOUBLE))) AND (t."ActivityStartDate" >= CAST($3 AS DATE))) LIMIT 1001`,
+      ['pH', 9, '2020-06-01'],
+    ],
+    [
+      'Locations',
+      "$filter=CharacteristicName eq 'pH' and ResultValue gt 9",
+      `SELECT t."Id" FROM "locations" t WHERE EXISTS (SELECT 1 FROM "observations" o WHERE o."LocationId" = t."Id" AND ((o."CharacteristicName" = CAST($1 AS VARCHAR)) AND (o."ResultValue" > CAST($2 AS DOUBLE)))) ORDER BY t."Id" LIMIT 1001`,
+      ['pH', 9],
+    ],
+    [
+      'Metadata',
+      "$filter=ResultValue gt 9 and Latitude gt 49 and RegionId eq 'admin.2.ca'",
+      `SELECT t."Id" FROM "datasets" t WHERE EXISTS (SELECT 1 FROM "observations" o JOIN "locations" l ON l."Id" = o."LocationId" WHERE o."DOI" = t."DOI" AND (((o."ResultValue" > CAST($1 AS DOUBLE)) AND (l."Latitude" > CAST($2 AS DOUBLE))) AND (o."LocationId" IN (SELECT "LocationId" FROM "location_regions" WHERE "RegionId" = CAST($3 AS VARCHAR))))) ORDER BY t."Id" LIMIT 1001`,
+      [9, 49, 'admin.2.ca'],
+    ],
+    [
+      // Under `not`, a comparison with a null value must be false rather than unknown, or NOT would drop the row.
+      'Records',
+      '$filter=not (ResultValue gt 9) and ResultValue lt 20',
+      `SELECT t."Id" FROM "observations" t WHERE ((NOT COALESCE(t."ResultValue" > CAST($1 AS DOUBLE), false)) AND (t."ResultValue" < CAST($2 AS DOUBLE))) LIMIT 1001`,
+      [9, 20],
     ],
   ])('%s ? %s', (resource, qs, sql, params) => {
     const compiled = compilePageIds(page(resource, qs));
@@ -110,6 +135,29 @@ describe('compile: golden SQL and parameters', () => {
     );
   });
 
+  it('counts a value or date filter from the observations: no statistics table holds either', () => {
+    const q = compileCount(count('Records', "$count=true&$filter=CharacteristicName eq 'pH' and ResultValue gt 9 and RegionId eq 'admin.2.ca'"));
+    expect(q.sql).toBe(
+      `SELECT COALESCE(count(*), 0)::BIGINT AS n FROM "observations" o WHERE (((o."CharacteristicName" = CAST($1 AS VARCHAR)) AND (o."ResultValue" > CAST($2 AS DOUBLE))) AND (o."LocationId" IN (SELECT "LocationId" FROM "location_regions" WHERE "RegionId" = CAST($3 AS VARCHAR))))`,
+    );
+    expect(q.params).toEqual(['pH', 9, 'admin.2.ca']);
+    expect(compileCount(count('Observations', '$count=true&$filter=ActivityStartDate lt 2020-01-01')).sql).toBe(
+      `SELECT COALESCE(count(*), 0)::BIGINT AS n FROM "observations" o WHERE (o."ActivityStartDate" < CAST($1 AS DATE))`,
+    );
+    // The same filter on a coarser resource: its own table, with EXISTS over the observations.
+    expect(compileCount(count('Locations', '$count=true&$filter=ResultValue gt 9')).sql).toBe(
+      `SELECT count(*)::BIGINT AS n FROM "locations" t WHERE EXISTS (SELECT 1 FROM "observations" o WHERE o."LocationId" = t."Id" AND (o."ResultValue" > CAST($1 AS DOUBLE)))`,
+    );
+  });
+
+  it('groups a value filter from the observations, by region through membership', () => {
+    const q = compileApply(plan('Observations', '$apply=filter(ResultValue gt 9)/groupby((RegionId,CharacteristicName),aggregate($count as N))') as ApplyPlan);
+    expect(q.sql).toBe(
+      `SELECT m."RegionId" AS g0, o."CharacteristicName" AS g1, count(*)::BIGINT AS n FROM "observations" o JOIN "location_regions" m ON m."LocationId" = o."LocationId" WHERE (o."ResultValue" > CAST($1 AS DOUBLE)) GROUP BY g0, g1 ORDER BY g0, g1 LIMIT 1001`,
+    );
+    expect(q.params).toEqual([9]);
+  });
+
   it('counts Locations by a finer field as distinct locations of the statistics table; with a location field, by EXISTS', () => {
     const fine = compileCount(count('Locations', "$count=true&$filter=CharacteristicName eq 'pH' and RegionId eq 'x'"));
     expect(fine.sql).toBe(
@@ -146,7 +194,7 @@ describe('compile: hostile input never reaches the SQL text', () => {
   });
 
   it('unknown identifiers are refused by the planner, never quoted into SQL', () => {
-    for (const name of ['Foo', 'id', 'observations', 'x"y', 'Id', 'ResultValue']) {
+    for (const name of ['Foo', 'id', 'observations', 'x"y', 'Id', 'ResultUnit']) {
       expect(() => page('Observations', `$filter=${name} eq 1`)).toThrow(name === 'x"y' ? ODataError : ApiError);
     }
   });
@@ -172,6 +220,9 @@ describe('compile: every shape runs on a real DuckDB', () => {
     ['Locations', "$filter=RegionId in ('admin.4.ca.ab','admin.4.ca.bc') or LocationId eq 3"],
     ['Metadata', "$filter=RegionId eq 'admin.2.ca' and CharacteristicName eq 'pH' and CreateTimestamp ge 2020-01-01T00:00:00Z"],
     ['Metadata', "$filter=CreateTimestamp eq null or contains(DatasetName, 'lake')&$skiptoken=Id:0b8e9c56-8a2f-4a8a-9a55-1f2d3c4b5a69"],
+    ['Records', "$filter=ResultValue gt 9 and ActivityStartDate ge 2020-06-01 and RegionId eq 'hub.pacific' and MonitoringLocationType eq 'Lake'"],
+    ['Locations', "$filter=(ResultValue eq null or ResultValue ne 3) and Name eq 'x' and RegionId eq 'admin.2.ca'"],
+    ['Metadata', "$filter=not (ResultValue lt 1) and Latitude gt 49 and DOI eq 'x' and ActivityStartDate eq '2020-01-01'"],
   ];
   it.each(queries)('%s ? %s', async (resource, qs) => {
     const p = page(resource, qs);

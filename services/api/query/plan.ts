@@ -5,6 +5,7 @@
 import {
   filterNames,
   getDimension,
+  resources,
   type DimensionDef,
   type FieldDef,
   type FieldType,
@@ -17,7 +18,7 @@ export const DEFAULT_TOP = 1000;
 
 /** A value ready to bind: `sqlType` is the cast the compiler applies to its parameter. */
 export interface BoundValue {
-  readonly sqlType: 'VARCHAR' | 'BIGINT' | 'DOUBLE' | 'TIMESTAMP' | 'UUID';
+  readonly sqlType: 'VARCHAR' | 'BIGINT' | 'DOUBLE' | 'DATE' | 'TIMESTAMP' | 'UUID';
   readonly value: string | number | bigint;
 }
 
@@ -185,14 +186,24 @@ function resolveDimension(p: Property, resource: ResourceDef): DimensionDef {
   const dim = getDimension(p.name);
   if (!dim || !resource.filterable.includes(dim.name)) {
     const valid = filterNames(resource);
-    const known = resource.fields.some((f) => f.name === p.name);
-    throw new ApiError(
-      known ? 'not_filterable' : 'unknown_field',
-      `${known ? `'${p.name}' cannot be filtered on` : `'${p.name}' is not a field`} of ${resource.name}${suggest(p.name, valid)}. Filterable fields: ${valid.join(', ')}.`,
-      { parameter: '$filter', offset: p.offset },
-    );
+    const list = `Filterable fields of ${resource.name}: ${valid.join(', ')}.`;
+    if (!resource.fields.some((f) => f.name === p.name) && !dim) {
+      throw new ApiError('unknown_field', `'${p.name}' is not a field of ${resource.name}${suggest(p.name, valid)}. ${list}`, { parameter: '$filter', offset: p.offset });
+    }
+    throw new ApiError('not_filterable', `'${p.name}' cannot be used in $filter on ${resource.name}: ${elsewhere(dim?.name ?? p.name, resource)} ${list}`, {
+      parameter: '$filter',
+      offset: p.offset,
+    });
   }
   return dim;
+}
+
+/** How to get at a field this resource cannot filter by: the resources that can, or selecting it. */
+function elsewhere(name: string, resource: ResourceDef): string {
+  const others = resources.filter((r) => r.filterable.includes(name)).map((r) => r.name);
+  const key = others.includes('Locations') ? 'LocationId eq <Id>' : `DOI eq '<DOI>'`;
+  if (others.length > 0) return `filter ${others.join(' or ')} by it, then narrow ${resource.name} by what that returns (${key}).`;
+  return `no resource filters by it; $select it and keep the rows you want.`;
 }
 
 const INTEGER = /^[+-]?\d{1,18}$/;
@@ -222,7 +233,12 @@ function coerce(lit: Literal, dim: DimensionDef, p: Property): BoundValue {
       if (ts) return { sqlType: 'TIMESTAMP', value: ts };
       throw badValue(p, dim, `${dim.name} wants a date or date-time, e.g. ${dim.name} gt 2020-03-23 or '2020-03-23T10:00:00Z'; got ${JSON.stringify(text)}`);
     }
-    case 'date':
+    case 'date': {
+      // A date-time would have to be cut to its day in some time zone: ask for the day instead.
+      const day = lit.kind === 'date' || lit.kind === 'string' ? calendarDate(text) : undefined;
+      if (day) return { sqlType: 'DATE', value: day };
+      throw badValue(p, dim, `${dim.name} wants a date, e.g. ${dim.name} ge 2020-06-01 or '2020-06-01'; got ${JSON.stringify(text)}`);
+    }
     case 'time':
     case 'string[]':
     case 'date[]':
@@ -262,6 +278,13 @@ export function toUtcTimestamp(text: string): string | undefined {
   const day = (date ? text : dt![1])!;
   if (!dt?.[3] && out.slice(0, 10) !== day) return undefined;
   return `${out.slice(0, 10)} ${out.slice(11, 23)}`;
+}
+
+/** `YYYY-MM-DD` when it is a day on the calendar (not 2021-02-30). */
+function calendarDate(text: string): string | undefined {
+  if (!DATE.test(text)) return undefined;
+  const ts = toUtcTimestamp(text);
+  return ts?.slice(0, 10) === text ? text : undefined;
 }
 
 function badValue(p: Property, dim: DimensionDef, why: string): ApiError {

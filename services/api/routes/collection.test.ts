@@ -152,6 +152,17 @@ describe('$filter against reference SQL', () => {
     ["ActivityGroupType eq 'Lab Sample'", `ActivityGroupType = 'Lab Sample'`],
     ["LocationId eq '2'", `LocationId = 2`],
     ["LocationId in (1, 2, 5)", `LocationId IN (1,2,5)`],
+    // Exceedances and date ranges: row-level, counted from the observations rather than the statistics.
+    ["CharacteristicName eq 'pH' and ResultValue gt 8", `CharacteristicName = 'pH' AND ResultValue > 8`],
+    ["CharacteristicName eq 'pH' and (ResultValue lt 6.5 or ResultValue gt '8.5')", `CharacteristicName = 'pH' AND (ResultValue < 6.5 OR ResultValue > 8.5)`],
+    ['ResultValue eq null', `ResultValue IS NULL`],
+    // OData: null is not equal to 3, so `ne` keeps the rows without a value, and `not` stays its complement.
+    ['ResultValue ne 3', `ResultValue IS DISTINCT FROM 3`],
+    ['not (ResultValue gt 10)', `NOT COALESCE(ResultValue > 10, false)`],
+    ["not (ResultValue gt 10 or CharacteristicName eq 'pH') and ActivityStartYear ge 2015", `NOT (COALESCE(ResultValue > 10, false) OR CharacteristicName = 'pH') AND ActivityStartYear >= 2015`],
+    ["ResultValue gt 13 or CharacteristicName eq 'pH'", `COALESCE(ResultValue > 13, false) OR CharacteristicName = 'pH'`],
+    ["ActivityStartDate ge 2020-06-01 and ActivityStartDate lt '2020-09-01'", `ActivityStartDate >= DATE '2020-06-01' AND ActivityStartDate < DATE '2020-09-01'`],
+    ["RegionId eq 'admin.2.ca' and ActivityStartDate eq 2019-07-15", `LocationId IN (SELECT LocationId FROM location_regions WHERE RegionId = 'admin.2.ca') AND ActivityStartDate = DATE '2019-07-15'`],
   ];
 
   it.each(cases)('Observations ?$filter=%s pages to exactly the reference rows', async (filter, where) => {
@@ -193,6 +204,20 @@ describe('$filter against reference SQL', () => {
     expect(total).toBe(Number(await refScalar(`SELECT count(*) FROM observations WHERE CharacteristicName = 'pH' AND ActivityStartYear = 2020`)));
   });
 
+  it("exceedances through the clients' partition pattern: Locations first, then LocationId eq N and the same filter", async () => {
+    const filter = "CharacteristicName eq 'pH' and ResultValue gt 8";
+    const expected = await refIds(`SELECT Id FROM observations WHERE CharacteristicName = 'pH' AND ResultValue > 8 ORDER BY Id`);
+    expect(expected.length).toBeGreaterThan(0);
+    const { rows: locations } = await pageAll(url('Locations', { $filter: filter, $select: 'Id' }));
+    const ids: unknown[] = [];
+    for (const { Id } of locations) {
+      const { rows } = await pageAll(url('Observations', { $filter: `LocationId eq ${Id} and ${filter}`, $select: 'Id' }));
+      expect(rows.length).toBeGreaterThan(0);
+      ids.push(...rows.map((r) => r['Id']));
+    }
+    expect(ids.sort((a, b) => Number(a) - Number(b))).toEqual(expected);
+  });
+
   it('coarse by fine on Metadata: datasets with a location in a region measuring pH', async () => {
     const expected = (
       await ref.runAndReadAll(
@@ -229,7 +254,11 @@ describe('$filter against reference SQL', () => {
     ['ActivityStartYear eq 2020.5', 'invalid_value', 'whole number'],
     ["LocationId eq 'abc'", 'invalid_value', 'LocationId'],
     ['CharacteristicName eq pH', 'unsupported_expression', 'pH'],
-    ['ResultValue gt 3', 'not_filterable', 'ResultValue'],
+    ["ResultUnit eq 'mg/L'", 'not_filterable', "'ResultUnit' cannot be used in $filter on Observations: no resource filters by it; $select it"],
+    ["Name eq 'Bow River'", 'not_filterable', 'filter Locations by it, then narrow Observations by what that returns (LocationId eq <Id>)'],
+    ['ActivityStartDate ge 2020-06-01T00:00:00Z', 'invalid_value', 'ActivityStartDate wants a date'],
+    ["ActivityStartDate ge '2021-02-30'", 'invalid_value', 'ActivityStartDate wants a date'],
+    ["ResultValue gt 'high'", 'invalid_value', 'ResultValue wants a number'],
     ['Nope eq 1', 'unknown_field', 'Nope'],
     ["RegionId gt 'a'", 'invalid_value', 'RegionId'],
   ])('%s → 400 %s', async (filter, code, mention) => {
@@ -371,6 +400,8 @@ describe('$apply groupby from the statistics table', () => {
     ['groupby((CharacteristicName,ActivityStartYear),aggregate($count as Count))', undefined, 'CharacteristicName, ActivityStartYear', ''],
     ["filter(ActivityStartYear ge 2015)/groupby((MonitoringLocationType),aggregate($count as N))", undefined, 'MonitoringLocationType', 'WHERE ActivityStartYear >= 2015'],
     ['groupby((DOI,ActivityGroupType),aggregate($count as Count))', "CharacteristicName eq 'pH'", 'DOI, ActivityGroupType', "WHERE CharacteristicName = 'pH'"],
+    ["filter(ResultValue gt 8)/groupby((CharacteristicName),aggregate($count as N))", undefined, 'CharacteristicName', 'WHERE ResultValue > 8'],
+    ['groupby((ActivityMediaName,ActivityStartYear),aggregate($count as N))', "ActivityStartDate ge 2019-05-01 and CharacteristicName eq 'pH'", 'ActivityMediaName, ActivityStartYear', "WHERE ActivityStartDate >= DATE '2019-05-01' AND CharacteristicName = 'pH'"],
   ])('%s (filter %s) equals a brute-force GROUP BY', async (apply, filter, groupCols, where) => {
     const alias = /as (\w+)/.exec(apply)![1]!;
     const reference = await ref.runAndReadAll(`SELECT ${groupCols}, count(*) AS n FROM observations ${where} GROUP BY ALL ORDER BY ${groupCols}`);
@@ -402,6 +433,7 @@ describe('$apply groupby from the statistics table', () => {
     ["RegionId eq 'admin.4.ca.ab'", 'groupby((ActivityGroupType),aggregate($count as N))', `SELECT ActivityGroupType AS g, count(*) AS n FROM observations WHERE LocationId IN (SELECT LocationId FROM location_regions WHERE RegionId = 'admin.4.ca.ab') GROUP BY 1 ORDER BY 1`],
     // Every region of the Pacific hub's locations, not the hub alone: the region rollup cannot answer this one.
     ["RegionId eq 'hub.pacific'", 'groupby((RegionId),aggregate($count as N))', `SELECT r.RegionId AS g, count(*) AS n FROM observations o JOIN location_regions r ON r.LocationId = o.LocationId WHERE o.LocationId IN (SELECT LocationId FROM location_regions WHERE RegionId = 'hub.pacific') GROUP BY 1 ORDER BY 1`],
+    ["CharacteristicName eq 'pH' and ResultValue gt 8", 'groupby((RegionId),aggregate($count as N))', `SELECT r.RegionId AS g, count(*) AS n FROM observations o JOIN location_regions r ON r.LocationId = o.LocationId WHERE o.CharacteristicName = 'pH' AND o.ResultValue > 8 GROUP BY 1 ORDER BY 1`],
   ])('filter %s, %s equals a brute-force GROUP BY over region membership', async (filter, apply, reference) => {
     const expected = (await ref.runAndReadAll(reference)).getRowObjectsJson().map((r) => [r['g'], Number(r['n'])]);
     expect(expected.length).toBeGreaterThan(1);
@@ -487,6 +519,13 @@ describe('$count equals the rows paging returns, on every resource', () => {
     // One region and rollup dimensions: counted from the region rollup.
     ['Records', "RegionId eq 'admin.2.ca' and CharacteristicName eq 'pH' and ActivityStartYear ge 2015", `SELECT count(*) FROM observations WHERE LocationId IN (SELECT LocationId FROM location_regions WHERE RegionId = 'admin.2.ca') AND CharacteristicName = 'pH' AND ActivityStartYear >= 2015`],
     ['Observations', "MonitoringLocationType ne 'Lake' and RegionId eq 'hub.pacific'", `SELECT count(*) FROM observations WHERE MonitoringLocationType <> 'Lake' AND LocationId IN (SELECT LocationId FROM location_regions WHERE RegionId = 'hub.pacific')`],
+    // Row-level filters: no statistics table holds a value or a date.
+    ['Observations', "CharacteristicName eq 'pH' and ResultValue gt 8", `SELECT count(*) FROM observations WHERE CharacteristicName = 'pH' AND ResultValue > 8`],
+    ['Records', "RegionId eq 'admin.2.ca' and ActivityStartDate ge 2018-03-01 and ActivityStartDate le 2018-10-31", `SELECT count(*) FROM observations WHERE LocationId IN (SELECT LocationId FROM location_regions WHERE RegionId = 'admin.2.ca') AND ActivityStartDate BETWEEN DATE '2018-03-01' AND DATE '2018-10-31'`],
+    ['Locations', "CharacteristicName eq 'pH' and ResultValue gt 8", `SELECT count(DISTINCT LocationId) FROM observations WHERE CharacteristicName = 'pH' AND ResultValue > 8`],
+    ["Locations", "Latitude gt 50 and ResultValue gt 100", `SELECT count(DISTINCT o.LocationId) FROM observations o JOIN locations l ON l.Id = o.LocationId WHERE l.Latitude > 50 AND o.ResultValue > 100`],
+    ['Metadata', "CharacteristicName eq 'pH' and ResultValue gt 8", `SELECT count(DISTINCT DOI) FROM observations WHERE CharacteristicName = 'pH' AND ResultValue > 8`],
+    ['Metadata', "Latitude gt 50 and ActivityStartDate lt 2015-01-01", `SELECT count(DISTINCT o.DOI) FROM observations o JOIN locations l ON l.Id = o.LocationId WHERE l.Latitude > 50 AND o.ActivityStartDate < DATE '2015-01-01'`],
   ])('%s ?$filter=%s', async (resource, filter, reference) => {
     const expected = Number(await refScalar(reference));
     const { body } = await get(url(resource, { $filter: filter, $count: 'true' }));

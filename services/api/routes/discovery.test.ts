@@ -123,6 +123,14 @@ describe('docs page', () => {
     }
   });
 
+  it("every curl example's $filter is one the API answers", async () => {
+    const { text } = await get('/');
+    const unescape = (s: string) => s.replaceAll('&#39;', "'").replaceAll('&quot;', '"').replaceAll('&amp;', '&');
+    const filters = [...text.matchAll(/--data-urlencode "\\\$filter=([^"]+)"/g)].map((m) => unescape(m[1]!));
+    expect(filters.some((f) => f.includes('ResultValue gt'))).toBe(true);
+    for (const filter of filters) await json(`${BASE}/Observations?$top=1&$filter=${enc(filter)}`);
+  });
+
   it('escapes the base URL it interpolates', async () => {
     const hostile = createApp({ acquire: () => db.acquire(), links: { trustProxy: false, publicBaseUrl: 'https://x.example/"><script>alert(1)</script>' } });
     const text = await (await hostile.request('/')).text();

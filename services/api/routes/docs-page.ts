@@ -76,6 +76,9 @@ carries <code>Link: &lt;https://doi.org/…&gt;; rel="cite-as"</code>, after the
 curl -G ${root}/Observations -H 'x-api-key: YOUR_KEY' \\
   --data-urlencode "\\$filter=CharacteristicName eq 'pH'" --data-urlencode '$count=true'
 curl -G ${root}/Observations -H 'x-api-key: YOUR_KEY' \\
+  --data-urlencode "\\$filter=CharacteristicName eq 'pH' and ResultValue gt 9 and ActivityStartDate ge 2020-06-01" \\
+  --data-urlencode '$select=Id,LocationId,ActivityStartDate,ResultValue,ResultUnit'
+curl -G ${root}/Observations -H 'x-api-key: YOUR_KEY' \\
   --data-urlencode '$apply=groupby((CharacteristicName),aggregate($count as Count))'</pre>
 <p>Python (standard library only), following every page:</p>
 <pre>import json, urllib.parse, urllib.request

@@ -1,11 +1,12 @@
 /**
- * Absolute URLs the API hands out: `@odata.nextLink`, the `Link` header and `@odata.context`. Behind a load
- * balancer the request's own host is an internal one, so the base is, in order: PUBLIC_BASE_URL, the
- * forwarded headers when TRUST_PROXY=1, the request.
+ * Absolute URLs the API hands out: `@odata.nextLink`, the `Link` header, `@odata.context`, the service document,
+ * OpenAPI's server and the docs page. Behind a load balancer the request's own host is an internal one, so the
+ * base is, in order: PUBLIC_BASE_URL, the forwarded headers when TRUST_PROXY=1, the request.
  */
 import { formatFilter } from '../odata/index.js';
 import type { Expr, Query } from '../odata/ast.js';
 import type { ApplyPlan, PagePlan } from '../query/plan.js';
+import { publicOrigin } from './public-origin.js';
 
 export const BASE_PATH = '/v1/odata/v4';
 
@@ -14,18 +15,10 @@ export interface BaseUrlOptions {
   readonly trustProxy: boolean;
 }
 
-/** `https://host[:port]` with no trailing slash. */
+/** `https://host[:port]` with no trailing slash (see public-origin.ts for the proxy headers read). */
 export function baseUrl(requestUrl: string, headers: Headers, opts: BaseUrlOptions): string {
   if (opts.publicBaseUrl) return opts.publicBaseUrl.replace(/\/+$/, '');
-  const url = new URL(requestUrl);
-  if (opts.trustProxy) {
-    // A proxy chain appends: the first value is what the client used.
-    const proto = headers.get('x-forwarded-proto')?.split(',')[0]?.trim();
-    const host = headers.get('x-forwarded-host')?.split(',')[0]?.trim();
-    if (proto && /^https?$/.test(proto)) url.protocol = `${proto}:`;
-    if (host && /^[A-Za-z0-9.\-:[\]]+$/.test(host)) url.host = host;
-  }
-  return url.origin;
+  return publicOrigin(requestUrl, headers, opts.trustProxy);
 }
 
 /** RFC 3986 unreserved characters stay; everything else, including `'()*!:`, is percent-encoded. */

@@ -1,0 +1,90 @@
+/**
+ * The origin (`https://host[:port]`) clients reached the API at, from the request and, when the proxy in front is
+ * trusted, the headers it adds. Every absolute URL the API hands out starts with it, so a wrong port here sends
+ * clients following `@odata.nextLink` to a port nothing listens on.
+ *
+ * Precedence (TRUST_PROXY=1): an RFC 7239 `Forwarded` header whose first element names `host` or `proto` is used
+ * alone, and the `X-Forwarded-*` headers are then ignored: the standard header wins, and mixing two proxies' views
+ * of one request could pair one proxy's host with another's scheme. Otherwise `X-Forwarded-Proto`,
+ * `X-Forwarded-Host` and `X-Forwarded-Port`. Each header may list several proxies; the first (left-most) entry is
+ * the one the client talked to. With a forwarded host the port is `X-Forwarded-Port`, else the host's own, else
+ * the scheme's default: the request's (internal) port is never kept. A header that cannot be read (a host with a
+ * path, spaces, userinfo; a scheme other than http/https; a port outside 1-65535; a `Forwarded` value that is
+ * not RFC 7239) makes the whole forwarded view untrusted, and the request's own origin is used.
+ */
+import { parseForwarded } from './forwarded-header.js';
+
+/** What the proxy says the client used; undefined parts were not forwarded. */
+interface ForwardedView {
+  readonly proto?: string | undefined;
+  readonly host?: string | undefined;
+  readonly port?: string | undefined;
+}
+
+/** A DNS name (underscores allowed: container service names), IPv4, or a bracketed IPv6 literal; then an optional port. */
+const HOST = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_](?:[A-Za-z0-9_-]*[A-Za-z0-9_])?(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]*[A-Za-z0-9_])?)*\.?)(?::(\d{1,5}))?$/;
+const PROTO = /^https?$/i;
+const PORT = /^\d{1,5}$/;
+
+/**
+ * The public origin of a request.
+ *
+ * @example
+ * publicOrigin('http://10.0.0.5:52089/v1/odata/v4/Records', new Headers({ 'x-forwarded-proto': 'https', 'x-forwarded-host': 'api.example.org' }), true)
+ * // → 'https://api.example.org'
+ */
+export function publicOrigin(requestUrl: string, headers: Headers, trustProxy: boolean): string {
+  const request = new URL(requestUrl);
+  if (!trustProxy) return request.origin;
+  const view = forwardedView(headers);
+  return (view && originOf(request, view)) ?? request.origin;
+}
+
+/** The proxy's view, `{}` when it forwarded nothing, undefined when a header is malformed. */
+export function forwardedView(headers: Headers): ForwardedView | undefined {
+  const standard = headers.get('forwarded');
+  if (standard !== null && standard.trim() !== '') {
+    const elements = parseForwarded(standard);
+    if (!elements) return undefined;
+    const first = elements[0];
+    // `Forwarded: for=…` alone (a proxy that records only the client address) says nothing about the URL.
+    if (first && (first['host'] !== undefined || first['proto'] !== undefined)) return { proto: first['proto'], host: first['host'] };
+  }
+  return { proto: firstEntry(headers, 'x-forwarded-proto'), host: firstEntry(headers, 'x-forwarded-host'), port: firstEntry(headers, 'x-forwarded-port') };
+}
+
+/** The left-most entry of a comma-separated header: the proxy nearest the client appended it first. */
+function firstEntry(headers: Headers, name: string): string | undefined {
+  const value = headers.get(name);
+  if (value === null) return undefined;
+  const first = value.split(',')[0]!.trim();
+  return first === '' ? undefined : first;
+}
+
+/** The origin a view describes, relative to the request; undefined when any part of it is malformed. */
+function originOf(request: URL, view: ForwardedView): string | undefined {
+  if (view.proto !== undefined && !PROTO.test(view.proto)) return undefined;
+  if (view.port !== undefined && !validPort(view.port)) return undefined;
+  const scheme = view.proto?.toLowerCase() ?? request.protocol.slice(0, -1);
+  let hostname = request.hostname;
+  // Without a forwarded host the Host header is the client's (the proxy passed it on), port included.
+  let port = view.port ?? request.port;
+  if (view.host !== undefined) {
+    const m = view.host.length <= 260 ? HOST.exec(view.host) : null;
+    if (!m || (m[2] !== undefined && !validPort(m[2]))) return undefined;
+    hostname = m[1]!;
+    port = view.port ?? m[2] ?? '';
+  }
+  try {
+    const url = new URL(`${scheme}://${hostname}`);
+    // Setting the scheme's default port leaves the origin without one (`https://h:443` → `https://h`).
+    url.port = port;
+    return url.origin;
+  } catch {
+    return undefined;
+  }
+}
+
+function validPort(port: string): boolean {
+  return PORT.test(port) && Number(port) >= 1 && Number(port) <= 65535;
+}
