@@ -1,4 +1,5 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uploadColumns, upstreamRules, type UpstreamRule } from '../schemas/index.js';
 import { all, run } from './db.js';
@@ -141,6 +142,16 @@ describe('upstream rules compiled to SQL', () => {
       }
     }
     expect(failing / compilable.length).toBeGreaterThan(0.9);
+  });
+});
+
+describe('docs/upstream-rules.md', () => {
+  it('lists every compiled rule as implemented and every other one as not, with its severity', () => {
+    const doc = readFileSync(new URL('../docs/upstream-rules.md', import.meta.url), 'utf8');
+    const [implemented = '', notImplemented = ''] = doc.split('## Not implemented');
+    const { compiled, skipped } = compileRules();
+    for (const r of compiled) expect(implemented, r.name).toContain(`| \`${r.name}\` | ${r.severity} |`);
+    for (const r of skipped) expect(notImplemented, r.name).toContain(`| \`${r.name}\` |`);
   });
 });
 
