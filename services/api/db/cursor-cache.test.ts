@@ -1,4 +1,4 @@
-/** The cursor cache's bookkeeping, with real cursors on the fixture file (routes/page-text.test.ts covers its use). */
+/** The cursor cache's bookkeeping, with real cursors on the fixture file (exec/page-text.test.ts covers its use). */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { CursorCache } from './cursor-cache.js';
 import { openSnapshot, type Snapshot } from './snapshot.js';

@@ -178,7 +178,7 @@ function tableOf(plan: PagePlan | CountPlan): string {
   return `${ident(plan.resource.table)} t`;
 }
 
-/** How a page query may be run (chosen by the route from what it knows of the file and the plan). */
+/** How a page query may be run (chosen by exec/page-window.ts from what it knows of the file and the plan). */
 export interface PageQueryOptions {
   /** Add ORDER BY: needed unless DuckDB keeps the table's Id order for this plan. */
   readonly ordered: boolean;
@@ -227,7 +227,7 @@ export function compilePageRows(
 }
 
 /**
- * A cursor's rows (routes/page-text.ts): every matching row after the plan's cursor position, each as its Id, its
+ * A cursor's rows (exec/page-text.ts): every matching row after the plan's cursor position, each as its Id, its
  * text's length in bytes (`strlen`) and its text, as db/row-frame.ts reads them. No ORDER BY: a cursor is opened
  * only where EXPLAIN shows a plan that keeps stored order, and every Id it sends is checked against phase one.
  */

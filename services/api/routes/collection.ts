@@ -1,17 +1,16 @@
 /**
  * GET /v1/odata/v4/{Metadata|Locations|Observations|Records}: one request, one pass through the stages
- * (parse → plan → compile → stream), each handing one typed value to the next.
+ * (parse → plan → execute → respond), each handing one typed value to the next.
  */
 import type { Context } from 'hono';
 import { getResource } from '../../../schemas/index.js';
 import { ApiError } from '../errors.js';
 import { ODataError, parseQuery } from '../odata/index.js';
 import type { Query } from '../odata/ast.js';
-import { compileApply, compileCount, csvHeader } from '../query/compile.js';
-import { findPage } from './page-window.js';
-import { pageText } from './page-text.js';
-import { planQuery, type ApplyPlan, type PagePlan } from '../query/plan.js';
-import type { ColumnChunk, Snapshot } from '../db/snapshot.js';
+import { csvHeader } from '../query/compile.js';
+import { execute, type ApplyResult, type PageResult } from '../exec/execute.js';
+import { planQuery, type PagePlan } from '../query/plan.js';
+import type { Snapshot } from '../db/snapshot.js';
 import { checkPageSize } from '../limits/page-size.js';
 import { queryDeadline } from '../limits/query-deadline.js';
 import { pageStream, textPageStream, type TextFrame } from '../stream/page-stream.js';
@@ -60,18 +59,19 @@ export function collectionHandler(deps: CollectionDeps) {
     const deadline = queryDeadline(c.req.raw.signal, deps.limits?.queryTimeoutMs);
     const signal = deadline.signal;
     try {
-      if (plan.kind === 'count') {
-        const cols = await snapshot.columns(compileCount(plan), signal);
-        release();
-        const link = linkHeader(undefined, query);
-        return c.body(JSON.stringify({ value: Number(cols['n']?.[0] ?? 0) }), 200, { 'Content-Type': JSON_TYPE, ...(link ? { Link: link } : {}) });
+      const result = await execute(plan, snapshot, signal, { log: deps.log });
+      switch (result.kind) {
+        case 'count': {
+          release();
+          const link = linkHeader(undefined, query);
+          return c.body(JSON.stringify({ value: result.count }), 200, { 'Content-Type': JSON_TYPE, ...(link ? { Link: link } : {}) });
+        }
+        case 'apply':
+          release();
+          return applyPage(c, query, result, deps);
+        case 'page':
+          return await page(c, query, result, snapshot, deps, release);
       }
-      if (plan.kind === 'apply') {
-        const response = await applyPage(c, plan, query, snapshot, signal, deps);
-        release();
-        return response;
-      }
-      return await page(c, plan, query, snapshot, signal, deps, release);
     } catch (err) {
       release();
       throw deadline.explain(err);
@@ -83,35 +83,28 @@ export function collectionHandler(deps: CollectionDeps) {
 
 async function page(
   c: Context,
-  plan: PagePlan,
   query: Query,
+  result: PageResult,
   snapshot: Snapshot,
-  signal: AbortSignal,
   deps: CollectionDeps,
   release: () => void,
 ): Promise<Response> {
-  const found = await findPage(snapshot, plan, signal);
-  const ids = found.ids;
-  const hasNext = ids.length > plan.top;
-  const pageIds = hasNext ? ids.slice(0, plan.top) : ids;
-  checkPageSize(plan.resource.table, plan.fields, pageIds.length, snapshot.columnWidths, deps.limits?.maxPageBytes);
+  const { plan, ids, hasNext, rows } = result;
+  checkPageSize(plan.resource.table, plan.fields, ids.length, snapshot.columnWidths, deps.limits?.maxPageBytes);
   const base = baseUrl(c.req.url, c.req.raw.headers, deps.links);
-  const next = hasNext ? nextLink(base, plan, query, pageIds[pageIds.length - 1]!) : undefined;
+  const next = hasNext ? nextLink(base, plan, query, ids[ids.length - 1]!) : undefined;
 
   const headers: Record<string, string> = { 'Content-Type': CONTENT_TYPES[plan.format] };
   const link = linkHeader(next, query);
   if (link) headers['Link'] = link;
-  const count = { count: pageIds.length };
+  const count = { count: ids.length };
 
   let body: ReadableStream<Uint8Array>;
-  if (plan.format === 'arrow') {
-    const chunks = pageIds.length ? snapshot.streamColumns(found.rows('arrow', pageIds.length), signal) : nothing<ColumnChunk>();
-    body = await pageStream(withRelease(chunks, release), arrowFrame(plan.fields), count);
+  if (rows.kind === 'columns') {
+    body = await pageStream(withRelease(rows.chunks, release), arrowFrame(plan.fields), count);
   } else {
-    const csv = plan.format === 'csv';
-    const frame = csv ? csvFrame(plan) : jsonFrame(contextUrl(base, plan), next);
-    const text = pageText(snapshot, { ...plan, format: plan.format }, found, pageIds, hasNext, signal, deps.log);
-    body = await textPageStream(withRelease(text, release), frame, count);
+    const frame = plan.format === 'csv' ? csvFrame(plan) : jsonFrame(contextUrl(base, plan), next);
+    body = await textPageStream(withRelease(rows.chunks, release), frame, count);
   }
   return c.body(body, 200, headers);
 }
@@ -124,25 +117,20 @@ function formatFromAccept(accept: string | undefined): 'csv' | 'arrow' | undefin
   return undefined;
 }
 
-async function* nothing<T>(): AsyncGenerator<T> {}
-
 /** Aggregates are small (the statistics table is): built in JS, sent whole. */
-async function applyPage(c: Context, plan: ApplyPlan, query: Query, snapshot: Snapshot, signal: AbortSignal, deps: CollectionDeps): Promise<Response> {
-  const cols = await snapshot.columns(compileApply(plan), signal);
-  const n = cols['n'] ?? [];
-  const hasNext = n.length > plan.top;
-  const count = Math.min(n.length, plan.top);
-  const value = Array.from({ length: count }, (_, row) => {
+function applyPage(c: Context, query: Query, result: ApplyResult, deps: CollectionDeps): Response {
+  const { plan } = result;
+  const value = result.groups.map(({ keys, count }) => {
     const out: Record<string, unknown> = {};
     plan.groupBy.forEach((dim, i) => {
-      const v = cols[`g${i}`]![row];
+      const v = keys[i];
       out[dim.name] = typeof v === 'bigint' ? Number(v) : (v ?? null);
     });
-    out[plan.countAlias] = Number(n[row]);
+    out[plan.countAlias] = count;
     return out;
   });
   const base = baseUrl(c.req.url, c.req.raw.headers, deps.links);
-  const next = hasNext ? nextApplyLink(base, plan, query) : undefined;
+  const next = result.hasNext ? nextApplyLink(base, plan, query) : undefined;
   const body = {
     '@odata.context': `${base}${BASE_PATH}/$metadata#${plan.resource.name}(${[...plan.groupBy.map((d) => d.name), plan.countAlias].join(',')})`,
     value,

@@ -96,7 +96,7 @@ export interface TextFrame {
 /**
  * The text path: bytes from `Snapshot.copyText` framed as a page, with the same guarantees as `pageStream`: the
  * first bytes are awaited before the response exists, one batch in flight, and the suffix is written only when
- * the COPY reports exactly the planned number of rows (rows are sorted by Id in SQL, see page-window.ts).
+ * the COPY reports exactly the planned number of rows (rows are sorted by Id in SQL, see exec/page-window.ts).
  *
  * @example
  * const body = await textPageStream(snapshot.copyText(q, ',', signal), { prefix: '[', suffix: ']', trailer: ',' }, { count: 10 });

@@ -7,7 +7,7 @@ import { getResource } from '../../../schemas/index.js';
 import { openSnapshot, type Snapshot } from '../db/snapshot.js';
 import { parseQuery } from '../odata/index.js';
 import { planQuery, type PagePlan } from '../query/plan.js';
-import { findPage } from './page-window.js';
+import { chooseWindowStrategy, findPage } from './page-window.js';
 
 let snapshot: Snapshot;
 let mostCommon: string[];
@@ -46,6 +46,22 @@ async function reference(where: string, top: number, after = 0n): Promise<bigint
   const cols = await snapshot.columns({ sql: `SELECT "Id" FROM observations WHERE (${where}) AND "Id" > $1 ORDER BY "Id" LIMIT ${top + 1}`, params: [after] });
   return cols['Id']!.map((v) => v as bigint);
 }
+
+describe('chooseWindowStrategy', () => {
+  it('sorts small tables and unordered files, scans plain filters in stored order, walks region ranges', () => {
+    const on = (resource: string, filter: string) => {
+      const p = planQuery(parseQuery(`$filter=${encodeURIComponent(filter)}`), getResource(resource)!);
+      if (p.kind !== 'page') throw new Error('not a page');
+      return p;
+    };
+    expect(chooseWindowStrategy(on('Records', 'ActivityStartYear ge 2012'), { ordered: true })).toBe('ordered-scan');
+    expect(chooseWindowStrategy(on('Records', "RegionId eq 'admin.2.ca' and ActivityStartYear ge 2012"), { ordered: true })).toBe('region-ranges');
+    // A negated region is not a set of ranges: it stays a filter of the ordered scan.
+    expect(chooseWindowStrategy(on('Records', "RegionId ne 'admin.2.ca'"), { ordered: true })).toBe('ordered-scan');
+    expect(chooseWindowStrategy(on('Records', "RegionId eq 'admin.2.ca'"), { ordered: false })).toBe('sorted');
+    expect(chooseWindowStrategy(on('Locations', "RegionId eq 'admin.2.ca'"), { ordered: true })).toBe('sorted');
+  });
+});
 
 describe('findPage phase one', () => {
   const cases = () => [
