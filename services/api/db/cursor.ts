@@ -5,11 +5,10 @@
  * that DuckDB renders the next page while the client is still taking in the last one and asking for the next
  * (measured: docs/performance.md §1). Beyond that the pipe fills and blocks DuckDB's writer.
  */
+import type { Key } from '../query/plan.js';
 import type { PipeCopy } from './copy-text.js';
 import { PipeThread } from './pipe-thread.js';
 import { RowFrames } from './row-frame.js';
-
-type Key = bigint | string;
 
 /**
  * Half a 10,000-row page of Records in JSON; the pipe's thread (db/pipe-thread.ts) may hold up to as much again

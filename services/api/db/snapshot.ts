@@ -4,7 +4,8 @@
  */
 import { DuckDBConnection, DuckDBInstance, JSDuckDBValueConverter, type DuckDBDataChunk, type DuckDBValue } from '@duckdb/node-api';
 import { resources, STORAGE_SCHEMA_VERSION } from '../../../schemas/index.js';
-import { ident, type CompiledQuery } from '../query/sql.js';
+import type { Key } from '../query/plan.js';
+import { constant, ident, literal, Params, type CompiledQuery } from '../query/sql.js';
 import { copyThroughPipe, startThreadedPipeCopy, type RowEnd } from './copy-text.js';
 import { openCursor, type Cursor } from './cursor.js';
 import { CursorCache, type CursorCacheOptions } from './cursor-cache.js';
@@ -19,7 +20,7 @@ export interface SnapshotOptions {
 
 /** A chunk of typed columns: `columns[i][row]`. */
 export interface ColumnChunk {
-  readonly ids: readonly (bigint | string)[];
+  readonly ids: readonly Key[];
   readonly columns: readonly (readonly unknown[])[];
 }
 
@@ -100,7 +101,7 @@ export async function openSnapshot(path: string, opts: SnapshotOptions = {}): Pr
         if (closed) return;
         const conn = await inst.connect();
         try {
-          await conn.run(`SET memory_limit = '${cursorMemoryLimitMB(cursorsOpen)}MB'`);
+          await conn.run(`SET memory_limit = ${literal(`${cursorMemoryLimitMB(cursorsOpen)}MB`)}`);
         } finally {
           conn.closeSync();
         }
@@ -210,7 +211,7 @@ export async function openSnapshot(path: string, opts: SnapshotOptions = {}): Pr
     streamColumns(q, signal) {
       return chunks(q, signal, (chunk) => {
         const columns = Array.from({ length: chunk.columnCount }, (_, i) => chunk.convertColumnValues(i, JSDuckDBValueConverter));
-        return { ids: columns[0] as (bigint | string)[], columns: columns.slice(1) };
+        return { ids: columns[0] as Key[], columns: columns.slice(1) };
       });
     },
     async keepsOrder(q, signal) {
@@ -273,19 +274,23 @@ async function measureWidths(snapshot: Snapshot): Promise<ColumnWidths> {
   for (const r of resources) for (const f of r.fields) (byTable.get(r.table) ?? byTable.set(r.table, new Set()).get(r.table)!).add(f.column);
   for (const [table, set] of byTable) {
     const columns = [...set];
-    const avg = columns.map((c, i) => `avg(strlen(COALESCE(to_json(${ident(c)})::VARCHAR, 'null')))::DOUBLE AS w${i}`).join(', ');
+    const avg = columns.map((c, i) => `avg(strlen(COALESCE(to_json(${ident(c)})::VARCHAR, ${constant('null')})))::DOUBLE AS w${i}`).join(', ');
     // Ten evenly spaced Id windows of 500 rows, as constant ranges so zone maps let DuckDB read only those:
     // a reservoir sample of the whole table decompressed every column of every row (~100 MB at 10M rows).
     let sample = `SELECT * FROM ${ident(table)} LIMIT 5000`;
-    const params: bigint[] = [];
+    const params = new Params();
     if (table !== 'datasets') {
       const b = await snapshot.columns({ sql: `SELECT min("Id") AS lo, max("Id") AS hi FROM ${ident(table)}`, params: [] });
       const lo = BigInt((b['lo']?.[0] as bigint | null) ?? 0n);
       const hi = BigInt((b['hi']?.[0] as bigint | null) ?? 0n);
-      for (let i = 0n; i < 10n; i++) params.push(lo + ((hi - lo) * i) / 10n, lo + ((hi - lo) * i) / 10n + 499n);
-      sample = Array.from({ length: 10 }, (_, i) => `SELECT * FROM ${ident(table)} WHERE "Id" BETWEEN $${2 * i + 1} AND $${2 * i + 2}`).join(' UNION ALL ');
+      const windows = Array.from({ length: 10 }, (_, i) => {
+        const first = lo + ((hi - lo) * BigInt(i)) / 10n;
+        const bound = (value: bigint) => params.bind({ sqlType: 'BIGINT', value });
+        return `SELECT * FROM ${ident(table)} WHERE "Id" BETWEEN ${bound(first)} AND ${bound(first + 499n)}`;
+      });
+      sample = windows.join(' UNION ALL ');
     }
-    const cols = await snapshot.columns({ sql: `SELECT ${avg} FROM (${sample})`, params });
+    const cols = await snapshot.columns({ sql: `SELECT ${avg} FROM (${sample})`, params: params.values });
     columns.forEach((c, i) => {
       const w = cols[`w${i}`]?.[0];
       if (typeof w === 'number') widths.set(`${table}.${c}`, Math.ceil(w));

@@ -12,11 +12,10 @@
  */
 import type { ColumnChunk, Snapshot } from '../db/snapshot.js';
 import { compileApply, compileCount } from '../query/compile.js';
-import type { ApplyPlan, CountPlan, PagePlan, Plan } from '../query/plan.js';
+import type { ApplyPlan, CountPlan, Key, PagePlan, Plan } from '../query/plan.js';
 import { cursorText, windowText, type TextPageRequest } from './page-text.js';
 import { findPage, type PageWindow } from './page-window.js';
-
-type Key = bigint | string;
+import { assertNever } from '../assert-never.js';
 
 export interface ExecuteOptions {
   /** Operational notes: a faster path that failed and was replaced (the client still got its page). */
@@ -128,7 +127,3 @@ function textRequest(req: RowsRequest): TextPageRequest {
 }
 
 async function* nothing<T>(): AsyncGenerator<T> {}
-
-function assertNever(x: never): never {
-  throw new Error(`unhandled: ${JSON.stringify(x)}`);
-}

@@ -7,11 +7,9 @@
 import { CursorError } from '../db/cursor.js';
 import type { Snapshot } from '../db/snapshot.js';
 import { compileCursorRows } from '../query/compile.js';
-import type { PagePlan } from '../query/plan.js';
+import type { Key, PagePlan } from '../query/plan.js';
 import type { CompiledQuery } from '../query/sql.js';
 import type { PageWindow } from './page-window.js';
-
-type Key = bigint | string;
 
 const encoder = new TextEncoder();
 

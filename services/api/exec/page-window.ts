@@ -14,10 +14,8 @@
 import type { Snapshot } from '../db/snapshot.js';
 import { compileMembershipRanges, compilePageIds, compilePageRows, type PageQueryOptions } from '../query/compile.js';
 import { clipRanges, mergeRanges, splitMemberships, type IdRange } from '../query/membership.js';
-import type { Cond, PagePlan } from '../query/plan.js';
+import type { Cond, Key, PagePlan } from '../query/plan.js';
 import type { CompiledQuery } from '../query/sql.js';
-
-type Key = bigint | string;
 
 export interface PageWindow {
   /** Up to `top + 1` Ids in ascending order: the page, and whether a next page exists. */

@@ -6,6 +6,7 @@ import { filterNames, resources, type FieldDef, type FieldType, type ResourceDef
 import { API_ERROR_CODES } from '../errors.js';
 import { FILTER_LIMITS, ODATA_ERROR_CODES, TOP_RANGE } from '../odata/index.js';
 import { DEFAULT_TOP, GROUPABLE } from '../query/plan.js';
+import { PLAN_ERROR_CODES } from '../query/plan-error.js';
 import { BASE_PATH } from '../routes/links.js';
 import { filterOnlyNames } from './csdl.js';
 
@@ -68,7 +69,7 @@ function pageSchema(resource: ResourceDef): Schema {
 function errorResponses(): Record<string, unknown> {
   const byStatus = new Map<number, string[]>();
   for (const [code, status] of Object.entries(API_ERROR_CODES)) byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
-  const summaries: Readonly<Record<string, { summary: string }>> = ODATA_ERROR_CODES;
+  const summaries: Readonly<Record<string, { summary: string }>> = { ...ODATA_ERROR_CODES, ...PLAN_ERROR_CODES };
   return Object.fromEntries(
     [...byStatus].sort(([a], [b]) => a - b).map(([status, codes]) => [
       String(status),
@@ -89,7 +90,7 @@ const errorRefs = (only?: readonly number[]) =>
   );
 
 /** What a discovery document can fail with: no query options, so none of the 400s. */
-const DISCOVERY_ERRORS = [401, 403, 408, 429, 500, 503] as const;
+const DISCOVERY_ERRORS = [401, 403, 429, 500, 503] as const;
 
 function collectionOperation(resource: ResourceDef): Schema {
   const aggregates = resource.table === 'observations';

@@ -7,9 +7,10 @@
  * `CharacteristicName eq 'pH' and ActivityStartYear eq 2020` on Locations needs a pH observation *in* 2020.
  */
 import type { DimensionDef, FieldDef, TableName } from '../../../schemas/index.js';
-import type { ApplyPlan, CountPlan, Cond, PagePlan } from './plan.js';
+import type { ApplyPlan, CountPlan, Cond, Key, PagePlan } from './plan.js';
 import { splitMemberships, type IdRange } from './membership.js';
 import { column, constant, ident, Params, type CompiledQuery } from './sql.js';
+import { assertNever } from '../assert-never.js';
 
 interface Source {
   readonly alias: string;
@@ -210,7 +211,7 @@ export function compilePageIds(plan: PagePlan, opts: PageQueryOptions = { ordere
  */
 export function compilePageRows(
   plan: PagePlan,
-  window: { first: bigint | string; last: bigint | string },
+  window: { first: Key; last: Key },
   format: 'json' | 'csv' | 'arrow',
   opts: PageQueryOptions = { ordered: true },
 ): CompiledQuery {
@@ -324,7 +325,7 @@ export function compileMembershipRanges(memberships: readonly Cond[]): CompiledQ
   };
 }
 
-function keyValue(plan: PagePlan, key: bigint | string) {
+function keyValue(plan: PagePlan, key: Key) {
   return plan.resource.table === 'datasets'
     ? ({ sqlType: 'UUID', value: String(key) } as const)
     : ({ sqlType: 'BIGINT', value: BigInt(key) } as const);
@@ -386,8 +387,4 @@ function csvValue(f: FieldDef): string {
 /** The CSV header line of a selection. */
 export function csvHeader(fields: readonly FieldDef[]): string {
   return fields.map((f) => f.name).join(',');
-}
-
-function assertNever(x: never): never {
-  throw new Error(`unhandled: ${JSON.stringify(x)}`);
 }

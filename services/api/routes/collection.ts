@@ -3,13 +3,14 @@
  * (parse → plan → execute → respond), each handing one typed value to the next.
  */
 import type { Context } from 'hono';
-import { getResource } from '../../../schemas/index.js';
+import { getResource, type ResourceDef } from '../../../schemas/index.js';
 import { ApiError } from '../errors.js';
 import { ODataError, parseQuery } from '../odata/index.js';
 import type { Query } from '../odata/ast.js';
 import { csvHeader } from '../query/compile.js';
 import { execute, type ApplyResult, type PageResult } from '../exec/execute.js';
-import { planQuery, type PagePlan } from '../query/plan.js';
+import { planQuery, type PagePlan, type Plan } from '../query/plan.js';
+import { PlanError } from '../query/plan-error.js';
 import type { Snapshot } from '../db/snapshot.js';
 import { checkPageSize } from '../limits/page-size.js';
 import { queryDeadline } from '../limits/query-deadline.js';
@@ -46,6 +47,16 @@ export function parseRequestQuery(c: Context): Query {
   }
 }
 
+/** Planning's errors, answered as every other 400: code, message and the offending parameter. */
+function planRequest(query: Query, resource: ResourceDef): Plan {
+  try {
+    return planQuery(query, resource);
+  } catch (err) {
+    if (err instanceof PlanError) throw ApiError.from(err);
+    throw err;
+  }
+}
+
 export function collectionHandler(deps: CollectionDeps) {
   return async function collection(c: Context): Promise<Response> {
     const resource = getResource(c.req.param('resource') ?? '');
@@ -53,7 +64,7 @@ export function collectionHandler(deps: CollectionDeps) {
     const parsed = parseRequestQuery(c);
     const accepted = parsed.format ?? formatFromAccept(c.req.header('accept'));
     const query: Query = accepted && !parsed.format ? { ...parsed, format: accepted } : parsed;
-    const plan = planQuery(query, resource);
+    const plan = planRequest(query, resource);
     const { snapshot, release } = deps.acquire();
     // Aborted on disconnect, and on timeout until the first row (the handler returns once it is there).
     const deadline = queryDeadline(c.req.raw.signal, deps.limits?.queryTimeoutMs);
