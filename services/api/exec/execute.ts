@@ -11,6 +11,7 @@
  * or frame it before any query of phase two runs.
  */
 import type { ColumnChunk, Snapshot } from '../db/snapshot.js';
+import { isTextFormat } from '../formats.js';
 import { compileApply, compileCount } from '../query/compile.js';
 import type { ApplyPlan, CountPlan, Key, PagePlan, Plan } from '../query/plan.js';
 import { cursorText, windowText, type TextPageRequest } from './page-text.js';
@@ -105,16 +106,16 @@ export type RowSourceKind = 'columns' | 'window-text' | 'cursor-text';
 
 /** The one decision of phase two: where this page's rows come from. */
 export function chooseRowSource(plan: PagePlan, snapshot: Pick<Snapshot, 'cursors'>): RowSourceKind {
-  if (plan.format === 'arrow') return 'columns';
+  if (!isTextFormat(plan.format)) return 'columns';
   // Cursors continue plain-filter scans of the one large table; everything else is small enough per page.
   return snapshot.cursors && plan.resource.table === 'observations' ? 'cursor-text' : 'window-text';
 }
 
 const ROW_SOURCES: { readonly [K in RowSourceKind]: (req: RowsRequest) => PageRows } = {
   /** Arrow: `id, c0, c1, …` of the window as typed values (collection.test.ts 'Arrow'). */
-  columns: ({ snapshot, window, ids, signal }) => ({
+  columns: ({ snapshot, plan, window, ids, signal }) => ({
     kind: 'columns',
-    chunks: ids.length ? snapshot.streamColumns(window.rows('arrow', ids.length), signal) : nothing<ColumnChunk>(),
+    chunks: ids.length ? snapshot.streamColumns(window.rows(plan.format, ids.length), signal) : nothing<ColumnChunk>(),
   }),
   'window-text': (req) => ({ kind: 'text', chunks: windowText(textRequest(req)) }),
   'cursor-text': (req) => ({ kind: 'text', chunks: cursorText(textRequest(req)) }),
@@ -122,8 +123,9 @@ const ROW_SOURCES: { readonly [K in RowSourceKind]: (req: RowsRequest) => PageRo
 
 function textRequest(req: RowsRequest): TextPageRequest {
   const { plan } = req;
-  if (plan.format === 'arrow') throw new Error('an Arrow page is read as columns, not as text');
-  return { ...req, plan: { ...plan, format: plan.format } };
+  const format = plan.format;
+  if (!isTextFormat(format)) throw new Error(`a ${format} page is read as columns, not as text`);
+  return { ...req, plan: { ...plan, format } };
 }
 
 async function* nothing<T>(): AsyncGenerator<T> {}

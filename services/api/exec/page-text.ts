@@ -5,6 +5,7 @@
  * (db/cursor.ts). Either way the page has exactly the rows phase one found: the cursor's Ids are checked one by one.
  */
 import { CursorError } from '../db/cursor.js';
+import { FORMATS, type TextFormat } from '../formats.js';
 import type { Snapshot } from '../db/snapshot.js';
 import { compileCursorRows } from '../query/compile.js';
 import type { Key, PagePlan } from '../query/plan.js';
@@ -16,7 +17,7 @@ const encoder = new TextEncoder();
 /** One JSON or CSV page to read: phase one's window and the page's Ids (without the extra one). */
 export interface TextPageRequest {
   readonly snapshot: Snapshot;
-  readonly plan: PagePlan & { readonly format: 'json' | 'csv' };
+  readonly plan: PagePlan & { readonly format: TextFormat };
   readonly window: PageWindow;
   readonly ids: readonly Key[];
   /** A next link follows this page. */
@@ -25,7 +26,7 @@ export interface TextPageRequest {
   readonly log: (msg: string) => void;
 }
 
-const rowEndOf = (format: 'json' | 'csv') => (format === 'csv' ? '\r\n' : ',');
+const rowEndOf = (format: TextFormat) => FORMATS[format].rowEnd;
 
 /**
  * The page's rows from one COPY of its own Id window, each followed by the format's row end; returns how many

@@ -4,6 +4,7 @@
  */
 import { filterNames, resources, type FieldDef, type FieldType, type ResourceDef } from '../../../schemas/index.js';
 import { API_ERROR_CODES } from '../errors.js';
+import { FORMAT_NAMES, FORMATS } from '../formats.js';
 import { FILTER_LIMITS, ODATA_ERROR_CODES, TOP_RANGE } from '../odata/index.js';
 import { DEFAULT_TOP, GROUPABLE } from '../query/plan.js';
 import { PLAN_ERROR_CODES } from '../query/plan-error.js';
@@ -14,7 +15,7 @@ export const OPENAPI_PATH = '/v1/openapi.json';
 
 type Schema = Record<string, unknown>;
 
-const JSON_MEDIA = 'application/json';
+const JSON_MEDIA = FORMATS.json.mediaType;
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 const FIELD_SCHEMAS: Readonly<Record<FieldType, Schema>> = {
@@ -141,10 +142,12 @@ function collectionOperation(resource: ResourceDef): Schema {
       200: {
         description: 'A page of rows, a count ($count=true) or groups ($apply).',
         headers: { Link: { $ref: '#/components/headers/Link' } },
-        content: {
-          [JSON_MEDIA]: { schema: { oneOf: jsonShapes } },
-          'text/csv': { schema: { type: 'string', description: '$format=csv or Accept: text/csv: a header row, then one row per record.' } },
-        },
+        content: Object.fromEntries(
+          FORMAT_NAMES.map((f) => [
+            FORMATS[f].mediaType,
+            f === 'json' ? { schema: { oneOf: jsonShapes } } : { schema: { type: 'string', ...(f === 'arrow' ? { contentEncoding: 'binary' } : {}), description: FORMATS[f].description } },
+          ]),
+        ),
       },
       ...errorRefs(),
     },
@@ -186,7 +189,11 @@ export function buildOpenApi(serverUrl: string): Schema {
       parameters: {
         top: { name: '$top', in: 'query', description: 'Rows per page.', schema: { type: 'integer', minimum: TOP_RANGE.min, maximum: TOP_RANGE.max, default: DEFAULT_TOP } },
         count: { name: '$count', in: 'query', description: 'true: answer {"value": <number of matching rows>} instead of rows.', schema: { type: 'boolean' } },
-        format: { name: '$format', in: 'query', description: 'json (default) or csv; Accept: text/csv does the same as csv.', schema: { type: 'string', enum: ['json', 'csv'] } },
+        format: {
+          name: '$format', in: 'query',
+          description: `${FORMAT_NAMES.join(', ')} (json is the default; the media types are accepted too). ${FORMAT_NAMES.filter((f) => FORMATS[f].byAccept).map((f) => `Accept: ${FORMATS[f].mediaType}`).join(' or ')} does the same as $format.`,
+          schema: { type: 'string', enum: FORMAT_NAMES },
+        },
       },
       headers: {
         Link: {

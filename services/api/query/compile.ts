@@ -8,6 +8,7 @@
  */
 import type { DimensionDef, FieldDef, TableName } from '../../../schemas/index.js';
 import type { ApplyPlan, CountPlan, Cond, Key, PagePlan } from './plan.js';
+import { isTextFormat, type Format, type TextFormat } from '../formats.js';
 import { splitMemberships, type IdRange } from './membership.js';
 import { column, constant, ident, Params, type CompiledQuery } from './sql.js';
 import { assertNever } from '../assert-never.js';
@@ -212,7 +213,7 @@ export function compilePageIds(plan: PagePlan, opts: PageQueryOptions = { ordere
 export function compilePageRows(
   plan: PagePlan,
   window: { first: Key; last: Key },
-  format: 'json' | 'csv' | 'arrow',
+  format: Format,
   opts: PageQueryOptions = { ordered: true },
 ): CompiledQuery {
   const params = new Params();
@@ -221,8 +222,7 @@ export function compilePageRows(
     idRanges(opts.idRanges, params),
     resourceWhere(plan, params),
   ];
-  const row =
-    format === 'json' ? `${jsonRow(plan.fields)} AS row` : format === 'csv' ? `${csvRow(plan.fields)} AS row` : `t."Id" AS id, ${typedColumns(plan.fields)}`;
+  const row = isTextFormat(format) ? `${TEXT_ROWS[format](plan.fields)} AS row` : COLUMN_ROWS[format](plan.fields);
   const sql = `SELECT ${row} FROM ${tableOf(plan)} WHERE ${conds.filter(Boolean).join(' AND ')}${opts.ordered ? ' ORDER BY t."Id"' : ''}`;
   return { sql, params: params.values };
 }
@@ -232,12 +232,12 @@ export function compilePageRows(
  * text's length in bytes (`strlen`) and its text, as db/row-frame.ts reads them. No ORDER BY: a cursor is opened
  * only where EXPLAIN shows a plan that keeps stored order, and every Id it sends is checked against phase one.
  */
-export function compileCursorRows(plan: PagePlan, format: 'json' | 'csv'): CompiledQuery {
+export function compileCursorRows(plan: PagePlan, format: TextFormat): CompiledQuery {
   const params = new Params();
   const conds = [resourceWhere(plan, params)];
   if (plan.after !== undefined) conds.push(`t."Id" > ${params.bind(keyValue(plan, plan.after))}`);
   const where = conds.filter(Boolean).join(' AND ');
-  const row = format === 'json' ? jsonRow(plan.fields) : csvRow(plan.fields);
+  const row = TEXT_ROWS[format](plan.fields);
   const sql = `SELECT id, strlen(row) AS n, row FROM (SELECT t."Id" AS id, ${row} AS row FROM ${tableOf(plan)}${where ? ` WHERE ${where}` : ''})`;
   return { sql, params: params.values };
 }
@@ -331,6 +331,17 @@ function keyValue(plan: PagePlan, key: Key) {
     : ({ sqlType: 'BIGINT', value: BigInt(key) } as const);
 }
 
+type RowRenderer = (fields: readonly FieldDef[]) => string;
+
+/**
+ * Each format's row in SQL, one table per way DuckDB hands rows over (formats.ts): a text value per row that COPY
+ * writes as it is, or the Id and typed columns for a columnar writer.
+ */
+const TEXT_ROWS: { readonly [F in TextFormat]: RowRenderer } = { json: jsonRow, csv: csvRow };
+const COLUMN_ROWS: { readonly [F in Exclude<Format, TextFormat>]: RowRenderer } = {
+  arrow: (fields) => `t."Id" AS id, ${typedColumns(fields)}`,
+};
+
 function typedColumns(fields: readonly FieldDef[]): string {
   return fields.map((f, i) => `${f.type === 'uuid' ? `CAST(${column('t', f.column)} AS VARCHAR)` : column('t', f.column)} AS c${i}`).join(', ');
 }
@@ -382,9 +393,4 @@ function csvValue(f: FieldDef): string {
     }
   })();
   return f.nullable ? `COALESCE(${text}, '')` : text;
-}
-
-/** The CSV header line of a selection. */
-export function csvHeader(fields: readonly FieldDef[]): string {
-  return fields.map((f) => f.name).join(',');
 }

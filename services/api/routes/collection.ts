@@ -7,15 +7,14 @@ import { getResource, type ResourceDef } from '../../../schemas/index.js';
 import { ApiError } from '../errors.js';
 import { ODataError, parseQuery } from '../odata/index.js';
 import type { Query } from '../odata/ast.js';
-import { csvHeader } from '../query/compile.js';
-import { execute, type ApplyResult, type PageResult } from '../exec/execute.js';
-import { planQuery, type PagePlan, type Plan } from '../query/plan.js';
+import { execute, type ApplyResult, type PageResult, type PageRows } from '../exec/execute.js';
+import { FORMATS, formatFromAccept } from '../formats.js';
+import { planQuery, type Plan } from '../query/plan.js';
 import { PlanError } from '../query/plan-error.js';
 import type { Snapshot } from '../db/snapshot.js';
 import { checkPageSize } from '../limits/page-size.js';
 import { queryDeadline } from '../limits/query-deadline.js';
-import { pageStream, textPageStream, type TextFrame } from '../stream/page-stream.js';
-import { ARROW_TYPE, arrowFrame } from '../stream/arrow-frame.js';
+import { PAGE_WRITERS } from '../stream/page-writers.js';
 import { baseUrl, BASE_PATH, contextUrl, linkHeader, nextApplyLink, nextLink, type BaseUrlOptions } from './links.js';
 
 export interface CollectionDeps {
@@ -28,8 +27,7 @@ export interface CollectionDeps {
   readonly log?: (msg: string) => void;
 }
 
-export const JSON_TYPE = 'application/json; charset=utf-8';
-const CONTENT_TYPES = { json: JSON_TYPE, csv: 'text/csv; charset=utf-8', arrow: ARROW_TYPE } as const;
+export const JSON_TYPE = FORMATS.json.contentType;
 
 /** The raw query string as the client sent it: Node gives the undecoded request target. */
 export function rawQueryString(c: Context): string {
@@ -62,6 +60,7 @@ export function collectionHandler(deps: CollectionDeps) {
     const resource = getResource(c.req.param('resource') ?? '');
     if (!resource) throw notFound(c.req.path);
     const parsed = parseRequestQuery(c);
+    // An Accept header asks for a format as $format does; anything else is JSON, never a 406.
     const accepted = parsed.format ?? formatFromAccept(c.req.header('accept'));
     const query: Query = accepted && !parsed.format ? { ...parsed, format: accepted } : parsed;
     const plan = planRequest(query, resource);
@@ -105,27 +104,13 @@ async function page(
   const base = baseUrl(c.req.url, c.req.raw.headers, deps.links);
   const next = hasNext ? nextLink(base, plan, query, ids[ids.length - 1]!) : undefined;
 
-  const headers: Record<string, string> = { 'Content-Type': CONTENT_TYPES[plan.format] };
+  const headers: Record<string, string> = { 'Content-Type': FORMATS[plan.format].contentType };
   const link = linkHeader(next, query);
   if (link) headers['Link'] = link;
-  const count = { count: ids.length };
-
-  let body: ReadableStream<Uint8Array>;
-  if (rows.kind === 'columns') {
-    body = await pageStream(withRelease(rows.chunks, release), arrowFrame(plan.fields), count);
-  } else {
-    const frame = plan.format === 'csv' ? csvFrame(plan) : jsonFrame(contextUrl(base, plan), next);
-    body = await textPageStream(withRelease(rows.chunks, release), frame, count);
-  }
+  const released: PageRows =
+    rows.kind === 'text' ? { kind: 'text', chunks: withRelease(rows.chunks, release) } : { kind: 'columns', chunks: withRelease(rows.chunks, release) };
+  const body = await PAGE_WRITERS[plan.format](released, { fields: plan.fields, context: contextUrl(base, plan), next, count: ids.length });
   return c.body(body, 200, headers);
-}
-
-/** `Accept: text/csv` or the Arrow stream type asks for that format like $format does; anything else is JSON, never a 406. */
-function formatFromAccept(accept: string | undefined): 'csv' | 'arrow' | undefined {
-  if (!accept) return undefined;
-  if (/\btext\/csv\b/i.test(accept)) return 'csv';
-  if (accept.toLowerCase().includes(ARROW_TYPE)) return 'arrow';
-  return undefined;
 }
 
 /** Aggregates are small (the statistics table is): built in JS, sent whole. */
@@ -157,17 +142,6 @@ async function* withRelease<T, R>(source: AsyncGenerator<T, R>, release: () => v
   } finally {
     release();
   }
-}
-
-/** COPY ends every row with a comma: the frame drops the last one. */
-function jsonFrame(context: string, next: string | undefined): TextFrame {
-  const suffix = next ? `],"@odata.nextLink":${JSON.stringify(next)}}` : ']}';
-  return { prefix: `{"@odata.context":${JSON.stringify(context)},"value":[`, suffix, trailer: ',' };
-}
-
-/** RFC 4180: a header line, then one CRLF-terminated line per row. */
-function csvFrame(plan: PagePlan): TextFrame {
-  return { prefix: `${csvHeader(plan.fields)}\r\n`, suffix: '', trailer: '' };
 }
 
 export function notFound(path: string): ApiError {
