@@ -75,18 +75,3 @@ describe('CursorCache', () => {
     await expect(own.openCursor({ sql: 'SELECT 1 AS id, 1 AS n, 1 AS row', params: [] })).rejects.toThrow('is closed');
   });
 });
-
-describe('the cursor instance', () => {
-  it('a snapshot closed with cursors waiting lets go cleanly while their memory limit is being resized', async () => {
-    // Each cursor that closes resizes the cursor instance's memory limit on a connection of its own; close() must
-    // wait for that before closing the instance (a connection opened on a closing instance crashed the process).
-    for (let round = 0; round < 15; round++) {
-      const own = await openSnapshot(inject('apiFixtureDb'), { cursors: { max: 4, idleMs: 60_000 } });
-      for (let i = 0; i < 3; i++) {
-        own.cursors!.put(`k${i}`, await own.openCursor({ sql: `SELECT "Id" AS id, strlen("DOI") AS n, "DOI" AS row FROM observations WHERE "Id" > ${i}`, params: [] }));
-      }
-      await own.close();
-      expect(own.cursorsOpen).toBe(0);
-    }
-  });
-});

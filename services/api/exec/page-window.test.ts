@@ -113,17 +113,6 @@ describe('findPage phase one', () => {
   });
 });
 
-describe('Snapshot.keepsOrder', () => {
-  // Regression: the answer was cached per SQL text, so a window covering the whole table (planned as a bare scan
-  // under a STREAMING_LIMIT: no) sent every later region page with the same text to the sorted path.
-  it('a no for one set of values is not remembered for other values of the same SQL text', async () => {
-    const max = (await snapshot.columns({ sql: 'SELECT max("Id") AS m FROM observations', params: [] }))['m']![0] as bigint;
-    const sql = 'SELECT t."Id" FROM "observations" t WHERE t."Id" BETWEEN CAST($1 AS BIGINT) AND CAST($2 AS BIGINT) LIMIT 10000';
-    expect(await snapshot.keepsOrder({ sql, params: [0n, max] })).toBe(false);
-    expect(await snapshot.keepsOrder({ sql, params: [5_000n, max] })).toBe(true);
-  });
-});
-
 describe('findPage phase two', () => {
   it('rows(format, count, skip) reads the page from its skip-th Id on: the tail a failed cursor left', async () => {
     for (const { filter, where } of [

@@ -64,7 +64,7 @@ export const WINDOW_STRATEGIES: { readonly [K in WindowStrategyKind]: WindowStra
    * STREAMING_LIMIT (Snapshot.keepsOrder); the Ids found are still checked to ascend, and any doubt sorts.
    * Pinned by: 'at $top=10000, every strategy returns the reference Ids without sorting, in LIMITs of at most
    * 10,000', 'small pages follow the same Ids as the reference from cursor to cursor', 'falls back to ORDER BY…',
-   * and Snapshot.keepsOrder 'a no for one set of values is not remembered for other values of the same SQL text'.
+   * and db/order-check.test.ts 'a no for one set of values is not remembered for other values of the same SQL text'.
    */
   'ordered-scan': {
     async find(snapshot, plan, signal) {
