@@ -1,20 +1,20 @@
 /** Queries on connections of their own, on the real fixture file: results, streaming, and every way a query ends. */
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createPipePool, type PipePool } from './pipe-pool.js';
+import { createExtract, type Extract } from './extract/extract.js';
 import { createQueryRunner, type QueryRunner } from './query-runner.js';
 
 let instance: DuckDBInstance;
-let pipes: PipePool;
+let extract: Extract;
 let runner: QueryRunner;
 beforeAll(async () => {
   instance = await DuckDBInstance.create(inject('apiFixtureDb'), { access_mode: 'READ_ONLY' });
-  pipes = createPipePool();
-  runner = createQueryRunner(instance, pipes);
+  extract = createExtract(inject('apiFixtureDb'), { config: { access_mode: 'READ_ONLY' } });
+  runner = createQueryRunner(instance, extract);
 });
-afterAll(() => {
+afterAll(async () => {
   instance.closeSync();
-  pipes.close();
+  await extract.close();
 });
 
 describe('createQueryRunner', () => {

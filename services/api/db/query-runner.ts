@@ -5,8 +5,7 @@
 import { DuckDBConnection, JSDuckDBValueConverter, type DuckDBDataChunk, type DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
 import type { Key } from '../query/plan.js';
 import type { CompiledQuery } from '../query/sql.js';
-import { copyThroughPipe, type RowEnd } from './copy-text.js';
-import type { PipePool } from './pipe-pool.js';
+import type { Extract, RowEnd } from './extract/extract.js';
 
 /** A chunk of typed columns: `columns[i][row]`. */
 export interface ColumnChunk {
@@ -21,7 +20,7 @@ export interface QueryRunner {
   columns(q: CompiledQuery, signal?: AbortSignal): Promise<Columns>;
   /**
    * Streams the text of a one-column query (`row`: a JSON object or CSV line per row), each row followed by
-   * `rowEnd`, as DuckDB's COPY writes it (db/copy-text.ts); returns the number of rows written. The query is
+   * `rowEnd`, as DuckDB's COPY writes it (db/extract/copy-text.ts); returns the number of rows written. The query is
    * interrupted when the consumer stops or aborts.
    */
   copyText(q: CompiledQuery, rowEnd: RowEnd, signal?: AbortSignal): AsyncGenerator<Uint8Array, number>;
@@ -31,7 +30,7 @@ export interface QueryRunner {
   readonly running: number;
 }
 
-export function createQueryRunner(instance: DuckDBInstance, pipes: PipePool): QueryRunner {
+export function createQueryRunner(instance: DuckDBInstance, extract: Pick<Extract, 'copyText'>): QueryRunner {
   let running = 0;
 
   /** A connection of its own for one query, interrupted when the request aborts, counted while open. */
@@ -82,13 +81,10 @@ export function createQueryRunner(instance: DuckDBInstance, pipes: PipePool): Qu
     },
     async *copyText(q, rowEnd, signal) {
       const { conn, done } = await acquireConnection(signal);
-      let pipe: string | undefined;
       try {
-        pipe = await pipes.acquire();
-        return yield* copyThroughPipe(conn, q, pipe, rowEnd);
+        return yield* extract.copyText(conn, q, rowEnd);
       } finally {
         done();
-        if (pipe) pipes.release(pipe);
       }
     },
     streamColumns(q, signal) {

@@ -1,17 +1,15 @@
 /**
  * One published DuckDB file, opened read-only: the parts put together. Opening checks the storage schema version
  * and the physical Id order (db/order-check.ts) and measures column widths (db/column-widths.ts); queries run on
- * connections of their own (db/query-runner.ts); cursors run on a second instance (db/cursor-instance.ts).
+ * connections of their own (db/query-runner.ts); pages' text and cursors go through the extract façade
+ * (db/extract/extract.ts).
  */
 import { DuckDBInstance } from '@duckdb/node-api';
 import { STORAGE_SCHEMA_VERSION } from '../../../schemas/index.js';
 import type { CompiledQuery } from '../query/sql.js';
 import { measureWidths, type ColumnWidths } from './column-widths.js';
-import type { Cursor } from './cursor.js';
-import { CursorCache, type CursorCacheOptions } from './cursor-cache.js';
-import { createCursorInstance } from './cursor-instance.js';
+import { createExtract, type Cursor, type ExtractCursors, type ExtractOptions } from './extract/extract.js';
 import { keepsOrderCheck, storedInIdOrder } from './order-check.js';
-import { createPipePool } from './pipe-pool.js';
 import { createQueryRunner, type QueryRunner } from './query-runner.js';
 
 export type { ColumnChunk } from './query-runner.js';
@@ -20,8 +18,8 @@ export type { ColumnWidths } from './column-widths.js';
 export interface SnapshotOptions {
   readonly threads?: number;
   readonly memoryLimit?: string;
-  /** Cursors for clients that follow next links (db/cursor-cache.ts); none when left out or `max` is 0. */
-  readonly cursors?: CursorCacheOptions & { readonly memoryLimit?: string };
+  /** Cursors for clients that follow next links (db/extract/cursor-cache.ts); none when left out or `max` is 0. */
+  readonly cursors?: ExtractOptions['cursors'];
 }
 
 export interface Snapshot extends QueryRunner {
@@ -35,10 +33,10 @@ export interface Snapshot extends QueryRunner {
    * streaming (possibly unordered) limit. Checked with EXPLAIN; a yes is cached per SQL text.
    */
   keepsOrder(q: CompiledQuery, signal?: AbortSignal): Promise<boolean>;
-  /** Opens a cursor on a framed query (compileCursorRows), on the cursor instance (db/cursor-instance.ts). */
+  /** Opens a cursor on a query of `id` and `row` (compileCursorRows), on the cursor instance. */
   openCursor(q: CompiledQuery): Promise<Cursor>;
-  /** Where cursors wait between requests; undefined when cursors are off. */
-  readonly cursors?: CursorCache;
+  /** Cursors between requests (the execution stage's way in); undefined when cursors are off. */
+  readonly cursors?: ExtractCursors;
   /** Cursors whose COPY has not yet been closed (for tests: returns to zero once they are closed or expire). */
   readonly cursorsOpen: number;
   /** Named pipes held by running COPYs (for tests: returns to zero when every page is done). */
@@ -52,14 +50,11 @@ export async function openSnapshot(path: string, opts: SnapshotOptions = {}): Pr
   if (opts.threads) config['threads'] = String(opts.threads);
   if (opts.memoryLimit) config['memory_limit'] = opts.memoryLimit;
   const instance = await DuckDBInstance.create(path, config);
-  const pipes = createPipePool();
-  const runner = createQueryRunner(instance, pipes);
-  const cursors = opts.cursors && opts.cursors.max > 0 ? new CursorCache(opts.cursors) : undefined;
-  const cursorInstance = createCursorInstance(path, pipes, { config, ...(opts.cursors?.memoryLimit ? { memoryLimit: opts.cursors.memoryLimit } : {}) });
+  const extract = createExtract(path, { config, ...(opts.cursors ? { cursors: opts.cursors } : {}) });
+  const runner = createQueryRunner(instance, extract);
   const close = () => {
     instance.closeSync();
-    // Cursors first: a COPY blocked on a full pipe has to be interrupted and drained before its instance closes.
-    return cursorInstance.close(() => cursors?.close() ?? Promise.resolve()).finally(() => pipes.close());
+    return extract.close();
   };
 
   let ordered: boolean;
@@ -83,13 +78,13 @@ export async function openSnapshot(path: string, opts: SnapshotOptions = {}): Pr
       return runner.running;
     },
     keepsOrder: keepsOrderCheck(runner.columns),
-    openCursor: (q) => cursorInstance.open(q),
-    cursors,
+    openCursor: (q) => extract.openCursor(q),
+    cursors: extract.cursors,
     get cursorsOpen() {
-      return cursorInstance.opened;
+      return extract.cursorsOpen;
     },
     get pipesInUse() {
-      return pipes.inUse;
+      return extract.pipesInUse;
     },
     close,
   };

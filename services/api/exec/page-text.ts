@@ -2,14 +2,13 @@
  * Where a JSON or CSV page's rows come from. Usually one COPY of the page's Id window (phase two). For a client
  * that follows next links through a plain-filter extract, a cursor instead: from the second page on, one COPY of
  * every remaining row, read page by page, so that DuckDB renders the next page while the client takes in this one
- * (db/cursor.ts). Either way the page has exactly the rows phase one found: the cursor's Ids are checked one by one.
+ * (db/extract/cursor.ts). Either way the page has exactly the rows phase one found: the cursor's Ids are checked one by one.
  */
-import { CursorError } from '../db/cursor.js';
+import { CursorError, MAX_FRAMED_ID } from '../db/extract/extract.js';
 import { FORMATS, type TextFormat } from '../formats.js';
 import type { Snapshot } from '../db/snapshot.js';
 import { compileCursorRows } from '../query/compile.js';
 import type { Key, PagePlan } from '../query/plan.js';
-import type { CompiledQuery } from '../query/sql.js';
 import type { PageWindow } from './page-window.js';
 
 const encoder = new TextEncoder();
@@ -44,12 +43,13 @@ export async function* windowText(req: TextPageRequest, skip = 0): AsyncGenerato
  *
  * Invariants, each with the test that pins it (exec/page-text.test.ts unless named otherwise):
  * - Cursor identity: a request continues a cursor exactly when its cursor query's SQL text and values (the
- *   position included) equal those the cursor was stored under (`keyOf`): 'JSON: every page equals the per-page
- *   path…', 'CSV, with $select: the same pages as the per-page path'.
+ *   position included) equal those the cursor was stored under (db/extract/extract.ts): 'JSON: every page equals
+ *   the per-page path…', 'CSV, with $select: the same pages as the per-page path'.
+ * - Ids of 10^15 and more never use a cursor (the frame reads Ids as exact JS numbers): exec/large-ids.test.ts.
  * - A cursor opens only for a client that follows a link we handed out, on a window phase one found by scanning in
  *   stored order (`continuable`), for a cursor query whose plan keeps stored order: 'a page requested out of the
  *   blue … gets no cursor', 'region filters and sorted pages read per page'.
- * - Every row a cursor sends has the Id phase one found at its place, or the page fails (db/cursor.test.ts 'a row
+ * - Every row a cursor sends has the Id phase one found at its place, or the page fails (db/extract/cursor.test.ts 'a row
  *   whose Id is not the one phase one found fails the page and closes the cursor').
  * - Failure path: a cursor that cannot open leaves the page to its window; one that fails mid-page hands over how
  *   many rows it sent and the rest come from the window from that row on: 'a cursor that fails loses no page',
@@ -59,17 +59,17 @@ export async function* cursorText(req: TextPageRequest): AsyncGenerator<Uint8Arr
   const { snapshot, plan, window, ids, hasNext, signal, log } = req;
   const cursors = snapshot.cursors;
   if (ids.length === 0) return 0;
-  if (!cursors) return yield* windowText(req);
+  // A cursor's frame carries Ids below 10^15 (db/extract/row-frame.ts); larger ones are served from their window.
+  if (!cursors || BigInt(ids[ids.length - 1]!) >= MAX_FRAMED_ID) return yield* windowText(req);
   const rowEnd = rowEndOf(plan.format);
 
   const here = compileCursorRows(plan, plan.format);
-  const hereKey = keyOf(here);
-  const nextKey = hasNext ? keyOf(compileCursorRows({ ...plan, after: ids[ids.length - 1] }, plan.format)) : undefined;
-  let cursor = cursors.take(hereKey);
-  if (!cursor && window.continuable && plan.after !== undefined && cursors.followed(hereKey) && (await snapshot.keepsOrder(here, signal))) {
+  const next = hasNext ? compileCursorRows({ ...plan, after: ids[ids.length - 1] }, plan.format) : undefined;
+  let cursor = cursors.take(here);
+  if (!cursor && window.continuable && plan.after !== undefined && cursors.followed(here) && (await snapshot.keepsOrder(here, signal))) {
     // A cursor is only a faster way to the same rows: one that cannot open (its instance out of memory, no pipe)
     // leaves the page to its own window.
-    cursor = await snapshot.openCursor(here).catch((err: unknown) => {
+    cursor = await cursors.open(here).catch((err: unknown) => {
       log(`extract cursor not opened, serving the page from its own window: ${String(err)}`);
       return undefined;
     });
@@ -77,7 +77,7 @@ export async function* cursorText(req: TextPageRequest): AsyncGenerator<Uint8Arr
   if (!cursor) {
     // Even a page phase one had to sort (the first page of a whole table may be) hands out its link: the pages
     // after it may well be continuable.
-    if (nextKey) cursors.issue(nextKey);
+    if (next) cursors.handOut(next);
     return yield* windowText(req);
   }
   let rows: number;
@@ -89,12 +89,6 @@ export async function* cursorText(req: TextPageRequest): AsyncGenerator<Uint8Arr
     log(`extract cursor closed, the page's remaining rows come from their own window: ${err.message}`);
     return err.rows + (yield* windowText(req, err.rows));
   }
-  if (nextKey) cursors.put(nextKey, cursor);
-  else await cursor.close();
+  await cursors.keep(cursor, next);
   return rows;
-}
-
-/** The cursor query's text and values: two requests continue the same cursor exactly when these are equal. */
-function keyOf(q: CompiledQuery): string {
-  return JSON.stringify([q.sql, q.params], (_, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
 }

@@ -228,9 +228,9 @@ export function compilePageRows(
 }
 
 /**
- * A cursor's rows (exec/page-text.ts): every matching row after the plan's cursor position, each as its Id, its
- * text's length in bytes (`strlen`) and its text, as db/row-frame.ts reads them. No ORDER BY: a cursor is opened
- * only where EXPLAIN shows a plan that keeps stored order, and every Id it sends is checked against phase one.
+ * A cursor's rows (exec/page-text.ts): every matching row after the plan's cursor position, each as its Id and
+ * its text; the cursor frames them (db/extract/row-frame.ts). No ORDER BY: a cursor is opened only where EXPLAIN
+ * shows a plan that keeps stored order, and every Id it sends is checked against phase one.
  */
 export function compileCursorRows(plan: PagePlan, format: TextFormat): CompiledQuery {
   const params = new Params();
@@ -238,7 +238,7 @@ export function compileCursorRows(plan: PagePlan, format: TextFormat): CompiledQ
   if (plan.after !== undefined) conds.push(`t."Id" > ${params.bind(keyValue(plan, plan.after))}`);
   const where = conds.filter(Boolean).join(' AND ');
   const row = TEXT_ROWS[format](plan.fields);
-  const sql = `SELECT id, strlen(row) AS n, row FROM (SELECT t."Id" AS id, ${row} AS row FROM ${tableOf(plan)}${where ? ` WHERE ${where}` : ''})`;
+  const sql = `SELECT t."Id" AS id, ${row} AS row FROM ${tableOf(plan)}${where ? ` WHERE ${where}` : ''}`;
   return { sql, params: params.values };
 }
 

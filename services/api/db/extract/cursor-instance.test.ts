@@ -4,7 +4,7 @@ import { describe, expect, inject, it } from 'vitest';
 import type { Cursor } from './cursor.js';
 import { createCursorInstance, cursorMemoryLimitMB } from './cursor-instance.js';
 import { createPipePool } from './pipe-pool.js';
-import { openSnapshot } from './snapshot.js';
+import { openSnapshot } from '../snapshot.js';
 
 const framed = (after: number) => ({ sql: `SELECT "Id" AS id, strlen("DOI") AS n, "DOI" AS row FROM observations WHERE "Id" > ${after}`, params: [] });
 
@@ -72,7 +72,7 @@ describe('the cursor instance', () => {
     for (let round = 0; round < 15; round++) {
       const own = await openSnapshot(inject('apiFixtureDb'), { cursors: { max: 4, idleMs: 60_000 } });
       for (let i = 0; i < 3; i++) {
-        own.cursors!.put(`k${i}`, await own.openCursor({ sql: `SELECT "Id" AS id, strlen("DOI") AS n, "DOI" AS row FROM observations WHERE "Id" > ${i}`, params: [] }));
+        await own.cursors!.keep(await own.openCursor({ sql: `SELECT "Id" AS id, strlen("DOI") AS n, "DOI" AS row FROM observations WHERE "Id" > ${i}`, params: [] }), { sql: `k${i}`, params: [] });
       }
       await own.close();
       expect(own.cursorsOpen).toBe(0);

@@ -1,5 +1,5 @@
 /**
- * Reads a named pipe on a worker thread, for a cursor's long-running COPY (db/cursor.ts).
+ * Reads a named pipe on a worker thread, for a cursor's long-running COPY (db/extract/cursor.ts).
  *
  * Why: a Linux pipe holds 64 KiB, about 40 rows of Records JSON. Read on the event loop, the pipe is drained only
  * when the loop is free, so DuckDB's single render thread stalled whenever this process was writing a batch to

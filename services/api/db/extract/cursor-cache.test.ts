@@ -1,7 +1,7 @@
 /** The cursor cache's bookkeeping, with real cursors on the fixture file (exec/page-text.test.ts covers its use). */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { CursorCache } from './cursor-cache.js';
-import { openSnapshot, type Snapshot } from './snapshot.js';
+import { openSnapshot, type Snapshot } from '../snapshot.js';
 
 let snapshot: Snapshot;
 beforeAll(async () => {
@@ -67,7 +67,7 @@ describe('CursorCache', () => {
 
   it('closing a snapshot closes the cursors waiting in its cache', async () => {
     const own = await openSnapshot(inject('apiFixtureDb'), { cursors: { max: 2, idleMs: 60_000 } });
-    own.cursors!.put('k', await own.openCursor({ sql: `SELECT "Id" AS id, strlen("DOI") AS n, "DOI" AS row FROM observations`, params: [] }));
+    own.cursors!.keep(await own.openCursor({ sql: `SELECT "Id" AS id, strlen("DOI") AS n, "DOI" AS row FROM observations`, params: [] }), { sql: 'k', params: [] });
     expect(own.cursorsOpen).toBe(1);
     own.close();
     for (let i = 0; i < 100 && own.cursorsOpen > 0; i++) await wait(20);

@@ -1,14 +1,15 @@
 /**
- * The second DuckDB instance that cursors run on (db/cursor.ts): single-threaded, over the same file. A COPY that
+ * The second DuckDB instance that cursors run on (db/extract/cursor.ts): single-threaded, over the same file. A COPY that
  * uses every thread renders row groups ahead of a slow reader and holds them in memory (2.7 GB at 2M rows,
  * docs/performance.md); one thread renders only as fast as the socket takes it. Created on the first cursor,
  * closed with the snapshot once every cursor has let go.
  */
 import { DuckDBInstance } from '@duckdb/node-api';
-import { literal, type CompiledQuery } from '../query/sql.js';
+import { literal, type CompiledQuery } from '../../query/sql.js';
 import { startThreadedPipeCopy } from './copy-text.js';
 import { openCursor, type Cursor } from './cursor.js';
 import type { PipePool } from './pipe-pool.js';
+import { FRAME_END, framedRows } from './row-frame.js';
 
 /**
  * The cursor instance's memory limit, in MB, for `open` cursors. Its buffer pool otherwise keeps every block a full
@@ -29,7 +30,7 @@ export interface CursorInstanceOptions {
 }
 
 export interface CursorInstance {
-  /** Opens a cursor on a framed query (compileCursorRows) on a connection and a pipe of its own. */
+  /** Opens a cursor on a query of `id` and `row` (compileCursorRows), framed here, on a connection and a pipe of its own. */
   open(q: CompiledQuery): Promise<Cursor>;
   /** Cursors whose COPY has not yet been closed. */
   readonly opened: number;
@@ -88,7 +89,7 @@ export function createCursorInstance(path: string, pipes: PipePool, opts: Cursor
       }
       opened++;
       if (!fixed) await resize(inst);
-      return openCursor(startThreadedPipeCopy(conn, q, pipe, '\n'), () => {
+      return openCursor(startThreadedPipeCopy(conn, framedRows(q), pipe, FRAME_END), () => {
         opened--;
         conn.closeSync();
         pipes.release(pipe);
