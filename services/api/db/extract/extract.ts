@@ -25,8 +25,9 @@
  * 7. The cursor instance's memory limit is 64MB + 32MB per cursor open beyond the first (cursorMemoryLimitMB), and
  *    it closes only after its cursors and the last resize: cursor-instance.test.ts.
  * 8. The pipe's thread drains the pipe off the event loop with at most `inFlight` bytes unread, pauses for
- *    back-pressure, and ends at end-of-file: pipe-thread.test.ts. Its process exit hook is registered by main.ts
- *    (stopPipeThreadsOnExit), not on import.
+ *    back-pressure, and ends at end-of-file: pipe-thread.test.ts. Its body is a typed function run from its source
+ *    (pipe-worker.ts) and its process exit hook is registered by main.ts (stopPipeThreadsOnExit), not on import:
+ *    pipe-thread.test.ts 'importing the module registers no exit hook…', 'the worker runs from its source alone…'.
  * 9. UV_THREADPOOL_SIZE is MAX_CONCURRENT_QUERIES + CURSOR_CACHE_SIZE + 4 (libuv's own 4), at most 1024: each
  *    page's or cursor's COPY may hold a libuv thread while it waits on its pipe: thread-pool.test.ts.
  */
