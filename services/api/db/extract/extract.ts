@@ -41,7 +41,9 @@ import { createPipePool } from './pipe-pool.js';
 
 export { CursorError, type Cursor } from './cursor.js';
 export { MAX_FRAMED_ID } from './row-frame.js';
-export type { RowEnd } from './copy-text.js';
+export { copySql, type RowEnd } from './copy-text.js';
+export { stopPipeThreadsOnExit } from './pipe-thread.js';
+export { threadPoolSize } from './thread-pool.js';
 
 export interface ExtractOptions {
   /** The snapshot's DuckDB settings; the cursor instance takes them with one thread. */
