@@ -7,7 +7,7 @@ import { rm } from 'node:fs/promises';
 import { getResource, recordFields } from '../../schemas/index.js';
 import { parseQuery } from '../../services/api/odata/index.js';
 import { compilePageIds, compilePageRows } from '../../services/api/query/compile.js';
-import { copySql } from '../../services/api/db/copy-text.js';
+import { copySql } from '../../services/api/db/extract/extract.js';
 import { planQuery } from '../../services/api/query/plan.js';
 import type { DuckDBValue } from '@duckdb/node-api';
 import type { Duck } from './duck.js';

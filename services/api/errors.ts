@@ -7,24 +7,20 @@
  * stable API, declared once below with their statuses.
  */
 import { ODataError, ODATA_ERROR_CODES } from './odata/odata-error.js';
+import { PlanError, PLAN_ERROR_CODES } from './query/plan-error.js';
 
-const odataStatuses = Object.fromEntries(Object.entries(ODATA_ERROR_CODES).map(([code, v]) => [code, v.status])) as {
-  readonly [K in keyof typeof ODATA_ERROR_CODES]: (typeof ODATA_ERROR_CODES)[K]['status'];
-};
+type Statuses<T extends Record<string, { readonly status: number }>> = { readonly [K in keyof T]: T[K]['status'] };
+const statuses = <T extends Record<string, { readonly status: number }>>(codes: T) =>
+  Object.fromEntries(Object.entries(codes).map(([code, v]) => [code, v.status])) as Statuses<T>;
 
-/** Every code the API answers with, and its HTTP status. */
+/** Every code the API answers with, and its HTTP status: the stages' tables, then those of the HTTP layer. */
 export const API_ERROR_CODES = {
-  ...odataStatuses,
-  unknown_field: 400,
-  not_selectable: 400,
-  not_filterable: 400,
-  invalid_value: 400,
-  unsupported_filter: 400,
+  ...statuses(ODATA_ERROR_CODES),
+  ...statuses(PLAN_ERROR_CODES),
   not_found: 404,
   method_not_allowed: 405,
   missing_api_key: 401,
   invalid_api_key: 403,
-  request_timeout: 408,
   payload_too_large: 413,
   uri_too_long: 414,
   rate_limited: 429,
@@ -55,8 +51,9 @@ export class ApiError extends Error {
     this.status = API_ERROR_CODES[code];
   }
 
-  static from(err: ODataError): ApiError {
-    return new ApiError(err.code as ApiErrorCode, err.message, { parameter: err.parameter, offset: err.offset });
+  /** A stage's error as the HTTP layer answers it: same code, message and place. */
+  static from(err: ODataError | PlanError): ApiError {
+    return new ApiError(err.code, err.message, { parameter: err.parameter, offset: err.offset });
   }
 }
 

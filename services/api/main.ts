@@ -3,16 +3,15 @@ import { serve } from '@hono/node-server';
 import { createApp } from './app.js';
 import { loadApiConfig } from './config.js';
 import { openDatabase } from './db/database.js';
+import { stopPipeThreadsOnExit, threadPoolSize } from './db/extract/extract.js';
 import { openKeyStore } from './keys/key-store.js';
 import { createQueryGate } from './limits/query-gate.js';
 import { NODE_SERVER_OPTIONS } from './middleware/url-length.js';
 
 const config = loadApiConfig();
-// A page's COPY holds a libuv worker thread while it waits for a slow client to drain the pipe (db/copy-text.ts).
-// The query gate admits MAX_CONCURRENT_QUERIES at once, and up to CURSOR_CACHE_SIZE cursors wait between pages
-// with their COPY blocked (db/cursor.ts): give them their own threads on top of libuv's default 4, so file and DNS
-// work never wait behind them. Read by libuv at its first use, which comes after this line.
-process.env.UV_THREADPOOL_SIZE ??= String(config.MAX_CONCURRENT_QUERIES + config.CURSOR_CACHE_SIZE + 4);
+// Read by libuv at its first use, which comes after this line (db/extract/thread-pool.ts says why this size).
+process.env.UV_THREADPOOL_SIZE ??= String(threadPoolSize({ maxConcurrentQueries: config.MAX_CONCURRENT_QUERIES, cursorCacheSize: config.CURSOR_CACHE_SIZE }));
+stopPipeThreadsOnExit();
 const log = (msg: string) => console.log(JSON.stringify({ time: new Date().toISOString(), service: 'api', msg }));
 
 const keys = await openKeyStore({ file: config.API_KEYS_FILE, plainKeys: config.API_KEYS, pollMs: 1000, log }).catch((err: Error) => {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import odatajs from 'ts-odatajs';
 import { describe, expect, it } from 'vitest';
 import { filterNames, resources } from '../../../schemas/index.js';
+import { FORMAT_NAMES, FORMATS } from '../formats.js';
 import { buildCsdl, CSDL_NAMESPACE, edmType, filterOnlyNames } from './csdl.js';
 import { escapeXml } from './xml.js';
 
@@ -94,6 +95,12 @@ describe('$metadata document', () => {
     const long = term('Core.LongDescription')?.string ?? '';
     for (const name of filterNames(resource)) expect(long).toContain(name);
     for (const name of filterOnlyNames(resource)) expect(resource.fields.some((f) => f.name === name)).toBe(false);
+  });
+
+  it('offers every format of the format table, by media type, on the container', () => {
+    const compact = csdl.replace(/>\s+</g, '><').replace(/>\s+/g, '>').replace(/\s+</g, '<');
+    const formats = /<Annotation Term="Capabilities.SupportedFormats"><Collection>(.*?)<\/Collection>/.exec(compact)?.[1];
+    expect(formats).toBe(FORMAT_NAMES.map((f) => `<String>${escapeXml(FORMATS[f].mediaType)}</String>`).join(''));
   });
 
   it('lists RegionId and CharacteristicName on Locations as filter-only names', () => {

@@ -12,6 +12,7 @@ import {
   type FieldType,
   type ResourceDef,
 } from '../../../schemas/index.js';
+import { FORMAT_NAMES, FORMATS } from '../formats.js';
 import { GROUPABLE } from '../query/plan.js';
 import { el, renderXml, type XmlNode } from './xml.js';
 
@@ -64,6 +65,7 @@ export function buildCsdl(): string {
         el('EntityContainer', { Name: CSDL_CONTAINER }, [
           description('Tributary: open water-quality monitoring data in the DataStream schema. Read-only; cite each dataset by its DOI (Metadata.Citation, Metadata.Licence).'),
           annotation('Capabilities.ConformanceLevel', { EnumMember: 'Capabilities.ConformanceLevelType/Minimal' }),
+          annotation('Capabilities.SupportedFormats', {}, [el('Collection', {}, FORMAT_NAMES.map((f) => el('String', {}, [FORMATS[f].mediaType])))]),
           ...resources.map(entitySet),
         ]),
       ]),

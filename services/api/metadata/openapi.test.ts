@@ -6,6 +6,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { filterNames, resources } from '../../../schemas/index.js';
 import { API_ERROR_CODES } from '../errors.js';
+import { FORMAT_NAMES, FORMATS } from '../formats.js';
 import { TOP_RANGE } from '../odata/index.js';
 import { DEFAULT_TOP } from '../query/plan.js';
 import { buildOpenApi } from './openapi.js';
@@ -13,7 +14,7 @@ import { buildOpenApi } from './openapi.js';
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const doc = buildOpenApi('https://api.example.org') as Json;
-const STATUSES = ['400', '401', '403', '404', '405', '408', '413', '414', '429', '500', '503', '504'];
+const STATUSES = ['400', '401', '403', '404', '405', '413', '414', '429', '500', '503', '504'];
 
 describe('OpenAPI document', () => {
   it('is a valid OpenAPI 3.1 document', async () => {
@@ -73,6 +74,8 @@ describe('OpenAPI document', () => {
     const expected = ['$select', '$filter', '$top', '$skiptoken', '$count', '$format', ...(r.table === 'observations' ? ['$apply'] : [])];
     expect(Object.keys(byName).sort()).toEqual(expected.sort());
     expect(byName['$top'].schema).toMatchObject({ minimum: TOP_RANGE.min, maximum: TOP_RANGE.max, default: DEFAULT_TOP });
+    expect(byName['$format'].schema.enum).toEqual(FORMAT_NAMES);
+    expect(Object.keys(doc['paths'][`/v1/odata/v4/${r.name}`]['get']['responses']['200']['content'])).toEqual(FORMAT_NAMES.map((f) => FORMATS[f].mediaType));
     expect(byName['$select'].schema.items.enum).toEqual(r.fields.filter((f) => f.selectable).map((f) => f.name));
     for (const name of filterNames(r)) expect(byName['$filter'].description).toContain(name);
   });

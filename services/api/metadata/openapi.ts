@@ -4,8 +4,10 @@
  */
 import { filterNames, resources, type FieldDef, type FieldType, type ResourceDef } from '../../../schemas/index.js';
 import { API_ERROR_CODES } from '../errors.js';
+import { FORMAT_NAMES, FORMATS } from '../formats.js';
 import { FILTER_LIMITS, ODATA_ERROR_CODES, TOP_RANGE } from '../odata/index.js';
 import { DEFAULT_TOP, GROUPABLE } from '../query/plan.js';
+import { PLAN_ERROR_CODES } from '../query/plan-error.js';
 import { BASE_PATH } from '../routes/links.js';
 import { filterOnlyNames } from './csdl.js';
 
@@ -13,7 +15,7 @@ export const OPENAPI_PATH = '/v1/openapi.json';
 
 type Schema = Record<string, unknown>;
 
-const JSON_MEDIA = 'application/json';
+const JSON_MEDIA = FORMATS.json.mediaType;
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 const FIELD_SCHEMAS: Readonly<Record<FieldType, Schema>> = {
@@ -68,7 +70,7 @@ function pageSchema(resource: ResourceDef): Schema {
 function errorResponses(): Record<string, unknown> {
   const byStatus = new Map<number, string[]>();
   for (const [code, status] of Object.entries(API_ERROR_CODES)) byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
-  const summaries: Readonly<Record<string, { summary: string }>> = ODATA_ERROR_CODES;
+  const summaries: Readonly<Record<string, { summary: string }>> = { ...ODATA_ERROR_CODES, ...PLAN_ERROR_CODES };
   return Object.fromEntries(
     [...byStatus].sort(([a], [b]) => a - b).map(([status, codes]) => [
       String(status),
@@ -89,7 +91,7 @@ const errorRefs = (only?: readonly number[]) =>
   );
 
 /** What a discovery document can fail with: no query options, so none of the 400s. */
-const DISCOVERY_ERRORS = [401, 403, 408, 429, 500, 503] as const;
+const DISCOVERY_ERRORS = [401, 403, 429, 500, 503] as const;
 
 function collectionOperation(resource: ResourceDef): Schema {
   const aggregates = resource.table === 'observations';
@@ -140,10 +142,12 @@ function collectionOperation(resource: ResourceDef): Schema {
       200: {
         description: 'A page of rows, a count ($count=true) or groups ($apply).',
         headers: { Link: { $ref: '#/components/headers/Link' } },
-        content: {
-          [JSON_MEDIA]: { schema: { oneOf: jsonShapes } },
-          'text/csv': { schema: { type: 'string', description: '$format=csv or Accept: text/csv: a header row, then one row per record.' } },
-        },
+        content: Object.fromEntries(
+          FORMAT_NAMES.map((f) => [
+            FORMATS[f].mediaType,
+            f === 'json' ? { schema: { oneOf: jsonShapes } } : { schema: { type: 'string', ...(f === 'arrow' ? { contentEncoding: 'binary' } : {}), description: FORMATS[f].description } },
+          ]),
+        ),
       },
       ...errorRefs(),
     },
@@ -185,7 +189,11 @@ export function buildOpenApi(serverUrl: string): Schema {
       parameters: {
         top: { name: '$top', in: 'query', description: 'Rows per page.', schema: { type: 'integer', minimum: TOP_RANGE.min, maximum: TOP_RANGE.max, default: DEFAULT_TOP } },
         count: { name: '$count', in: 'query', description: 'true: answer {"value": <number of matching rows>} instead of rows.', schema: { type: 'boolean' } },
-        format: { name: '$format', in: 'query', description: 'json (default) or csv; Accept: text/csv does the same as csv.', schema: { type: 'string', enum: ['json', 'csv'] } },
+        format: {
+          name: '$format', in: 'query',
+          description: `${FORMAT_NAMES.join(', ')} (json is the default; the media types are accepted too). ${FORMAT_NAMES.filter((f) => FORMATS[f].byAccept).map((f) => `Accept: ${FORMATS[f].mediaType}`).join(' or ')} does the same as $format.`,
+          schema: { type: 'string', enum: FORMAT_NAMES },
+        },
       },
       headers: {
         Link: {

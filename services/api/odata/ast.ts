@@ -9,6 +9,7 @@
  * Offsets are 0-based positions in the decoded value of the option they came
  * from (`$filter`, `$select` or `$apply`).
  */
+import type { Format } from '../formats.js';
 
 /** A field name as written by the client. */
 export interface Property {
@@ -125,7 +126,8 @@ export type SkipToken =
   | { readonly kind: 'integer'; readonly value: bigint }
   | { readonly kind: 'uuid'; readonly value: string };
 
-export type Format = 'json' | 'csv' | 'arrow';
+/** Declared with the formats' table (formats.ts): names, media types and what each stage does with them. */
+export type { Format };
 
 /** A parsed request query string; `undefined` means the option was absent (defaults are the planner's). */
 export interface Query {

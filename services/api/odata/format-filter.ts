@@ -9,7 +9,7 @@
  * never nested deeper than the text it was parsed from.
  */
 import type { Expr, Literal } from './ast.js';
-import { assertNever } from './token-cursor.js';
+import { assertNever } from '../assert-never.js';
 
 /**
  * Canonical text of a filter expression (decoded: percent-encode it, e.g. with

@@ -9,7 +9,8 @@
  */
 import type { CompareOp, Expr, FunctionName, Literal, Property, StringLiteral } from './ast.js';
 import { tokenize, type Token } from './lexer.js';
-import { assertNever, describeToken, isKeyword, TokenCursor } from './token-cursor.js';
+import { assertNever } from '../assert-never.js';
+import { describeToken, isKeyword, TokenCursor } from './token-cursor.js';
 
 /** Limits against hostile input; exported so docs and tests use the same numbers. */
 export const FILTER_LIMITS = { maxDepth: 64, maxInValues: 1000, maxTerms: 1000 } as const;

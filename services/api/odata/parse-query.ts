@@ -6,7 +6,8 @@
  * §5 allows; so `$top=1&$TOP=2` is a duplicate. Parameters not starting with
  * `$` are custom options: ignored, but kept for the link builder.
  */
-import type { Format, Property, Query, SkipToken } from './ast.js';
+import { FORMAT_NAMES, FORMATS, formatNamed, type Format } from '../formats.js';
+import type { Property, Query, SkipToken } from './ast.js';
 import { ODataError } from './odata-error.js';
 import { parseApply } from './parse-apply.js';
 import { parseFilter } from './parse-filter.js';
@@ -29,11 +30,8 @@ const SUPPORTED_OPTIONS = {
 
 type SupportedOption = keyof typeof SUPPORTED_OPTIONS;
 
-const FORMATS: ReadonlyMap<string, Format> = new Map([
-  ['json', 'json'], ['application/json', 'json'],
-  ['csv', 'csv'], ['text/csv', 'csv'],
-  ['arrow', 'arrow'], ['application/vnd.apache.arrow.stream', 'arrow'],
-]);
+/** "json, csv or arrow (or application/json, text/csv, application/vnd.apache.arrow.stream)" */
+const FORMAT_CHOICES = `${orList(FORMAT_NAMES)} (or ${FORMAT_NAMES.map((f) => FORMATS[f].mediaType).join(', ')})`;
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const UUID = /^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$/;
@@ -131,9 +129,13 @@ function parseCount(value: string): boolean {
 function parseFormat(value: string): Format {
   // OData 4.01 §5.1.8: format values are case-insensitive. OData clients often send media-type
   // parameters (application/json;odata.metadata=minimal); they do not change what we write.
-  const format = FORMATS.get((value.split(';')[0] ?? '').trim().toLowerCase());
+  const format = formatNamed((value.split(';')[0] ?? '').trim().toLowerCase());
   if (format === undefined) {
-    throw new ODataError('invalid_format', `$format must be json, csv or arrow (or application/json, text/csv, application/vnd.apache.arrow.stream), found '${value.slice(0, 60)}'.`, { parameter: '$format', offset: 0 });
+    throw new ODataError('invalid_format', `$format must be ${FORMAT_CHOICES}, found '${value.slice(0, 60)}'.`, { parameter: '$format', offset: 0 });
   }
   return format;
+}
+
+function orList(items: readonly string[]): string {
+  return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
 }

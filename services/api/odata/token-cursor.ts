@@ -4,6 +4,7 @@
  */
 import type { Token } from './lexer.js';
 import { ODataError, type ODataErrorCode } from './odata-error.js';
+import { assertNever } from '../assert-never.js';
 
 /**
  * A forward-only cursor; `peek`/`next` never run past the final `end` token.
@@ -97,14 +98,4 @@ export function describeToken(token: Token, parameter: string): string {
 
 function shorten(text: string): string {
   return text.length > 40 ? `${text.slice(0, 40)}…` : text;
-}
-
-/**
- * The `default` of an exhaustive switch: adding a union member without a case fails to compile.
- *
- * @example
- * switch (expr.kind) { case 'and': …; default: return assertNever(expr); }
- */
-export function assertNever(value: never): never {
-  throw new Error(`Unhandled case: ${JSON.stringify(value)}`);
 }

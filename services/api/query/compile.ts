@@ -7,9 +7,11 @@
  * `CharacteristicName eq 'pH' and ActivityStartYear eq 2020` on Locations needs a pH observation *in* 2020.
  */
 import type { DimensionDef, FieldDef, TableName } from '../../../schemas/index.js';
-import type { ApplyPlan, CountPlan, Cond, PagePlan } from './plan.js';
+import type { ApplyPlan, CountPlan, Cond, Key, PagePlan } from './plan.js';
+import { isTextFormat, type Format, type TextFormat } from '../formats.js';
 import { splitMemberships, type IdRange } from './membership.js';
 import { column, constant, ident, Params, type CompiledQuery } from './sql.js';
+import { assertNever } from '../assert-never.js';
 
 interface Source {
   readonly alias: string;
@@ -225,7 +227,7 @@ function tableOf(plan: PagePlan | CountPlan): string {
   return `${ident(plan.resource.table)} t`;
 }
 
-/** How a page query may be run (chosen by the route from what it knows of the file and the plan). */
+/** How a page query may be run (chosen by exec/page-window.ts from what it knows of the file and the plan). */
 export interface PageQueryOptions {
   /** Add ORDER BY: needed unless DuckDB keeps the table's Id order for this plan. */
   readonly ordered: boolean;
@@ -257,8 +259,8 @@ export function compilePageIds(plan: PagePlan, opts: PageQueryOptions = { ordere
  */
 export function compilePageRows(
   plan: PagePlan,
-  window: { first: bigint | string; last: bigint | string },
-  format: 'json' | 'csv' | 'arrow',
+  window: { first: Key; last: Key },
+  format: Format,
   opts: PageQueryOptions = { ordered: true },
 ): CompiledQuery {
   const params = new Params();
@@ -267,24 +269,23 @@ export function compilePageRows(
     idRanges(opts.idRanges, params),
     resourceWhere(plan, params),
   ];
-  const row =
-    format === 'json' ? `${jsonRow(plan.fields)} AS row` : format === 'csv' ? `${csvRow(plan.fields)} AS row` : `t."Id" AS id, ${typedColumns(plan.fields)}`;
+  const row = isTextFormat(format) ? `${TEXT_ROWS[format](plan.fields)} AS row` : COLUMN_ROWS[format](plan.fields);
   const sql = `SELECT ${row} FROM ${tableOf(plan)} WHERE ${conds.filter(Boolean).join(' AND ')}${opts.ordered ? ' ORDER BY t."Id"' : ''}`;
   return { sql, params: params.values };
 }
 
 /**
- * A cursor's rows (routes/page-text.ts): every matching row after the plan's cursor position, each as its Id, its
- * text's length in bytes (`strlen`) and its text, as db/row-frame.ts reads them. No ORDER BY: a cursor is opened
- * only where EXPLAIN shows a plan that keeps stored order, and every Id it sends is checked against phase one.
+ * A cursor's rows (exec/page-text.ts): every matching row after the plan's cursor position, each as its Id and
+ * its text; the cursor frames them (db/extract/row-frame.ts). No ORDER BY: a cursor is opened only where EXPLAIN
+ * shows a plan that keeps stored order, and every Id it sends is checked against phase one.
  */
-export function compileCursorRows(plan: PagePlan, format: 'json' | 'csv'): CompiledQuery {
+export function compileCursorRows(plan: PagePlan, format: TextFormat): CompiledQuery {
   const params = new Params();
   const conds = [resourceWhere(plan, params)];
   if (plan.after !== undefined) conds.push(`t."Id" > ${params.bind(keyValue(plan, plan.after))}`);
   const where = conds.filter(Boolean).join(' AND ');
-  const row = format === 'json' ? jsonRow(plan.fields) : csvRow(plan.fields);
-  const sql = `SELECT id, strlen(row) AS n, row FROM (SELECT t."Id" AS id, ${row} AS row FROM ${tableOf(plan)}${where ? ` WHERE ${where}` : ''})`;
+  const row = TEXT_ROWS[format](plan.fields);
+  const sql = `SELECT t."Id" AS id, ${row} AS row FROM ${tableOf(plan)}${where ? ` WHERE ${where}` : ''}`;
   return { sql, params: params.values };
 }
 
@@ -374,11 +375,22 @@ export function compileMembershipRanges(memberships: readonly Cond[]): CompiledQ
   };
 }
 
-function keyValue(plan: PagePlan, key: bigint | string) {
+function keyValue(plan: PagePlan, key: Key) {
   return plan.resource.table === 'datasets'
     ? ({ sqlType: 'UUID', value: String(key) } as const)
     : ({ sqlType: 'BIGINT', value: BigInt(key) } as const);
 }
+
+type RowRenderer = (fields: readonly FieldDef[]) => string;
+
+/**
+ * Each format's row in SQL, one table per way DuckDB hands rows over (formats.ts): a text value per row that COPY
+ * writes as it is, or the Id and typed columns for a columnar writer.
+ */
+const TEXT_ROWS: { readonly [F in TextFormat]: RowRenderer } = { json: jsonRow, csv: csvRow };
+const COLUMN_ROWS: { readonly [F in Exclude<Format, TextFormat>]: RowRenderer } = {
+  arrow: (fields) => `t."Id" AS id, ${typedColumns(fields)}`,
+};
 
 function typedColumns(fields: readonly FieldDef[]): string {
   return fields.map((f, i) => `${f.type === 'uuid' ? `CAST(${column('t', f.column)} AS VARCHAR)` : column('t', f.column)} AS c${i}`).join(', ');
@@ -431,13 +443,4 @@ function csvValue(f: FieldDef): string {
     }
   })();
   return f.nullable ? `COALESCE(${text}, '')` : text;
-}
-
-/** The CSV header line of a selection. */
-export function csvHeader(fields: readonly FieldDef[]): string {
-  return fields.map((f) => f.name).join(',');
-}
-
-function assertNever(x: never): never {
-  throw new Error(`unhandled: ${JSON.stringify(x)}`);
 }

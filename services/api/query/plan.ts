@@ -12,7 +12,8 @@ import {
   type ResourceDef,
 } from '../../../schemas/index.js';
 import type { CompareOp, Expr, Format, FunctionName, Literal, Property, Query } from '../odata/ast.js';
-import { ApiError } from '../errors.js';
+import { PlanError } from './plan-error.js';
+import { assertNever } from '../assert-never.js';
 
 export const DEFAULT_TOP = 1000;
 
@@ -31,6 +32,9 @@ export type Cond =
   | { readonly kind: 'and' | 'or'; readonly left: Cond; readonly right: Cond }
   | { readonly kind: 'not'; readonly operand: Cond };
 
+/** A row's key: bigint on integer keys (Observations, Records, Locations), UUID text on Metadata. */
+export type Key = bigint | string;
+
 export interface PagePlan {
   readonly kind: 'page';
   readonly resource: ResourceDef;
@@ -39,8 +43,8 @@ export interface PagePlan {
   readonly selected: boolean;
   readonly where: Cond | undefined;
   readonly top: number;
-  /** Rows strictly after this key; bigint on integer keys, UUID text on Metadata. */
-  readonly after: bigint | string | undefined;
+  /** Rows strictly after this key. */
+  readonly after: Key | undefined;
   readonly format: Format;
 }
 
@@ -95,12 +99,12 @@ export function planQuery(query: Query, resource: ResourceDef): Plan {
 function planApply(query: Query, resource: ResourceDef, where: Cond | undefined): ApplyPlan {
   const apply = query.apply!;
   if (resource.table !== 'observations') {
-    throw new ApiError('unsupported_apply', `$apply is offered on Observations and Records; on ${resource.name} use $filter and $count=true.`, { parameter: '$apply' });
+    throw new PlanError('unsupported_apply', `$apply is offered on Observations and Records; on ${resource.name} use $filter and $count=true.`, { parameter: '$apply' });
   }
   const groupBy = apply.groupBy.map((p) => {
     const dim = getDimension(p.name);
     if (!dim || !(GROUPABLE as readonly string[]).includes(dim.name)) {
-      throw new ApiError(
+      throw new PlanError(
         'unsupported_apply',
         `$apply can group by ${GROUPABLE.join(', ')}; '${p.name}' is not one of them.`,
         { parameter: '$apply', offset: p.offset },
@@ -111,10 +115,10 @@ function planApply(query: Query, resource: ResourceDef, where: Cond | undefined)
   const applyWhere = apply.filter ? planFilter(apply.filter, resource) : undefined;
   const both: Cond | undefined = where && applyWhere ? { kind: 'and', left: where, right: applyWhere } : (where ?? applyWhere);
   if (query.skiptoken && query.skiptoken.kind !== 'integer') {
-    throw new ApiError('invalid_skiptoken', '$skiptoken of an $apply result looks like Id:<number of groups already read>; follow @odata.nextLink.', { parameter: '$skiptoken' });
+    throw new PlanError('invalid_skiptoken', '$skiptoken of an $apply result looks like Id:<number of groups already read>; follow @odata.nextLink.', { parameter: '$skiptoken' });
   }
   if (groupBy.some((d) => d.name === apply.countAlias) || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(apply.countAlias)) {
-    throw new ApiError('unsupported_apply', `The count alias '${apply.countAlias}' must be a plain name that is not a grouped field.`, { parameter: '$apply' });
+    throw new PlanError('unsupported_apply', `The count alias '${apply.countAlias}' must be a plain name that is not a grouped field.`, { parameter: '$apply' });
   }
   return { kind: 'apply', resource, where: both, groupBy, countAlias: apply.countAlias, top: query.top ?? DEFAULT_TOP, after: query.skiptoken?.value as bigint | undefined };
 }
@@ -127,7 +131,7 @@ function planSelect(select: readonly Property[] | undefined, resource: ResourceD
     const field = resource.fields.find((f) => f.name === p.name);
     if (!field || !field.selectable) {
       const hint = suggest(p.name, selectable.map((f) => f.name));
-      throw new ApiError(
+      throw new PlanError(
         field ? 'not_selectable' : 'unknown_field',
         `'${p.name}' is not a field of ${resource.name} you can select${hint}. Valid fields: ${selectable.map((f) => f.name).join(', ')}.`,
         { parameter: '$select', offset: p.offset },
@@ -139,14 +143,14 @@ function planSelect(select: readonly Property[] | undefined, resource: ResourceD
   return selectable.filter((f) => wanted.has(f.name));
 }
 
-function planSkipToken(query: Query, resource: ResourceDef): bigint | string | undefined {
+function planSkipToken(query: Query, resource: ResourceDef): Key | undefined {
   const token = query.skiptoken;
   if (!token) return undefined;
   const keyType = resource.fields.find((f) => f.name === resource.key)?.type;
   if (keyType === 'uuid' && token.kind === 'uuid') return token.value.toLowerCase();
   if (keyType === 'integer' && token.kind === 'integer') return token.value;
   const example = keyType === 'uuid' ? 'Id:6f1c…(a UUID)' : 'Id:1234';
-  throw new ApiError('invalid_skiptoken', `$skiptoken on ${resource.name} must look like ${example}; follow @odata.nextLink rather than building it.`, { parameter: '$skiptoken' });
+  throw new PlanError('invalid_skiptoken', `$skiptoken on ${resource.name} must look like ${example}; follow @odata.nextLink rather than building it.`, { parameter: '$skiptoken' });
 }
 
 function planFilter(expr: Expr, resource: ResourceDef): Cond {
@@ -188,9 +192,9 @@ function resolveDimension(p: Property, resource: ResourceDef): DimensionDef {
     const valid = filterNames(resource);
     const list = `Filterable fields of ${resource.name}: ${valid.join(', ')}.`;
     if (!resource.fields.some((f) => f.name === p.name) && !dim) {
-      throw new ApiError('unknown_field', `'${p.name}' is not a field of ${resource.name}${suggest(p.name, valid)}. ${list}`, { parameter: '$filter', offset: p.offset });
+      throw new PlanError('unknown_field', `'${p.name}' is not a field of ${resource.name}${suggest(p.name, valid)}. ${list}`, { parameter: '$filter', offset: p.offset });
     }
-    throw new ApiError('not_filterable', `'${p.name}' cannot be used in $filter on ${resource.name}: ${elsewhere(dim?.name ?? p.name, resource)} ${list}`, {
+    throw new PlanError('not_filterable', `'${p.name}' cannot be used in $filter on ${resource.name}: ${elsewhere(dim?.name ?? p.name, resource)} ${list}`, {
       parameter: '$filter',
       offset: p.offset,
     });
@@ -287,8 +291,8 @@ function calendarDate(text: string): string | undefined {
   return ts?.slice(0, 10) === text ? text : undefined;
 }
 
-function badValue(p: Property, dim: DimensionDef, why: string): ApiError {
-  return new ApiError('invalid_value', `Invalid value for ${dim.name} in $filter: ${why}.`, { parameter: '$filter', offset: p.offset });
+function badValue(p: Property, dim: DimensionDef, why: string): PlanError {
+  return new PlanError('invalid_value', `Invalid value for ${dim.name} in $filter: ${why}.`, { parameter: '$filter', offset: p.offset });
 }
 
 /** " (did you mean 'X'?)" for a near miss, case-insensitive first, then one edit away. */
@@ -309,8 +313,4 @@ function editDistance(a: string, b: string): number {
     prev = cur;
   }
   return prev[b.length]!;
-}
-
-function assertNever(x: never): never {
-  throw new Error(`unhandled: ${JSON.stringify(x)}`);
 }

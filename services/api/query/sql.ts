@@ -34,6 +34,15 @@ export function constant(text: string): string {
   return `'${text}'`;
 }
 
+/**
+ * A SQL string constant of text this program chose itself, where DuckDB takes no parameter: a named pipe's path
+ * from our own pool (COPY … TO), a COPY option, a setting's value. Quotes are doubled; user text never comes
+ * here (it is bound).
+ */
+export function literal(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
+}
+
 /** Collects parameters in order; `bind` returns the placeholder with its cast. */
 export class Params {
   readonly values: SqlParam[] = [];

@@ -4,6 +4,7 @@
  */
 import { filterNames, resources, type ResourceDef } from '../../../schemas/index.js';
 import { API_ERROR_CODES } from '../errors.js';
+import { FORMAT_NAMES, FORMATS } from '../formats.js';
 import { filterOnlyNames } from '../metadata/csdl.js';
 import { OPENAPI_PATH } from '../metadata/openapi.js';
 import { FILTER_LIMITS, TOP_RANGE } from '../odata/index.js';
@@ -102,7 +103,7 @@ Generic OData clients read <code>$metadata</code> for types and for what the ser
 <tr><td><code>$skiptoken</code></td><td>page cursor: follow <code>@odata.nextLink</code> or <code>Link: &lt;…&gt;; rel="next"</code></td></tr>
 <tr><td><code>$count=true</code></td><td><code>{"value": n}</code>, exact</td></tr>
 <tr><td><code>$apply</code></td><td><code>[filter(…)/]groupby((F1,…),aggregate($count as Count))</code> on Observations and Records; group by ${GROUPABLE.join(', ')}</td></tr>
-<tr><td><code>$format</code></td><td><code>json</code> or <code>csv</code> (or <code>Accept: text/csv</code>)</td></tr>
+<tr><td><code>$format</code></td><td>${FORMAT_NAMES.map((f, i) => html`${i ? ', ' : ''}<code>${f}</code>`)}; default json (or <code>Accept:</code> ${FORMAT_NAMES.filter((f) => FORMATS[f].byAccept).map((f, i) => html`${i ? ', ' : ''}<code>${FORMATS[f].mediaType}</code>`)})</td></tr>
 </tbody></table>
 <p>Results are always in Id order. <code>$orderby</code>, <code>$skip</code>, <code>$expand</code> and unknown <code>$</code> options answer 400.</p>
 

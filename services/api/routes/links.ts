@@ -5,7 +5,7 @@
  */
 import { formatFilter } from '../odata/index.js';
 import type { Expr, Query } from '../odata/ast.js';
-import type { ApplyPlan, PagePlan } from '../query/plan.js';
+import type { ApplyPlan, Key, PagePlan } from '../query/plan.js';
 import { publicOrigin } from './public-origin.js';
 
 export const BASE_PATH = '/v1/odata/v4';
@@ -33,7 +33,7 @@ export function encodeValue(value: string): string {
  * nextLink('https://api.example.org', plan, query, 1234n)
  * // → https://api.example.org/v1/odata/v4/Observations?$filter=CharacteristicName%20eq%20%27pH%27&$top=1000&$skiptoken=Id%3A1234
  */
-export function nextLink(base: string, plan: PagePlan, query: Query, lastKey: bigint | string): string {
+export function nextLink(base: string, plan: PagePlan, query: Query, lastKey: Key): string {
   const params: [string, string][] = [];
   if (query.select) params.push(['$select', plan.fields.map((f) => f.name).join(',')]);
   if (query.filter) params.push(['$filter', formatFilter(query.filter)]);

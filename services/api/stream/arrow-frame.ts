@@ -29,7 +29,6 @@ import type { FieldDef, FieldType } from '../../../schemas/index.js';
 import type { ColumnChunk } from '../db/snapshot.js';
 import type { Frame } from './page-stream.js';
 
-export const ARROW_TYPE = 'application/vnd.apache.arrow.stream';
 const END_OF_STREAM = 8; // continuation marker 0xFFFFFFFF + zero length
 
 function arrowType(type: FieldType): DataType {

@@ -1,6 +1,6 @@
 /**
  * textPageStream on its own: framing across read boundaries, and the checks that keep a wrong page from ever
- * ending like a valid one. (The same path runs on real pipes and sockets in db/copy-text.test.ts and server.test.ts.)
+ * ending like a valid one. (The same path runs on real pipes and sockets in db/extract/copy-text.test.ts and server.test.ts.)
  */
 import { describe, expect, it } from 'vitest';
 import { textPageStream } from './page-stream.js';

@@ -4,6 +4,7 @@
  * response exists, so a query that fails early still gets a status; a failure after that errors the stream,
  * which aborts the connection: a cut page never looks like a valid short one.
  */
+import type { Key } from '../query/plan.js';
 
 /** How one output format frames a page. */
 export interface Frame<C> {
@@ -28,14 +29,14 @@ const bytes = (b: string | Uint8Array) => (typeof b === 'string' ? encoder.encod
  * const body = await pageStream(snapshot.streamColumns(compiled, signal), arrowFrame(plan.fields), { count: 10 });
  * return new Response(body, { headers });
  */
-export async function pageStream<C extends { readonly ids: readonly (bigint | string)[] }>(
+export async function pageStream<C extends { readonly ids: readonly Key[] }>(
   chunks: AsyncGenerator<C>,
   frame: Frame<C>,
   expect: PageExpectation,
 ): Promise<ReadableStream<Uint8Array>> {
   let pending: IteratorResult<C> | undefined = await chunks.next();
   let sent = 0;
-  let last: bigint | string | undefined;
+  let last: Key | undefined;
 
   function render(chunk: C): Uint8Array {
     for (const id of chunk.ids) {
@@ -96,7 +97,7 @@ export interface TextFrame {
 /**
  * The text path: bytes from `Snapshot.copyText` framed as a page, with the same guarantees as `pageStream`: the
  * first bytes are awaited before the response exists, one batch in flight, and the suffix is written only when
- * the COPY reports exactly the planned number of rows (rows are sorted by Id in SQL, see page-window.ts).
+ * the COPY reports exactly the planned number of rows (rows are sorted by Id in SQL, see exec/page-window.ts).
  *
  * @example
  * const body = await textPageStream(snapshot.copyText(q, ',', signal), { prefix: '[', suffix: ']', trailer: ',' }, { count: 10 });

@@ -1,18 +1,17 @@
 /**
  * A cursor: one query's rows after a position, read page by page by successive requests of a client that follows
- * next links (db/cursor-cache.ts keeps it between them). One COPY writes every remaining row, framed
- * (db/row-frame.ts), into a pipe; while no request is reading, the cursor reads ahead up to `readAhead` bytes, so
+ * next links (db/extract/cursor-cache.ts keeps it between them). One COPY writes every remaining row, framed
+ * (db/extract/row-frame.ts), into a pipe; while no request is reading, the cursor reads ahead up to `readAhead` bytes, so
  * that DuckDB renders the next page while the client is still taking in the last one and asking for the next
  * (measured: docs/performance.md §1). Beyond that the pipe fills and blocks DuckDB's writer.
  */
+import type { Key } from '../../query/plan.js';
 import type { PipeCopy } from './copy-text.js';
 import { PipeThread } from './pipe-thread.js';
 import { RowFrames } from './row-frame.js';
 
-type Key = bigint | string;
-
 /**
- * Half a 10,000-row page of Records in JSON; the pipe's thread (db/pipe-thread.ts) may hold up to as much again
+ * Half a 10,000-row page of Records in JSON; the pipe's thread (db/extract/pipe-thread.ts) may hold up to as much again
  * in messages the event loop has not taken yet.
  */
 export const READ_AHEAD = 8 * 1024 * 1024;

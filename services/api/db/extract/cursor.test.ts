@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startPipeCopy, startThreadedPipeCopy } from './copy-text.js';
 import { openCursor, type Cursor } from './cursor.js';
 import { createPipePool, type PipePool } from './pipe-pool.js';
-import type { CompiledQuery } from '../query/sql.js';
+import type { CompiledQuery } from '../../query/sql.js';
 
 let instance: DuckDBInstance;
 let pipes: PipePool;

@@ -5,9 +5,9 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openSnapshot, type Snapshot } from './snapshot.js';
+import { openSnapshot, type Snapshot } from '../snapshot.js';
 import { createPipePool } from './pipe-pool.js';
-import type { CompiledQuery } from '../query/sql.js';
+import type { CompiledQuery } from '../../query/sql.js';
 
 let snapshot: Snapshot;
 beforeAll(async () => {

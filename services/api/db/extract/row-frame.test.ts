@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RowFrames } from './row-frame.js';
+import { FRAME_DELIMITER, FRAME_END, framedRows, MAX_FRAMED_ID, RowFrames } from './row-frame.js';
 
 const frame = (id: number, text: string) => {
   const bytes = Buffer.from(text, 'utf8');
@@ -96,6 +96,21 @@ describe('RowFrames', () => {
     const notNumber = new RowFrames();
     notNumber.push(Buffer.from('1x\x013\x01abc\n'));
     expect(() => takeAll(notNumber, 1)).toThrow(/expected a decimal number/);
+  });
+
+  it('an Id of 16 digits is not a frame: the largest framed Id is MAX_FRAMED_ID - 1, read exactly', () => {
+    const largest = Number(MAX_FRAMED_ID - 1n);
+    const ok = new RowFrames();
+    ok.push(frame(largest, 'x'));
+    expect(takeAll(ok, 1).ids).toEqual([largest, 0]);
+    const big = new RowFrames();
+    big.push(Buffer.from(`${MAX_FRAMED_ID}\x011\x01x\n`));
+    expect(() => takeAll(big, 1)).toThrow(/expected a decimal number/);
+  });
+
+  it('framedRows is the SQL of the frame the reader takes: id, byte length, text', () => {
+    expect(framedRows({ sql: 'SELECT 1 AS id, \'é\' AS row', params: [] }).sql).toBe("SELECT id, strlen(row) AS n, row FROM (SELECT 1 AS id, 'é' AS row)");
+    expect([FRAME_DELIMITER, FRAME_END]).toEqual(['\x01', '\n']);
   });
 
   it('clear drops everything held', () => {

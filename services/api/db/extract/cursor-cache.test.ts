@@ -1,7 +1,7 @@
-/** The cursor cache's bookkeeping, with real cursors on the fixture file (routes/page-text.test.ts covers its use). */
+/** The cursor cache's bookkeeping, with real cursors on the fixture file (exec/page-text.test.ts covers its use). */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { CursorCache } from './cursor-cache.js';
-import { openSnapshot, type Snapshot } from './snapshot.js';
+import { openSnapshot, type Snapshot } from '../snapshot.js';
 
 let snapshot: Snapshot;
 beforeAll(async () => {
@@ -67,26 +67,11 @@ describe('CursorCache', () => {
 
   it('closing a snapshot closes the cursors waiting in its cache', async () => {
     const own = await openSnapshot(inject('apiFixtureDb'), { cursors: { max: 2, idleMs: 60_000 } });
-    own.cursors!.put('k', await own.openCursor({ sql: `SELECT "Id" AS id, strlen("DOI") AS n, "DOI" AS row FROM observations`, params: [] }));
+    own.cursors!.keep(await own.openCursor({ sql: `SELECT "Id" AS id, strlen("DOI") AS n, "DOI" AS row FROM observations`, params: [] }), { sql: 'k', params: [] });
     expect(own.cursorsOpen).toBe(1);
     own.close();
     for (let i = 0; i < 100 && own.cursorsOpen > 0; i++) await wait(20);
     expect(own.cursorsOpen).toBe(0);
     await expect(own.openCursor({ sql: 'SELECT 1 AS id, 1 AS n, 1 AS row', params: [] })).rejects.toThrow('is closed');
-  });
-});
-
-describe('the cursor instance', () => {
-  it('a snapshot closed with cursors waiting lets go cleanly while their memory limit is being resized', async () => {
-    // Each cursor that closes resizes the cursor instance's memory limit on a connection of its own; close() must
-    // wait for that before closing the instance (a connection opened on a closing instance crashed the process).
-    for (let round = 0; round < 15; round++) {
-      const own = await openSnapshot(inject('apiFixtureDb'), { cursors: { max: 4, idleMs: 60_000 } });
-      for (let i = 0; i < 3; i++) {
-        own.cursors!.put(`k${i}`, await own.openCursor({ sql: `SELECT "Id" AS id, strlen("DOI") AS n, "DOI" AS row FROM observations WHERE "Id" > ${i}`, params: [] }));
-      }
-      await own.close();
-      expect(own.cursorsOpen).toBe(0);
-    }
   });
 });

@@ -14,31 +14,34 @@
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { closeSync, constants, openSync } from 'node:fs';
 import { Socket } from 'node:net';
-import type { CompiledQuery } from '../query/sql.js';
+import { literal, type CompiledQuery } from '../../query/sql.js';
 import { PipeThread, type PipeThreadOptions } from './pipe-thread.js';
+import { FRAME_DELIMITER, FRAME_END } from './row-frame.js';
 
 /**
  * What follows each row: JSON rows are separated by commas (the last one is dropped by the writer), CSV lines end
- * in CRLF; a cursor's framed rows (db/cursor.ts) end in LF.
+ * in CRLF (formats.ts); a cursor's framed rows end in FRAME_END (db/extract/row-frame.ts).
  */
-export type RowEnd = ',' | '\r\n' | '\n';
+export type RowEnd = ',' | '\r\n' | typeof FRAME_END;
 
-const ROW_END_SQL: Record<RowEnd, string> = { ',': "','", '\r\n': "'\\r\\n'", '\n': "'\\n'" };
+/** DuckDB's NEW_LINE option reads escapes: the row end as the option's text. */
+const ROW_END_OPTION: Record<RowEnd, string> = { ',': ',', '\r\n': '\\r\\n', [FRAME_END]: '\\n' };
 
 /** Paths come from our own pool (mkdtemp + counter); anything else never reaches the SQL text. */
-function pipeLiteral(path: string): string {
+function pipePath(path: string): string {
   if (!/^[A-Za-z0-9_./-]+$/.test(path)) throw new Error(`unexpected characters in the pipe path ${JSON.stringify(path)}: set TMPDIR to a plain path`);
-  return `'${path}'`;
+  return path;
 }
 
-/** The COPY statement: the query's text columns, unquoted, separated by \\x01, each row followed by `rowEnd`. */
+/** The COPY statement: the query's text columns, unquoted, separated by FRAME_DELIMITER, each row followed by `rowEnd`. */
 export function copySql(q: CompiledQuery, pipe: string, rowEnd: RowEnd): string {
   // With QUOTE '' and ESCAPE '' DuckDB's CSV writer writes values verbatim. Pages select one column (no delimiter
   // is written); a cursor's frame puts the Id and the length before the text, so the text may hold anything.
-  return `COPY (${q.sql}) TO ${pipeLiteral(pipe)} (FORMAT csv, HEADER false, QUOTE '', ESCAPE '', DELIMITER '\x01', NEW_LINE ${ROW_END_SQL[rowEnd]})`;
+  const options = `FORMAT csv, HEADER false, QUOTE '', ESCAPE '', DELIMITER ${literal(FRAME_DELIMITER)}, NEW_LINE ${literal(ROW_END_OPTION[rowEnd])}`;
+  return `COPY (${q.sql}) TO ${literal(pipePath(pipe))} (${options})`;
 }
 
-/** What reads the pipe: a socket on the event loop, or a thread of its own (db/pipe-thread.ts). */
+/** What reads the pipe: a socket on the event loop, or a thread of its own (db/extract/pipe-thread.ts). */
 export type PipeReader = Socket | PipeThread;
 
 /** A COPY running into a named pipe, and what reads the pipe. */

@@ -1,14 +1,35 @@
 /**
- * The framing of a cursor's COPY (db/cursor.ts): each row is written as `<Id>\x01<byte length>\x01<text>\n`, so
- * that rows can be cut out of the byte stream without looking inside their text (a CSV line may hold newlines and
- * \x01 in quoted fields) and each row's Id can be checked against the page phase one planned.
+ * The framing of a cursor's COPY (db/extract/cursor.ts), defined here only: each row is written as
+ * `<Id>\x01<byte length>\x01<text>\n`, so that rows can be cut out of the byte stream without looking inside their
+ * text (a CSV line may hold newlines and \x01 in quoted fields) and each row's Id can be checked against the page
+ * phase one planned. `framedRows` is the SQL that writes it (COPY with FRAME_DELIMITER between columns and
+ * FRAME_END after each row, db/extract/copy-text.ts), `RowFrames` the reader.
  *
  * `RowFrames` takes the pipe's reads as they come and hands out whole rows re-framed as a page wants them: the
  * text followed by the page's row end, with the Id and length removed.
  */
+import type { CompiledQuery } from '../../query/sql.js';
 
-const SOH = 0x01;
-const LF = 0x0a;
+/** Between the Id, the length and the text. */
+export const FRAME_DELIMITER = '\x01';
+/** After each row. */
+export const FRAME_END = '\n';
+const SOH = FRAME_DELIMITER.charCodeAt(0);
+const LF = FRAME_END.charCodeAt(0);
+
+/**
+ * Ids are read as JavaScript numbers of at most 15 decimal digits: exact (below 2^53) without a BigInt per row.
+ * A page whose Ids reach this is served from its window, never by a cursor (exec/page-text.ts).
+ */
+export const MAX_FRAMED_ID = 10n ** 15n;
+
+/**
+ * The frame of a query of `id` and `row` (a row's text, compileCursorRows): `id, strlen(row) AS n, row`, which
+ * COPY writes as `<Id>\x01<n>\x01<text>\n`. `strlen` counts bytes, as the reader does.
+ */
+export function framedRows(q: CompiledQuery): CompiledQuery {
+  return { sql: `SELECT id, strlen(row) AS n, row FROM (${q.sql})`, params: q.params };
+}
 
 export interface TakenRows {
   /** The rows' text, each followed by the row end. */

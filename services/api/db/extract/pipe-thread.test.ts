@@ -1,8 +1,9 @@
 /** The pipe's thread on real named pipes: every byte in order, back-pressure when paused, nothing kept after discard. */
 import { closeSync, constants, openSync, writeSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPipePool, type PipePool } from './pipe-pool.js';
 import { PipeThread } from './pipe-thread.js';
+import { pipeWorkerSource } from './pipe-worker.js';
 
 let pipes: PipePool;
 beforeAll(() => {
@@ -124,5 +125,23 @@ describe('PipeThread', () => {
     await thread.finished;
     expect(received).toEqual([]);
     pipes.release(path);
+  });
+});
+
+describe('stopPipeThreadsOnExit', () => {
+  it('importing the module registers no exit hook; the call registers one, once', async () => {
+    vi.resetModules();
+    const before = process.listenerCount('exit');
+    const fresh = await import('./pipe-thread.js');
+    expect(process.listenerCount('exit')).toBe(before);
+    fresh.stopPipeThreadsOnExit();
+    fresh.stopPipeThreadsOnExit();
+    expect(process.listenerCount('exit')).toBe(before + 1);
+  });
+
+  it('the worker runs from its source alone: it names no module but worker_threads and fs', () => {
+    const required = [...pipeWorkerSource().matchAll(/require\((['"])(.*?)\1\)/g)].map((m) => m[2]);
+    expect(required).toEqual(['node:worker_threads', 'node:fs']);
+    expect(pipeWorkerSource()).not.toMatch(/\bimport\b/);
   });
 });

@@ -7,7 +7,7 @@ import { getResource } from '../../../schemas/index.js';
 import { openSnapshot, type Snapshot } from '../db/snapshot.js';
 import { parseQuery } from '../odata/index.js';
 import { planQuery, type PagePlan } from '../query/plan.js';
-import { findPage } from './page-window.js';
+import { chooseWindowStrategy, findPage } from './page-window.js';
 
 let snapshot: Snapshot;
 let mostCommon: string[];
@@ -46,6 +46,22 @@ async function reference(where: string, top: number, after = 0n): Promise<bigint
   const cols = await snapshot.columns({ sql: `SELECT "Id" FROM observations WHERE (${where}) AND "Id" > $1 ORDER BY "Id" LIMIT ${top + 1}`, params: [after] });
   return cols['Id']!.map((v) => v as bigint);
 }
+
+describe('chooseWindowStrategy', () => {
+  it('sorts small tables and unordered files, scans plain filters in stored order, walks region ranges', () => {
+    const on = (resource: string, filter: string) => {
+      const p = planQuery(parseQuery(`$filter=${encodeURIComponent(filter)}`), getResource(resource)!);
+      if (p.kind !== 'page') throw new Error('not a page');
+      return p;
+    };
+    expect(chooseWindowStrategy(on('Records', 'ActivityStartYear ge 2012'), { ordered: true })).toBe('ordered-scan');
+    expect(chooseWindowStrategy(on('Records', "RegionId eq 'admin.2.ca' and ActivityStartYear ge 2012"), { ordered: true })).toBe('region-ranges');
+    // A negated region is not a set of ranges: it stays a filter of the ordered scan.
+    expect(chooseWindowStrategy(on('Records', "RegionId ne 'admin.2.ca'"), { ordered: true })).toBe('ordered-scan');
+    expect(chooseWindowStrategy(on('Records', "RegionId eq 'admin.2.ca'"), { ordered: false })).toBe('sorted');
+    expect(chooseWindowStrategy(on('Locations', "RegionId eq 'admin.2.ca'"), { ordered: true })).toBe('sorted');
+  });
+});
 
 describe('findPage phase one', () => {
   const cases = () => [
@@ -94,17 +110,6 @@ describe('findPage phase one', () => {
     const found = await findPage(snap, plan(filter, 10_000, 3_000n), new AbortController().signal);
     expect(found.ids).toEqual(await reference(where, 10_000, 3_000n));
     expect(sql.some((s) => s.includes('ORDER BY t."Id" LIMIT'))).toBe(true);
-  });
-});
-
-describe('Snapshot.keepsOrder', () => {
-  // Regression: the answer was cached per SQL text, so a window covering the whole table (planned as a bare scan
-  // under a STREAMING_LIMIT: no) sent every later region page with the same text to the sorted path.
-  it('a no for one set of values is not remembered for other values of the same SQL text', async () => {
-    const max = (await snapshot.columns({ sql: 'SELECT max("Id") AS m FROM observations', params: [] }))['m']![0] as bigint;
-    const sql = 'SELECT t."Id" FROM "observations" t WHERE t."Id" BETWEEN CAST($1 AS BIGINT) AND CAST($2 AS BIGINT) LIMIT 10000';
-    expect(await snapshot.keepsOrder({ sql, params: [0n, max] })).toBe(false);
-    expect(await snapshot.keepsOrder({ sql, params: [5_000n, max] })).toBe(true);
   });
 });
 

@@ -1,18 +1,21 @@
 /**
- * Finding a page: which rows (phase one) and how to read them (phase two, always the sorted Id window). Phase one
- * chooses the cheapest strategy that is still exactly Id order:
- * - small tables (datasets, locations) and files not stored in Id order: ORDER BY Id;
- * - observations with plain filters: a LIMIT without ORDER BY, which DuckDB answers in stored order and stops
- *   early — used only when EXPLAIN shows a plan that keeps order (no join, no streaming limit);
- * - observations with region filters: the regions' Id ranges, scanned range by range with plain filters.
+ * Phase one of a page: which rows (up to `top + 1` Ids in ascending order) and how to read them (phase two, always
+ * the sorted Id window). Three strategies, chosen by one decision function (`chooseWindowStrategy`) from what the
+ * plan filters on and what the snapshot checked at open; each is the cheapest that is still exactly Id order:
+ * - `sorted`: small tables (datasets, locations) and files not stored in Id order: ORDER BY Id;
+ * - `ordered-scan`: observations with plain filters: a LIMIT without ORDER BY, which DuckDB answers in stored order
+ *   and stops early — used only when EXPLAIN shows a plan that keeps order (no join, no streaming limit), else
+ *   `sorted`;
+ * - `region-ranges`: observations with region filters: the regions' Id ranges, scanned range by range with plain
+ *   filters.
+ * Each strategy's invariant is written on its entry in WINDOW_STRATEGIES with the test that pins it
+ * (exec/page-window.test.ts unless named otherwise).
  */
 import type { Snapshot } from '../db/snapshot.js';
 import { compileMembershipRanges, compilePageIds, compilePageRows, type PageQueryOptions } from '../query/compile.js';
 import { clipRanges, mergeRanges, splitMemberships, type IdRange } from '../query/membership.js';
-import type { Cond, PagePlan } from '../query/plan.js';
+import type { Cond, Key, PagePlan } from '../query/plan.js';
 import type { CompiledQuery } from '../query/sql.js';
-
-type Key = bigint | string;
 
 export interface PageWindow {
   /** Up to `top + 1` Ids in ascending order: the page, and whether a next page exists. */
@@ -21,7 +24,7 @@ export interface PageWindow {
   rows(format: PagePlan['format'], count: number, skip?: number): CompiledQuery;
   /**
    * Phase one scanned the table in stored order with plain filters: the same rows, in the same order, can come from
-   * a cursor over `plan.where` after `plan.after` (routes/page-text.ts).
+   * a cursor over `plan.where` after `plan.after` (exec/page-text.ts).
    */
   readonly continuable: boolean;
 }
@@ -36,12 +39,56 @@ export interface PageWindow {
  */
 const ORDERED_LIMIT_MAX = 10_000;
 
-export async function findPage(snapshot: Snapshot, plan: PagePlan, signal: AbortSignal): Promise<PageWindow> {
-  if (plan.resource.table !== 'observations' || !snapshot.ordered) return sortedPage(snapshot, plan, signal);
-  const { memberships, rest } = splitMemberships(plan.where);
-  if (memberships.length > 0) return regionPage(snapshot, plan, { ...plan, where: rest }, memberships, signal);
-  const ids = await scanIds(snapshot, plan, undefined, plan.top + 1, signal);
-  return ids ? window(plan, ids, {}) : sortedPage(snapshot, plan, signal);
+export type WindowStrategyKind = 'sorted' | 'ordered-scan' | 'region-ranges';
+
+interface WindowStrategy {
+  find(snapshot: Snapshot, plan: PagePlan, signal: AbortSignal): Promise<PageWindow>;
+}
+
+/** The one decision: which strategy finds this plan's page on this snapshot. */
+export function chooseWindowStrategy(plan: PagePlan, snapshot: Pick<Snapshot, 'ordered'>): WindowStrategyKind {
+  if (plan.resource.table !== 'observations' || !snapshot.ordered) return 'sorted';
+  return splitMemberships(plan.where).memberships.length > 0 ? 'region-ranges' : 'ordered-scan';
+}
+
+export const WINDOW_STRATEGIES: { readonly [K in WindowStrategyKind]: WindowStrategy } = {
+  /**
+   * Invariant: none beyond SQL: ORDER BY Id LIMIT top + 1 is the reference every other strategy must equal.
+   * Pinned by: 'falls back to ORDER BY, with the same Ids, when DuckDB would not keep order'; a file stored out of
+   * Id order is served by it (db/ordering.test.ts 'a shuffled file pages to the same rows as the ordered one').
+   */
+  sorted: { find: sortedPage },
+  /**
+   * Invariant: `observations` is stored in Id order (Snapshot.ordered, checked at open) and DuckDB keeps stored
+   * order under a LIMIT of at most ORDERED_LIMIT_MAX when EXPLAIN shows no join, union, aggregate or
+   * STREAMING_LIMIT (Snapshot.keepsOrder); the Ids found are still checked to ascend, and any doubt sorts.
+   * Pinned by: 'at $top=10000, every strategy returns the reference Ids without sorting, in LIMITs of at most
+   * 10,000', 'small pages follow the same Ids as the reference from cursor to cursor', 'falls back to ORDER BY…',
+   * and db/order-check.test.ts 'a no for one set of values is not remembered for other values of the same SQL text'.
+   */
+  'ordered-scan': {
+    async find(snapshot, plan, signal) {
+      const ids = await scanIds(snapshot, plan, undefined, plan.top + 1, signal);
+      return ids ? window(plan, ids, {}) : sortedPage(snapshot, plan, signal);
+    },
+  },
+  /**
+   * Invariant: each location's observations are one contiguous Id range (locations.first_obs_id..last_obs_id,
+   * written by ingest), so a region is a short list of Id ranges scanned in order with the other filters; each
+   * range is an ordered scan (sorted when EXPLAIN says no). Pinned by: the $top=10000 and small-page tests above on
+   * `RegionId eq 'admin.2.ca'`, and 'rows(format, count, skip) reads the page from its skip-th Id on'.
+   */
+  'region-ranges': {
+    find(snapshot, plan, signal) {
+      const { memberships, rest } = splitMemberships(plan.where);
+      return regionPage(snapshot, plan, { ...plan, where: rest }, memberships, signal);
+    },
+  },
+};
+
+/** Phase one of `plan`, by the strategy chooseWindowStrategy picks. */
+export function findPage(snapshot: Snapshot, plan: PagePlan, signal: AbortSignal): Promise<PageWindow> {
+  return WINDOW_STRATEGIES[chooseWindowStrategy(plan, snapshot)].find(snapshot, plan, signal);
 }
 
 async function sortedPage(snapshot: Snapshot, plan: PagePlan, signal: AbortSignal): Promise<PageWindow> {

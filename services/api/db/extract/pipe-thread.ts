@@ -1,5 +1,5 @@
 /**
- * Reads a named pipe on a worker thread, for a cursor's long-running COPY (db/cursor.ts).
+ * Reads a named pipe on a worker thread, for a cursor's long-running COPY (db/extract/cursor.ts).
  *
  * Why: a Linux pipe holds 64 KiB, about 40 rows of Records JSON. Read on the event loop, the pipe is drained only
  * when the loop is free, so DuckDB's single render thread stalled whenever this process was writing a batch to
@@ -20,71 +20,11 @@
 import { EventEmitter } from 'node:events';
 import { closeSync, constants, openSync, writeSync } from 'node:fs';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import { pipeWorkerSource, SLOT, SLOTS, type PipeWorkerData, type PipeWorkerMessage } from './pipe-worker.js';
 
-/**
- * state[0]: 1 while paused; state[1]: 1 once discarding; state[2]: bytes posted and not yet received; state[3]: 1
- * when the process exits; state[4] below.
- */
-const PAUSED = 0;
-const DISCARD = 1;
-const IN_FLIGHT = 2;
-const STOP = 3;
-/** state[4]: buffers the thread has allocated (spares reused are not counted). */
-const ALLOCATED = 4;
-
-// CommonJS evaluated in the worker: no file to resolve, the same under tsx and in the compiled build.
-const WORKER_SOURCE = `
-const { parentPort, workerData, receiveMessageOnPort } = require('node:worker_threads');
-const { readSync } = require('node:fs');
-const { fd, blocking, chunk, inFlight, spares } = workerData;
-const state = new Int32Array(workerData.state);
-// Buffers the event loop is done with come back here to be filled again (see PipeThread.recycle).
-const free = [];
-const nextBuffer = () => {
-  for (let m; (m = receiveMessageOnPort(spares)); ) free.push(m.message);
-  const spare = free.pop();
-  if (spare) return Buffer.from(spare);
-  Atomics.add(state, ${ALLOCATED}, 1);
-  return Buffer.allocUnsafeSlow(chunk);
-};
-// The blocking read end waits for data without polling; the non-blocking one then takes whatever else is
-// already in the pipe, so one message carries up to a chunk.
-const more = (buf, at) => {
-  try {
-    return readSync(fd, buf, at, buf.length - at, null);
-  } catch (err) {
-    if (err.code === 'EAGAIN') return -1;
-    throw err;
-  }
-};
-try {
-  for (let ended = false; !ended; ) {
-    while (Atomics.load(state, ${PAUSED}) === 1 && Atomics.load(state, ${STOP}) === 0) Atomics.wait(state, ${PAUSED}, 1);
-    // Messages wait in a queue until the event loop takes them: bound it, or the queue is the read-ahead.
-    for (let q = Atomics.load(state, ${IN_FLIGHT}); q >= inFlight && Atomics.load(state, ${DISCARD}) === 0 && Atomics.load(state, ${STOP}) === 0; q = Atomics.load(state, ${IN_FLIGHT})) {
-      Atomics.wait(state, ${IN_FLIGHT}, q);
-    }
-    if (Atomics.load(state, ${STOP}) === 1) break;
-    const buf = nextBuffer();
-    let filled = readSync(blocking, buf, 0, chunk, null);
-    if (filled === 0 || Atomics.load(state, ${STOP}) === 1) break;
-    while (filled < chunk) {
-      const n = more(buf, filled);
-      if (n < 0) break;
-      if (n === 0) ended = true;
-      if (n <= 0) break;
-      filled += n;
-    }
-    if (Atomics.load(state, ${DISCARD}) === 0) {
-      Atomics.add(state, ${IN_FLIGHT}, filled);
-      parentPort.postMessage({ data: buf.buffer, length: filled }, [buf.buffer]);
-    }
-  }
-  parentPort.postMessage({ end: true });
-} catch (err) {
-  parentPort.postMessage({ error: String(err && err.message ? err.message : err) });
-}
-`;
+const { paused: PAUSED, discard: DISCARD, inFlight: IN_FLIGHT, stop: STOP, allocated: ALLOCATED } = SLOT;
+/** Built once: the same text for every thread. */
+let workerSource: string | undefined;
 
 export interface PipeThreadOptions {
   /** Bytes gathered per message. */
@@ -94,13 +34,23 @@ export interface PipeThreadOptions {
 }
 
 const live = new Set<PipeThread>();
-process.once('exit', () => {
-  for (const thread of live) thread.stopNow();
-});
+let exitHooked = false;
+
+/**
+ * Makes every pipe thread still running end when the process exits: Node joins worker threads on exit, and one
+ * blocked in read() would hold the process. Called by main.ts (the one file with side effects); idempotent.
+ */
+export function stopPipeThreadsOnExit(): void {
+  if (exitHooked) return;
+  exitHooked = true;
+  process.once('exit', () => {
+    for (const thread of live) thread.stopNow();
+  });
+}
 
 /** The reading end of a pipe, as the subset of a socket's events and flow control that cursors use. */
 export class PipeThread extends EventEmitter {
-  private readonly state = new Int32Array(new SharedArrayBuffer(20));
+  private readonly state = new Int32Array(new SharedArrayBuffer(SLOTS * Int32Array.BYTES_PER_ELEMENT));
   private readonly worker: Worker;
   private readonly path: string;
   private readonly chunk: number;
@@ -121,9 +71,18 @@ export class PipeThread extends EventEmitter {
     this.chunk = options.chunk ?? 64 * 1024;
     const { port1, port2 } = new MessageChannel();
     this.spares = port1;
-    this.worker = new Worker(WORKER_SOURCE, {
+    const workerData: PipeWorkerData = {
+      fd,
+      blocking,
+      chunk: this.chunk,
+      inFlight: options.inFlight ?? 8 * 1024 * 1024,
+      state: this.state.buffer as SharedArrayBuffer,
+      spares: port2,
+      slot: SLOT,
+    };
+    this.worker = new Worker((workerSource ??= pipeWorkerSource()), {
       eval: true,
-      workerData: { fd, blocking, chunk: this.chunk, inFlight: options.inFlight ?? 8 * 1024 * 1024, state: this.state.buffer, spares: port2 },
+      workerData,
       transferList: [port2],
       resourceLimits: { maxOldGenerationSizeMb: 8, maxYoungGenerationSizeMb: 2 },
       stdout: false,
@@ -132,14 +91,13 @@ export class PipeThread extends EventEmitter {
     this.worker.unref();
     live.add(this);
     this.path = path;
-    this.worker.on('message', (m: { data?: ArrayBuffer; length?: number; end?: true; error?: string }) => {
-      if (m.data) {
-        Atomics.sub(this.state, IN_FLIGHT, m.length ?? 0);
+    this.worker.on('message', (m: PipeWorkerMessage) => {
+      if ('data' in m) {
+        Atomics.sub(this.state, IN_FLIGHT, m.length);
         Atomics.notify(this.state, IN_FLIGHT);
         this.emit('data', Buffer.from(m.data, 0, m.length));
-      }
-      else if (m.end) this.emit('end');
-      else if (m.error) this.emit('error', new Error(`reading the pipe: ${m.error}`));
+      } else if ('end' in m) this.emit('end');
+      else this.emit('error', new Error(`reading the pipe: ${m.error}`));
     });
     this.finished = new Promise((resolve) => {
       this.worker.once('error', (err) => this.emit('error', err));
@@ -198,9 +156,9 @@ export class PipeThread extends EventEmitter {
   }
 
   /**
-   * Makes the thread end now, from the process's exit: Node joins worker threads on exit, and one blocked in read()
-   * would hold the process. Shutdown closes cursors first (db/database.ts), so this only matters when that timed
-   * out. Wakes its waits, and a blocked read with one byte.
+   * Makes the thread end now, from the process's exit (stopPipeThreadsOnExit): Node joins worker threads on exit,
+   * and one blocked in read() would hold the process. Shutdown closes cursors first (db/database.ts), so this only
+   * matters when that timed out. Wakes its waits, and a blocked read with one byte.
    */
   stopNow(): void {
     this.set(STOP, 1);

@@ -1,0 +1,128 @@
+/**
+ * The extract machinery behind one entry point: a page's text written by DuckDB's COPY into a named pipe
+ * (copy-text.ts, pipe-pool.ts), and cursors that continue an extract from page to page (cursor.ts, row-frame.ts,
+ * pipe-thread.ts, pipe-worker.ts, cursor-cache.ts, cursor-instance.ts). The snapshot builds it; the execution stage
+ * (exec/page-text.ts) decides when to use a cursor and what to do when one fails, through `ExtractCursors`.
+ *
+ * Invariants, each with the test that pins it (files in db/extract/ unless named otherwise):
+ * 1. A page's COPY gives exactly the rows of its query, text verbatim, each followed by the row end, and reports
+ *    its row count: copy-text.test.ts 'writes each row as it is…', 'keeps text verbatim…'.
+ * 2. Every way a COPY ends (read to the end, abandoned, aborted, failed mid-way or at once) leaves no query
+ *    running and gives its pipe back; a failed page is cut, never completed: copy-text.test.ts, 'a consumer that
+ *    stops…', 'an abort signal mid-page…', 'a query that fails part-way…'.
+ * 3. The row frame is `<Id>\x01<byte length>\x01<text>\n`, defined once (row-frame.ts: the SQL that writes it and
+ *    the reader); rows are cut by length whatever their text holds: row-frame.test.ts 'cuts rows by their
+ *    length…', 'gives the same rows however the stream is split…', 'a frame that is not ours fails loudly…'.
+ * 4. Framed Ids are below 10^15 (MAX_FRAMED_ID: exact as JS numbers); a page whose Ids reach it never uses a
+ *    cursor, it is served from its window: row-frame.test.ts 'an Id of 16 digits is not a frame…' and
+ *    exec/large-ids.test.ts.
+ * 5. A cursor hands out exactly the rows phase one found, each Id checked, and fails the page otherwise; it reads
+ *    ahead only so far: cursor.test.ts 'hands out consecutive pages…', 'a row whose Id is not the one phase one
+ *    found…', 'reads ahead only so far…'.
+ * 6. Cursor identity: a cursor continues exactly the request whose cursor query (SQL text and values, the position
+ *    included) it was stored under; at most CURSOR_CACHE_SIZE wait, each at most CURSOR_IDLE_MS; one opens only
+ *    for a link handed out: cursor-cache.test.ts, exec/page-text.test.ts 'a page requested out of the blue…'.
+ * 7. The cursor instance's memory limit is 64MB + 32MB per cursor open beyond the first (cursorMemoryLimitMB), and
+ *    it closes only after its cursors and the last resize: cursor-instance.test.ts.
+ * 8. The pipe's thread drains the pipe off the event loop with at most `inFlight` bytes unread, pauses for
+ *    back-pressure, and ends at end-of-file: pipe-thread.test.ts. Its body is a typed function run from its source
+ *    (pipe-worker.ts) and its process exit hook is registered by main.ts (stopPipeThreadsOnExit), not on import:
+ *    pipe-thread.test.ts 'importing the module registers no exit hook…', 'the worker runs from its source alone…'.
+ * 9. UV_THREADPOOL_SIZE is MAX_CONCURRENT_QUERIES + CURSOR_CACHE_SIZE + 4 (libuv's own 4), at most 1024: each
+ *    page's or cursor's COPY may hold a libuv thread while it waits on its pipe: thread-pool.test.ts.
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { CompiledQuery } from '../../query/sql.js';
+import { copyThroughPipe, type RowEnd } from './copy-text.js';
+import type { Cursor } from './cursor.js';
+import { CursorCache, type CursorCacheOptions } from './cursor-cache.js';
+import { createCursorInstance } from './cursor-instance.js';
+import { createPipePool } from './pipe-pool.js';
+
+export { CursorError, type Cursor } from './cursor.js';
+export { MAX_FRAMED_ID } from './row-frame.js';
+export { copySql, type RowEnd } from './copy-text.js';
+export { stopPipeThreadsOnExit } from './pipe-thread.js';
+export { threadPoolSize } from './thread-pool.js';
+
+export interface ExtractOptions {
+  /** The snapshot's DuckDB settings; the cursor instance takes them with one thread. */
+  readonly config: Readonly<Record<string, string>>;
+  /** Cursors for clients that follow next links; none when left out or `max` is 0. */
+  readonly cursors?: CursorCacheOptions & { readonly memoryLimit?: string };
+}
+
+/** What the execution stage asks of cursors: each keyed by its cursor query (compileCursorRows). */
+export interface ExtractCursors {
+  /** The cursor waiting to continue with `here`'s rows, taken out of the cache. */
+  take(here: CompiledQuery): Cursor | undefined;
+  /** Whether a link to `here` was handed out within CURSOR_IDLE_MS: a client paging on. Forgets it either way. */
+  followed(here: CompiledQuery): boolean;
+  /** Opens a cursor on `here` (rejects when it cannot: its instance out of memory, no pipe). */
+  open(here: CompiledQuery): Promise<Cursor>;
+  /** Remembers a link to `next` handed out by a page served without a cursor. */
+  handOut(next: CompiledQuery): void;
+  /** After a page: keeps the cursor for the page `next` starts, or closes it when there is none. */
+  keep(cursor: Cursor, next: CompiledQuery | undefined): Promise<void>;
+  /** Cursors waiting for their next request. */
+  readonly size: number;
+}
+
+export interface Extract {
+  /** A page's rows as text: `q`'s one text column through one COPY on `conn`, each row followed by `rowEnd`. */
+  copyText(conn: DuckDBConnection, q: CompiledQuery, rowEnd: RowEnd): AsyncGenerator<Uint8Array, number>;
+  /** Undefined when cursors are off. */
+  readonly cursors?: ExtractCursors;
+  /** Opens a cursor whether or not cursors are kept between requests (tests). */
+  openCursor(q: CompiledQuery): Promise<Cursor>;
+  /** Cursors whose COPY has not yet been closed. */
+  readonly cursorsOpen: number;
+  /** Named pipes held by running COPYs. */
+  readonly pipesInUse: number;
+  /** Closes the cursors, then their instance, then removes the pipes. */
+  close(): Promise<void>;
+}
+
+export function createExtract(path: string, opts: ExtractOptions): Extract {
+  const pipes = createPipePool();
+  const instance = createCursorInstance(path, pipes, { config: opts.config, ...(opts.cursors?.memoryLimit ? { memoryLimit: opts.cursors.memoryLimit } : {}) });
+  const cache = opts.cursors && opts.cursors.max > 0 ? new CursorCache(opts.cursors) : undefined;
+  const cursors: ExtractCursors | undefined = cache && {
+    take: (here) => cache.take(keyOf(here)),
+    followed: (here) => cache.followed(keyOf(here)),
+    open: (here) => instance.open(here),
+    handOut: (next) => cache.issue(keyOf(next)),
+    async keep(cursor, next) {
+      if (next) cache.put(keyOf(next), cursor);
+      else await cursor.close();
+    },
+    get size() {
+      return cache.size;
+    },
+  };
+  return {
+    async *copyText(conn, q, rowEnd) {
+      const pipe = await pipes.acquire();
+      try {
+        return yield* copyThroughPipe(conn, q, pipe, rowEnd);
+      } finally {
+        pipes.release(pipe);
+      }
+    },
+    cursors,
+    openCursor: (q) => instance.open(q),
+    get cursorsOpen() {
+      return instance.opened;
+    },
+    get pipesInUse() {
+      return pipes.inUse;
+    },
+    // Cursors first: a COPY blocked on a full pipe has to be interrupted and drained before its instance closes.
+    close: () => instance.close(() => cache?.close() ?? Promise.resolve()).finally(() => pipes.close()),
+  };
+}
+
+/** The cursor query's text and values: two requests continue the same cursor exactly when these are equal. */
+function keyOf(q: CompiledQuery): string {
+  return JSON.stringify([q.sql, q.params], (_, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
+}

@@ -1,0 +1,26 @@
+/**
+ * UV_THREADPOOL_SIZE for the API process. DuckDB's node bindings run each query as libuv async work, so a COPY
+ * into a pipe that a slow client drains holds a libuv thread for as long as it is blocked in write(): a page's
+ * COPY while its client reads (db/extract/copy-text.ts), a cursor's COPY while it waits between pages with its
+ * read-ahead full (db/extract/cursor.ts). With only libuv's default 4 threads, four slow clients stop every file
+ * read, DNS lookup and new query of the process. So: one thread per query the gate admits at once
+ * (MAX_CONCURRENT_QUERIES), one per cursor that may wait (CURSOR_CACHE_SIZE), and libuv's own 4 on top.
+ */
+
+/** libuv's default pool, kept for file and DNS work. */
+export const LIBUV_DEFAULT_THREADS = 4;
+/** libuv refuses more (MAX_THREADPOOL_SIZE in deps/uv/src/threadpool.c) and silently uses 1024. */
+export const LIBUV_MAX_THREADS = 1024;
+
+export interface ThreadPoolNeeds {
+  readonly maxConcurrentQueries: number;
+  readonly cursorCacheSize: number;
+}
+
+/**
+ * @example
+ * threadPoolSize({ maxConcurrentQueries: 8, cursorCacheSize: 4 }) // → 16
+ */
+export function threadPoolSize(needs: ThreadPoolNeeds): number {
+  return Math.min(LIBUV_MAX_THREADS, needs.maxConcurrentQueries + needs.cursorCacheSize + LIBUV_DEFAULT_THREADS);
+}

@@ -1,0 +1,56 @@
+/** Queries on connections of their own, on the real fixture file: results, streaming, and every way a query ends. */
+import { DuckDBInstance } from '@duckdb/node-api';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createExtract, type Extract } from './extract/extract.js';
+import { createQueryRunner, type QueryRunner } from './query-runner.js';
+
+let instance: DuckDBInstance;
+let extract: Extract;
+let runner: QueryRunner;
+beforeAll(async () => {
+  instance = await DuckDBInstance.create(inject('apiFixtureDb'), { access_mode: 'READ_ONLY' });
+  extract = createExtract(inject('apiFixtureDb'), { config: { access_mode: 'READ_ONLY' } });
+  runner = createQueryRunner(instance, extract);
+});
+afterAll(async () => {
+  instance.closeSync();
+  await extract.close();
+});
+
+describe('createQueryRunner', () => {
+  it('columns: bound parameters in, columns by name out; the connection is closed after', async () => {
+    const cols = await runner.columns({ sql: 'SELECT "Id", "DOI" FROM observations WHERE "Id" BETWEEN $1 AND $2 ORDER BY "Id"', params: [10n, 12n] });
+    expect(cols['Id']).toEqual([10n, 11n, 12n]);
+    expect(cols['DOI']).toHaveLength(3);
+    expect(runner.running).toBe(0);
+  });
+
+  it('streamColumns: Ids first, then one JS array per column, chunk by chunk', async () => {
+    const ids: bigint[] = [];
+    let width = 0;
+    for await (const chunk of runner.streamColumns({ sql: 'SELECT "Id" AS id, "ActivityStartDate" AS c0, "ResultValue" AS c1 FROM observations WHERE "Id" <= 5000 ORDER BY "Id"', params: [] })) {
+      ids.push(...(chunk.ids as bigint[]));
+      width = chunk.columns.length;
+      expect(chunk.columns[0]![0]).toBeInstanceOf(Date);
+    }
+    expect(ids).toEqual(Array.from({ length: 5000 }, (_, i) => BigInt(i + 1)));
+    expect(width).toBe(2);
+    expect(runner.running).toBe(0);
+  });
+
+  it('a consumer that stops early closes its connection', async () => {
+    const stream = runner.streamColumns({ sql: 'SELECT "Id" AS id FROM observations', params: [] });
+    await stream.next();
+    expect(runner.running).toBe(1);
+    await stream.return(undefined);
+    expect(runner.running).toBe(0);
+  });
+
+  it('an aborted signal refuses before a connection is opened; a failing query leaves nothing running', async () => {
+    const abort = new AbortController();
+    abort.abort(new Error('gone'));
+    await expect(runner.columns({ sql: 'SELECT 1', params: [] }, abort.signal)).rejects.toThrow('gone');
+    await expect(runner.columns({ sql: 'SELECT nope FROM observations', params: [] })).rejects.toThrow(/nope/);
+    expect(runner.running).toBe(0);
+  });
+});
