@@ -4,8 +4,12 @@ import { createApp } from './app.js';
 import { loadApiConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { openKeyStore } from './keys/key-store.js';
+import { openRedisKeyStore } from './keys/redis-key-store.js';
 import { createQueryGate } from './limits/query-gate.js';
 import { NODE_SERVER_OPTIONS } from './middleware/url-length.js';
+import { createRedis, redisLabel, waitForRedis } from './shared/redis-client.js';
+import { redisRateLimit } from './shared/redis-rate-limit.js';
+import { redisSlots } from './shared/redis-slots.js';
 
 const config = loadApiConfig();
 // A page's COPY holds a libuv worker thread while it waits for a slow client to drain the pipe (db/copy-text.ts).
@@ -15,10 +19,25 @@ const config = loadApiConfig();
 process.env.UV_THREADPOOL_SIZE ??= String(config.MAX_CONCURRENT_QUERIES + config.CURSOR_CACHE_SIZE + 4);
 const log = (msg: string) => console.log(JSON.stringify({ time: new Date().toISOString(), service: 'api', msg }));
 
-const keys = await openKeyStore({ file: config.API_KEYS_FILE, plainKeys: config.API_KEYS, pollMs: 1000, log }).catch((err: Error) => {
+// With REDIS_URL the replicas share limits and keys through Redis (docs/deployment.md). Redis must answer at start
+// (the keys are read from it); an outage later keeps the last keys and limits each replica alone, logged.
+const redis = config.REDIS_URL ? createRedis({ url: config.REDIS_URL, commandTimeoutMs: config.REDIS_TIMEOUT_MS, log }) : undefined;
+if (redis) {
+  await waitForRedis(redis, config.REDIS_URL!, 10_000).catch((err: Error) => {
+    console.error(`cannot connect to Redis: ${err.message}`);
+    process.exit(1);
+  });
+}
+const prefix = config.REDIS_PREFIX;
+const keys = await (redis
+  ? openRedisKeyStore({ redis, prefix, plainKeys: config.API_KEYS, pollMs: 250, log })
+  : openKeyStore({ file: config.API_KEYS_FILE, plainKeys: config.API_KEYS, pollMs: 1000, log })
+).catch((err: Error) => {
   console.error(`cannot read API keys: ${err.message}`);
   process.exit(1);
 });
+const slots = redis ? redisSlots(redis, { prefix }) : undefined;
+const keySource = redis ? `Redis ${redisLabel(config.REDIS_URL!)}` : config.API_KEYS_FILE;
 if (!keys.required) {
   if (config.API_KEYS_REQUIRED) {
     console.error(`API_KEYS_REQUIRED=1 but there are no keys: issue one with 'make key-issue OWNER=…' (writes ${config.API_KEYS_FILE}) or set API_KEYS.`);
@@ -26,7 +45,7 @@ if (!keys.required) {
   }
   // A fresh checkout must answer `make start` and the README's curl with zero setup; the first issued key
   // (the key file appearing) turns keys on without a restart.
-  log(`WARNING: no API keys configured (no API_KEYS, no ${config.API_KEYS_FILE}): the API is OPEN to every client. Run 'make key-issue OWNER=you@example.org' to require keys, and set API_KEYS_REQUIRED=1 in production.`);
+  log(`WARNING: no API keys configured (no API_KEYS, no key in ${keySource}): the API is OPEN to every client. Run 'make key-issue OWNER=you@example.org' to require keys, and set API_KEYS_REQUIRED=1 in production.`);
 }
 
 const db = await openDatabase(config.DUCKDB_PATH, {
@@ -52,6 +71,7 @@ const app = createApp({
     corsOrigins: config.CORS_ORIGINS,
     rateLimit: { rps: config.RATE_LIMIT_RPS, burst: config.RATE_LIMIT_BURST },
     maxConcurrentPerKey: config.MAX_CONCURRENT_PER_KEY,
+    shared: redis && slots ? { take: redisRateLimit(redis, { rps: config.RATE_LIMIT_RPS, burst: config.RATE_LIMIT_BURST, prefix }), slots } : undefined,
     queryGate: createQueryGate({ maxConcurrent: config.MAX_CONCURRENT_QUERIES, maxQueue: config.QUERY_QUEUE, maxWaitMs: config.QUERY_TIMEOUT_MS }),
     maxUrlBytes: config.MAX_URL_BYTES,
     trustProxy: config.TRUST_PROXY,
@@ -69,29 +89,35 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {
     if (stopping) return;
     stopping = true;
-    log(`${signal}: draining (up to ${config.SHUTDOWN_GRACE_MS} ms)`);
+    log(`${signal}: draining (${config.SHUTDOWN_DELAY_MS ? `unready for ${config.SHUTDOWN_DELAY_MS} ms, then ` : ''}up to ${config.SHUTDOWN_GRACE_MS} ms)`);
     let finished = false;
     const finish = async () => {
       if (finished) return;
       finished = true;
       keys.close();
+      slots?.close();
       // Held until exit: what closing awaits (a cursor's pipe thread ending) does not keep the loop alive by itself,
       // and a loop that empties first exits with 0 before DuckDB is closed and "stopped" logged.
       setInterval(() => {}, 1000);
       await db.close(2000);
+      redis?.disconnect();
       log('stopped');
       process.exit(0);
     };
-    const deadline = setTimeout(() => {
-      log('drain deadline reached: closing the remaining connections');
-      if ('closeAllConnections' in server) server.closeAllConnections();
-      void finish();
-    }, config.SHUTDOWN_GRACE_MS);
-    deadline.unref();
-    // close() stops accepting and (Node ≥ 19) closes idle keep-alive connections; busy ones end after their response.
-    server.close(() => {
-      clearTimeout(deadline);
-      void finish();
-    });
+    // Behind a load balancer (SHUTDOWN_DELAY_MS > 0) /readyz has already turned 503: keep serving what still
+    // arrives until the balancer's health check has taken this replica out, so no request meets a closed port.
+    setTimeout(() => {
+      const deadline = setTimeout(() => {
+        log('drain deadline reached: closing the remaining connections');
+        if ('closeAllConnections' in server) server.closeAllConnections();
+        void finish();
+      }, config.SHUTDOWN_GRACE_MS);
+      deadline.unref();
+      // close() stops accepting and (Node ≥ 19) closes idle keep-alive connections; busy ones end after their response.
+      server.close(() => {
+        clearTimeout(deadline);
+        void finish();
+      });
+    }, config.SHUTDOWN_DELAY_MS);
   });
 }
