@@ -7,6 +7,8 @@ import { openKeyStore } from './keys/key-store.js';
 import { openRedisKeyStore } from './keys/redis-key-store.js';
 import { createQueryGate } from './limits/query-gate.js';
 import { NODE_SERVER_OPTIONS } from './middleware/url-length.js';
+import { followCurrent } from './publication/follow-current.js';
+import { locateInStore } from './publication/store-source.js';
 import { createRedis, redisLabel, waitForRedis } from './shared/redis-client.js';
 import { redisRateLimit } from './shared/redis-rate-limit.js';
 import { redisSlots } from './shared/redis-slots.js';
@@ -48,14 +50,18 @@ if (!keys.required) {
   log(`WARNING: no API keys configured (no API_KEYS, no key in ${keySource}): the API is OPEN to every client. Run 'make key-issue OWNER=you@example.org' to require keys, and set API_KEYS_REQUIRED=1 in production.`);
 }
 
+// With a publication store the replica serves the publication its CURRENT file names (DUCKDB_PATH is not read).
+const store = config.PUBLICATION_STORE;
+const served = store ? `publication store ${store}` : config.DUCKDB_PATH;
 const db = await openDatabase(config.DUCKDB_PATH, {
+  locate: store ? () => locateInStore(store) : undefined,
   threads: config.DUCKDB_THREADS,
   memoryLimit: config.DUCKDB_MEMORY_LIMIT,
   cursors: { max: config.CURSOR_CACHE_SIZE, idleMs: config.CURSOR_IDLE_MS },
   pollMs: 1000,
   log,
 }).catch((err: Error) => {
-  console.error(`cannot open ${config.DUCKDB_PATH}: ${err.message}\nRun 'make ingest' (or 'make start', which ingests the sample) first.`);
+  console.error(`cannot open ${served}: ${err.message}\nRun 'make ingest${store ? ` PUBLICATION_STORE=${store}` : ''}' (or 'make start', which ingests the sample) first.`);
   process.exit(1);
 });
 
@@ -63,6 +69,7 @@ let stopping = false;
 const app = createApp({
   acquire: () => db.acquire(),
   draining: () => stopping,
+  beforeCollection: store ? followCurrent({ refresh: () => db.refresh(), log }) : undefined,
   links: { publicBaseUrl: config.PUBLIC_BASE_URL, trustProxy: config.TRUST_PROXY },
   limits: { queryTimeoutMs: config.QUERY_TIMEOUT_MS, maxPageBytes: config.MAX_PAGE_BYTES },
   log,
@@ -80,7 +87,7 @@ const app = createApp({
 });
 
 const server = serve({ fetch: app.fetch, port: config.API_PORT, hostname: config.API_HOST, serverOptions: NODE_SERVER_OPTIONS }, (info) =>
-  log(`data API listening on http://${config.API_HOST}:${info.port}/v1/odata/v4 over ${config.DUCKDB_PATH}`),
+  log(`data API listening on http://${config.API_HOST}:${info.port}/v1/odata/v4 over ${served}`),
 );
 
 // SIGTERM from the orchestrator: stop accepting, let in-flight responses finish (up to SHUTDOWN_GRACE_MS, then
