@@ -10,7 +10,7 @@ export SRC         ?= $(OUT)
 export API_PORT    ?= 3000
 export PORT        ?= 8080
 
-.PHONY: install build start test sample ingest remove api board board-migrate bench key-issue key-list key-revoke
+.PHONY: install build start test sample ingest remove api replicas board board-migrate bench key-issue key-list key-revoke
 
 node_modules/.package-lock.json: package-lock.json
 	npm ci --no-audit --no-fund
@@ -52,6 +52,10 @@ remove: install
 
 api: build
 	node $(API_MAIN)
+
+# N API replicas behind HAProxy on API_PORT, sharing Redis (REDIS_URL) and the publication store (docs/deployment.md).
+replicas: build
+	$(TSX) scripts/replicas/main.ts
 
 board: install
 	$(TSX) services/board/main.ts
