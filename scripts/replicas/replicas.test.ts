@@ -59,7 +59,7 @@ beforeAll(async () => {
   redisServer = await startRedis();
   redis = new Redis({ port: redisPort, host: '127.0.0.1', maxRetriesPerRequest: 1 });
   redis.on('error', () => {});
-  for (const name of ['rate', 'parallel', 'revoked', 'extract', 'outage', 'd1', 'd2', 'd3', 'd4', 'd5', 'd6']) {
+  for (const name of ['rate', 'parallel', 'revoked', 'extract', 'partition', 'outage', 'd1', 'd2', 'd3', 'd4', 'd5', 'd6']) {
     const { key, record } = await issueKeyInRedis(redis, PREFIX, `${name}@example.org`);
     keys[name] = { key, id: record.id };
   }
@@ -172,6 +172,38 @@ describe('replicas behind HAProxy', () => {
     }
     expect(seen.size).toBe(3);
     expect(Date.now() - at).toBeLessThan(5000);
+  });
+
+  it("the official clients' partitioned extract through the balancer returns exactly the rows one replica returns", async () => {
+    const { key } = keys['partition']!;
+    const filter = "RegionId eq 'admin.4.ca.ab'";
+    /** Lists the matching locations, then pages each location's observations, as the Python and R clients do. */
+    async function partitioned(base: string): Promise<string[]> {
+      const rows: string[] = [];
+      const follow = async (first: string, each: (row: Record<string, unknown>) => void) => {
+        let next: string | undefined = first;
+        for (let i = 0; i < 50 && next; i++) {
+          const res = await get(next, key);
+          expect(res.status).toBe(200);
+          const page = JSON.parse(res.body) as { value: Record<string, unknown>[]; '@odata.nextLink'?: string };
+          page.value.forEach(each);
+          next = page['@odata.nextLink'];
+          await sleep(550);
+        }
+        expect(next).toBeUndefined();
+      };
+      const locations: unknown[] = [];
+      await follow(`${base}/v1/odata/v4/Locations?$select=Id&$filter=${encodeURIComponent(filter)}`, (l) => locations.push(l['Id']));
+      for (const id of locations) {
+        await follow(`${base}/v1/odata/v4/Observations?$top=5000&$filter=${encodeURIComponent(`LocationId eq ${String(id)} and ${filter}`)}`, (r) => rows.push(JSON.stringify(r)));
+      }
+      expect(locations.length).toBeGreaterThan(1);
+      return rows;
+    }
+    const direct = await partitioned(replicaUrls()[2]!);
+    const balanced = await partitioned(topology!.url);
+    expect(direct.length).toBeGreaterThan(1000);
+    expect(balanced).toEqual(direct);
   });
 
   it('kill -9 of the replica serving a client between two pages: following next links through the balancer, every row comes exactly once', async () => {
