@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { haproxyConfig } from './haproxy-config.js';
 
@@ -44,6 +44,20 @@ export interface Topology {
   restart(index: number): Promise<void>;
   /** Kills everything this topology started (SIGKILL after `graceMs`). */
   stop(graceMs?: number): Promise<void>;
+}
+
+/**
+ * The per-process defaults divided among replicas that share this machine's cores. Each replica otherwise runs
+ * DuckDB with a thread per core, 8 query slots and 4 cursors, as a server alone on the machine would: three of them
+ * on 2 cores served 11 requests/s of the load test's mix, with 503s after 30 s in the query queue; divided, 59–65
+ * requests/s and no error (docs/deployment.md). A variable set in the environment or `env` wins.
+ */
+export function colocatedDefaults(replicas: number, cores = availableParallelism()): Record<string, string> {
+  return {
+    DUCKDB_THREADS: String(Math.max(1, Math.floor(cores / replicas))),
+    MAX_CONCURRENT_QUERIES: String(Math.max(2, Math.ceil(8 / replicas))),
+    CURSOR_CACHE_SIZE: String(Math.max(1, Math.ceil(4 / replicas))),
+  };
 }
 
 export async function freePort(): Promise<number> {
@@ -96,6 +110,7 @@ export async function startTopology(opts: TopologyOptions): Promise<Topology> {
   for (let i = 0; i < opts.replicas; i++) ports.push(opts.replicaBasePort ? opts.replicaBasePort + i : await freePort());
   const balancerPort = opts.port || (await freePort());
 
+  const colocated = colocatedDefaults(opts.replicas);
   const replicas: Replica[] = ports.map((port, i) => ({ name: `api${i + 1}`, port, url: `http://127.0.0.1:${port}`, process: undefined as unknown as ChildProcess, logs: [] }));
   const children: ChildProcess[] = [];
 
@@ -103,6 +118,7 @@ export async function startTopology(opts: TopologyOptions): Promise<Topology> {
     const child = spawn(process.execPath, apiArgs, {
       cwd: REPO_ROOT,
       env: {
+        ...colocated,
         ...process.env,
         API_HOST: '127.0.0.1',
         API_PORT: String(r.port),
