@@ -13,7 +13,7 @@ import { publicationManifest } from '../../schemas/publication.js';
 import { createApp } from '../../services/api/app.js';
 import { openDatabase, type Database } from '../../services/api/db/database.js';
 import { followCurrent } from '../../services/api/publication/follow-current.js';
-import { locateInStore } from '../../services/api/publication/store-source.js';
+import { locateInStore, storeLocator } from '../../services/api/publication/store-source.js';
 import { REPO_ROOT } from '../../services/api/test-fixture.js';
 
 const run = promisify(execFile);
@@ -110,5 +110,24 @@ describe('publication store', () => {
     expect(res.status).toBe(503);
     expect(res.headers.get('retry-after')).toBe('1');
     expect(((await res.json()) as { errors: { code: string }[] }).errors[0]!.code).toBe('unavailable');
+  });
+
+  it('a store the replica cannot read keeps it on its publication, and says why once', async () => {
+    const logs: string[] = [];
+    const locate = storeLocator(store, (m) => logs.push(m));
+    const db = await openDatabase(join(dir, 'unused.duckdb'), { locate, pollMs: 0 });
+    dbs.push(db);
+    const serving = (await readyz(db)).publication;
+    const current = readFileSync(join(store, 'CURRENT'), 'utf8');
+    writeFileSync(join(store, 'CURRENT'), 'not-an-id\n');
+    try {
+      expect(await db.refresh()).toBe(false);
+      expect(await db.refresh()).toBe(false);
+      expect((await readyz(db)).publication).toBe(serving);
+      expect(logs).toHaveLength(1);
+      expect(logs[0]).toMatch(/cannot read the current publication .*serving the one before: .*CURRENT does not name a publication \("not-an-id": expected a publication id/);
+    } finally {
+      writeFileSync(join(store, 'CURRENT'), current);
+    }
   });
 });

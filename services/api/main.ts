@@ -8,7 +8,7 @@ import { openRedisKeyStore } from './keys/redis-key-store.js';
 import { createQueryGate } from './limits/query-gate.js';
 import { NODE_SERVER_OPTIONS } from './middleware/url-length.js';
 import { followCurrent } from './publication/follow-current.js';
-import { locateInStore } from './publication/store-source.js';
+import { storeLocator } from './publication/store-source.js';
 import { createRedis, redisLabel, waitForRedis } from './shared/redis-client.js';
 import { redisRateLimit } from './shared/redis-rate-limit.js';
 import { redisSlots } from './shared/redis-slots.js';
@@ -54,7 +54,7 @@ if (!keys.required) {
 const store = config.PUBLICATION_STORE;
 const served = store ? `publication store ${store}` : config.DUCKDB_PATH;
 const db = await openDatabase(config.DUCKDB_PATH, {
-  locate: store ? () => locateInStore(store) : undefined,
+  locate: store ? storeLocator(store, log) : undefined,
   threads: config.DUCKDB_THREADS,
   memoryLimit: config.DUCKDB_MEMORY_LIMIT,
   cursors: { max: config.CURSOR_CACHE_SIZE, idleMs: config.CURSOR_IDLE_MS },

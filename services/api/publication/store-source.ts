@@ -16,16 +16,42 @@ export interface Located {
 
 /** Reads CURRENT and its manifest; rejects with what is missing and how to publish. */
 export async function locateInStore(store: string): Promise<Located> {
-  let id: string;
+  let text: string;
   try {
-    id = publicationId.parse((await readFile(join(store, STORE_CURRENT), 'utf8')).trim());
+    text = (await readFile(join(store, STORE_CURRENT), 'utf8')).trim();
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
       throw new Error(`the publication store ${store} has no ${STORE_CURRENT} file yet: publish into it with 'make ingest PUBLICATION_STORE=${store}'`);
     }
     throw err;
   }
-  const manifest = publicationManifest.parse(JSON.parse(await readFile(join(store, STORE_PUBLICATIONS, id, STORE_MANIFEST), 'utf8')));
-  const database = manifest.objects.find((o) => o.role === 'database')!;
-  return { id, path: join(store, database.path) };
+  const id = publicationId.safeParse(text);
+  if (!id.success) throw new Error(`${join(store, STORE_CURRENT)} does not name a publication (${JSON.stringify(text.slice(0, 80))}: ${id.error.issues[0]?.message}); publish again with make ingest`);
+  const path = join(store, STORE_PUBLICATIONS, id.data, STORE_MANIFEST);
+  const manifest = publicationManifest.safeParse(JSON.parse(await readFile(path, 'utf8')));
+  if (!manifest.success) {
+    throw new Error(`${path} is not a manifest this API reads (${manifest.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}); a newer API may be needed`);
+  }
+  const database = manifest.data.objects.find((o) => o.role === 'database')!;
+  return { id: id.data, path: join(store, database.path) };
+}
+
+/**
+ * locateInStore for a running replica: a store it cannot read (a manifest of a newer kind, a missing object) keeps
+ * it on the publication it serves, which db/database.ts does silently; this says why, once per distinct reason.
+ */
+export function storeLocator(store: string, log: (msg: string) => void): () => Promise<Located> {
+  let last: string | undefined;
+  return async () => {
+    try {
+      const found = await locateInStore(store);
+      last = undefined;
+      return found;
+    } catch (err) {
+      const msg = err instanceof Error ? err.message : String(err);
+      if (msg !== last) log(`WARNING: cannot read the current publication of ${store}, serving the one before: ${msg}`);
+      last = msg;
+      throw err;
+    }
+  };
 }
