@@ -9,7 +9,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync } from 'node:fs';
 import { copyFile, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import {
@@ -162,6 +162,7 @@ export async function seedFromStore(store: string, file: string): Promise<string
   if (!current || !database) return undefined;
   // Named as ingest's own builds are (publish.ts removes them when their process is gone).
   const tmp = `${file}.tmp-${process.pid}-seed`;
+  await mkdir(dirname(file), { recursive: true });
   await copyFile(join(store, database.path), tmp);
   if ((await stat(tmp)).size !== database.bytes) throw new Error(`copy of ${database.path} is incomplete`);
   await rename(tmp, file);

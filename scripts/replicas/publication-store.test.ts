@@ -85,6 +85,22 @@ describe('publication store', () => {
     expect(await seedFromStore(store, working)).toBeUndefined(); // an existing working file is never replaced
   });
 
+  it('make remove with PUBLICATION_STORE on a machine without a working file: starts from the current publication, publishes the result', async () => {
+    const before = (await publishToStore(store, first)).id; // holds the dataset removed below
+    const working = join(dir, 'other-machine', 'tributary.duckdb');
+    const { stderr } = await run(process.execPath, ['--import', 'tsx', 'ingest/main.ts', 'remove', '10.25976/231z-py15'], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, DUCKDB_PATH: working, PUBLICATION_STORE: store },
+    });
+    expect(stderr).toContain(`started ${working} from publication ${before}`);
+    const after = readFileSync(join(store, 'CURRENT'), 'utf8').trim();
+    expect(after).not.toBe(before);
+    expect(stderr).toContain(`published ${after} into ${store}`);
+    const manifest = publicationManifest.parse(JSON.parse(readFileSync(join(store, 'publications', after, 'manifest.json'), 'utf8')));
+    expect(manifest.parent).toBe(before);
+    expect(existsSync(join(store, manifest.objects[0]!.path))).toBe(true);
+  });
+
   it('a next link reaching a replica that has not switched yet switches it first: pages never go back a publication', async () => {
     const before = (await publishToStore(store, first)).id;
     const lagging = await openDatabase(join(dir, 'unused.duckdb'), { locate: () => locateInStore(store), pollMs: 0 });
