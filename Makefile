@@ -10,7 +10,7 @@ export SRC         ?= $(OUT)
 export API_PORT    ?= 3000
 export PORT        ?= 8080
 
-.PHONY: install build start test sample ingest remove api board board-migrate bench key-issue key-list key-revoke
+.PHONY: install build start test sample ingest remove api replicas board board-migrate bench bench-replicas key-issue key-list key-revoke
 
 node_modules/.package-lock.json: package-lock.json
 	npm ci --no-audit --no-fund
@@ -53,6 +53,10 @@ remove: install
 api: build
 	node $(API_MAIN)
 
+# N API replicas behind HAProxy on API_PORT, sharing Redis (REDIS_URL) and the publication store (docs/deployment.md).
+replicas: build
+	$(TSX) scripts/replicas/main.ts
+
 board: install
 	$(TSX) services/board/main.ts
 
@@ -61,6 +65,11 @@ board-migrate: install
 
 bench: install build
 	$(TSX) scripts/bench/main.ts
+
+# The replicated topology's costs: limiter (Redis vs in process), HAProxy overhead, extract and paced load with
+# 1 and 3 replicas (docs/deployment.md). Own redis-server on a free port; ROWS, LOAD_SECONDS.
+bench-replicas: install build
+	$(TSX) scripts/replicas/bench.ts
 
 key-issue: install
 	@test -n "$(OWNER)" || { echo "usage: make key-issue OWNER=alice@example.org" >&2; exit 2; }

@@ -1,12 +1,15 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { runIngest, runRemove, type Log } from './pipeline.js';
+import { publishToStore, seedFromStore } from './publish-store.js';
 import { DEFAULT_MAX_REJECTS, type Report } from './report.js';
 
 /**
  * CLI, the only file with side effects:
  *   node --import tsx ingest/main.ts ingest          (env SRC, DUCKDB_PATH, REGIONS_FILE, REPORT, REPORT_MAX_REJECTS)
  *   node --import tsx ingest/main.ts remove <DOI>    (env DUCKDB_PATH, REPORT)
+ * With PUBLICATION_STORE set, what is published at DUCKDB_PATH (the working file) is then published into the store
+ * that the API replicas serve from (publish-store.ts).
  * Exit codes: 0 published · 1 nothing could be published (the reason is printed) · 2 usage.
  */
 
@@ -27,6 +30,11 @@ async function writeReport(report: Report): Promise<void> {
 async function main(argv: readonly string[]): Promise<number> {
   const [command, arg] = argv;
   const duckdbPath = process.env.DUCKDB_PATH || 'data/tributary.duckdb';
+  const store = process.env.PUBLICATION_STORE || undefined;
+  if (store && (command === 'ingest' || command === 'remove')) {
+    const seeded = await seedFromStore(store, duckdbPath);
+    if (seeded) log.info(`started ${duckdbPath} from publication ${seeded} of ${store}`);
+  }
   let report: Report;
   if (command === 'ingest' && arg === undefined) {
     const src = process.env.SRC;
@@ -45,6 +53,10 @@ async function main(argv: readonly string[]): Promise<number> {
     for (const d of report.datasets) if (d.error) log.info(`${d.DOI ?? d.folder}: ${d.error}`);
     log.info(`nothing published: ${report.error ?? 'unknown reason'}; ${duckdbPath} is unchanged`);
     return 1;
+  }
+  if (store) {
+    const publication = await publishToStore(store, duckdbPath);
+    log.info(`published ${publication.id} into ${store} (${publication.objects[0]!.bytes} bytes): every replica serves it within seconds`);
   }
   return 0;
 }

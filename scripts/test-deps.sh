@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What `make test` needs beyond npm packages, installed or started when missing (Debian, as root):
 # the local PostgreSQL cluster for the board's suite, Chromium for its browser test, xmllint for the CSDL
-# schema check, docker-compose for the compose file check, curl and python3 for the recipes the tests run.
+# schema check, docker-compose for the compose file check, curl and python3 for the recipes the tests run, HAProxy
+# and redis-server for the replica tests (which start their own Redis; the shared-limit tests use 127.0.0.1:6379).
 set -euo pipefail
 
 if ! pg_isready -h 127.0.0.1 -p 5432 -q 2>/dev/null; then
@@ -16,8 +17,14 @@ command -v xmllint >/dev/null || need+=(libxml2-utils)
 command -v docker-compose >/dev/null || need+=(docker-compose)
 command -v curl >/dev/null || need+=(curl)
 command -v python3 >/dev/null || need+=(python3)
+command -v haproxy >/dev/null || need+=(haproxy)
+command -v redis-server >/dev/null || need+=(redis-server)
 if [ ${#need[@]} -gt 0 ]; then
   echo "test-deps: installing ${need[*]} from Debian's packages"
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+if ! redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then
+  echo "test-deps: starting Redis on 127.0.0.1:6379"
+  redis-server --port 6379 --bind 127.0.0.1 --daemonize yes >/dev/null
 fi

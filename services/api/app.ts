@@ -2,7 +2,7 @@
  * The data API as a Hono app, built from its dependencies so tests can run it with `app.request()` or on a
  * real socket. Only main.ts opens files and ports.
  */
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { ApiError, errorBody } from './errors.js';
 import { registerAccess, type AccessOptions } from './middleware/access.js';
@@ -19,6 +19,8 @@ export interface AppDeps extends CollectionDeps {
   readonly access?: AccessOptions;
   /** True once the process is draining: /readyz then answers 503 so the load balancer stops routing to it. */
   readonly draining?: () => boolean;
+  /** Runs before every collection request, after the access checks (publication/follow-current.ts). */
+  readonly beforeCollection?: MiddlewareHandler;
 }
 
 const ALLOW = 'GET, HEAD, OPTIONS';
@@ -38,10 +40,10 @@ export function createApp(deps: AppDeps): Hono {
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/readyz', async (c) => {
     if (deps.draining?.()) throw new ApiError('unavailable', 'Shutting down: this instance takes no new requests.', {}, { 'Retry-After': '1' });
-    const { snapshot, release } = deps.acquire();
+    const { snapshot, release, publication } = deps.acquire();
     try {
       await snapshot.columns({ sql: 'SELECT 1 AS ok', params: [] });
-      return c.json({ status: 'ready', database: snapshot.path });
+      return c.json({ status: 'ready', database: snapshot.path, ...(publication ? { publication } : {}) });
     } finally {
       release();
     }
@@ -49,6 +51,7 @@ export function createApp(deps: AppDeps): Hono {
 
   registerDiscovery(app, deps); // before `${BASE_PATH}/:resource`, which would take `$metadata` for a resource
   const collection = collectionHandler(deps);
+  if (deps.beforeCollection) app.use(`${BASE_PATH}/:resource`, deps.beforeCollection);
   app.get(`${BASE_PATH}/:resource`, collection);
   app.options(`${BASE_PATH}/:resource`, (c) => c.body(null, 204, { Allow: ALLOW }));
   app.all(`${BASE_PATH}/:resource`, (c) => {

@@ -32,6 +32,11 @@ export const apiSettings = {
   QUERY_TIMEOUT_MS: { schema: int(1, 3_600_000), default: '30000', doc: 'A query that has not produced its first row by then is interrupted in DuckDB and answered 504.' },
   MAX_PAGE_BYTES: { schema: int(1024, Number.MAX_SAFE_INTEGER), default: String(64 * 1024 * 1024), doc: 'Pages estimated larger than this (rows × average width of the selected fields) are refused with 413 before any byte is sent.' },
   MAX_URL_BYTES: { schema: int(256, 60 * 1024), default: String(16 * 1024), doc: 'Longer request targets (path and query) get 414.' },
+  SHUTDOWN_DELAY_MS: { schema: int(0, 600_000), default: '0', doc: 'On SIGTERM, how long to keep serving new requests while /readyz answers 503, so a load balancer takes the replica out of rotation before it stops accepting (a little more than its health-check interval × fall count).' },
+  REDIS_URL: { schema: z.string().regex(/^rediss?:\/\//, 'expected redis://host:port or rediss://…').optional(), default: undefined, doc: 'Redis shared by the replicas of one service: rate and concurrency limits per key and the issued keys live there (unset: in this process and API_KEYS_FILE).' },
+  REDIS_PREFIX: { schema: z.string().min(1), default: 'tributary:', doc: 'Prefix of every Redis key the API and `make key-*` use (one service per prefix).' },
+  REDIS_TIMEOUT_MS: { schema: int(10, 60_000), default: '250', doc: 'A Redis command not answered by then fails; the request is then limited by this replica alone.' },
+  PUBLICATION_STORE: { schema: z.string().min(1).optional(), default: undefined, doc: 'Directory of immutable publications shared by the replicas (docs/deployment.md): `make ingest` publishes into it, the API serves the one named by its CURRENT file and follows it without a restart. Unset: the API serves DUCKDB_PATH.' },
   SHUTDOWN_GRACE_MS: { schema: int(0, 3_600_000), default: '10000', doc: 'On SIGTERM, how long in-flight responses may take to finish before their connections are closed.' },
 } as const;
 

@@ -5,8 +5,14 @@ import { loadApiConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { stopPipeThreadsOnExit, threadPoolSize } from './db/extract/extract.js';
 import { openKeyStore } from './keys/key-store.js';
+import { openRedisKeyStore } from './keys/redis-key-store.js';
 import { createQueryGate } from './limits/query-gate.js';
 import { NODE_SERVER_OPTIONS } from './middleware/url-length.js';
+import { followCurrent } from './publication/follow-current.js';
+import { storeLocator } from './publication/store-source.js';
+import { createRedis, redisLabel, waitForRedis } from './shared/redis-client.js';
+import { redisRateLimit } from './shared/redis-rate-limit.js';
+import { redisSlots } from './shared/redis-slots.js';
 
 const config = loadApiConfig();
 // Read by libuv at its first use, which comes after this line (db/extract/thread-pool.ts says why this size).
@@ -14,10 +20,25 @@ process.env.UV_THREADPOOL_SIZE ??= String(threadPoolSize({ maxConcurrentQueries:
 stopPipeThreadsOnExit();
 const log = (msg: string) => console.log(JSON.stringify({ time: new Date().toISOString(), service: 'api', msg }));
 
-const keys = await openKeyStore({ file: config.API_KEYS_FILE, plainKeys: config.API_KEYS, pollMs: 1000, log }).catch((err: Error) => {
+// With REDIS_URL the replicas share limits and keys through Redis (docs/deployment.md). Redis must answer at start
+// (the keys are read from it); an outage later keeps the last keys and limits each replica alone, logged.
+const redis = config.REDIS_URL ? createRedis({ url: config.REDIS_URL, commandTimeoutMs: config.REDIS_TIMEOUT_MS, log }) : undefined;
+if (redis) {
+  await waitForRedis(redis, config.REDIS_URL!, 10_000).catch((err: Error) => {
+    console.error(`cannot connect to Redis: ${err.message}`);
+    process.exit(1);
+  });
+}
+const prefix = config.REDIS_PREFIX;
+const keys = await (redis
+  ? openRedisKeyStore({ redis, prefix, plainKeys: config.API_KEYS, pollMs: 250, log })
+  : openKeyStore({ file: config.API_KEYS_FILE, plainKeys: config.API_KEYS, pollMs: 1000, log })
+).catch((err: Error) => {
   console.error(`cannot read API keys: ${err.message}`);
   process.exit(1);
 });
+const slots = redis ? redisSlots(redis, { prefix }) : undefined;
+const keySource = redis ? `Redis ${redisLabel(config.REDIS_URL!)}` : config.API_KEYS_FILE;
 if (!keys.required) {
   if (config.API_KEYS_REQUIRED) {
     console.error(`API_KEYS_REQUIRED=1 but there are no keys: issue one with 'make key-issue OWNER=…' (writes ${config.API_KEYS_FILE}) or set API_KEYS.`);
@@ -25,17 +46,21 @@ if (!keys.required) {
   }
   // A fresh checkout must answer `make start` and the README's curl with zero setup; the first issued key
   // (the key file appearing) turns keys on without a restart.
-  log(`WARNING: no API keys configured (no API_KEYS, no ${config.API_KEYS_FILE}): the API is OPEN to every client. Run 'make key-issue OWNER=you@example.org' to require keys, and set API_KEYS_REQUIRED=1 in production.`);
+  log(`WARNING: no API keys configured (no API_KEYS, no key in ${keySource}): the API is OPEN to every client. Run 'make key-issue OWNER=you@example.org' to require keys, and set API_KEYS_REQUIRED=1 in production.`);
 }
 
+// With a publication store the replica serves the publication its CURRENT file names (DUCKDB_PATH is not read).
+const store = config.PUBLICATION_STORE;
+const served = store ? `publication store ${store}` : config.DUCKDB_PATH;
 const db = await openDatabase(config.DUCKDB_PATH, {
+  locate: store ? storeLocator(store, log) : undefined,
   threads: config.DUCKDB_THREADS,
   memoryLimit: config.DUCKDB_MEMORY_LIMIT,
   cursors: { max: config.CURSOR_CACHE_SIZE, idleMs: config.CURSOR_IDLE_MS },
   pollMs: 1000,
   log,
 }).catch((err: Error) => {
-  console.error(`cannot open ${config.DUCKDB_PATH}: ${err.message}\nRun 'make ingest' (or 'make start', which ingests the sample) first.`);
+  console.error(`cannot open ${served}: ${err.message}\nRun 'make ingest${store ? ` PUBLICATION_STORE=${store}` : ''}' (or 'make start', which ingests the sample) first.`);
   process.exit(1);
 });
 
@@ -43,6 +68,7 @@ let stopping = false;
 const app = createApp({
   acquire: () => db.acquire(),
   draining: () => stopping,
+  beforeCollection: store ? followCurrent({ refresh: () => db.refresh(), log }) : undefined,
   links: { publicBaseUrl: config.PUBLIC_BASE_URL, trustProxy: config.TRUST_PROXY },
   limits: { queryTimeoutMs: config.QUERY_TIMEOUT_MS, maxPageBytes: config.MAX_PAGE_BYTES },
   log,
@@ -51,6 +77,7 @@ const app = createApp({
     corsOrigins: config.CORS_ORIGINS,
     rateLimit: { rps: config.RATE_LIMIT_RPS, burst: config.RATE_LIMIT_BURST },
     maxConcurrentPerKey: config.MAX_CONCURRENT_PER_KEY,
+    shared: redis && slots ? { take: redisRateLimit(redis, { rps: config.RATE_LIMIT_RPS, burst: config.RATE_LIMIT_BURST, prefix }), slots } : undefined,
     queryGate: createQueryGate({ maxConcurrent: config.MAX_CONCURRENT_QUERIES, maxQueue: config.QUERY_QUEUE, maxWaitMs: config.QUERY_TIMEOUT_MS }),
     maxUrlBytes: config.MAX_URL_BYTES,
     trustProxy: config.TRUST_PROXY,
@@ -59,7 +86,7 @@ const app = createApp({
 });
 
 const server = serve({ fetch: app.fetch, port: config.API_PORT, hostname: config.API_HOST, serverOptions: NODE_SERVER_OPTIONS }, (info) =>
-  log(`data API listening on http://${config.API_HOST}:${info.port}/v1/odata/v4 over ${config.DUCKDB_PATH}`),
+  log(`data API listening on http://${config.API_HOST}:${info.port}/v1/odata/v4 over ${served}`),
 );
 
 // SIGTERM from the orchestrator: stop accepting, let in-flight responses finish (up to SHUTDOWN_GRACE_MS, then
@@ -68,29 +95,35 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {
     if (stopping) return;
     stopping = true;
-    log(`${signal}: draining (up to ${config.SHUTDOWN_GRACE_MS} ms)`);
+    log(`${signal}: draining (${config.SHUTDOWN_DELAY_MS ? `unready for ${config.SHUTDOWN_DELAY_MS} ms, then ` : ''}up to ${config.SHUTDOWN_GRACE_MS} ms)`);
     let finished = false;
     const finish = async () => {
       if (finished) return;
       finished = true;
       keys.close();
+      slots?.close();
       // Held until exit: what closing awaits (a cursor's pipe thread ending) does not keep the loop alive by itself,
       // and a loop that empties first exits with 0 before DuckDB is closed and "stopped" logged.
       setInterval(() => {}, 1000);
       await db.close(2000);
+      redis?.disconnect();
       log('stopped');
       process.exit(0);
     };
-    const deadline = setTimeout(() => {
-      log('drain deadline reached: closing the remaining connections');
-      if ('closeAllConnections' in server) server.closeAllConnections();
-      void finish();
-    }, config.SHUTDOWN_GRACE_MS);
-    deadline.unref();
-    // close() stops accepting and (Node ≥ 19) closes idle keep-alive connections; busy ones end after their response.
-    server.close(() => {
-      clearTimeout(deadline);
-      void finish();
-    });
+    // Behind a load balancer (SHUTDOWN_DELAY_MS > 0) /readyz has already turned 503: keep serving what still
+    // arrives until the balancer's health check has taken this replica out, so no request meets a closed port.
+    setTimeout(() => {
+      const deadline = setTimeout(() => {
+        log('drain deadline reached: closing the remaining connections');
+        if ('closeAllConnections' in server) server.closeAllConnections();
+        void finish();
+      }, config.SHUTDOWN_GRACE_MS);
+      deadline.unref();
+      // close() stops accepting and (Node ≥ 19) closes idle keep-alive connections; busy ones end after their response.
+      server.close(() => {
+        clearTimeout(deadline);
+        void finish();
+      });
+    }, config.SHUTDOWN_DELAY_MS);
   });
 }

@@ -8,7 +8,8 @@ import { stat } from 'node:fs/promises';
 import { openSnapshot, type Snapshot, type SnapshotOptions } from './snapshot.js';
 
 export interface Database {
-  acquire(): { snapshot: Snapshot; release: () => void };
+  /** `publication`: the id of the publication the snapshot belongs to (the file's identity without a store). */
+  acquire(): { snapshot: Snapshot; release: () => void; publication: string };
   /** Checks the file now and switches if it changed; resolves true when it switched. */
   refresh(): Promise<boolean>;
   /**
@@ -22,6 +23,11 @@ export interface DatabaseOptions extends SnapshotOptions {
   /** How often to look for a newly published file; 0 disables polling (tests call refresh()). */
   readonly pollMs?: number;
   readonly log?: (msg: string) => void;
+  /**
+   * Where the publication to serve is now: by default the file at `path`, identified by its inode (ingest renames
+   * a new file over it); publication/store-source.ts reads the publication store instead.
+   */
+  readonly locate?: () => Promise<{ readonly id: string; readonly path: string }>;
 }
 
 interface Entry {
@@ -40,8 +46,9 @@ async function identityOf(path: string): Promise<string> {
 
 export async function openDatabase(path: string, opts: DatabaseOptions = {}): Promise<Database> {
   const log = opts.log ?? (() => {});
-  const identity = await identityOf(path);
-  let current: Entry = { snapshot: await openSnapshot(path, opts), identity, users: 0, retired: false };
+  const locate = opts.locate ?? (async () => ({ id: await identityOf(path), path }));
+  const first = await locate();
+  let current: Entry = { snapshot: await openSnapshot(first.path, opts), identity: first.id, users: 0, retired: false };
   let refreshing: Promise<boolean> | undefined;
 
   function closeIfIdle(e: Entry): void {
@@ -49,19 +56,19 @@ export async function openDatabase(path: string, opts: DatabaseOptions = {}): Pr
   }
 
   async function doRefresh(): Promise<boolean> {
-    let id: string;
+    let found: { id: string; path: string };
     try {
-      id = await identityOf(path);
+      found = await locate();
     } catch {
       return false; // mid-rename or removed: keep serving what we have
     }
-    if (id === current.identity) return false;
-    const snapshot = await openSnapshot(path, opts);
+    if (found.id === current.identity) return false;
+    const snapshot = await openSnapshot(found.path, opts);
     const old = current;
-    current = { snapshot, identity: id, users: 0, retired: false };
+    current = { snapshot, identity: found.id, users: 0, retired: false };
     old.retired = true;
     closeIfIdle(old);
-    log(`switched to newly published ${path}`);
+    log(opts.locate ? `switched to publication ${found.id}` : `switched to newly published ${path}`);
     return true;
   }
 
@@ -76,6 +83,7 @@ export async function openDatabase(path: string, opts: DatabaseOptions = {}): Pr
       let released = false;
       return {
         snapshot: entry.snapshot,
+        publication: entry.identity,
         release() {
           if (released) return;
           released = true;

@@ -10,7 +10,7 @@ import { z } from 'zod';
 
 export const KEY_PREFIX = 'trb_';
 
-const keyRecord = z.object({
+export const keyRecord = z.object({
   id: z.string().regex(/^[0-9a-f]{12}$/),
   owner: z.string().min(1),
   hash: z.string().regex(/^sha256:[0-9a-f]{64}$/),

@@ -36,7 +36,7 @@ export interface KeyStoreOptions {
   readonly log?: (msg: string) => void;
 }
 
-interface Entry {
+export interface Entry {
   readonly id: string;
   readonly owner: string;
   readonly hash: Buffer;
@@ -45,7 +45,26 @@ interface Entry {
 
 const digest = (hash: string) => Buffer.from(hash.slice('sha256:'.length), 'hex');
 
-function plainEntries(keys: readonly string[]): Entry[] {
+/** What the store keeps of an issued key. */
+export function entryOf(k: { id: string; owner: string; hash: string; revokedAt: string | null }): Entry {
+  return { id: k.id, owner: k.owner, hash: digest(k.hash), revoked: k.revokedAt !== null };
+}
+
+/** Checks a presented key against every entry in constant time (shared by the file and Redis stores). */
+export function verifyAgainst(entries: readonly Entry[], key: string): KeyCheck {
+  const hash = hashKey(key);
+  const presented = digest(hash);
+  // Compare with every entry and never stop early: the time taken says nothing about which bytes matched.
+  let match: Entry | undefined;
+  for (const entry of entries) {
+    if (timingSafeEqual(entry.hash, presented) && !match) match = entry;
+  }
+  const id = hash.slice(7, 19);
+  if (!match) return { status: 'unknown', id };
+  return match.revoked ? { status: 'revoked', id } : { status: 'valid', id, owner: match.owner };
+}
+
+export function plainEntries(keys: readonly string[]): Entry[] {
   return keys.map((k) => {
     const hash = hashKey(k);
     return { id: hash.slice(7, 19), owner: 'API_KEYS', hash: digest(hash), revoked: false };
@@ -74,7 +93,7 @@ export async function openKeyStore(opts: KeyStoreOptions): Promise<KeyStore> {
       return false;
     }
     const file = await readKeyFile(opts.file);
-    fileEntries = (file?.keys ?? []).map((k) => ({ id: k.id, owner: k.owner, hash: digest(k.hash), revoked: k.revokedAt !== null }));
+    fileEntries = (file?.keys ?? []).map(entryOf);
     fileIdentity = identity;
     if (!required) log(`key file ${opts.file} found: API keys are now required`);
     required = true;
@@ -104,18 +123,7 @@ export async function openKeyStore(opts: KeyStoreOptions): Promise<KeyStore> {
     get active() {
       return plain.length + fileEntries.filter((e) => !e.revoked).length;
     },
-    verify(key) {
-      const hash = hashKey(key);
-      const presented = digest(hash);
-      // Compare with every entry and never stop early: the time taken says nothing about which bytes matched.
-      let match: Entry | undefined;
-      for (const entry of [...plain, ...fileEntries]) {
-        if (timingSafeEqual(entry.hash, presented) && !match) match = entry;
-      }
-      const id = hash.slice(7, 19);
-      if (!match) return { status: 'unknown', id };
-      return match.revoked ? { status: 'revoked', id } : { status: 'valid', id, owner: match.owner };
-    },
+    verify: (key) => verifyAgainst([...plain, ...fileEntries], key),
     reload,
     close: () => clearInterval(timer),
   };

@@ -182,7 +182,7 @@ export function buildOpenApi(serverUrl: string): Schema {
       [OPENAPI_PATH]: discovery('getOpenApi', 'This document.', JSON_MEDIA, { type: 'object' }),
       '/': discovery('getDocsPage', 'Human documentation with examples, citation and licence.', 'text/html', { type: 'string' }),
       '/healthz': discovery('getHealth', 'Liveness.', JSON_MEDIA, { type: 'object', properties: { status: { const: 'ok' } } }),
-      '/readyz': discovery('getReady', 'Readiness: the database answers.', JSON_MEDIA, { type: 'object', properties: { status: { const: 'ready' }, database: { type: 'string' } } }),
+      '/readyz': discovery('getReady', 'Readiness: the database answers; `publication` is the id of the publication served.', JSON_MEDIA, { type: 'object', properties: { status: { const: 'ready' }, database: { type: 'string' }, publication: { type: 'string' } } }),
     },
     components: {
       securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'API key, sent on every request as the DataStream clients do.' } },

@@ -13,9 +13,9 @@ import { getResource } from '../../../schemas/index.js';
 import type { KeyStore } from '../keys/key-store.js';
 import type { QueryGate } from '../limits/query-gate.js';
 import { apiKey } from './api-key.js';
-import { concurrencyPerClient, headWithoutBody, queryGate } from './concurrency.js';
+import { concurrencyPerClient, headWithoutBody, queryGate, type ClientSlots } from './concurrency.js';
 import { cors } from './cors.js';
-import { rateLimit } from './rate-limit.js';
+import { rateLimit, type Decision } from './rate-limit.js';
 import { urlLength } from './url-length.js';
 
 export interface AccessOptions {
@@ -24,6 +24,8 @@ export interface AccessOptions {
   readonly corsOrigins?: readonly string[];
   readonly rateLimit?: { readonly rps: number; readonly burst: number; readonly now?: () => number };
   readonly maxConcurrentPerKey?: number;
+  /** Limits shared by every replica (shared/): the rate limit's buckets and the places in flight, e.g. in Redis. */
+  readonly shared?: { readonly take: (id: string) => Promise<Decision>; readonly slots: ClientSlots };
   readonly queryGate?: QueryGate;
   /** Default 16 KiB. */
   readonly maxUrlBytes?: number;
@@ -41,8 +43,8 @@ export function registerAccess(app: Hono, opts: AccessOptions = {}, collectionPa
   app.use('*', headWithoutBody());
   app.use(PROTECTED, cors({ origins: opts.corsOrigins ?? [] }));
   app.use(PROTECTED, apiKey({ store: opts.keys, trustProxy, log: opts.log }));
-  if (opts.rateLimit) app.use(PROTECTED, rateLimit({ ...opts.rateLimit, trustProxy }));
-  if (opts.maxConcurrentPerKey) app.use(PROTECTED, concurrencyPerClient({ max: opts.maxConcurrentPerKey, trustProxy }));
+  if (opts.rateLimit) app.use(PROTECTED, rateLimit({ ...opts.rateLimit, trustProxy, take: opts.shared?.take }));
+  if (opts.maxConcurrentPerKey) app.use(PROTECTED, concurrencyPerClient({ max: opts.maxConcurrentPerKey, trustProxy, slots: opts.shared?.slots }));
   if (opts.queryGate) {
     const gate = queryGate(opts.queryGate);
     // Only requests that run a DuckDB query wait for a slot; `$metadata` shares the route pattern.

@@ -13,15 +13,42 @@ import { apiClient } from './api-key.js';
 export interface PerClientOptions {
   readonly max: number;
   readonly trustProxy?: boolean;
+  /**
+   * Where the places are counted: in this process by default; shared/redis-slots.ts counts them in Redis so that
+   * the limit holds across replicas.
+   */
+  readonly slots?: ClientSlots;
+}
+
+/** Places in flight per client: `tryAcquire` resolves the release of a place, or undefined when all `max` are taken. */
+export interface ClientSlots {
+  tryAcquire(id: string, max: number): Promise<(() => void) | undefined> | (() => void) | undefined;
+}
+
+/** The in-process count of places. */
+export function localSlots(): ClientSlots {
+  const inFlight = new Map<string, number>();
+  return {
+    tryAcquire(id, max) {
+      const n = inFlight.get(id) ?? 0;
+      if (n >= max) return undefined;
+      inFlight.set(id, n + 1);
+      return () => {
+        const left = (inFlight.get(id) ?? 1) - 1;
+        if (left > 0) inFlight.set(id, left);
+        else inFlight.delete(id);
+      };
+    },
+  };
 }
 
 export function concurrencyPerClient(opts: PerClientOptions): MiddlewareHandler {
   if (!Number.isInteger(opts.max) || opts.max < 1) throw new Error(`max concurrent requests per key must be ≥ 1, got ${opts.max}`);
-  const inFlight = new Map<string, number>();
+  const slots = opts.slots ?? localSlots();
   return async function limitConcurrencyPerClient(c, next) {
     const id = apiClient(c, opts.trustProxy).id;
-    const n = inFlight.get(id) ?? 0;
-    if (n >= opts.max) {
+    const release = await slots.tryAcquire(id, opts.max);
+    if (!release) {
       throw new ApiError(
         'rate_limited',
         `Too many parallel requests: at most ${opts.max} per key at once. Wait for a response to finish before sending the next request (the API asks clients not to send requests in parallel).`,
@@ -29,12 +56,7 @@ export function concurrencyPerClient(opts: PerClientOptions): MiddlewareHandler 
         { 'Retry-After': '1' },
       );
     }
-    inFlight.set(id, n + 1);
-    await holdUntilSent(c, next, () => {
-      const left = (inFlight.get(id) ?? 1) - 1;
-      if (left > 0) inFlight.set(id, left);
-      else inFlight.delete(id);
-    });
+    await holdUntilSent(c, next, release);
   };
 }
 

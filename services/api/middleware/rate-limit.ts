@@ -16,6 +16,11 @@ export interface RateLimitOptions {
   /** Milliseconds; injected by tests. */
   readonly now?: () => number;
   readonly trustProxy?: boolean;
+  /**
+   * Where the buckets live: in this process by default; shared/redis-rate-limit.ts keeps them in Redis so that
+   * every replica draws from one bucket per client.
+   */
+  readonly take?: (id: string) => Decision | Promise<Decision>;
 }
 
 export interface Decision {
@@ -57,21 +62,28 @@ export function tokenBuckets(opts: Pick<RateLimitOptions, 'rps' | 'burst'>) {
     buckets.set(id, b);
     const allowed = b.tokens >= 1;
     if (allowed) b.tokens -= 1;
-    return {
-      allowed,
-      remaining: Math.floor(b.tokens),
-      retryAfter: allowed ? 0 : Math.max(1, Math.ceil((1 - b.tokens) / perMs / 1000)),
-      reset: Math.ceil((opts.burst - b.tokens) / perMs / 1000),
-    };
+    return decision(allowed, b.tokens, opts);
+  };
+}
+
+/** The headers' figures from a bucket's tokens left after the request (`allowed` said whether it took one). */
+export function decision(allowed: boolean, tokens: number, opts: Pick<RateLimitOptions, 'rps' | 'burst'>): Decision {
+  const perMs = opts.rps / 1000;
+  return {
+    allowed,
+    remaining: Math.floor(tokens),
+    retryAfter: allowed ? 0 : Math.max(1, Math.ceil((1 - tokens) / perMs / 1000)),
+    reset: Math.ceil((opts.burst - tokens) / perMs / 1000),
   };
 }
 
 export function rateLimit(opts: RateLimitOptions): MiddlewareHandler {
-  const take = tokenBuckets(opts);
+  const local = tokenBuckets(opts);
   const now = opts.now ?? Date.now;
+  const take = opts.take ?? ((id: string) => local(id, now()));
   const limit = String(opts.burst);
   return async function limitRate(c, next) {
-    const d = take(apiClient(c, opts.trustProxy).id, now());
+    const d = await take(apiClient(c, opts.trustProxy).id);
     const headers = { 'RateLimit-Limit': limit, 'RateLimit-Remaining': String(d.remaining), 'RateLimit-Reset': String(d.reset) };
     if (!d.allowed) {
       throw new ApiError(

@@ -19,7 +19,7 @@ import { baseUrl, BASE_PATH, contextUrl, linkHeader, nextApplyLink, nextLink, ty
 
 export interface CollectionDeps {
   /** The snapshot to serve this request from; released when the response is done. */
-  readonly acquire: () => { snapshot: Snapshot; release: () => void };
+  readonly acquire: () => { snapshot: Snapshot; release: () => void; readonly publication?: string };
   readonly links: BaseUrlOptions;
   /** QUERY_TIMEOUT_MS and MAX_PAGE_BYTES; each unlimited when left out. */
   readonly limits?: { readonly queryTimeoutMs?: number; readonly maxPageBytes?: number };

@@ -1,0 +1,170 @@
+/**
+ * Publishes the file ingest has just written into the publication store (`PUBLICATION_STORE`, layout in
+ * schemas/publication.ts), so that every API replica switches to it: the file is copied to a content-addressed
+ * object (hashed while it is copied, fsynced, renamed into place), its manifest written the same way, and CURRENT
+ * replaced by a rename last. A publish killed at any point leaves CURRENT naming the previous, complete publication;
+ * what it left behind is removed by the next publish. Old publications beyond the newest `keep` are removed
+ * (a replica still reading one keeps its open file).
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream, existsSync } from 'node:fs';
+import { copyFile, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { Transform } from 'node:stream';
+import {
+  newPublicationId,
+  publicationId,
+  publicationManifest,
+  STORE_CURRENT,
+  STORE_MANIFEST,
+  STORE_OBJECTS,
+  STORE_PUBLICATIONS,
+  type PublicationManifest,
+} from '../schemas/publication.js';
+
+const TMP = '.tmp-';
+
+async function fsync(path: string): Promise<void> {
+  const handle = await open(path, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+async function writeAtomically(path: string, text: string): Promise<void> {
+  const tmp = `${path}${TMP}${process.pid}`;
+  await writeFile(tmp, text);
+  await fsync(tmp);
+  await rename(tmp, path);
+}
+
+/** The id CURRENT names, or undefined in an empty store. */
+export async function currentPublication(store: string): Promise<PublicationManifest | undefined> {
+  let id: string;
+  try {
+    id = publicationId.parse((await readFile(join(store, STORE_CURRENT), 'utf8')).trim());
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+  return publicationManifest.parse(JSON.parse(await readFile(join(store, STORE_PUBLICATIONS, id, STORE_MANIFEST), 'utf8')));
+}
+
+/** Copies `file` into the store as an object named by its SHA-256 (one pass: hashed while copied). */
+async function putObject(store: string, file: string): Promise<{ path: string; sha256: string; bytes: number }> {
+  const dir = join(store, STORE_OBJECTS);
+  await mkdir(dir, { recursive: true });
+  const tmp = join(dir, `${TMP}${process.pid}-${randomBytes(4).toString('hex')}`);
+  const hash = createHash('sha256');
+  let bytes = 0;
+  const tee = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      hash.update(chunk);
+      bytes += chunk.length;
+      done(null, chunk);
+    },
+  });
+  try {
+    await pipeline(createReadStream(file, { highWaterMark: 1 << 20 }), tee, createWriteStream(tmp));
+    const sha256 = hash.digest('hex');
+    const path = `${STORE_OBJECTS}/sha256-${sha256}.duckdb`;
+    if (existsSync(join(store, path))) await rm(tmp);
+    else {
+      await fsync(tmp);
+      await rename(tmp, join(store, path));
+    }
+    return { path, sha256, bytes };
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw err;
+  }
+}
+
+/** Temp files of publishes that were killed (their process gone). */
+async function removeStale(store: string): Promise<void> {
+  for (const dir of [store, join(store, STORE_OBJECTS), join(store, STORE_PUBLICATIONS)]) {
+    for (const name of await readdir(dir).catch(() => [] as string[])) {
+      const at = name.indexOf(TMP);
+      if (at < 0) continue;
+      const pid = Number.parseInt(name.slice(at + TMP.length), 10);
+      if (pid === process.pid || !alive(pid)) await rm(join(dir, name), { recursive: true, force: true });
+    }
+  }
+}
+
+function alive(pid: number): boolean {
+  if (!Number.isInteger(pid)) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Keeps the newest `keep` publications (and CURRENT's) and the objects they use; removes the rest. */
+async function removeOld(store: string, keep: number, current: string): Promise<void> {
+  const ids = (await readdir(join(store, STORE_PUBLICATIONS)).catch(() => [] as string[])).filter((n) => publicationId.safeParse(n).success).sort();
+  const kept = new Set([...ids.slice(-keep), current]);
+  const used = new Set<string>();
+  for (const id of kept) {
+    const manifest = await readFile(join(store, STORE_PUBLICATIONS, id, STORE_MANIFEST), 'utf8').catch(() => undefined);
+    if (manifest) for (const o of publicationManifest.parse(JSON.parse(manifest)).objects) used.add(o.path);
+  }
+  for (const id of ids) if (!kept.has(id)) await rm(join(store, STORE_PUBLICATIONS, id), { recursive: true, force: true });
+  for (const name of await readdir(join(store, STORE_OBJECTS)).catch(() => [] as string[])) {
+    if (name.startsWith('sha256-') && !used.has(`${STORE_OBJECTS}/${name}`)) await rm(join(store, STORE_OBJECTS, name), { force: true });
+  }
+}
+
+export interface PublishOptions {
+  /** Publications kept besides the new one's predecessors (default 3). */
+  readonly keep?: number;
+  readonly now?: Date;
+}
+
+/** Publishes `file` (a complete, checkpointed DuckDB file) as the store's new current publication. */
+export async function publishToStore(store: string, file: string, opts: PublishOptions = {}): Promise<PublicationManifest> {
+  await mkdir(join(store, STORE_PUBLICATIONS), { recursive: true });
+  await removeStale(store);
+  const parent = await currentPublication(store);
+  const object = await putObject(store, file);
+  const manifest: PublicationManifest = {
+    id: newPublicationId(opts.now),
+    createdAt: (opts.now ?? new Date()).toISOString(),
+    parent: parent?.id ?? null,
+    kind: 'full',
+    objects: [{ role: 'database', ...object }],
+  };
+  const dir = join(store, STORE_PUBLICATIONS, manifest.id);
+  const tmpDir = `${dir}${TMP}${process.pid}`;
+  await mkdir(tmpDir, { recursive: true });
+  await writeAtomically(join(tmpDir, STORE_MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
+  await rename(tmpDir, dir);
+  await fsync(join(store, STORE_PUBLICATIONS));
+  await writeAtomically(join(store, STORE_CURRENT), `${manifest.id}\n`);
+  await fsync(store);
+  await removeOld(store, opts.keep ?? 3, manifest.id);
+  return manifest;
+}
+
+/**
+ * Starts the working file from the store's current publication when there is none yet (a new ingest machine or
+ * container): ingest then keeps the Ids of unchanged datasets, as it does building on its own previous file.
+ */
+export async function seedFromStore(store: string, file: string): Promise<string | undefined> {
+  if (existsSync(file)) return undefined;
+  const current = await currentPublication(store);
+  const database = current?.objects.find((o) => o.role === 'database');
+  if (!current || !database) return undefined;
+  // Named as ingest's own builds are (publish.ts removes them when their process is gone).
+  const tmp = `${file}.tmp-${process.pid}-seed`;
+  await mkdir(dirname(file), { recursive: true });
+  await copyFile(join(store, database.path), tmp);
+  if ((await stat(tmp)).size !== database.bytes) throw new Error(`copy of ${database.path} is incomplete`);
+  await rename(tmp, file);
+  return current.id;
+}
