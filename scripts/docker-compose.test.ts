@@ -39,9 +39,9 @@ describe('docker-compose.yml', () => {
   });
 
   it("mounts the balancer's configuration as scripts/replicas/haproxy-config.ts generates it, and HAProxy accepts it", () => {
-    expect(doc.services.haproxy.volumes).toContain('./deploy/haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro');
-    expect(readFileSync(join(root, 'deploy/haproxy.cfg'), 'utf8')).toBe(composeHaproxyConfig());
-    execFileSync('haproxy', ['-c', '-q', '-f', join(root, 'deploy/haproxy.cfg')], { stdio: 'pipe' });
+    expect(doc.services.haproxy.volumes).toContain('./scripts/replicas/haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro');
+    expect(readFileSync(join(root, 'scripts/replicas/haproxy.cfg'), 'utf8')).toBe(composeHaproxyConfig());
+    execFileSync('haproxy', ['-c', '-q', '-f', join(root, 'scripts/replicas/haproxy.cfg')], { stdio: 'pipe' });
   });
 
   it('passes docker-compose config (make test installs Debian\'s docker-compose: scripts/test-deps.sh)', () => {

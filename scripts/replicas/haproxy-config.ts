@@ -1,6 +1,6 @@
 /**
  * The balancer's configuration, one text for both topologies: N replicas listed on loopback ports (`make
- * replicas`, the tests) or found through DNS (docker compose's scalable `api` service, deploy/haproxy.cfg, which a
+ * replicas`, the tests) or found through DNS (docker compose's scalable `api` service, scripts/replicas/haproxy.cfg, which a
  * test keeps equal to this output).
  *
  * - health: `GET /readyz` every 500 ms; two failures take a replica out (a SIGTERM'd replica answers 503 while it
