@@ -6,7 +6,7 @@ import { loadDataset, locationCore, numberNewObservations, observationSortKey, t
 import type { Previous } from './previous.js';
 import type { SourceDataset } from './read.js';
 import { ident } from './sql.js';
-import { failedRulesSql, warningRules } from './rule-sql.js';
+import { failedRulesMaskSql, warningRules } from './rule-sql.js';
 import { countRuleWarnings } from './rule-warnings.js';
 import { fileRowsSql, stageDataset } from './validate.js';
 import { castSql, rowOkSql } from './validate-sql.js';
@@ -46,7 +46,7 @@ const WARN = '_warn';
 export async function prepareDirect(conn: DuckDBConnection): Promise<void> {
   await run(conn, `ALTER TABLE observations ADD COLUMN ${OK} BOOLEAN`);
   await run(conn, `ALTER TABLE observations ADD COLUMN ${FILE} INTEGER`);
-  await run(conn, `ALTER TABLE observations ADD COLUMN ${WARN} INTEGER[]`);
+  await run(conn, `ALTER TABLE observations ADD COLUMN ${WARN} UHUGEINT`);
 }
 
 export async function loadDirect(conn: DuckDBConnection, datasets: readonly SourceDataset[], prev: Previous, options: DirectOptions): Promise<DirectOutcome> {
@@ -147,7 +147,7 @@ function insertSql(ordered: readonly SourceDataset[]): string {
   const cols = columnNames('observations');
   return `INSERT INTO observations (${cols.map(ident).join(', ')}, ${OK}, ${FILE}, ${WARN})
     SELECT ${cols.map((c) => derived[c] ?? ident(c)).join(', ')}, ${OK}, ${FILE}, ${WARN} FROM (
-      SELECT _part, ${FILE}, "DOI", ${typed.join(', ')}, (${rowOkSql()}) AS ${OK}, ${failedRulesSql(warningRules)} AS ${WARN}
+      SELECT _part, ${FILE}, "DOI", ${typed.join(', ')}, (${rowOkSql()}) AS ${OK}, ${failedRulesMaskSql(warningRules)} AS ${WARN}
       FROM (${sources.join('\n      UNION ALL ')})
     ) LEFT JOIN (SELECT "ActivityType" AS _type, "ActivityGroupType" AS _group FROM activity_groups) g ON g._type = "ActivityType"
     ORDER BY NOT ${OK}, _part, ${observationSortKey}`;

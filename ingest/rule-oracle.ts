@@ -1,4 +1,5 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { uploadColumns, type UpstreamRule } from '../schemas/index.js';
 import { applicableRules } from './rule-sql.js';
 
@@ -8,6 +9,8 @@ import { applicableRules } from './rule-sql.js';
  */
 const numeric = new Set(uploadColumns.filter((f) => f.type === 'number' || f.type === 'integer').map((f) => f.name));
 const ajv = new Ajv2020({ strict: false, allErrors: false });
+// Upstream validates `format: date` with ajv-formats (its schemas name the vocabulary).
+addFormats.default(ajv, ['date']);
 // By rule, not name: upstream uses some names for both an error and a warning.
 const compiled = new WeakMap<UpstreamRule, ValidateFunction>();
 

@@ -56,6 +56,8 @@ function candidates(rule: UpstreamRule): Map<string, string[]> {
         for (const d of [-1, 0, 0.5, 1]) add(column, String(Number(value) + d));
       } else if (column && key === 'maxLength') {
         add(column, 'y'.repeat(Math.min(Number(value) + 1, 5000)));
+      } else if (column && key === 'format') {
+        for (const v of ['2021-02-30', '2020-02-29', '2021-2-3', '20210101', '2021-06-01T00:00']) add(column, v);
       } else if (column && key === 'pattern') {
         for (const v of [' lead', 'trail ', 'a\u00a0', '=cmd', '-1', 'fine text', 'two\nlines', 'tab\there', '\u3000x']) add(column, v);
       } else visit(value, column);

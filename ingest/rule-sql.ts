@@ -232,6 +232,20 @@ const { compiled } = compileRules();
 export const errorRules: readonly CompiledRule[] = compiled.filter((r) => r.severity === 'error');
 export const warningRules: readonly CompiledRule[] = compiled.filter((r) => r.severity === 'warning');
 
+/**
+ * SQL: the rules a row fails as bits of a UHUGEINT (bit i: `rules[i]`), NULL when it fails none. Written for every
+ * row of an ingest, so no list is built per row (a list of the failed indexes cost 0.4–0.9 s more per million rows).
+ */
+export function failedRulesMaskSql(rules: readonly CompiledRule[]): string {
+  if (rules.length > MASK_BITS) throw new Error(`${rules.length} rules do not fit one ${MASK_BITS}-bit mask: give the mask a second column`);
+  if (rules.length === 0) return 'NULL::UHUGEINT';
+  return `nullif(${rules.map((r, i) => `(CASE WHEN ${r.sql} THEN 0 ELSE ${bit(i)} END)`).join(' + ')}, 0::UHUGEINT)`;
+}
+
+const MASK_BITS = 128;
+/** The i-th bit of the mask, as a UHUGEINT constant. */
+export const bit = (i: number) => `${(1n << BigInt(i)).toString()}::UHUGEINT`;
+
 /** SQL: the list of the indexes (in `rules`) of the rules a row fails, NULL when it fails none. */
 export function failedRulesSql(rules: readonly CompiledRule[]): string {
   if (rules.length === 0) return 'NULL::INTEGER[]';

@@ -1,7 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { all } from './db.js';
 import type { Warning } from './report.js';
-import { warningRules } from './rule-sql.js';
+import { bit, warningRules } from './rule-sql.js';
 import { ident } from './sql.js';
 
 export interface FileWarning {
@@ -12,8 +12,8 @@ export interface FileWarning {
 
 /**
  * Upstream's quality-control warnings, counted: one warning per file and rule, with the number of valid rows that
- * fail it (rows already rejected are not warned about). `warn` holds each row's failing warning rules (indexes
- * into `warningRules`, NULL when none), as failedRulesSql writes it.
+ * fail it (rows already rejected are not warned about). `warn` holds each row's failing warning rules as bits (bit i:
+ * `warningRules[i]`, NULL when none), as failedRulesMaskSql writes it.
  */
 export async function countRuleWarnings(
   conn: DuckDBConnection,
@@ -23,11 +23,11 @@ export async function countRuleWarnings(
   warnColumn: string,
   fileNames: readonly string[],
 ): Promise<FileWarning[]> {
-  const rows = await all(
-    conn,
-    `SELECT f, rule, count(*) AS n FROM (SELECT ${ident(fileColumn)} AS f, unnest(${ident(warnColumn)}) AS rule FROM ${table} WHERE ${where} AND ${ident(warnColumn)} IS NOT NULL)
-     GROUP BY ALL ORDER BY f, rule`,
-  );
+  if (warningRules.length === 0) return [];
+  const w = ident(warnColumn);
+  const counts = warningRules.map((_r, i) => `count(*) FILTER (WHERE ${w} & ${bit(i)} <> 0) AS r${i}`);
+  const perFile = await all(conn, `SELECT ${ident(fileColumn)} AS f, ${counts.join(', ')} FROM ${table} WHERE ${where} AND ${w} IS NOT NULL GROUP BY 1 ORDER BY 1`);
+  const rows = perFile.flatMap((r) => warningRules.flatMap((_rule, i) => (Number(r[`r${i}`]) > 0 ? [{ f: r.f, rule: i, n: r[`r${i}`] }] : [])));
   return rows.map((r) => {
     const rule = warningRules[Number(r.rule)] as (typeof warningRules)[number];
     const n = Number(r.n);

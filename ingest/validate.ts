@@ -6,7 +6,7 @@ import { lineOfParsed, lineOfRecord, type FileLines } from './line-numbers.js';
 import type { SourceDataset, SourceFile } from './read.js';
 import { pushReject, type DatasetReport } from './report.js';
 import { ident, literal } from './sql.js';
-import { errorRules, failedRulesSql, warningRules } from './rule-sql.js';
+import { errorRules, failedRulesMaskSql, failedRulesSql, warningRules } from './rule-sql.js';
 import { countRuleWarnings } from './rule-warnings.js';
 import { rowOkSql, usedVocabularies, vocabularyType } from './validate-sql.js';
 
@@ -67,7 +67,7 @@ export async function prepareValidation(conn: DuckDBConnection): Promise<void> {
 export async function stageDataset(conn: DuckDBConnection, ds: SourceDataset, name: string, options: StageOptions): Promise<Staged> {
   const STAGE = options.catalog ? `${ident(options.catalog)}.${ident(name)}` : ident(name);
   const columns = uploadColumns.map((f) => `${ident(f.name)} VARCHAR`).join(', ');
-  await run(conn, `CREATE OR REPLACE ${options.catalog ? '' : 'TEMP '}TABLE ${STAGE} (file_idx INTEGER, ${columns}, extra_nl INTEGER, ok BOOLEAN, warn INTEGER[])`);
+  await run(conn, `CREATE OR REPLACE ${options.catalog ? '' : 'TEMP '}TABLE ${STAGE} (file_idx INTEGER, ${columns}, extra_nl INTEGER, ok BOOLEAN, warn UHUGEINT)`);
   const report = ds.report;
   const files: StagedFile[] = [];
   let start = 0;
@@ -108,7 +108,7 @@ export async function stageDataset(conn: DuckDBConnection, ds: SourceDataset, na
 
 /** The INSERT reading one file into a stage table, with each row's verdict. */
 function insertFileSql(STAGE: string, file: SourceFile): string {
-  return `INSERT INTO ${STAGE} SELECT $2::INTEGER, *, (${rowOkSql()}) AS ok, ${failedRulesSql(warningRules)} AS warn FROM (${fileRowsSql(file, '$1')})`;
+  return `INSERT INTO ${STAGE} SELECT $2::INTEGER, *, (${rowOkSql()}) AS ok, ${failedRulesMaskSql(warningRules)} AS warn FROM (${fileRowsSql(file, '$1')})`;
 }
 
 /**
