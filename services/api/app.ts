@@ -10,6 +10,7 @@ import { compress } from './middleware/compress.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { collectionHandler, JSON_TYPE, notFound, type CollectionDeps } from './routes/collection.js';
 import { registerDiscovery } from './routes/discovery.js';
+import { registerExplore, type ExploreOptions } from './routes/explore.js';
 import { BASE_PATH } from './routes/links.js';
 
 export interface AppDeps extends CollectionDeps {
@@ -19,6 +20,8 @@ export interface AppDeps extends CollectionDeps {
   readonly access?: AccessOptions;
   /** True once the process is draining: /readyz then answers 503 so the load balancer stops routing to it. */
   readonly draining?: () => boolean;
+  /** The explorer page at /explore (routes/explore.ts); left out, there is none. */
+  readonly explore?: ExploreOptions;
 }
 
 const ALLOW = 'GET, HEAD, OPTIONS';
@@ -47,6 +50,7 @@ export function createApp(deps: AppDeps): Hono {
     }
   });
 
+  if (deps.explore) registerExplore(app, deps.explore);
   registerDiscovery(app, deps); // before `${BASE_PATH}/:resource`, which would take `$metadata` for a resource
   const collection = collectionHandler(deps);
   app.get(`${BASE_PATH}/:resource`, collection);

@@ -32,6 +32,10 @@ export const apiSettings = {
   QUERY_TIMEOUT_MS: { schema: int(1, 3_600_000), default: '30000', doc: 'A query that has not produced its first row by then is interrupted in DuckDB and answered 504.' },
   MAX_PAGE_BYTES: { schema: int(1024, Number.MAX_SAFE_INTEGER), default: String(64 * 1024 * 1024), doc: 'Pages estimated larger than this (rows × average width of the selected fields) are refused with 413 before any byte is sent.' },
   MAX_URL_BYTES: { schema: int(256, 60 * 1024), default: String(16 * 1024), doc: 'Longer request targets (path and query) get 414.' },
+  EXPLORE_ASSETS_DIR: { schema: z.string().min(1), default: 'node_modules/.cache/tributary/explore', doc: 'Folder of the explorer page\'s built assets (script, styles, province boundaries), written by `make build` / `npm run build`.' },
+  EXPLORE_TILE_URL: { schema: z.string().regex(/^https?:\/\/[^\s]+\{z\}[^\s]*$/, 'expected a tile URL template like https://tiles.example.org/{z}/{x}/{y}.png').optional(), default: undefined, doc: 'Raster tile URL template drawn below the boundaries on the explorer\'s map, e.g. https://tiles.example.org/{z}/{x}/{y}.png (default: none; the map draws provinces and regions as vectors).' },
+  EXPLORE_TILE_ATTRIBUTION: { schema: z.string().optional(), default: undefined, doc: 'Attribution text shown with EXPLORE_TILE_URL\'s tiles, as their licence asks.' },
+  REGIONS_FILE: { schema: z.string().min(1).optional(), default: undefined, doc: 'The GeoJSON regions file ingest used (hubs); the explorer draws its regions on the map.' },
   SHUTDOWN_GRACE_MS: { schema: int(0, 3_600_000), default: '10000', doc: 'On SIGTERM, how long in-flight responses may take to finish before their connections are closed.' },
 } as const;
 

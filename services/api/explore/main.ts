@@ -1,0 +1,150 @@
+/**
+ * The explorer page: facets → map, chart, preview, take-away and citations, all from the public API. The
+ * selection lives in the URL; a facet click re-counts from the cube at once (no request), then the panels that
+ * need rows reload after a short pause, cancelling what the previous click started.
+ */
+import './explore.css';
+import { ApiProblem, allRows, getJson, query, setRetryNotice } from './api.js';
+import { chartPanel } from './chart-panel.js';
+import { showCitations, type Dataset } from './citations-panel.js';
+import { facetCounts, loadCube, type Cube, type Facet } from './cube.js';
+import { byId, fmt, h, say } from './dom.js';
+import { facetsPanel } from './facets-panel.js';
+import { mapPanel, type MapLocation } from './map-panel.js';
+import { previewPanel } from './preview-panel.js';
+import { emptySelection, filterText, MAX_CHART_LOCATIONS, searchOfSelection, selectionFromSearch, type Selection } from './selection.js';
+import { takeAwayPanel } from './take-away-panel.js';
+
+interface PageConfig {
+  readonly tileUrl?: string;
+  readonly tileAttribution?: string;
+}
+
+const config = JSON.parse(byId('explore-config').textContent ?? '{}') as PageConfig;
+const problem = byId('problem');
+const totalLine = byId('total');
+
+function showError(err: unknown): void {
+  if (err instanceof DOMException && err.name === 'AbortError') return;
+  const text = err instanceof ApiProblem || err instanceof Error ? err.message : String(err);
+  problem.hidden = false;
+  say(problem, `${text} The page keeps working: change the selection or try again.`, 'error');
+}
+setRetryNotice((status, seconds) => {
+  problem.hidden = false;
+  say(problem, `The API is busy (${status}): retrying in ${seconds} s…`);
+});
+
+const fetchStatic = async (path: string): Promise<object> => {
+  const res = await fetch(path);
+  return res.ok ? ((await res.json()) as object) : { type: 'FeatureCollection', features: [] };
+};
+
+async function boot(): Promise<void> {
+  const [datasetRows, cube, provinces, regions] = await Promise.all([
+    allRows<Dataset>(`/Metadata${query({ $select: 'DOI,DatasetName,Citation,Licence', $top: '10000' })}`),
+    loadCube(),
+    fetchStatic('/explore/assets/provinces.json'),
+    fetchStatic('/explore/regions.geojson'),
+  ]);
+  const datasets = new Map(datasetRows.rows.map((d) => [d.DOI, d]));
+  const regionNames = new Map<string, string>([['admin.2.ca', 'Canada']]);
+  for (const fc of [provinces, regions] as { features?: { properties?: Record<string, unknown> }[] }[])
+    for (const f of fc.features ?? []) if (typeof f.properties?.['RegionId'] === 'string') regionNames.set(f.properties['RegionId'], String(f.properties['name'] ?? f.properties['Name'] ?? f.properties['RegionId']));
+  const label = (f: Facet, v: string): string => (f === 'DOI' ? datasets.get(v)?.DatasetName ?? v : f === 'RegionId' ? regionNames.get(v) ?? v : v);
+
+  let selection: Selection = selectionFromSearch(location.search);
+  let inFlight: AbortController | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const names = new Map<number, string>();
+
+  const facets = facetsPanel(byId('facets'), label, (s) => {
+    performance.mark('facet-start');
+    change(s);
+  });
+  const map = mapPanel(byId('map'), config, { provinces, regions }, pick);
+  const chart = chartPanel(byId('chart'), byId('chart-note'));
+  const preview = previewPanel(byId('preview'), showError);
+  const takeAway = takeAwayPanel(byId('take-away'), showError);
+  const chartPicker = byId<HTMLSelectElement>('chart-location');
+
+  function renderCounts(): void {
+    const counts = facetCounts(cube as Cube, selection);
+    facets.render(counts, selection);
+    say(totalLine, `${fmt(counts.total)} observations match`);
+    totalLine.dataset['total'] = String(counts.total);
+    const dois = [...counts.counts.DOI].filter(([doi, n]) => n > 0 && (selection.lists.DOI.length === 0 || selection.lists.DOI.includes(doi))).map(([doi]) => doi);
+    showCitations(byId('citation-list'), datasets, dois);
+    takeAway.show(filterText(selection), counts.total);
+    renderChosen();
+  }
+
+  function renderChosen(): void {
+    byId('chart-chosen').replaceChildren(...selection.locations.map((id) =>
+      h('li', {}, names.get(id) ?? `Location ${id}`, ' ',
+        h('button', { type: 'button', 'aria-label': `Remove ${names.get(id) ?? `location ${id}`} from the chart`, onclick: () => pick(id) }, '×'))));
+  }
+
+  async function loadPanels(signal: AbortSignal, withMap: boolean): Promise<void> {
+    const filter = filterText(selection);
+    const chars = selection.lists.CharacteristicName;
+    const jobs: Promise<void>[] = [];
+    if (withMap) {
+      say(byId('map-status'), 'Loading locations…');
+      jobs.push(allRows<MapLocation>(`/Locations${query({ $filter: filter, $select: 'Id,ID,Name,Latitude,Longitude,MonitoringLocationType', $top: '10000' })}`, signal, 5).then(({ rows, complete }) => {
+        for (const l of rows) names.set(l.Id, l.Name);
+        map.show(rows, selection.locations, filter);
+        const sorted = [...rows].sort((a, b) => a.Name.localeCompare(b.Name)).slice(0, 1000);
+        chartPicker.replaceChildren(...sorted.map((l) => new Option(`${l.Name} (${l.ID})`, String(l.Id))));
+        say(byId('map-status'), `${fmt(rows.length)} matching locations${complete ? '' : ' (the first ones only)'}.`);
+        renderChosen();
+      }));
+      jobs.push(preview.show(filter, signal));
+    }
+    jobs.push(chart.show(chars.length === 1 ? chars[0] : undefined, selection.locations, names, filter, signal));
+    const results = await Promise.allSettled(jobs);
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) showError(failed.reason);
+    else if (!signal.aborted) problem.hidden = true;
+  }
+
+  /** Reload the row panels a moment after the last click; counts were redrawn already. */
+  function schedule(withMap: boolean): void {
+    clearTimeout(timer);
+    inFlight?.abort();
+    const controller = (inFlight = new AbortController());
+    timer = setTimeout(() => void loadPanels(controller.signal, withMap), 200);
+  }
+
+  function change(next: Selection, push = true): void {
+    selection = next;
+    if (push) history.pushState(null, '', `/explore${searchOfSelection(selection)}`);
+    renderCounts();
+    if (performance.getEntriesByName('facet-start').length) {
+      performance.measure('facet-update', 'facet-start');
+      performance.clearMarks('facet-start');
+    }
+    schedule(true);
+  }
+
+  function pick(id: number): void {
+    const rest = selection.locations.filter((l) => l !== id);
+    const locations = rest.length === selection.locations.length ? [...rest, id].slice(-MAX_CHART_LOCATIONS) : rest;
+    selection = { ...selection, locations };
+    history.pushState(null, '', `/explore${searchOfSelection(selection)}`);
+    map.setChosen(locations);
+    renderChosen();
+    schedule(false);
+  }
+
+  byId('chart-add').addEventListener('click', () => chartPicker.value && !selection.locations.includes(Number(chartPicker.value)) && pick(Number(chartPicker.value)));
+  byId('facets').addEventListener('submit', (e) => e.preventDefault());
+  byId('clear').addEventListener('click', () => change(emptySelection()));
+  addEventListener('popstate', () => change(selectionFromSearch(location.search), false));
+  change(selection, false);
+}
+
+boot().catch((err) => {
+  showError(err);
+  say(totalLine, 'The explorer could not load its counts.', 'error');
+});
