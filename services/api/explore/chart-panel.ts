@@ -61,6 +61,12 @@ export interface ChartPanel {
 
 export function chartPanel(figure: HTMLElement, note: HTMLElement): ChartPanel {
   let plot: uPlot | undefined;
+  const size = (width: number) => ({ width, height: Math.round(Math.min(320, width * 0.6)) });
+  // The page reflows between laptop and phone widths: the canvas follows its figure.
+  new ResizeObserver(() => {
+    const width = Math.max(280, figure.clientWidth);
+    if (plot && Math.abs(plot.width - width) > 4) plot.setSize(size(width));
+  }).observe(figure);
   const clear = () => {
     plot?.destroy();
     plot = undefined;
@@ -96,10 +102,8 @@ export function chartPanel(figure: HTMLElement, note: HTMLElement): ChartPanel {
       clear();
       const unit = [...units].join(', ') || 'no unit given';
       const target = figure.querySelector<HTMLElement>('.plot')!;
-      const width = Math.max(280, target.clientWidth || figure.clientWidth);
       plot = new uPlot({
-        width,
-        height: Math.round(Math.min(320, width * 0.6)),
+        ...size(Math.max(280, figure.clientWidth)),
         title: characteristic,
         scales: { x: { time: true } },
         axes: [{}, { label: `${characteristic} (${unit})`, size: 60 }],

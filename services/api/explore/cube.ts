@@ -17,6 +17,8 @@ export interface CubeRow extends Readonly<Record<ListFacet, string>> {
 export interface Cube {
   readonly all: readonly CubeRow[];
   readonly byRegion: readonly CubeRow[];
+  /** Every value of each facet in the database, so a value the selection rules out still shows (with 0). */
+  readonly values: Readonly<Record<Facet, readonly string[]>>;
 }
 
 const FIELDS = [...LIST_FACETS, 'ActivityStartYear'].join(',');
@@ -24,13 +26,18 @@ const FIELDS = [...LIST_FACETS, 'ActivityStartYear'].join(',');
 export async function loadCube(): Promise<Cube> {
   const get = (fields: string) => allRows<CubeRow>(`/Observations${query({ $apply: `groupby((${fields}),aggregate($count as Count))`, $top: '10000' })}`, undefined, 50);
   const [all, byRegion] = await Promise.all([get(FIELDS), get(`RegionId,${FIELDS}`)]);
-  return { all: all.rows, byRegion: byRegion.rows };
+  const distinct = (rows: readonly CubeRow[], key: (r: CubeRow) => string) => [...new Set(rows.map(key))];
+  const values = Object.fromEntries(LIST_FACETS.map((f) => [f, distinct(all.rows, (r) => r[f])])) as Record<Facet, string[]>;
+  values.RegionId = distinct(byRegion.rows, (r) => r.RegionId ?? '');
+  values.ActivityStartYear = distinct(all.rows, (r) => String(r.ActivityStartYear));
+  return { all: all.rows, byRegion: byRegion.rows, values };
 }
 
 export type Facet = ListFacet | 'RegionId' | 'ActivityStartYear';
 
 export interface FacetCounts {
   readonly total: number;
+  readonly values: Cube['values'];
   /** Per facet, the count of each value under every selection but that facet's own. */
   readonly counts: Readonly<Record<Facet, ReadonlyMap<string, number>>>;
 }
@@ -59,5 +66,5 @@ export function facetCounts(cube: Cube, s: Selection): FacetCounts {
   counts.RegionId = countBy(cube.byRegion, s, 'RegionId', (r) => r.RegionId ?? '');
   let total = 0;
   for (const r of rows) if (matches(r, s, 'RegionId')) total += r.Count;
-  return { total, counts };
+  return { total, counts, values: cube.values };
 }

@@ -33,7 +33,10 @@ export function facetsPanel(root: HTMLElement, label: (f: Facet, value: string) 
     const counts = last.counts[f];
     const chosen = selection.lists[f];
     const needle = search.toLowerCase();
-    let values = [...new Set([...counts.keys(), ...chosen])].sort((a, b) => (counts.get(b) ?? 0) - (counts.get(a) ?? 0) || label(f, a).localeCompare(label(f, b)));
+    // Characteristics run to hundreds: only those the other selections leave are listed. Shorter facets list
+    // every value, 0 included, so a choice never disappears from under the pointer.
+    const known = f === 'CharacteristicName' ? [...counts.keys()] : last.values[f];
+    let values = [...new Set([...known, ...chosen])].sort((a, b) => (counts.get(b) ?? 0) - (counts.get(a) ?? 0) || label(f, a).localeCompare(label(f, b)));
     if (f === 'CharacteristicName' && needle) values = values.filter((v) => chosen.includes(v) || v.toLowerCase().includes(needle));
     const hidden = f === 'CharacteristicName' ? Math.max(0, values.length - SHOWN) : 0;
     if (hidden) values = [...values.slice(0, SHOWN), ...values.slice(SHOWN).filter((v) => chosen.includes(v))];
@@ -42,7 +45,7 @@ export function facetsPanel(root: HTMLElement, label: (f: Facet, value: string) 
         h('label', {},
           h('input', { type: 'checkbox', 'data-facet': f, 'data-value': v, checked: chosen.includes(v), onchange: (e) => onChange(toggled(selection, f, v, (e.target as HTMLInputElement).checked)) }),
           h('span', { class: 'name' }, label(f, v)),
-          h('span', { class: 'count' }, fmt(counts.get(v) ?? 0)))));
+          h('span', { class: counts.get(v) ? 'count' : 'count zero' }, fmt(counts.get(v) ?? 0)))));
     const searchBox = f === 'CharacteristicName'
       ? h('input', { type: 'search', id: 'characteristic-search', 'aria-label': 'Search characteristics', placeholder: 'Search characteristics…', value: search, oninput: (e) => { search = (e.target as HTMLInputElement).value; rerender(); } })
       : null;
@@ -61,16 +64,16 @@ export function facetsPanel(root: HTMLElement, label: (f: Facet, value: string) 
         h('label', {},
           h('input', { type: 'radio', name: 'RegionId', 'data-facet': 'RegionId', 'data-value': value, checked: (selection.region ?? '') === value, onchange: () => onChange({ ...selection, region: value || null }) }),
           h('span', { class: 'name' }, text),
-          n === undefined ? null : h('span', { class: 'count' }, fmt(n))));
-    const ids = [...counts.keys()].sort((a, b) => label('RegionId', a).localeCompare(label('RegionId', b)));
+          n === undefined ? null : h('span', { class: n ? 'count' : 'count zero' }, fmt(n))));
+    const ids = [...last.values.RegionId].sort((a, b) => label('RegionId', a).localeCompare(label('RegionId', b)));
     return h('fieldset', { class: 'facet', 'data-facet': 'RegionId' },
       h('legend', {}, FACET_TITLES.RegionId),
-      h('ul', {}, radio('', 'Any region', undefined), ...ids.map((id) => radio(id, label('RegionId', id), counts.get(id)))));
+      h('ul', {}, radio('', 'Any region', undefined), ...ids.map((id) => radio(id, label('RegionId', id), counts.get(id) ?? 0))));
   }
 
   function yearFacet(): HTMLElement {
     const counts = last.counts.ActivityStartYear;
-    const years = [...counts.keys()].map(Number).sort((a, b) => a - b);
+    const years = last.values.ActivityStartYear.map(Number).sort((a, b) => a - b);
     const select = (which: 'yearFrom' | 'yearTo', text: string) => {
       const current = selection[which];
       const options = [h('option', { value: '' }, 'Any'), ...years.map((y) => h('option', { value: y, selected: current === y }, `${y} (${fmt(counts.get(String(y)) ?? 0)})`))];

@@ -23,6 +23,7 @@ interface PageConfig {
 const config = JSON.parse(byId('explore-config').textContent ?? '{}') as PageConfig;
 const problem = byId('problem');
 const totalLine = byId('total');
+const results = byId('results');
 
 function showError(err: unknown): void {
   if (err instanceof DOMException && err.name === 'AbortError') return;
@@ -102,10 +103,12 @@ async function boot(): Promise<void> {
       jobs.push(preview.show(filter, signal));
     }
     jobs.push(chart.show(chars.length === 1 ? chars[0] : undefined, selection.locations, names, filter, signal));
-    const results = await Promise.allSettled(jobs);
-    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    const outcomes = await Promise.allSettled(jobs);
+    const failed = outcomes.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (signal.aborted) return;
+    results.removeAttribute('aria-busy');
     if (failed) showError(failed.reason);
-    else if (!signal.aborted) problem.hidden = true;
+    else problem.hidden = true;
   }
 
   /** Reload the row panels a moment after the last click; counts were redrawn already. */
@@ -113,6 +116,7 @@ async function boot(): Promise<void> {
     clearTimeout(timer);
     inFlight?.abort();
     const controller = (inFlight = new AbortController());
+    results.setAttribute('aria-busy', 'true');
     timer = setTimeout(() => void loadPanels(controller.signal, withMap), 200);
   }
 
@@ -121,8 +125,11 @@ async function boot(): Promise<void> {
     if (push) history.pushState(null, '', `/explore${searchOfSelection(selection)}`);
     renderCounts();
     if (performance.getEntriesByName('facet-start').length) {
-      performance.measure('facet-update', 'facet-start');
-      performance.clearMarks('facet-start');
+      // Click to counts on screen: the frame after this one starts once the new counts are painted.
+      requestAnimationFrame(() => setTimeout(() => {
+        performance.measure('facet-update', 'facet-start');
+        performance.clearMarks('facet-start');
+      }));
     }
     schedule(true);
   }
