@@ -97,7 +97,7 @@ export function chartPanel(figure: HTMLElement, note: HTMLElement): ChartPanel {
         }
         const colour = COLOURS[i % COLOURS.length]!;
         series.push({ label: name, colour, limit: false, points: values });
-        if (limits.length) series.push({ label: `${name}: below detection limit (drawn at the limit)`, colour, limit: true, points: limits });
+        if (limits.length) series.push({ label: `${name}: below detection limit (at the limit)`, colour, limit: true, points: limits });
       });
       clear();
       const unit = [...units].join(', ') || 'no unit given';

@@ -146,6 +146,8 @@ async function boot(): Promise<void> {
 
   byId('chart-add').addEventListener('click', () => chartPicker.value && !selection.locations.includes(Number(chartPicker.value)) && pick(Number(chartPicker.value)));
   byId('facets').addEventListener('submit', (e) => e.preventDefault());
+  // On a phone the filters would push every result below a screen of checkboxes: they start folded.
+  if (matchMedia('(max-width: 800px)').matches) byId<HTMLDetailsElement>('filters').open = false;
   byId('clear').addEventListener('click', () => change(emptySelection()));
   addEventListener('popstate', () => change(selectionFromSearch(location.search), false));
   change(selection, false);

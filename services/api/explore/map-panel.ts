@@ -79,7 +79,7 @@ export function mapPanel(el: HTMLElement, config: MapConfig, boundaries: { provi
         points.addLayer(m);
       }
       el.dataset['points'] = String(locations.length);
-      if (locations.length) map.fitBounds(L.latLngBounds(locations.map((l) => [l.Latitude, l.Longitude] as L.LatLngTuple)).pad(0.1), { maxZoom: 9 });
+      if (locations.length) map.fitBounds(L.latLngBounds(locations.map((l) => [l.Latitude, l.Longitude] as L.LatLngTuple)).pad(0.1), { maxZoom: 7, animate: false });
     },
     setChosen(picked) {
       chosen = new Set(picked);

@@ -13,6 +13,8 @@ import { promisify } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildExplore } from '../../../scripts/build-explore.js';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createApp } from '../app.js';
 import { openDatabase, type Database } from '../db/database.js';
 import { openKeyStore, type KeyStore } from '../keys/key-store.js';
@@ -32,13 +34,13 @@ let browser: Browser;
 const servers: TestServer[] = [];
 
 /** The API with keys required, its own origin listed in CORS_ORIGINS; the rest as the test asks. */
-async function startApi(access: Omit<AccessOptions, 'keys' | 'corsOrigins'> = {}): Promise<TestServer> {
+async function startApi(access: Omit<AccessOptions, 'keys' | 'corsOrigins'> = {}, tiles: { tileUrl?: string; tileAttribution?: string } = {}): Promise<TestServer> {
   let app: ReturnType<typeof createApp> | undefined;
   const server = await listen({ fetch: (req: Request) => app!.fetch(req) }, NODE_SERVER_OPTIONS);
   app = createApp({
     acquire: () => db.acquire(),
     links: { trustProxy: false },
-    explore: { assetsDir: join(dir, 'assets'), regionsFile: join(REPO_ROOT, 'scripts/sample/hubs.geojson') },
+    explore: { assetsDir: join(dir, 'assets'), regionsFile: join(REPO_ROOT, 'scripts/sample/hubs.geojson'), ...tiles },
     access: { keys, corsOrigins: [server.origin], ...access },
   });
   servers.push(server);
@@ -208,16 +210,27 @@ describe('the explorer page in Chromium', () => {
     await settled();
     const filter = and(`DOI eq ${q(doi)}`, `CharacteristicName eq ${q(characteristic)}`);
 
-    // Click a drawn marker where the canvas shows one (the map is one canvas: no element per marker).
+    // Click a drawn marker where the canvas shows one (the map is one canvas: no element per marker). Leaflet's
+    // canvas reaches past the visible map, so the marker is looked for inside the map's box, and clicked at the
+    // centre of its blue fill.
     const spot = await page.evaluate(() => {
       const canvas = document.querySelector<HTMLCanvasElement>('#map canvas')!;
-      const ctx = canvas.getContext('2d')!;
-      const { data, width, height } = ctx.getImageData(0, 0, canvas.width, canvas.height);
-      const box = canvas.getBoundingClientRect();
+      const { data, width, height } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
+      const box = canvas.getBoundingClientRect(), view = document.querySelector('#map')!.getBoundingClientRect();
+      const sx = box.width / width, sy = box.height / height;
+      const blue = (x: number, y: number) => {
+        const i = (y * width + x) * 4;
+        // Opaque only: the edges of the boundary lines leave faint pixels of any hue.
+        return data[i]! < 80 && data[i + 1]! < 140 && data[i + 2]! > 180 && data[i + 3]! > 200;
+      };
       for (let y = 0; y < height; y++)
         for (let x = 0; x < width; x++) {
-          const i = (y * width + x) * 4;
-          if (data[i]! < 80 && data[i + 1]! < 140 && data[i + 2]! > 180) return { x: box.left + (x + 2) * (box.width / width), y: box.top + (y + 2) * (box.height / height) };
+          const cx = box.left + x * sx, cy = box.top + y * sy;
+          if (!blue(x, y) || cx < view.left + 20 || cx > view.right - 20 || cy < view.top + 20 || cy > view.bottom - 20) continue;
+          let n = 0, mx = 0, my = 0;
+          for (let dy = 0; dy <= 8; dy++) for (let dx = -6; dx <= 6; dx++) if (blue(x + dx, y + dy)) (n++, (mx += x + dx), (my += y + dy));
+          if (n < 10) continue;
+          return { x: box.left + (mx / n) * sx, y: box.top + (my / n) * sy };
         }
       return undefined;
     });
@@ -394,5 +407,35 @@ describe('the explorer page when the API refuses', () => {
     expect(notices.some((t) => /busy \(429\): retrying in/.test(t))).toBe(true);
     expect(Number(await page.getAttribute('#map', 'data-points'))).toBeGreaterThan(0);
     await page.close();
+  });
+});
+
+describe('the explorer map with an operator’s tile server', () => {
+  it('draws tiles from EXPLORE_TILE_URL below the boundaries, with their attribution', async () => {
+    // A 1×1 PNG for every tile: what matters is that the page asks for them, and the CSP lets them in.
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkaPhfDwAE/wH+qGbd1AAAAABJRU5ErkJggg==', 'base64');
+    const asked: string[] = [];
+    const tiles = createServer((req, res) => {
+      asked.push(req.url ?? '');
+      res.writeHead(200, { 'Content-Type': 'image/png' }).end(png);
+    });
+    await new Promise<void>((r) => tiles.listen(0, '127.0.0.1', r));
+    const tileOrigin = `http://127.0.0.1:${(tiles.address() as AddressInfo).port}`;
+    try {
+      const api = await startApi({}, { tileUrl: `${tileOrigin}/{z}/{x}/{y}.png`, tileAttribution: 'Test tiles' });
+      const page = await browser.newPage();
+      const blocked: string[] = [];
+      page.on('console', (m) => m.text().includes('Content Security Policy') && blocked.push(m.text()));
+      await page.goto(`${api.origin}/explore`);
+      await page.waitForSelector('#results:not([aria-busy])');
+      await page.waitForFunction(() => document.querySelectorAll('#map img.leaflet-tile-loaded').length > 0);
+      expect(asked.length).toBeGreaterThan(0);
+      expect(asked.every((u) => /^\/\d+\/\d+\/\d+\.png$/.test(u))).toBe(true);
+      expect(await page.textContent('#map .leaflet-control-attribution')).toContain('Test tiles');
+      expect(blocked).toEqual([]);
+      await page.close();
+    } finally {
+      await new Promise((r) => tiles.close(r));
+    }
   });
 });

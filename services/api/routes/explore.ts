@@ -82,9 +82,11 @@ function page(config: { tileUrl?: string; tileAttribution?: string }): string {
 <p id="problem" role="alert" hidden></p>
 <div class="layout">
   <aside aria-label="Filters">
-    <h2>Filters</h2>
-    <form id="facets"></form>
-    <button type="button" id="clear">Clear all filters</button>
+    <details id="filters" open>
+      <summary><h2>Filters</h2></summary>
+      <form id="facets"></form>
+      <button type="button" id="clear">Clear all filters</button>
+    </details>
   </aside>
   <main id="results">
     <section id="map-section" aria-labelledby="map-title">
