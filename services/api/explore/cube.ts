@@ -17,6 +17,8 @@ export interface CubeRow extends Readonly<Record<ListFacet, string>> {
 export interface Cube {
   readonly all: readonly CubeRow[];
   readonly byRegion: readonly CubeRow[];
+  /** byRegion's rows of each region. */
+  readonly regionRows: ReadonlyMap<string, readonly CubeRow[]>;
   /** Every value of each facet in the database, so a value the selection rules out still shows (with 0). */
   readonly values: Readonly<Record<Facet, readonly string[]>>;
 }
@@ -30,7 +32,13 @@ export async function loadCube(): Promise<Cube> {
   const values = Object.fromEntries(LIST_FACETS.map((f) => [f, distinct(all.rows, (r) => r[f])])) as Record<Facet, string[]>;
   values.RegionId = distinct(byRegion.rows, (r) => r.RegionId ?? '');
   values.ActivityStartYear = distinct(all.rows, (r) => String(r.ActivityStartYear));
-  return { all: all.rows, byRegion: byRegion.rows, values };
+  const regionRows = new Map<string, CubeRow[]>();
+  for (const r of byRegion.rows) {
+    const list = regionRows.get(r.RegionId ?? '');
+    if (list) list.push(r);
+    else regionRows.set(r.RegionId ?? '', [r]);
+  }
+  return { all: all.rows, byRegion: byRegion.rows, regionRows, values };
 }
 
 export type Facet = ListFacet | 'RegionId' | 'ActivityStartYear';
@@ -42,29 +50,46 @@ export interface FacetCounts {
   readonly counts: Readonly<Record<Facet, ReadonlyMap<string, number>>>;
 }
 
-function matches(row: CubeRow, s: Selection, except: Facet): boolean {
-  for (const f of LIST_FACETS) if (f !== except && s.lists[f].length && !s.lists[f].includes(row[f])) return false;
-  if (except !== 'ActivityStartYear') {
-    if (s.yearFrom !== null && row.ActivityStartYear < s.yearFrom) return false;
-    if (s.yearTo !== null && row.ActivityStartYear > s.yearTo) return false;
+type Miss = undefined | Facet | null;
+
+/** Which facet's selection the row fails: none (undefined), exactly one (that facet), or several (null). */
+function missed(row: CubeRow, s: Selection): Miss {
+  let miss: Miss = undefined;
+  for (const f of LIST_FACETS) {
+    if (s.lists[f].length && !s.lists[f].includes(row[f])) {
+      if (miss !== undefined) return null;
+      miss = f;
+    }
   }
-  return true;
+  if ((s.yearFrom !== null && row.ActivityStartYear < s.yearFrom) || (s.yearTo !== null && row.ActivityStartYear > s.yearTo)) {
+    if (miss !== undefined) return null;
+    miss = 'ActivityStartYear';
+  }
+  return miss;
 }
 
-function countBy(rows: readonly CubeRow[], s: Selection, facet: Facet, key: (r: CubeRow) => string): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const r of rows) if (matches(r, s, facet)) out.set(key(r), (out.get(key(r)) ?? 0) + r.Count);
-  return out;
-}
+const add = (m: Map<string, number>, key: string, n: number) => m.set(key, (m.get(key) ?? 0) + n);
 
+/**
+ * One pass over the cube: a row that meets every selection counts for the total and for its value of every
+ * facet; a row that fails exactly one facet's selection counts for that facet only (its value is what checking
+ * it would add); a row failing two counts nowhere.
+ */
 export function facetCounts(cube: Cube, s: Selection): FacetCounts {
-  // With a region chosen, the other facets count within it: the rows of that region only.
-  const rows = s.region ? cube.byRegion.filter((r) => r.RegionId === s.region) : cube.all;
-  const counts = {} as Record<Facet, Map<string, number>>;
-  for (const f of LIST_FACETS) counts[f] = countBy(rows, s, f, (r) => r[f]);
-  counts.ActivityStartYear = countBy(rows, s, 'ActivityStartYear', (r) => String(r.ActivityStartYear));
-  counts.RegionId = countBy(cube.byRegion, s, 'RegionId', (r) => r.RegionId ?? '');
+  // With a region chosen, everything counts within it: that region's rows only.
+  const rows = s.region ? cube.regionRows.get(s.region) ?? [] : cube.all;
+  const counts = { RegionId: new Map(), ActivityStartYear: new Map() } as Record<Facet, Map<string, number>>;
+  for (const f of LIST_FACETS) counts[f] = new Map();
   let total = 0;
-  for (const r of rows) if (matches(r, s, 'RegionId')) total += r.Count;
+  for (const r of rows) {
+    const miss = missed(r, s);
+    if (miss === null) continue;
+    if (miss === undefined) {
+      total += r.Count;
+      for (const f of LIST_FACETS) add(counts[f], r[f], r.Count);
+      add(counts.ActivityStartYear, String(r.ActivityStartYear), r.Count);
+    } else add(counts[miss], miss === 'ActivityStartYear' ? String(r.ActivityStartYear) : r[miss as ListFacet], r.Count);
+  }
+  for (const r of cube.byRegion) if (missed(r, s) === undefined) add(counts.RegionId, r.RegionId ?? '', r.Count);
   return { total, counts, values: cube.values };
 }

@@ -88,7 +88,15 @@ export function facetsPanel(root: HTMLElement, label: (f: Facet, value: string) 
     const active = document.activeElement as HTMLElement | null;
     const key = active?.id === 'characteristic-search' ? '#characteristic-search' : active?.dataset['facet'] ? `[data-facet="${CSS.escape(active.dataset['facet'])}"][data-value="${CSS.escape(active.dataset['value'] ?? '')}"]` : undefined;
     const order: Facet[] = ['DOI', 'RegionId', 'CharacteristicName', 'ActivityMediaName', 'ActivityGroupType', 'MonitoringLocationType', 'ActivityStartYear'];
+    // Lists scroll: a click must not send the list back to its top, and a selection opened from a URL is shown.
+    const scrolled = new Map([...root.querySelectorAll<HTMLElement>('fieldset[data-facet] ul')].map((ul) => [ul.parentElement!.dataset['facet'], ul.scrollTop]));
     root.replaceChildren(...order.map((f) => (f === 'RegionId' ? regionFacet() : f === 'ActivityStartYear' ? yearFacet() : listFacet(f))));
+    for (const ul of root.querySelectorAll<HTMLElement>('fieldset[data-facet] ul')) {
+      const before = scrolled.get(ul.parentElement!.dataset['facet']);
+      const checked = ul.querySelector<HTMLElement>('input:checked')?.closest('li');
+      if (before !== undefined) ul.scrollTop = before;
+      else if (checked) ul.scrollTop = checked.offsetTop - ul.offsetTop - ul.clientHeight / 2;
+    }
     if (key) {
       const again = root.querySelector<HTMLElement>(key);
       again?.focus();
