@@ -106,7 +106,10 @@ export function chartPanel(figure: HTMLElement, note: HTMLElement): ChartPanel {
         ...size(Math.max(280, figure.clientWidth)),
         title: characteristic,
         scales: { x: { time: true } },
-        axes: [{}, { label: `${characteristic} (${unit})`, size: 60 }],
+        // A legend of names only: live values beside each name wrap badly at phone widths.
+        legend: { live: false },
+        // The title names the characteristic; the axis its unit (a long name would be cut at phone widths).
+        axes: [{}, { label: unit, size: 60 }],
         series: [
           { label: 'Date' },
           ...series.map((s) => s.limit

@@ -12,7 +12,7 @@ import { byId, fmt, h, say } from './dom.js';
 import { facetsPanel } from './facets-panel.js';
 import { mapPanel, type MapLocation } from './map-panel.js';
 import { previewPanel } from './preview-panel.js';
-import { emptySelection, filterText, MAX_CHART_LOCATIONS, searchOfSelection, selectionFromSearch, type Selection } from './selection.js';
+import { emptySelection, filterText, LIST_FACETS, MAX_CHART_LOCATIONS, searchOfSelection, selectionFromSearch, type Selection } from './selection.js';
 import { takeAwayPanel } from './take-away-panel.js';
 
 interface PageConfig {
@@ -74,6 +74,8 @@ async function boot(): Promise<void> {
     facets.render(counts, selection);
     say(totalLine, `${fmt(counts.total)} observations match`);
     totalLine.dataset['total'] = String(counts.total);
+    const chosen = LIST_FACETS.reduce((n, f) => n + selection.lists[f].length, 0) + (selection.region ? 1 : 0) + (selection.yearFrom !== null || selection.yearTo !== null ? 1 : 0);
+    byId('filters-chosen').textContent = chosen ? `(${chosen} chosen)` : '';
     const dois = [...counts.counts.DOI].filter(([doi, n]) => n > 0 && (selection.lists.DOI.length === 0 || selection.lists.DOI.includes(doi))).map(([doi]) => doi);
     showCitations(byId('citation-list'), datasets, dois);
     takeAway.show(filterText(selection), counts.total);

@@ -83,7 +83,7 @@ function page(config: { tileUrl?: string; tileAttribution?: string }): string {
 <div class="layout">
   <aside aria-label="Filters">
     <details id="filters" open>
-      <summary><h2>Filters</h2></summary>
+      <summary><h2>Filters</h2> <span id="filters-chosen"></span></summary>
       <form id="facets"></form>
       <button type="button" id="clear">Clear all filters</button>
     </details>
