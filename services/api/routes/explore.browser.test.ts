@@ -100,6 +100,7 @@ describe('the explorer page in Chromium', () => {
       Object.fromEntries(items.filter((li) => li.querySelector('.count')).map((li) => [li.querySelector('input')!.dataset['value']!, Number(li.querySelector('.count')!.textContent!.replace(/\D/g, ''))])));
   /** Facet-update durations (click → counts redrawn), from the page's Performance API measures. */
   const latencies: number[] = [];
+  const mapDraw: { points: number; ms: number }[] = [];
   const noteLatency = async () => {
     const ms = await page.evaluate(() => performance.getEntriesByName('facet-update').at(-1)?.duration);
     if (ms !== undefined) latencies.push(Math.round(ms * 100) / 100);
@@ -121,9 +122,9 @@ describe('the explorer page in Chromium', () => {
     page.on('pageerror', (e) => pageErrors.push(e.message));
   });
   afterAll(async () => {
-    const summary = { database: 'test fixture (30,000 rows)', facetUpdateMs: latencies, median: [...latencies].sort((a, b) => a - b)[Math.floor(latencies.length / 2)] };
+    const summary = { database: 'test fixture (30,000 rows)', facetUpdateMs: latencies, median: [...latencies].sort((a, b) => a - b)[Math.floor(latencies.length / 2)], mapDraw };
     writeFileSync(join(ARTIFACTS, 'facet-latency.json'), JSON.stringify(summary, null, 2));
-    console.log(`explorer facet-update latency (Performance API, fixture database): ${JSON.stringify(summary)}`);
+    console.log(`explorer facet-update and map-draw times (Performance API, fixture database): ${JSON.stringify(summary)}`);
     await page.close();
   });
 
@@ -184,7 +185,10 @@ describe('the explorer page in Chromium', () => {
     await page.goto(`${api.origin}/explore?DOI=${encodeURIComponent(smallDoi)}`);
     await settled();
     const filter = `DOI eq ${q(smallDoi)}`;
-    expect(Number(await page.getAttribute('#map', 'data-points'))).toBe(await count(filter, 'Locations'));
+    const points = Number(await page.getAttribute('#map', 'data-points'));
+    expect(points).toBe(await count(filter, 'Locations'));
+    await page.waitForFunction(() => performance.getEntriesByName('map-draw').length > 0);
+    mapDraw.push({ points, ms: Math.round(await page.evaluate(() => performance.getEntriesByName('map-draw').at(-1)!.duration)) });
 
     const first = await get<{ value: { Id: number }[]; '@odata.nextLink': string }>(`/Observations?$select=Id&$top=20&$filter=${encodeURIComponent(filter)}`);
     const shownIds = () => page.$$eval('#preview tbody tr', (rows) => rows.map((r) => Number(r.querySelector('td')!.textContent)));
