@@ -7,7 +7,7 @@ import './explore.css';
 import { ApiProblem, allRows, getJson, query, setRetryNotice } from './api.js';
 import { chartPanel } from './chart-panel.js';
 import { showCitations, type Dataset } from './citations-panel.js';
-import { facetCounts, loadCube, type Cube, type Facet } from './cube.js';
+import { facetCounts, loadCube, type Facet } from './cube.js';
 import { byId, fmt, h, say } from './dom.js';
 import { facetsPanel } from './facets-panel.js';
 import { mapPanel, type MapLocation } from './map-panel.js';
@@ -57,6 +57,9 @@ async function boot(): Promise<void> {
   let selection: Selection = selectionFromSearch(location.search);
   let inFlight: AbortController | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  /** A map load is running / waiting for its timer. */
+  let loadingMap = false;
+  let pendingMap = false;
   const names = new Map<number, string>();
 
   const facets = facetsPanel(byId('facets'), label, (s) => {
@@ -70,7 +73,7 @@ async function boot(): Promise<void> {
   const chartPicker = byId<HTMLSelectElement>('chart-location');
 
   function renderCounts(): void {
-    const counts = facetCounts(cube as Cube, selection);
+    const counts = facetCounts(cube, selection);
     facets.render(counts, selection);
     say(totalLine, `${fmt(counts.total)} observations match`);
     totalLine.dataset['total'] = String(counts.total);
@@ -92,9 +95,11 @@ async function boot(): Promise<void> {
     const filter = filterText(selection);
     const chars = selection.lists.CharacteristicName;
     const jobs: Promise<void>[] = [];
+    let located: Promise<void> = Promise.resolve();
     if (withMap) {
+      loadingMap = true;
       say(byId('map-status'), 'Loading locations…');
-      jobs.push(allRows<MapLocation>(`/Locations${query({ $filter: filter, $select: 'Id,ID,Name,Latitude,Longitude,MonitoringLocationType', $top: '10000' })}`, signal, 5).then(({ rows, complete }) => {
+      jobs.push(located = allRows<MapLocation>(`/Locations${query({ $filter: filter, $select: 'Id,ID,Name,Latitude,Longitude,MonitoringLocationType', $top: '10000' })}`, signal, 5).then(({ rows, complete }) => {
         for (const l of rows) names.set(l.Id, l.Name);
         map.show(rows, selection.locations, filter);
         const sorted = [...rows].sort((a, b) => a.Name.localeCompare(b.Name)).slice(0, 1000);
@@ -104,22 +109,32 @@ async function boot(): Promise<void> {
       }));
       jobs.push(preview.show(filter, signal));
     }
-    jobs.push(chart.show(chars.length === 1 ? chars[0] : undefined, selection.locations, names, filter, signal));
+    // After the locations: the chart's legend names them.
+    jobs.push(located.catch(() => {}).then(() => chart.show(chars.length === 1 ? chars[0] : undefined, selection.locations, names, filter, signal)));
     const outcomes = await Promise.allSettled(jobs);
     const failed = outcomes.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (signal.aborted) return;
+    if (withMap) loadingMap = false;
     results.removeAttribute('aria-busy');
     if (failed) showError(failed.reason);
     else problem.hidden = true;
   }
 
-  /** Reload the row panels a moment after the last click; counts were redrawn already. */
+  /**
+   * Reload the row panels a moment after the last click (counts were redrawn already), cancelling the previous
+   * load. A chart-only reload that cancels a map load takes the map load over, or the map would keep old points.
+   */
   function schedule(withMap: boolean): void {
     clearTimeout(timer);
     inFlight?.abort();
+    const map = withMap || loadingMap || pendingMap;
+    pendingMap = map;
     const controller = (inFlight = new AbortController());
     results.setAttribute('aria-busy', 'true');
-    timer = setTimeout(() => void loadPanels(controller.signal, withMap), 200);
+    timer = setTimeout(() => {
+      pendingMap = false;
+      void loadPanels(controller.signal, map);
+    }, 200);
   }
 
   function change(next: Selection, push = true): void {

@@ -28,6 +28,20 @@ function duration(seconds: number): string {
   return `${(seconds / 3600).toFixed(1)} h`;
 }
 
+function estimate(total: number, firstRows: number, seconds: number): string {
+  const rate = firstRows / seconds;
+  return `The selection has ${fmt(total)} rows (${fmt(Math.ceil(total / PAGE_ROWS))} pages of ${fmt(PAGE_ROWS)}). The first page took ${seconds.toFixed(1)} s (${fmt(Math.round(rate))} rows/s): the whole download takes about ${duration(total / rate)}.`;
+}
+
+/** Hands the pages to the browser as one file (a Blob: the browser may keep it on disk, not in the page). */
+function save(parts: BlobPart[], name: string): void {
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(new Blob(parts, { type: 'text/csv' }));
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(a.href), 60_000);
+}
+
 export interface TakeAwayPanel {
   show(filter: string, total: number): void;
 }
@@ -83,10 +97,7 @@ export function takeAwayPanel(root: HTMLElement, onError: (err: unknown) => void
       let rows = countRows(text) - 1;
       let next = nextLink(res);
       if (next) {
-        const seconds = (performance.now() - started) / 1000;
-        const rate = rows / seconds;
-        const ok = await ask(`The selection has ${fmt(total)} rows (${fmt(Math.ceil(total / PAGE_ROWS))} pages of ${fmt(PAGE_ROWS)}). The first page took ${seconds.toFixed(1)} s (${fmt(Math.round(rate))} rows/s): the whole download takes about ${duration(total / rate)}.`);
-        if (!ok) return say(status, 'Download cancelled.');
+        if (!(await ask(estimate(total, rows, (performance.now() - started) / 1000)))) return say(status, 'Download cancelled.');
       }
       while (next) {
         say(status, `Downloading: ${fmt(rows)} of ${fmt(total)} rows…`);
@@ -97,11 +108,7 @@ export function takeAwayPanel(root: HTMLElement, onError: (err: unknown) => void
         rows += countRows(body);
         next = nextLink(res);
       }
-      const a = document.createElement('a');
-      a.href = URL.createObjectURL(new Blob(parts, { type: 'text/csv' }));
-      a.download = 'tributary-observations.csv';
-      a.click();
-      setTimeout(() => URL.revokeObjectURL(a.href), 60_000);
+      save(parts, 'tributary-observations.csv');
       root.dataset['downloadedRows'] = String(rows);
       say(status, `Downloaded ${fmt(rows)} rows as tributary-observations.csv.`);
     } catch (err) {
