@@ -173,4 +173,6 @@ async function boot(): Promise<void> {
 boot().catch((err) => {
   showError(err);
   say(totalLine, 'The explorer could not load its counts.', 'error');
+  // Without counts no panel can work: starting over is the one way on.
+  problem.append(' ', h('button', { type: 'button', onclick: () => location.reload() }, 'Try again'));
 });

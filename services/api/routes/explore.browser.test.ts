@@ -18,6 +18,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from '../app.js';
 import { openDatabase, type Database } from '../db/database.js';
 import { openKeyStore, type KeyStore } from '../keys/key-store.js';
+import { createQueryGate } from '../limits/query-gate.js';
 import type { AccessOptions } from '../middleware/access.js';
 import { NODE_SERVER_OPTIONS } from '../middleware/url-length.js';
 import { REPO_ROOT } from '../test-fixture.js';
@@ -395,9 +396,8 @@ describe('the explorer page when the API refuses', () => {
     await page.close();
   });
 
-  it('429s under the documented per-client rate are waited out and said, then the page loads', async () => {
-    const api = await startApi({ rateLimit: { rps: 1, burst: 2 }, maxConcurrentPerKey: 2 });
-    const page = await browser.newPage();
+  /** The texts #problem showed, in order, while the page ran. */
+  async function watchProblems(page: Page): Promise<string[]> {
     const notices: string[] = [];
     await page.exposeFunction('noteProblem', (t: string) => notices.push(t));
     await page.addInitScript(() => {
@@ -406,6 +406,44 @@ describe('the explorer page when the API refuses', () => {
         if (p && !p.hidden) void (window as unknown as { noteProblem: (t: string) => void }).noteProblem(p.textContent ?? '');
       }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
     });
+    return notices;
+  }
+
+  it('503s (every query slot taken) are waited out and said; the page loads once a slot is free, or offers to try again', async () => {
+    const gate = createQueryGate({ maxConcurrent: 1, maxQueue: 0, maxWaitMs: 1000 });
+    // Another client's query holds the only slot.
+    const release = (await gate.acquire()) as () => void;
+    const api = await startApi({ queryGate: gate });
+    const page = await browser.newPage();
+    const notices = await watchProblems(page);
+    await page.goto(`${api.origin}/explore`);
+    await page.waitForFunction(() => /busy \(503\): retrying in/.test(document.getElementById('problem')?.textContent ?? ''));
+    release();
+    await page.waitForSelector('#total[data-total]', { timeout: 30_000 });
+    await page.waitForSelector('#results:not([aria-busy])', { timeout: 30_000 });
+    expect(notices.some((t) => /busy \(503\)/.test(t))).toBe(true);
+    expect(Number(await page.getAttribute('#map', 'data-points'))).toBeGreaterThan(0);
+    expect(await page.isHidden('#problem')).toBe(true);
+
+    await page.close();
+
+    // Held for good: after its retries the page says what the API said and offers to start over. A new page
+    // (its own HTTP cache: a reload would take the counts from the cache, which is the point of max-age).
+    const held = (await gate.acquire()) as () => void;
+    const again = await browser.newPage();
+    await again.goto(`${api.origin}/explore`);
+    await again.waitForSelector('#problem button', { timeout: 30_000 });
+    expect(await again.textContent('#problem')).toMatch(/^503: .*The page keeps working/);
+    held();
+    await again.click('#problem button');
+    await again.waitForSelector('#total[data-total]', { timeout: 30_000 });
+    await again.close();
+  });
+
+  it('429s under the documented per-client rate are waited out and said, then the page loads', async () => {
+    const api = await startApi({ rateLimit: { rps: 1, burst: 2 }, maxConcurrentPerKey: 2 });
+    const page = await browser.newPage();
+    const notices = await watchProblems(page);
     await page.goto(`${api.origin}/explore`);
     await page.waitForSelector('#total[data-total]', { timeout: 30_000 });
     await page.waitForSelector('#results:not([aria-busy])', { timeout: 30_000 });
