@@ -359,6 +359,34 @@ describe('the explorer page in Chromium', () => {
     expect(await shownTotal()).toBe(await count(`CharacteristicName eq ${q(values[0]!)}`));
   });
 
+  it('has no accessibility violation axe-core finds (labels, contrast, roles, names), at a laptop and a phone width', async () => {
+    const axe = readFileSync(join(REPO_ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8');
+    for (const width of [1366, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(`${api.origin}/explore?RegionId=admin.4.ca.on&CharacteristicName=${encodeURIComponent('Total Phosphorus, mixed forms')}`);
+      await settled();
+      // At phone width the filters start folded: unfold them (by keyboard) so their labels are checked too.
+      if (width < 800) {
+        expect(await page.evaluate(() => (document.getElementById('filters') as HTMLDetailsElement).open)).toBe(false);
+        await page.focus('#filters > summary');
+        await page.keyboard.press('Enter');
+      }
+      await page.evaluate(axe); // evaluated by the test harness: the page's CSP rightly refuses inline scripts
+      const violations = await page.evaluate(async () => {
+        type Result = { id: string; impact: string; nodes: { target: string[] }[] };
+        const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: Result[]; passes: Result[] }> } }).axe;
+        // Leaflet's own panes (tiles, canvas, controls) are the library's; the page's markup is what is checked.
+        const result = await axe.run({ exclude: [['.leaflet-pane'], ['.leaflet-control-container']] }, { resultTypes: ['violations'] });
+        const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+        return { checked: result.passes.map((p) => p.id), serious: serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`), other: result.violations.map((v) => `${v.impact} ${v.id}`) };
+      });
+      console.log(`axe at ${width}px: ${violations.checked.length} rules passed; violations: ${JSON.stringify(violations.other)}`);
+      expect(violations.checked).toEqual(expect.arrayContaining(['label', 'color-contrast', 'button-name', 'html-has-lang', 'aria-allowed-role']));
+      expect(violations.other, `width ${width}: ${violations.serious.join('; ')}`).toEqual([]);
+    }
+    await page.setViewportSize({ width: 1366, height: 900 });
+  });
+
   it('saves screenshots at a laptop and a phone width', async () => {
     await page.goto(`${api.origin}/explore?RegionId=admin.4.ca.on&CharacteristicName=${encodeURIComponent('Total Phosphorus, mixed forms')}`);
     await settled();

@@ -102,7 +102,7 @@ function page(config: { tileUrl?: string; tileAttribution?: string }): string {
         <button type="button" id="chart-add">Add to chart</button>
       </div>
       <ul id="chart-chosen" aria-label="Locations on the chart"></ul>
-      <figure id="chart"><div class="plot"></div><figcaption id="chart-note" class="status" role="status"></figcaption></figure>
+      <figure id="chart"><div class="plot"></div><figcaption id="chart-note" class="status" aria-live="polite"></figcaption></figure>
     </section>
     <section id="citations" aria-labelledby="citations-title">
       <h2 id="citations-title">Cite the data</h2>
