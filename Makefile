@@ -24,7 +24,8 @@ install: node_modules/.package-lock.json
 # `npm run build` (package.json) writes it: containers without make build the same way (docker-compose.yml).
 BUILD := node_modules/.cache/tributary
 export API_MAIN := $(BUILD)/services/api/main.js
-$(API_MAIN): node_modules/.package-lock.json tsconfig.json $(shell find services schemas -type f \( -name '*.ts' -o -name '*.json' \) -not -name '*.test.ts')
+# The same build bundles the explorer page (/explore) with esbuild into $(BUILD)/explore (scripts/build-explore.ts).
+$(API_MAIN): node_modules/.package-lock.json tsconfig.json scripts/build-explore.ts $(shell find services schemas -type f \( -name '*.ts' -o -name '*.json' -o -name '*.css' \) -not -name '*.test.ts')
 	npm run --silent build
 	@touch $@
 

@@ -11,6 +11,10 @@ env['DUCKDB_PATH'] ??= 'data/tributary.duckdb';
 env['OUT'] ??= 'data/sample';
 env['SRC'] ??= env['OUT'];
 env['REGIONS_FILE'] ??= 'scripts/sample/hubs.geojson';
+// The explorer page at /explore calls the API from the API's own origin: listing it keeps the page working
+// without a key even once keys are issued (middleware/cors.ts).
+const apiPort = env['API_PORT'] ?? '3000';
+env['CORS_ORIGINS'] ??= `http://localhost:${apiPort},http://127.0.0.1:${apiPort}`;
 
 function run(script: string, args: string[] = []): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', script, ...args], { env, stdio: 'inherit' });

@@ -10,6 +10,7 @@ import { compress } from './middleware/compress.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { collectionHandler, JSON_TYPE, notFound, type CollectionDeps } from './routes/collection.js';
 import { registerDiscovery } from './routes/discovery.js';
+import { registerExplore, type ExploreOptions } from './routes/explore.js';
 import { BASE_PATH } from './routes/links.js';
 
 export interface AppDeps extends CollectionDeps {
@@ -21,6 +22,8 @@ export interface AppDeps extends CollectionDeps {
   readonly draining?: () => boolean;
   /** Runs before every collection request, after the access checks (publication/follow-current.ts). */
   readonly beforeCollection?: MiddlewareHandler;
+  /** The explorer page at /explore (routes/explore.ts); left out, there is none. */
+  readonly explore?: ExploreOptions;
 }
 
 const ALLOW = 'GET, HEAD, OPTIONS';
@@ -49,6 +52,7 @@ export function createApp(deps: AppDeps): Hono {
     }
   });
 
+  if (deps.explore) registerExplore(app, deps.explore);
   registerDiscovery(app, deps); // before `${BASE_PATH}/:resource`, which would take `$metadata` for a resource
   const collection = collectionHandler(deps);
   if (deps.beforeCollection) app.use(`${BASE_PATH}/:resource`, deps.beforeCollection);

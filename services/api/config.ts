@@ -37,6 +37,10 @@ export const apiSettings = {
   REDIS_PREFIX: { schema: z.string().min(1), default: 'tributary:', doc: 'Prefix of every Redis key the API and `make key-*` use (one service per prefix).' },
   REDIS_TIMEOUT_MS: { schema: int(10, 60_000), default: '250', doc: 'A Redis command not answered by then fails; the request is then limited by this replica alone.' },
   PUBLICATION_STORE: { schema: z.string().min(1).optional(), default: undefined, doc: 'Directory of immutable publications shared by the replicas (docs/deployment.md): `make ingest` publishes into it, the API serves the one named by its CURRENT file and follows it without a restart. Unset: the API serves DUCKDB_PATH.' },
+  EXPLORE_ASSETS_DIR: { schema: z.string().min(1), default: 'node_modules/.cache/tributary/explore', doc: 'Folder of the explorer page\'s built assets (script, styles, province boundaries), written by `make build` / `npm run build`.' },
+  EXPLORE_TILE_URL: { schema: z.string().regex(/^https?:\/\/[^\s]+\{z\}[^\s]*$/, 'expected a tile URL template like https://tiles.example.org/{z}/{x}/{y}.png').optional(), default: undefined, doc: 'Raster tile URL template drawn below the boundaries on the explorer\'s map, e.g. https://tiles.example.org/{z}/{x}/{y}.png (default: none; the map draws provinces and regions as vectors).' },
+  EXPLORE_TILE_ATTRIBUTION: { schema: z.string().optional(), default: undefined, doc: 'Attribution text shown with EXPLORE_TILE_URL\'s tiles, as their licence asks.' },
+  REGIONS_FILE: { schema: z.string().min(1).optional(), default: undefined, doc: 'The GeoJSON regions file ingest used (hubs); the explorer draws its regions on the map.' },
   SHUTDOWN_GRACE_MS: { schema: int(0, 3_600_000), default: '10000', doc: 'On SIGTERM, how long in-flight responses may take to finish before their connections are closed.' },
 } as const;
 

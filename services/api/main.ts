@@ -72,6 +72,7 @@ const app = createApp({
   links: { publicBaseUrl: config.PUBLIC_BASE_URL, trustProxy: config.TRUST_PROXY },
   limits: { queryTimeoutMs: config.QUERY_TIMEOUT_MS, maxPageBytes: config.MAX_PAGE_BYTES },
   log,
+  explore: { assetsDir: config.EXPLORE_ASSETS_DIR, regionsFile: config.REGIONS_FILE, tileUrl: config.EXPLORE_TILE_URL, tileAttribution: config.EXPLORE_TILE_ATTRIBUTION },
   access: {
     keys,
     corsOrigins: config.CORS_ORIGINS,

@@ -41,7 +41,7 @@ export function registerAccess(app: Hono, opts: AccessOptions = {}, collectionPa
   const trustProxy = opts.trustProxy ?? false;
   app.use('*', urlLength({ maxBytes: opts.maxUrlBytes ?? DEFAULT_MAX_URL_BYTES }));
   app.use('*', headWithoutBody());
-  app.use(PROTECTED, cors({ origins: opts.corsOrigins ?? [] }));
+  app.use(PROTECTED, cors({ origins: opts.corsOrigins ?? [], trustProxy }));
   app.use(PROTECTED, apiKey({ store: opts.keys, trustProxy, log: opts.log }));
   if (opts.rateLimit) app.use(PROTECTED, rateLimit({ ...opts.rateLimit, trustProxy, take: opts.shared?.take }));
   if (opts.maxConcurrentPerKey) app.use(PROTECTED, concurrencyPerClient({ max: opts.maxConcurrentPerKey, trustProxy, slots: opts.shared?.slots }));

@@ -2,6 +2,12 @@
  * Browsers: origins on `CORS_ORIGINS` may call the API, and (the public API's rule for browser clients) may do
  * so without a key. Their responses name the origin, vary on it, and expose `Link` so browser code can page.
  * Other origins get no CORS headers at all, so the browser withholds the response.
+ *
+ * The API's own pages (`/explore`) call it from its own origin, and browsers send no `Origin` on a same-origin
+ * GET. They do send `Sec-Fetch-Site: same-origin` (a header page scripts cannot set), and the `Host` they
+ * addressed: such a request counts as coming from the listed origin with that host, so listing the API's own
+ * public origin in `CORS_ORIGINS` lets its pages call it without a key. Like `Origin`, both headers are only
+ * as trustworthy as the browser sending them: the rule is the public API's, not an authentication.
  */
 import type { Context, MiddlewareHandler } from 'hono';
 
@@ -17,6 +23,8 @@ export interface CorsOptions {
   readonly origins: readonly string[];
   /** How long a browser may cache a preflight answer, in seconds. */
   readonly maxAge?: number;
+  /** Read the host a same-origin request addressed from `X-Forwarded-Host` (behind a trusted load balancer). */
+  readonly trustProxy?: boolean;
 }
 
 const ORIGIN = /^https?:\/\/(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/;
@@ -26,11 +34,12 @@ export function cors(opts: CorsOptions): MiddlewareHandler {
   // Browsers send the origin in lower case; compare the same way.
   const allowed = new Set(opts.origins.map((o) => o.toLowerCase()));
   const maxAge = String(opts.maxAge ?? 86_400);
+  const byHost = new Map(opts.origins.map((o) => [new URL(o).host.toLowerCase(), o]));
 
   return async function corsHeaders(c, next) {
     const origin = c.req.header('origin');
     const ok = origin !== undefined && allowed.has(origin.toLowerCase()) ? origin : undefined;
-    c.set('allowedOrigin', ok);
+    c.set('allowedOrigin', ok ?? (origin === undefined ? sameOrigin(c, byHost, opts.trustProxy ?? false) : undefined));
     if (c.req.method === 'OPTIONS' && ok && c.req.header('access-control-request-method')) {
       // Preflight: answered here, before the key check (browsers never send credentials on it). GET only:
       // the API is read-only, and HEAD is a simple method that needs no preflight.
@@ -47,6 +56,13 @@ export function cors(opts: CorsOptions): MiddlewareHandler {
     if (allowed.size) c.header('Vary', 'Origin', { append: true });
     if (ok) for (const [name, value] of Object.entries(corsResponseHeaders(ok))) c.header(name, value);
   };
+}
+
+/** The listed origin a browser's same-origin request came from, if any (see the module comment). */
+function sameOrigin(c: Context, byHost: ReadonlyMap<string, string>, trustProxy: boolean): string | undefined {
+  if (c.req.header('sec-fetch-site') !== 'same-origin') return undefined;
+  const host = (trustProxy ? c.req.header('x-forwarded-host')?.split(',')[0]?.trim() : undefined) ?? c.req.header('host');
+  return host ? byHost.get(host.toLowerCase()) : undefined;
 }
 
 function corsResponseHeaders(origin: string): Record<string, string> {

@@ -57,6 +57,7 @@ OData v4 JSON, compatible with the DataStream public API and its clients. Send y
 <li>OpenAPI 3.1: <a href="${OPENAPI_PATH}"><code>${base}${OPENAPI_PATH}</code></a></li>
 <li>OData service document: <a href="${BASE_PATH}/"><code>${root}/</code></a> and metadata (CSDL XML): <a href="${BASE_PATH}/$metadata"><code>${root}/$metadata</code></a></li>
 <li>Recipes for curl, Python, R, JavaScript (datastreamjs), Excel and Power BI: <code>docs/recipes/</code> in the repository.</li>
+<li>Explore the data without writing a query: facets, a map, a chart, a preview, CSV and "copy as": <a href="/explore">/explore</a></li>
 </ul>
 
 <h2 id="cite">Citation and licence</h2>

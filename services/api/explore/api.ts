@@ -1,0 +1,103 @@
+/**
+ * The page's only way to the data: GETs of the public API, as any client makes them (no key: the API's own
+ * origin is listed in CORS_ORIGINS). The API lets one client have two requests in flight and a few per second,
+ * so requests queue here two at a time, and a 429 or 503 is retried after its Retry-After (a few times, then
+ * reported). Every failure becomes an ApiProblem whose message is the API's own explanation.
+ */
+
+export const API_BASE = '/v1/odata/v4';
+const MAX_IN_FLIGHT = 2;
+const RETRIES = 3;
+
+export class ApiProblem extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message);
+  }
+}
+
+/** Told when a request waits for a retry, so the page can say why it is slow. */
+export type RetryNotice = (status: number, seconds: number) => void;
+let onRetry: RetryNotice = () => {};
+export const setRetryNotice = (f: RetryNotice): void => void (onRetry = f);
+
+let inFlight = 0;
+const waiting: (() => void)[] = [];
+
+async function slot<T>(work: () => Promise<T>): Promise<T> {
+  if (inFlight >= MAX_IN_FLIGHT) await new Promise<void>((r) => waiting.push(r));
+  inFlight++;
+  try {
+    return await work();
+  } finally {
+    inFlight--;
+    waiting.shift()?.();
+  }
+}
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => (clearTimeout(t), reject(signal.reason)), { once: true });
+  });
+
+/** The API's explanation of an error response: `message`, else the first error's detail. */
+async function problemOf(res: Response): Promise<ApiProblem> {
+  let text = `The API answered ${res.status} ${res.statusText}.`;
+  try {
+    const body = (await res.json()) as { message?: string | null; errors?: { detail?: string }[] };
+    text = body.message ?? body.errors?.[0]?.detail ?? text;
+  } catch {
+    // Not the API's JSON error body (a proxy's page): the status line is all there is to say.
+  }
+  return new ApiProblem(res.status, `${res.status}: ${text}`);
+}
+
+/** A GET of an API path (`/Observations?…`) or of a next link the API handed out. */
+export async function apiGet(pathOrUrl: string, opts: { signal?: AbortSignal; accept?: string } = {}): Promise<Response> {
+  const url = pathOrUrl.startsWith('http') ? pathOrUrl : `${API_BASE}${pathOrUrl}`;
+  for (let attempt = 0; ; attempt++) {
+    let res: Response;
+    try {
+      res = await slot(() => fetch(url, { headers: { Accept: opts.accept ?? 'application/json' }, signal: opts.signal }));
+    } catch (err) {
+      if (opts.signal?.aborted) throw err;
+      throw new ApiProblem(0, `The API could not be reached (${(err as Error).message}). Check the connection and try again.`);
+    }
+    if (res.ok) return res;
+    if ((res.status === 429 || res.status === 503) && attempt < RETRIES) {
+      const seconds = Math.min(10, Math.max(0.5, Number(res.headers.get('Retry-After')) || 1));
+      await res.body?.cancel();
+      onRetry(res.status, seconds);
+      await sleep(seconds * 1000, opts.signal);
+      continue;
+    }
+    throw await problemOf(res);
+  }
+}
+
+export const getJson = async <T>(pathOrUrl: string, signal?: AbortSignal): Promise<T> => (await (await apiGet(pathOrUrl, { signal })).json()) as T;
+
+export interface Page<T> {
+  readonly value: T[];
+  readonly '@odata.nextLink'?: string;
+}
+
+/** Every row, following next links, at most `maxPages` pages (a bound: the page never loops forever). */
+export async function allRows<T>(path: string, signal?: AbortSignal, maxPages = 20): Promise<{ rows: T[]; complete: boolean }> {
+  const rows: T[] = [];
+  let next: string | undefined = path;
+  for (let i = 0; next && i < maxPages; i++) {
+    const page: Page<T> = await getJson<Page<T>>(next, signal);
+    rows.push(...page.value);
+    next = page['@odata.nextLink'];
+  }
+  return { rows, complete: next === undefined };
+}
+
+/** `?$a=1&$b=2` from options, dropping empty ones; `%20` for spaces, as the recipes send them. */
+export function query(options: Record<string, string | undefined>): string {
+  const parts = Object.entries(options)
+    .filter(([, v]) => v !== undefined && v !== '')
+    .map(([k, v]) => `${k}=${encodeURIComponent(v!)}`);
+  return parts.length ? `?${parts.join('&')}` : '';
+}

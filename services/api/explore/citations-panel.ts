@@ -1,0 +1,24 @@
+/**
+ * The datasets behind the current selection, each with its citation text, its DOI link and its licence: the
+ * licences require citing data where it is presented.
+ */
+import { h } from './dom.js';
+
+export interface Dataset {
+  readonly DOI: string;
+  readonly DatasetName: string;
+  readonly Citation: string | null;
+  readonly Licence: string | null;
+}
+
+export function showCitations(list: HTMLElement, datasets: ReadonlyMap<string, Dataset>, dois: readonly string[]): void {
+  const items = [...dois].sort().map((doi) => {
+    const d = datasets.get(doi);
+    const href = `https://doi.org/${doi}`;
+    return h('li', {},
+      h('cite', {}, d?.Citation ?? d?.DatasetName ?? doi), ' ',
+      h('a', { href, rel: 'noopener' }, href),
+      d?.Licence ? ` · ${d.Licence}` : null);
+  });
+  list.replaceChildren(...(items.length ? items : [h('li', {}, 'No dataset matches the selection.')]));
+}

@@ -1,0 +1,178 @@
+/**
+ * The explorer page: facets → map, chart, preview, take-away and citations, all from the public API. The
+ * selection lives in the URL; a facet click re-counts from the cube at once (no request), then the panels that
+ * need rows reload after a short pause, cancelling what the previous click started.
+ */
+import './explore.css';
+import { ApiProblem, allRows, getJson, query, setRetryNotice } from './api.js';
+import { chartPanel } from './chart-panel.js';
+import { showCitations, type Dataset } from './citations-panel.js';
+import { facetCounts, loadCube, type Facet } from './cube.js';
+import { byId, fmt, h, say } from './dom.js';
+import { facetsPanel } from './facets-panel.js';
+import { mapPanel, type MapLocation } from './map-panel.js';
+import { previewPanel } from './preview-panel.js';
+import { emptySelection, filterText, LIST_FACETS, MAX_CHART_LOCATIONS, searchOfSelection, selectionFromSearch, type Selection } from './selection.js';
+import { takeAwayPanel } from './take-away-panel.js';
+
+interface PageConfig {
+  readonly tileUrl?: string;
+  readonly tileAttribution?: string;
+}
+
+const config = JSON.parse(byId('explore-config').textContent ?? '{}') as PageConfig;
+const problem = byId('problem');
+const totalLine = byId('total');
+const results = byId('results');
+
+function showError(err: unknown): void {
+  if (err instanceof DOMException && err.name === 'AbortError') return;
+  const text = err instanceof ApiProblem || err instanceof Error ? err.message : String(err);
+  problem.hidden = false;
+  say(problem, `${text} The page keeps working: change the selection or try again.`, 'error');
+}
+setRetryNotice((status, seconds) => {
+  problem.hidden = false;
+  say(problem, `The API is busy (${status}): retrying in ${seconds} s…`);
+});
+
+const fetchStatic = async (path: string): Promise<object> => {
+  const res = await fetch(path);
+  return res.ok ? ((await res.json()) as object) : { type: 'FeatureCollection', features: [] };
+};
+
+async function boot(): Promise<void> {
+  const [datasetRows, cube, provinces, regions] = await Promise.all([
+    allRows<Dataset>(`/Metadata${query({ $select: 'DOI,DatasetName,Citation,Licence', $top: '10000' })}`),
+    loadCube(),
+    fetchStatic('/explore/assets/provinces.json'),
+    fetchStatic('/explore/regions.geojson'),
+  ]);
+  const datasets = new Map(datasetRows.rows.map((d) => [d.DOI, d]));
+  const regionNames = new Map<string, string>([['admin.2.ca', 'Canada']]);
+  for (const fc of [provinces, regions] as { features?: { properties?: Record<string, unknown> }[] }[])
+    for (const f of fc.features ?? []) if (typeof f.properties?.['RegionId'] === 'string') regionNames.set(f.properties['RegionId'], String(f.properties['name'] ?? f.properties['Name'] ?? f.properties['RegionId']));
+  const label = (f: Facet, v: string): string => (f === 'DOI' ? datasets.get(v)?.DatasetName ?? v : f === 'RegionId' ? regionNames.get(v) ?? v : v);
+
+  let selection: Selection = selectionFromSearch(location.search);
+  let inFlight: AbortController | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  /** A map load is running / waiting for its timer. */
+  let loadingMap = false;
+  let pendingMap = false;
+  const names = new Map<number, string>();
+
+  const facets = facetsPanel(byId('facets'), label, (s) => {
+    performance.mark('facet-start');
+    change(s);
+  });
+  const map = mapPanel(byId('map'), config, { provinces, regions }, pick);
+  const chart = chartPanel(byId('chart'), byId('chart-note'));
+  const preview = previewPanel(byId('preview'), showError);
+  const takeAway = takeAwayPanel(byId('take-away'), showError);
+  const chartPicker = byId<HTMLSelectElement>('chart-location');
+
+  function renderCounts(): void {
+    const counts = facetCounts(cube, selection);
+    facets.render(counts, selection);
+    say(totalLine, `${fmt(counts.total)} observations match`);
+    totalLine.dataset['total'] = String(counts.total);
+    const chosen = LIST_FACETS.reduce((n, f) => n + selection.lists[f].length, 0) + (selection.region ? 1 : 0) + (selection.yearFrom !== null || selection.yearTo !== null ? 1 : 0);
+    byId('filters-chosen').textContent = chosen ? `(${chosen} chosen)` : '';
+    const dois = [...counts.counts.DOI].filter(([doi, n]) => n > 0 && (selection.lists.DOI.length === 0 || selection.lists.DOI.includes(doi))).map(([doi]) => doi);
+    showCitations(byId('citation-list'), datasets, dois);
+    takeAway.show(filterText(selection), counts.total);
+    renderChosen();
+  }
+
+  function renderChosen(): void {
+    byId('chart-chosen').replaceChildren(...selection.locations.map((id) =>
+      h('li', {}, names.get(id) ?? `Location ${id}`, ' ',
+        h('button', { type: 'button', 'aria-label': `Remove ${names.get(id) ?? `location ${id}`} from the chart`, onclick: () => pick(id) }, '×'))));
+  }
+
+  async function loadPanels(signal: AbortSignal, withMap: boolean): Promise<void> {
+    const filter = filterText(selection);
+    const chars = selection.lists.CharacteristicName;
+    const jobs: Promise<void>[] = [];
+    let located: Promise<void> = Promise.resolve();
+    if (withMap) {
+      loadingMap = true;
+      say(byId('map-status'), 'Loading locations…');
+      jobs.push(located = allRows<MapLocation>(`/Locations${query({ $filter: filter, $select: 'Id,ID,Name,Latitude,Longitude,MonitoringLocationType', $top: '10000' })}`, signal, 5).then(({ rows, complete }) => {
+        for (const l of rows) names.set(l.Id, l.Name);
+        map.show(rows, selection.locations, filter);
+        const sorted = [...rows].sort((a, b) => a.Name.localeCompare(b.Name)).slice(0, 1000);
+        chartPicker.replaceChildren(...sorted.map((l) => new Option(`${l.Name} (${l.ID})`, String(l.Id))));
+        say(byId('map-status'), `${fmt(rows.length)} matching locations${complete ? '' : ' (the first ones only)'}.`);
+        renderChosen();
+      }));
+      jobs.push(preview.show(filter, signal));
+    }
+    // After the locations: the chart's legend names them.
+    jobs.push(located.catch(() => {}).then(() => chart.show(chars.length === 1 ? chars[0] : undefined, selection.locations, names, filter, signal)));
+    const outcomes = await Promise.allSettled(jobs);
+    const failed = outcomes.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (signal.aborted) return;
+    if (withMap) loadingMap = false;
+    results.removeAttribute('aria-busy');
+    if (failed) showError(failed.reason);
+    else problem.hidden = true;
+  }
+
+  /**
+   * Reload the row panels a moment after the last click (counts were redrawn already), cancelling the previous
+   * load. A chart-only reload that cancels a map load takes the map load over, or the map would keep old points.
+   */
+  function schedule(withMap: boolean): void {
+    clearTimeout(timer);
+    inFlight?.abort();
+    const map = withMap || loadingMap || pendingMap;
+    pendingMap = map;
+    const controller = (inFlight = new AbortController());
+    results.setAttribute('aria-busy', 'true');
+    timer = setTimeout(() => {
+      pendingMap = false;
+      void loadPanels(controller.signal, map);
+    }, 200);
+  }
+
+  function change(next: Selection, push = true): void {
+    selection = next;
+    if (push) history.pushState(null, '', `/explore${searchOfSelection(selection)}`);
+    renderCounts();
+    if (performance.getEntriesByName('facet-start').length) {
+      // Click to counts on screen: the frame after this one starts once the new counts are painted.
+      requestAnimationFrame(() => setTimeout(() => {
+        performance.measure('facet-update', 'facet-start');
+        performance.clearMarks('facet-start');
+      }));
+    }
+    schedule(true);
+  }
+
+  function pick(id: number): void {
+    const rest = selection.locations.filter((l) => l !== id);
+    const locations = rest.length === selection.locations.length ? [...rest, id].slice(-MAX_CHART_LOCATIONS) : rest;
+    selection = { ...selection, locations };
+    history.pushState(null, '', `/explore${searchOfSelection(selection)}`);
+    map.setChosen(locations);
+    renderChosen();
+    schedule(false);
+  }
+
+  byId('chart-add').addEventListener('click', () => chartPicker.value && !selection.locations.includes(Number(chartPicker.value)) && pick(Number(chartPicker.value)));
+  byId('facets').addEventListener('submit', (e) => e.preventDefault());
+  // On a phone the filters would push every result below a screen of checkboxes: they start folded.
+  if (matchMedia('(max-width: 800px)').matches) byId<HTMLDetailsElement>('filters').open = false;
+  byId('clear').addEventListener('click', () => change(emptySelection()));
+  addEventListener('popstate', () => change(selectionFromSearch(location.search), false));
+  change(selection, false);
+}
+
+boot().catch((err) => {
+  showError(err);
+  say(totalLine, 'The explorer could not load its counts.', 'error');
+  // Without counts no panel can work: starting over is the one way on.
+  problem.append(' ', h('button', { type: 'button', onclick: () => location.reload() }, 'Try again'));
+});

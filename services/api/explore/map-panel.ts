@@ -1,0 +1,100 @@
+/**
+ * The map: provinces and the configured regions (hubs) drawn as vectors from files the API serves, so it
+ * works with no tile server; a raster tile layer below them when the operator sets EXPLORE_TILE_URL. Matching
+ * locations are circle markers on one canvas (thousands draw smoothly). Clicking one shows its name, ID, type
+ * and its observation count under the current filters, and picks it for the chart.
+ */
+import L from 'leaflet';
+import 'leaflet/dist/leaflet.css';
+import { getJson, query } from './api.js';
+import { fmt, h } from './dom.js';
+import { andFilter } from './selection.js';
+
+export interface MapLocation {
+  readonly Id: number;
+  readonly ID: string;
+  readonly Name: string;
+  readonly Latitude: number;
+  readonly Longitude: number;
+  readonly MonitoringLocationType: string;
+}
+
+export interface MapConfig {
+  readonly tileUrl?: string;
+  readonly tileAttribution?: string;
+}
+
+export interface MapPanel {
+  show(locations: readonly MapLocation[], chosen: readonly number[], filter: string): void;
+  setChosen(chosen: readonly number[]): void;
+}
+
+const CANADA: L.LatLngBoundsExpression = [[41.7, -141], [70, -52.6]];
+
+export function mapPanel(el: HTMLElement, config: MapConfig, boundaries: { provinces: object; regions: object }, onPick: (id: number) => void): MapPanel {
+  const map = L.map(el, { preferCanvas: true, zoomSnap: 0.25, attributionControl: Boolean(config.tileUrl) }).fitBounds(CANADA);
+  if (config.tileUrl) L.tileLayer(config.tileUrl, { attribution: config.tileAttribution ?? '', maxZoom: 18 }).addTo(map);
+  const name = (f: GeoJSON.Feature | undefined) => String(f?.properties?.['name'] ?? f?.properties?.['Name'] ?? f?.properties?.['RegionId'] ?? '');
+  L.geoJSON(boundaries.provinces as GeoJSON.FeatureCollection, { style: { color: '#6b7280', weight: 1, fillColor: '#e5e7eb', fillOpacity: config.tileUrl ? 0.1 : 0.6 }, interactive: false }).addTo(map);
+  L.geoJSON(boundaries.regions as GeoJSON.FeatureCollection, { style: { color: '#7c3aed', weight: 2, dashArray: '6 4', fill: false } })
+    .bindTooltip((layer) => name((layer as L.GeoJSON).feature as GeoJSON.Feature), { sticky: true })
+    .addTo(map);
+  let points: L.FeatureGroup = L.featureGroup().addTo(map);
+  const markers = new Map<number, L.CircleMarker>();
+  let chosen = new Set<number>();
+  let filter = '';
+
+  const style = (id: number): L.CircleMarkerOptions =>
+    chosen.has(id) ? { radius: 7, color: '#111827', weight: 2, fillColor: '#f59e0b', fillOpacity: 1 } : { radius: 4, color: '#1e3a8a', weight: 1, fillColor: '#2563eb', fillOpacity: 0.8 };
+
+  async function popupFor(loc: MapLocation, marker: L.CircleMarker): Promise<void> {
+    const count = h('span', {}, 'counting…');
+    marker.bindPopup(h('div', { class: 'popup' },
+      h('strong', {}, loc.Name), h('br'), `ID ${loc.ID} · Id ${loc.Id}`, h('br'), loc.MonitoringLocationType, h('br'), count, ' observations under the current filters')).openPopup();
+    try {
+      const n = await getJson<{ value: number }>(`/Observations${query({ $filter: andFilter(filter, `LocationId eq ${loc.Id}`), $count: 'true' })}`);
+      count.textContent = fmt(n.value);
+    } catch (err) {
+      count.textContent = `(${(err as Error).message})`;
+    }
+  }
+
+  function refreshStyles(): void {
+    for (const [id, m] of markers) m.setStyle(style(id));
+  }
+
+  return {
+    show(locations, picked, currentFilter) {
+      performance.mark('map-start');
+      filter = currentFilter;
+      chosen = new Set(picked);
+      points.remove();
+      markers.clear();
+      // Frame first, then add every marker at once: one projection and one canvas redraw, not one per marker.
+      if (locations.length) map.fitBounds(L.latLngBounds(locations.map((l) => [l.Latitude, l.Longitude] as L.LatLngTuple)).pad(0.1), { maxZoom: 7, animate: false });
+      const locationOf = new Map<L.Layer, MapLocation>();
+      for (const loc of locations) {
+        const m = L.circleMarker([loc.Latitude, loc.Longitude], style(loc.Id));
+        markers.set(loc.Id, m);
+        locationOf.set(m, loc);
+      }
+      // One tooltip and one click handler for the group: thousands of per-marker ones cost more than the drawing.
+      points = L.featureGroup([...markers.values()])
+        .bindTooltip((layer) => locationOf.get(layer)?.Name ?? '')
+        .on('click', (e) => {
+          const loc = locationOf.get(e.propagatedFrom as L.Layer);
+          if (!loc) return;
+          onPick(loc.Id);
+          void popupFor(loc, e.propagatedFrom as L.CircleMarker);
+        })
+        .addTo(map);
+      el.dataset['points'] = String(locations.length);
+      // Markers added to the canvas until they are on screen (the frame after the next one starts after its paint).
+      requestAnimationFrame(() => setTimeout(() => performance.measure('map-draw', 'map-start')));
+    },
+    setChosen(picked) {
+      chosen = new Set(picked);
+      refreshStyles();
+    },
+  };
+}

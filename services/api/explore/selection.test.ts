@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { parseFilter } from '../odata/parse-filter.js';
+import { emptySelection, filterText, searchOfSelection, selectionFromSearch, toggled } from './selection.js';
+
+describe('selection', () => {
+  const chosen = {
+    ...emptySelection(),
+    lists: { ...emptySelection().lists, CharacteristicName: ["Chlorophyll a, 'corrected'", 'pH'], DOI: ['10.25976/abcd-ef12'] },
+    region: 'hub.pacific',
+    yearFrom: 2015,
+    yearTo: 2020,
+    locations: [4, 9],
+  };
+
+  it('writes the $filter text the API accepts: eq for one value, in for several, quotes doubled', () => {
+    const text = filterText(chosen);
+    expect(text).toBe(
+      "DOI eq '10.25976/abcd-ef12' and CharacteristicName in ('Chlorophyll a, ''corrected''','pH') and RegionId eq 'hub.pacific' and ActivityStartYear ge 2015 and ActivityStartYear le 2020",
+    );
+    expect(() => parseFilter(text)).not.toThrow();
+    expect(filterText(emptySelection())).toBe('');
+  });
+
+  it('survives the URL round trip, keyed by the API’s field names', () => {
+    const search = searchOfSelection(chosen);
+    expect(new URLSearchParams(search).getAll('CharacteristicName')).toEqual(["Chlorophyll a, 'corrected'", 'pH']);
+    expect(selectionFromSearch(search)).toEqual(chosen);
+    expect(searchOfSelection(emptySelection())).toBe('');
+  });
+
+  it('ignores what it cannot use in a hand-edited URL', () => {
+    const s = selectionFromSearch('?YearFrom=20x5&YearTo=&LocationId=-3&LocationId=abc&LocationId=1&LocationId=2&LocationId=3&LocationId=4&LocationId=5&pH=1');
+    expect(s).toEqual({ ...emptySelection(), locations: [1, 2, 3, 4] });
+  });
+
+  it('toggles a value on and off', () => {
+    const on = toggled(emptySelection(), 'ActivityMediaName', 'Surface Water', true);
+    expect(on.lists.ActivityMediaName).toEqual(['Surface Water']);
+    expect(toggled(on, 'ActivityMediaName', 'Surface Water', false).lists.ActivityMediaName).toEqual([]);
+  });
+});

@@ -1,0 +1,70 @@
+/**
+ * What the user has chosen, as one value: read from and written to the page URL (so a selection can be shared
+ * and back/forward work), and turned into the `$filter` text the API accepts. URL keys are the API's own field
+ * names, so a shared link reads like the query it stands for.
+ */
+
+/** The multi-valued facets: any of the checked values matches (`in`), facets combine with `and`. */
+export const LIST_FACETS = ['DOI', 'CharacteristicName', 'ActivityMediaName', 'ActivityGroupType', 'MonitoringLocationType'] as const;
+export type ListFacet = (typeof LIST_FACETS)[number];
+
+export interface Selection {
+  readonly lists: Readonly<Record<ListFacet, readonly string[]>>;
+  /** One region at a time: regions nest and overlap (a hub spans provinces), so counts stay exact sums. */
+  readonly region: string | null;
+  readonly yearFrom: number | null;
+  readonly yearTo: number | null;
+  /** Locations picked on the map for the chart; they do not narrow the other panels. */
+  readonly locations: readonly number[];
+}
+
+export const MAX_CHART_LOCATIONS = 4;
+
+export function emptySelection(): Selection {
+  return { lists: { DOI: [], CharacteristicName: [], ActivityMediaName: [], ActivityGroupType: [], MonitoringLocationType: [] }, region: null, yearFrom: null, yearTo: null, locations: [] };
+}
+
+const year = (v: string | null): number | null => (v !== null && /^\d{4}$/.test(v) ? Number(v) : null);
+
+export function selectionFromSearch(search: string): Selection {
+  const p = new URLSearchParams(search);
+  const lists = Object.fromEntries(LIST_FACETS.map((f) => [f, [...new Set(p.getAll(f).filter(Boolean))]])) as Record<ListFacet, string[]>;
+  const locations = p.getAll('LocationId').map(Number).filter((n) => Number.isSafeInteger(n) && n > 0).slice(0, MAX_CHART_LOCATIONS);
+  return { lists, region: p.get('RegionId') || null, yearFrom: year(p.get('YearFrom')), yearTo: year(p.get('YearTo')), locations };
+}
+
+export function searchOfSelection(s: Selection): string {
+  const p = new URLSearchParams();
+  for (const f of LIST_FACETS) for (const v of s.lists[f]) p.append(f, v);
+  if (s.region) p.set('RegionId', s.region);
+  if (s.yearFrom !== null) p.set('YearFrom', String(s.yearFrom));
+  if (s.yearTo !== null) p.set('YearTo', String(s.yearTo));
+  for (const id of s.locations) p.append('LocationId', String(id));
+  const text = p.toString();
+  return text ? `?${text}` : '';
+}
+
+/** An OData string literal: single quotes doubled, as the API's lexer reads them. */
+export const quote = (v: string): string => `'${v.replaceAll("'", "''")}'`;
+
+const clause = (field: string, values: readonly string[]): string | undefined =>
+  values.length === 0 ? undefined : values.length === 1 ? `${field} eq ${quote(values[0]!)}` : `${field} in (${values.map(quote).join(',')})`;
+
+/** The `$filter` text of a selection (locations left out); '' when nothing is chosen. */
+export function filterText(s: Selection): string {
+  const parts = [
+    ...LIST_FACETS.map((f) => clause(f, s.lists[f])),
+    s.region ? `RegionId eq ${quote(s.region)}` : undefined,
+    s.yearFrom !== null ? `ActivityStartYear ge ${s.yearFrom}` : undefined,
+    s.yearTo !== null ? `ActivityStartYear le ${s.yearTo}` : undefined,
+  ];
+  return parts.filter((p): p is string => p !== undefined).join(' and ');
+}
+
+/** `base and extra`, either possibly empty. */
+export const andFilter = (base: string, extra: string): string => (base && extra ? `${base} and ${extra}` : base || extra);
+
+export function toggled(s: Selection, facet: ListFacet, value: string, on: boolean): Selection {
+  const current = s.lists[facet].filter((v) => v !== value);
+  return { ...s, lists: { ...s.lists, [facet]: on ? [...current, value] : current } };
+}

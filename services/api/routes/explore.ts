@@ -1,0 +1,142 @@
+/**
+ * `/explore`: the explorer page. The HTML is this file's; its script, styles and province boundaries are the
+ * assets `npm run build` writes (scripts/build-explore.ts) and this route serves from that folder; the
+ * regions of REGIONS_FILE (the hubs) are served as they are for the map's base layer. Nothing here needs a
+ * key: the page calls the public API like any browser client (the API's own origin listed in CORS_ORIGINS).
+ */
+import type { Hono } from 'hono';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ApiError } from '../errors.js';
+
+export interface ExploreOptions {
+  /** The folder scripts/build-explore.ts wrote. */
+  readonly assetsDir: string;
+  /** GeoJSON of extra regions (REGIONS_FILE) drawn on the map; none when unset. */
+  readonly regionsFile?: string;
+  /** A raster tile URL template (`https://tiles.example.org/{z}/{x}/{y}.png`) drawn below the boundaries. */
+  readonly tileUrl?: string;
+  readonly tileAttribution?: string;
+}
+
+const ASSETS: Readonly<Record<string, string>> = {
+  'explore.js': 'text/javascript; charset=utf-8',
+  'explore.js.map': 'application/json',
+  'explore.css': 'text/css; charset=utf-8',
+  'explore.css.map': 'application/json',
+  'provinces.json': 'application/geo+json',
+};
+
+/** JSON inside <script>: `<` escaped so no value can close the element. */
+const scriptJson = (v: unknown): string => JSON.stringify(v).replace(/</g, '\\u003c');
+
+export function registerExplore(app: Hono, opts: ExploreOptions): void {
+  const tileOrigin = opts.tileUrl ? new URL(opts.tileUrl.replace(/\{[a-z]\}/g, '0')).origin : '';
+  const csp = [
+    "default-src 'self'",
+    `img-src 'self' data: blob:${tileOrigin ? ` ${tileOrigin}` : ''}`,
+    // Leaflet and uPlot position elements with style attributes.
+    "style-src 'self' 'unsafe-inline'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+  const html = page({ tileUrl: opts.tileUrl, tileAttribution: opts.tileAttribution });
+
+  app.get('/explore', (c) => c.html(html, 200, { 'Content-Security-Policy': csp }));
+
+  app.get('/explore/assets/:file', async (c) => {
+    const file = c.req.param('file');
+    const type = ASSETS[file];
+    if (!type) throw new ApiError('not_found', `No explorer asset '${file}'. The page loads explore.js, explore.css and provinces.json.`);
+    try {
+      return c.body(await readFile(join(opts.assetsDir, file)), 200, { 'Content-Type': type });
+    } catch {
+      throw new ApiError('unavailable', `The explorer's assets are not built (no ${file} in ${opts.assetsDir}): run 'make build' (or 'npm run build'), then reload.`);
+    }
+  });
+
+  app.get('/explore/regions.geojson', async (c) => {
+    const body = opts.regionsFile ? await readFile(opts.regionsFile).catch(() => undefined) : undefined;
+    return c.body(body ?? '{"type":"FeatureCollection","features":[]}', 200, { 'Content-Type': 'application/geo+json' });
+  });
+}
+
+function page(config: { tileUrl?: string; tileAttribution?: string }): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Explore · Tributary</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="/explore/assets/explore.css">
+<script type="application/json" id="explore-config">${scriptJson(config)}</script>
+<script type="module" src="/explore/assets/explore.js"></script>
+</head>
+<body>
+<a class="skip" href="#results">Skip to the results</a>
+<header>
+  <h1>Tributary explorer</h1>
+  <p id="total" role="status" aria-live="polite">Loading counts…</p>
+  <nav><a href="/">API documentation</a></nav>
+</header>
+<p id="problem" role="alert" hidden></p>
+<div class="layout">
+  <aside aria-label="Filters">
+    <details id="filters" open>
+      <summary><h2>Filters</h2> <span id="filters-chosen"></span></summary>
+      <form id="facets"></form>
+      <button type="button" id="clear">Clear all filters</button>
+    </details>
+  </aside>
+  <main id="results">
+    <section id="map-section" aria-labelledby="map-title">
+      <h2 id="map-title">Monitoring locations</h2>
+      <div id="map" role="region" aria-label="Map of the matching monitoring locations; click one to see it and chart it"></div>
+      <p id="map-status" class="status" role="status"></p>
+    </section>
+    <section id="chart-section" aria-labelledby="chart-title">
+      <h2 id="chart-title">Values over time</h2>
+      <div id="chart-controls">
+        <label for="chart-location">Location</label>
+        <select id="chart-location"></select>
+        <button type="button" id="chart-add">Add to chart</button>
+      </div>
+      <ul id="chart-chosen" aria-label="Locations on the chart"></ul>
+      <figure id="chart"><div class="plot"></div><figcaption id="chart-note" class="status" aria-live="polite"></figcaption></figure>
+    </section>
+    <section id="citations" aria-labelledby="citations-title">
+      <h2 id="citations-title">Cite the data</h2>
+      <ul id="citation-list"></ul>
+    </section>
+    <section id="preview" aria-labelledby="preview-title">
+      <h2 id="preview-title">Preview</h2>
+      <div class="table-wrap" tabindex="0" aria-label="Preview rows, scrollable">
+        <table><caption>Observations under the filters, in Id order</caption><thead></thead><tbody></tbody></table>
+      </div>
+      <p class="status" role="status"></p>
+      <button type="button" class="first">First page</button>
+      <button type="button" class="next">Next page</button>
+    </section>
+    <section id="take-away" aria-labelledby="take-away-title">
+      <h2 id="take-away-title">Take it away</h2>
+      <button type="button" class="download">Download CSV</button>
+      <p class="download-status status" role="status"></p>
+      <div class="confirm" role="group" aria-label="Confirm a large download" hidden>
+        <p></p>
+        <button type="button" class="yes">Download all</button>
+        <button type="button" class="no">Cancel</button>
+      </div>
+      <p>
+        <label>Copy the request as <select class="language"></select></label>
+        <button type="button" class="copy">Copy</button>
+      </p>
+      <pre class="snippet" tabindex="0" aria-label="Request snippet"><code></code></pre>
+      <p class="status">Scripts outside this page send their key from <code>TRIBUTARY_API_KEY</code>; the page itself uses none.</p>
+    </section>
+  </main>
+</div>
+<noscript><p>The explorer needs JavaScript. Without it, the API documentation at <a href="/">/</a> shows every request by example.</p></noscript>
+</body>
+</html>
+`;
+}
