@@ -16,7 +16,7 @@ export interface Profile {
   readonly decimals: number;
   /** Lab values are log-normal: mean * exp(sd * N). */
   readonly logNormal?: boolean;
-  /** Values below it are reported as Not Detected with this limit. */
+  /** Values below it are reported as below this detection limit, with the limit. */
   readonly detectionLimit?: number;
   readonly fraction?: string;
   readonly speciation?: string;

@@ -122,14 +122,13 @@ describe('sample generator', () => {
     const logger = all.filter((r) => r.ActivityType === 'Field Msr/Obs-Continuous Time Series');
     expect(logger.length).toBeGreaterThan(100);
     expect(logger.every((r) => /^\d\d:(00|15|30|45):00$/.test(r.ActivityStartTime!))).toBe(true);
-    const notDetected = all.filter((r) => r.ResultDetectionCondition === 'Not Detected');
+    const notDetected = all.filter((r) => r.ResultDetectionCondition === 'Below Detection/Quantification Limit');
     expect(notDetected.length).toBeGreaterThan(0);
     for (const r of notDetected) {
-      // Schema 3.0.0: a result not detected has neither a value nor a quantitation limit.
       expect(r.ResultValue).toBe('');
-      expect(r.ResultDetectionQuantitationLimitMeasure).toBe('');
-      expect(r.ResultDetectionQuantitationLimitUnit).toBe('');
-      expect(r.ResultDetectionQuantitationLimitType).toBe('');
+      expect(r.ResultDetectionQuantitationLimitMeasure).not.toBe('');
+      expect(r.ResultDetectionQuantitationLimitUnit).not.toBe('');
+      expect(r.ResultDetectionQuantitationLimitType).toBe('Method Detection Level');
     }
     const years = all.map((r) => Number(r.ActivityStartDate!.slice(0, 4)));
     expect(Math.min(...years)).toBeGreaterThanOrEqual(2005);

@@ -82,12 +82,12 @@ export async function writeLocation(writer: ChunkWriter, spec: DatasetSpec, loca
       if (p.detectionLimit !== undefined && v < p.detectionLimit) {
         values[V.ResultValue] = '';
         values[V.ResultUnit] = '';
-        // Schema 3.0.0 (rule ResultDetectionCondition-ResultDetectionQuantitationLimit-not-detect): a result not
-        // detected carries no quantitation limit.
-        values[V.ResultDetectionCondition] = 'Not Detected';
-        values[V.ResultDetectionQuantitationLimitMeasure] = '';
-        values[V.ResultDetectionQuantitationLimitUnit] = '';
-        values[V.ResultDetectionQuantitationLimitType] = '';
+        // Schema 3.0.0 reports a result below a known limit as 'Below Detection/Quantification Limit' with the limit
+        // (rule …-above-below); 'Not Detected' may carry no limit at all (rule …-not-detect).
+        values[V.ResultDetectionCondition] = 'Below Detection/Quantification Limit';
+        values[V.ResultDetectionQuantitationLimitMeasure] = String(p.detectionLimit);
+        values[V.ResultDetectionQuantitationLimitUnit] = p.unit;
+        values[V.ResultDetectionQuantitationLimitType] = 'Method Detection Level';
       } else {
         values[V.ResultValue] = v.toFixed(p.decimals);
         values[V.ResultUnit] = p.unit;
