@@ -35,7 +35,7 @@ build: $(API_MAIN)
 start: install build
 	$(TSX) scripts/start.ts
 
-# Starts PostgreSQL and installs Chromium/xmllint/docker-compose from Debian's packages when missing.
+# Starts PostgreSQL and Redis, and installs Chromium, xmllint, docker-compose, HAProxy and redis-server from Debian's packages when missing.
 test: install
 	bash scripts/test-deps.sh
 	npx tsc --noEmit

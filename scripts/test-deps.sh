@@ -26,5 +26,5 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 if ! redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then
   echo "test-deps: starting Redis on 127.0.0.1:6379"
-  redis-server --port 6379 --bind 127.0.0.1 --daemonize yes >/dev/null
+  redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no >/dev/null
 fi
