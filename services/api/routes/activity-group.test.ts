@@ -3,39 +3,24 @@
  * API: filters on Metadata and Observations, `$count` and `$apply` (answered from statistics) must agree with the
  * lookup applied to each observation's ActivityType by reference SQL, never with the stored derived column.
  */
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { upstreamActivityGroups } from '../../../schemas/index.js';
-import { createApp } from '../app.js';
-import { openDatabase, type Database } from '../db/database.js';
+import { openFixtureApp, type FixtureApp } from '../fixture-app.js';
 
-let db: Database;
-let app: Hono;
-let refInstance: DuckDBInstance;
-let ref: DuckDBConnection;
-
+let fixture: FixtureApp;
 beforeAll(async () => {
-  const path = inject('apiFixtureDb');
-  db = await openDatabase(path);
-  app = createApp({ acquire: () => db.acquire(), links: { trustProxy: false } });
-  refInstance = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
-  ref = await refInstance.connect();
+  fixture = await openFixtureApp(inject('apiFixtureDb'));
 });
-afterAll(async () => {
-  ref.closeSync();
-  refInstance.closeSync();
-  await db.close();
-});
+afterAll(() => fixture.close());
 
 const typesOf = (group: string) => Object.entries(upstreamActivityGroups.byActivityType).filter(([, g]) => g === group).map(([t]) => t);
 
 async function reference(sql: string, params: string[]): Promise<Record<string, unknown>[]> {
-  return (await ref.runAndReadAll(sql, params)).getRowObjectsJson() as Record<string, unknown>[];
+  return (await fixture.ref.runAndReadAll(sql, params)).getRowObjectsJson() as Record<string, unknown>[];
 }
 
 async function get(path: string): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await app.request(`/v1/odata/v4/${path}`);
+  const res = await fixture.app.request(`/v1/odata/v4/${path}`);
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 

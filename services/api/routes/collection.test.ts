@@ -3,30 +3,24 @@
  * sample generator by the ingest CLI. Expected answers come from straightforward reference SQL on the
  * observations table — never from the statistics or the code under test.
  */
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createApp } from '../app.js';
-import { openDatabase, type Database } from '../db/database.js';
-import type { Hono } from 'hono';
+import type { Database } from '../db/database.js';
+import { openFixtureApp, type FixtureApp } from '../fixture-app.js';
 
 const BASE = '/v1/odata/v4';
+let fixture: FixtureApp;
 let db: Database;
 let app: Hono;
 let ref: DuckDBConnection;
-let refInstance: DuckDBInstance;
 
 beforeAll(async () => {
-  const path = inject('apiFixtureDb');
-  db = await openDatabase(path);
-  app = createApp({ acquire: () => db.acquire(), links: { trustProxy: false } });
-  refInstance = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
-  ref = await refInstance.connect();
+  fixture = await openFixtureApp(inject('apiFixtureDb'));
+  ({ db, app, ref } = fixture);
 });
-afterAll(async () => {
-  ref.closeSync();
-  refInstance.closeSync();
-  await db.close();
-});
+afterAll(() => fixture.close());
 
 /** A URL with each option value percent-encoded, as the clients send it. */
 export function url(resource: string, options: Record<string, string | number> = {}): string {
