@@ -34,6 +34,13 @@ export function buildFixtureDatabase(dir: string): string {
 }
 
 export default function setup(project: TestProject): () => void {
+  // API_FIXTURE_DB runs the API tests against a file of one's own (e.g. the bench's 10M-row file, to time the
+  // explorer on it): `API_FIXTURE_DB=… npx vitest run --config scripts/vitest.config.ts services/api/routes/explore`.
+  const given = process.env.API_FIXTURE_DB;
+  if (given) {
+    project.provide('apiFixtureDb', resolve(given));
+    return () => {};
+  }
   const dir = mkdtempSync(join(tmpdir(), 'tributary-api-'));
   project.provide('apiFixtureDb', buildFixtureDatabase(dir));
   return () => rmSync(dir, { recursive: true, force: true });
