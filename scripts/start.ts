@@ -3,8 +3,12 @@
  * ingests them; then it runs the data API and the message board side by side until either stops or a
  * signal arrives, which it passes on so both drain.
  */
+import { DuckDBInstance } from '@duckdb/node-api';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { STORAGE_SCHEMA_VERSION } from '../schemas/index.js';
+import { SAMPLE_GENERATOR_VERSION } from './sample/generate.js';
 
 const env = { ...process.env };
 env['DUCKDB_PATH'] ??= 'data/tributary.duckdb';
@@ -32,7 +36,45 @@ function once(script: string, args: string[] = []): Promise<void> {
   });
 }
 
+/** The storage schema version of a published file, or null when it has none to read. */
+async function storageVersion(path: string): Promise<string | null> {
+  const instance = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
+  try {
+    const conn = await instance.connect();
+    const rows = (await conn.runAndReadAll(`SELECT value FROM tributary_meta WHERE key = 'schema_version'`)).getRows();
+    conn.closeSync();
+    return rows[0]?.[0] === undefined ? null : String(rows[0][0]);
+  } catch {
+    return null;
+  } finally {
+    instance.closeSync();
+  }
+}
+
+/**
+ * On the embedded defaults the sample and its database are this repository's derived data: a sample from an older
+ * generator, or a database of another storage version, is rebuilt (with the API's own refusal, `make start` would
+ * otherwise stop on every machine that ran an older version). Files named by the operator are never touched.
+ */
+async function refreshDerivedData(): Promise<void> {
+  if (env['DUCKDB_PATH'] !== 'data/tributary.duckdb' || env['OUT'] !== 'data/sample' || env['SRC'] !== env['OUT']) return;
+  const manifest = join(env['OUT']!, '.sample-manifest.json');
+  const version = existsSync(manifest) ? (JSON.parse(readFileSync(manifest, 'utf8')) as { version?: string }).version : undefined;
+  const staleSample = version !== undefined && version !== SAMPLE_GENERATOR_VERSION;
+  if (staleSample) {
+    console.log(`${env['OUT']} is from sample generator v${version}; this checkout writes v${SAMPLE_GENERATOR_VERSION}: generating it again`);
+    rmSync(env['OUT']!, { recursive: true, force: true });
+  }
+  const db = env['DUCKDB_PATH']!;
+  const stored = existsSync(db) ? await storageVersion(db) : null;
+  if (existsSync(db) && (staleSample || stored !== STORAGE_SCHEMA_VERSION)) {
+    console.log(`${db} holds storage schema ${stored ?? 'unknown'} of an older sample; this checkout reads ${STORAGE_SCHEMA_VERSION}: ingesting it again`);
+    for (const file of [db, `${db}.wal`]) rmSync(file, { force: true });
+  }
+}
+
 try {
+  await refreshDerivedData();
   if (!existsSync(env['DUCKDB_PATH']!)) {
     if (!existsSync(env['SRC']!)) {
       console.log(`no sample data in ${env['SRC']}: generating it (make sample)`);
