@@ -8,10 +8,11 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync } from 'node:fs';
-import { copyFile, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
+import { fsyncPath } from './publish.js';
 import {
   newPublicationId,
   publicationId,
@@ -25,19 +26,10 @@ import {
 
 const TMP = '.tmp-';
 
-async function fsync(path: string): Promise<void> {
-  const handle = await open(path, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
 async function writeAtomically(path: string, text: string): Promise<void> {
   const tmp = `${path}${TMP}${process.pid}`;
   await writeFile(tmp, text);
-  await fsync(tmp);
+  await fsyncPath(tmp);
   await rename(tmp, path);
 }
 
@@ -73,7 +65,7 @@ async function putObject(store: string, file: string): Promise<{ path: string; s
     const path = `${STORE_OBJECTS}/sha256-${sha256}.duckdb`;
     if (existsSync(join(store, path))) await rm(tmp);
     else {
-      await fsync(tmp);
+      await fsyncPath(tmp);
       await rename(tmp, join(store, path));
     }
     return { path, sha256, bytes };
@@ -144,9 +136,9 @@ export async function publishToStore(store: string, file: string, opts: PublishO
   await mkdir(tmpDir, { recursive: true });
   await writeAtomically(join(tmpDir, STORE_MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
   await rename(tmpDir, dir);
-  await fsync(join(store, STORE_PUBLICATIONS));
+  await fsyncPath(join(store, STORE_PUBLICATIONS));
   await writeAtomically(join(store, STORE_CURRENT), `${manifest.id}\n`);
-  await fsync(store);
+  await fsyncPath(store);
   await removeOld(store, opts.keep ?? 3, manifest.id);
   return manifest;
 }

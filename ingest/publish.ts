@@ -87,7 +87,8 @@ export async function openBuild(targetPath: string): Promise<Build> {
   }
 }
 
-async function fsyncPath(path: string): Promise<void> {
+/** fsync of a file or a directory (a rename is durable once its directory is synced). */
+export async function fsyncPath(path: string): Promise<void> {
   const handle = await open(path, 'r');
   try {
     await handle.sync();

@@ -76,6 +76,21 @@ async function identityOf(path: string): Promise<string | undefined> {
   return s && `${s.ino}:${s.size}:${s.mtimeMs}`;
 }
 
+/** The KeyStore over plain keys and the issued entries a loader keeps current (a key file or Redis). */
+export function keyStoreOver(plain: readonly Entry[], issued: () => readonly Entry[], required: () => boolean, reload: () => Promise<boolean>, timer: NodeJS.Timeout | undefined): KeyStore {
+  return {
+    get required() {
+      return required();
+    },
+    get active() {
+      return plain.length + issued().filter((e) => !e.revoked).length;
+    },
+    verify: (key) => verifyAgainst([...plain, ...issued()], key),
+    reload,
+    close: () => clearInterval(timer),
+  };
+}
+
 export async function openKeyStore(opts: KeyStoreOptions): Promise<KeyStore> {
   const log = opts.log ?? (() => {});
   const plain = plainEntries(opts.plainKeys ?? []);
@@ -116,16 +131,6 @@ export async function openKeyStore(opts: KeyStoreOptions): Promise<KeyStore> {
   const timer = opts.file && opts.pollMs ? setInterval(() => void reload(), opts.pollMs) : undefined;
   timer?.unref();
 
-  const store: KeyStore = {
-    get required() {
-      return required;
-    },
-    get active() {
-      return plain.length + fileEntries.filter((e) => !e.revoked).length;
-    },
-    verify: (key) => verifyAgainst([...plain, ...fileEntries], key),
-    reload,
-    close: () => clearInterval(timer),
-  };
+  const store = keyStoreOver(plain, () => fileEntries, () => required, reload, timer);
   return store;
 }

@@ -5,7 +5,7 @@
  * force (logged), as a key file that disappears keeps its keys; keys are never turned off by an outage.
  */
 import type { Redis } from 'ioredis';
-import { entryOf, plainEntries, verifyAgainst, type Entry, type KeyStore } from './key-store.js';
+import { entryOf, keyStoreOver, plainEntries, type Entry, type KeyStore } from './key-store.js';
 import { keysVersion, listKeysInRedis } from './redis-keys.js';
 
 export interface RedisKeyStoreOptions {
@@ -60,16 +60,6 @@ export async function openRedisKeyStore(opts: RedisKeyStoreOptions): Promise<Key
   const timer = opts.pollMs ? setInterval(() => void reload(), opts.pollMs) : undefined;
   timer?.unref();
 
-  const store: KeyStore = {
-    get required() {
-      return required;
-    },
-    get active() {
-      return plain.length + issued.filter((e) => !e.revoked).length;
-    },
-    verify: (key) => verifyAgainst([...plain, ...issued], key),
-    reload,
-    close: () => clearInterval(timer),
-  };
+  const store = keyStoreOver(plain, () => issued, () => required, reload, timer);
   return store;
 }
