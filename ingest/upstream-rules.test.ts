@@ -11,18 +11,20 @@ const header = [
   'MonitoringLocationHorizontalCoordinateReferenceSystem', 'MonitoringLocationType', 'WellID', 'WellIDContext', 'WellUseType',
   'WellDepthMeasure', 'WellDepthUnit', 'EventID', 'ActivityType', 'ActivityMediaName', 'ActivityStartDate', 'ActivityStartTime',
   'SampleCondition', 'CharacteristicName', 'ResultValue', 'ResultUnit', 'ResultValueType', 'ResultStatusID', 'LaboratoryName',
-  'ResultAnalyticalMethodName',
+  'ResultAnalyticalMethodName', 'LaboratorySampleID',
 ];
 const well = ['Delta Aquifer Survey', 'W-1', 'Well one', '50.1', '-110.2', 'OTHER', 'Well', '12345', 'AB', 'Monitoring - Ambient', '-35', 'm', 'E-1'];
 const rows: Record<string, string[]> = {
   // line 2: a valid groundwater sample (Groundwater, Well, SampleCondition and OTHER are new in 3.0.0)
-  valid: [...well, 'Sample-Routine', 'Groundwater', '2024-05-01', '10:00', 'Static, before pumping or purging', 'pH', '7.1', 'None', 'Actual', 'Validated', 'Delta Lab', 'Undefined'],
+  valid: [...well, 'Sample-Routine', 'Groundwater', '2024-05-01', '10:00', 'Static, before pumping or purging', 'pH', '7.1', 'None', 'Actual', 'Validated', 'Delta Lab', 'Undefined', 'DL-1'],
   // line 3: a lab sample without a laboratory (error rule ActivityType-ResultAnalyticalMethod)
-  noLab: [...well, 'Sample-Routine', 'Groundwater', '2024-05-02', '10:00', 'Static, before pumping or purging', 'pH', '7.2', 'None', 'Actual', 'Validated', '', ''],
+  noLab: [...well, 'Sample-Routine', 'Groundwater', '2024-05-02', '10:00', 'Static, before pumping or purging', 'pH', '7.2', 'None', 'Actual', 'Validated', '', '', ''],
   // line 4: groundwater fields on surface water (error rule GroundwaterFields-ActivityMediaName-Groundwater)
-  surface: [...well, 'Field Msr/Obs', 'Surface Water', '2024-05-03', '10:00', '', 'pH', '7.3', 'None', 'Actual', 'Validated', '', ''],
+  surface: [...well, 'Field Msr/Obs', 'Surface Water', '2024-05-03', '10:00', '', 'pH', '7.3', 'None', 'Actual', 'Validated', '', '', ''],
   // line 5: valid, but a pH of 15 (warning rule ResultValue-pH-Range) and a deprecated status (ResultStatusID-Deprecated)
-  warned: [...well, 'Field Msr/Obs', 'Groundwater', '2024-05-04', '10:00', 'Flowing', 'pH', '15', 'None', 'Actual', 'Accepted', '', ''],
+  warned: [...well, 'Field Msr/Obs', 'Groundwater', '2024-05-04', '10:00', 'Flowing', 'pH', '15', 'None', 'Actual', 'Accepted', '', '', ''],
+  // line 6: a lab sample id with a tab (error rule column-LaboratorySampleID: upstream's definition of the column)
+  tab: [...well, 'Sample-Routine', 'Groundwater', '2024-05-05', '10:00', 'Flowing', 'pH', '7.4', 'None', 'Actual', 'Validated', 'Delta Lab', 'Undefined', 'DL\t5'],
 };
 
 async function ingestWell(path: 'direct' | 'staged'): Promise<{ report: DatasetReport; db: string }> {
@@ -41,10 +43,11 @@ async function ingestWell(path: 'direct' | 'staged'): Promise<{ report: DatasetR
 describe.each(['direct', 'staged'] as const)('DataStream schema 3.0.0 upload, %s path', (path) => {
   it('loads groundwater rows, rejects rows breaking upstream error rules by rule name, counts warnings', async () => {
     const { report, db } = await ingestWell(path);
-    expect([report.rowsRead, report.rowsLoaded, report.rowsRejected]).toEqual([4, 2, 2]);
+    expect([report.rowsRead, report.rowsLoaded, report.rowsRejected]).toEqual([5, 2, 3]);
     expect(report.rejects.map((r) => [r.file, r.line, r.column, r.reason.split(':')[0]])).toEqual([
       ['delta/data.csv', 3, 'LaboratoryName', 'upstream rule ActivityType-ResultAnalyticalMethod'],
       ['delta/data.csv', 4, 'ActivityMediaName', 'upstream rule GroundwaterFields-ActivityMediaName-Groundwater'],
+      ['delta/data.csv', 6, 'LaboratorySampleID', 'upstream rule column-LaboratorySampleID'],
     ]);
     const counted = report.warnings.filter((w) => w.rule !== undefined).map((w) => [w.file, w.rule, w.rows]);
     expect(counted).toEqual([
