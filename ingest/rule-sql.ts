@@ -56,7 +56,7 @@ const number = (n: unknown) => {
   return String(n);
 };
 
-/** Keywords that carry no constraint here (annotations, or the always-true `unevaluatedProperties: true`). */
+/** Annotations: keywords that carry no constraint. */
 const inert = new Set(['title', 'description', '$comment', '$defs', 'errorMessage', 'examples']);
 
 class Compiler {
@@ -64,7 +64,10 @@ class Compiler {
 
   private resolve(ref: unknown): JsonSchema {
     const name = typeof ref === 'string' ? /^#\/\$defs\/(.+)$/.exec(ref)?.[1] : undefined;
-    if (name === undefined || !(name in this.defs)) throw new UnsupportedRule(`reference ${String(ref)} (upstream's WQX definitions are not in the repository)`);
+    if (name === undefined || !(name in this.defs)) {
+      const why = String(ref).startsWith('https://epa.gov/wqx/') ? "upstream's WQX definitions are not in the repository" : 'not a definition of the rule itself';
+      throw new UnsupportedRule(`reference ${String(ref)} (${why})`);
+    }
     return this.defs[name] as JsonSchema;
   }
 

@@ -21,6 +21,6 @@ export const uploadColumns: readonly FieldDef[] = upstreamColumns.map((c): Field
 
 /**
  * Upload columns that are validated but not stored: the API does not serve them, so ingest checks them as upstream
- * says and then ignores them, with one warning per file that has any (README, "Ingest").
+ * says and then ignores them, with one warning per file that has any (docs/ingest.md, "Columns validated but not stored").
  */
 export const uploadOnlyColumns: readonly FieldDef[] = uploadColumns.filter((f) => !stored.has(f.name));
