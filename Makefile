@@ -10,7 +10,7 @@ export SRC         ?= $(OUT)
 export API_PORT    ?= 3000
 export PORT        ?= 8080
 
-.PHONY: install build start test sample ingest remove api replicas board board-migrate bench bench-replicas key-issue key-list key-revoke
+.PHONY: install build start test sample ingest remove compact api replicas board board-migrate bench bench-replicas key-issue key-list key-revoke
 
 node_modules/.package-lock.json: package-lock.json
 	npm ci --no-audit --no-fund
@@ -50,6 +50,11 @@ ingest: install
 remove: install
 	@test -n "$(DOI)" || { echo "usage: make remove DOI=10.x/yyyy" >&2; exit 2; }
 	$(TSX) ingest/main.ts remove "$(DOI)"
+
+# Rewrites DUCKDB_PATH as a first ingest would (same rows, Ids, statistics), reclaiming what removed and replaced
+# datasets left; published atomically like any change (docs/storage.md).
+compact: install
+	$(TSX) ingest/main.ts compact
 
 api: build
 	node $(API_MAIN)

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { runIngest, runRemove, type Log } from './pipeline.js';
+import { runCompact, runIngest, runRemove, type Log } from './pipeline.js';
 import { publishToStore, seedFromStore } from './publish-store.js';
 import { DEFAULT_MAX_REJECTS, type Report } from './report.js';
 
@@ -8,12 +8,13 @@ import { DEFAULT_MAX_REJECTS, type Report } from './report.js';
  * CLI, the only file with side effects:
  *   node --import tsx ingest/main.ts ingest          (env SRC, DUCKDB_PATH, REGIONS_FILE, REPORT, REPORT_MAX_REJECTS)
  *   node --import tsx ingest/main.ts remove <DOI>    (env DUCKDB_PATH, REPORT)
+ *   node --import tsx ingest/main.ts compact         (env DUCKDB_PATH, REPORT)
  * With PUBLICATION_STORE set, what is published at DUCKDB_PATH (the working file) is then published into the store
  * that the API replicas serve from (publish-store.ts).
  * Exit codes: 0 published · 1 nothing could be published (the reason is printed) · 2 usage.
  */
 
-const USAGE = 'usage: main.ts ingest   (env SRC, DUCKDB_PATH, REGIONS_FILE, REPORT)\n       main.ts remove <DOI>';
+const USAGE = 'usage: main.ts ingest   (env SRC, DUCKDB_PATH, REGIONS_FILE, REPORT)\n       main.ts remove <DOI>\n       main.ts compact';
 
 const log: Log = {
   info: (line) => process.stderr.write(`${line}\n`),
@@ -31,7 +32,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const [command, arg] = argv;
   const duckdbPath = process.env.DUCKDB_PATH || 'data/tributary.duckdb';
   const store = process.env.PUBLICATION_STORE || undefined;
-  if (store && (command === 'ingest' || command === 'remove')) {
+  if (store && (command === 'ingest' || command === 'remove' || command === 'compact')) {
     const seeded = await seedFromStore(store, duckdbPath);
     if (seeded) log.info(`started ${duckdbPath} from publication ${seeded} of ${store}`);
   }
@@ -44,6 +45,8 @@ async function main(argv: readonly string[]): Promise<number> {
     report = await runIngest({ src, duckdbPath, regionsFile: process.env.REGIONS_FILE || undefined, maxRejects, log });
   } else if (command === 'remove' && arg) {
     report = await runRemove({ duckdbPath, doi: arg, log });
+  } else if (command === 'compact' && arg === undefined) {
+    report = await runCompact({ duckdbPath, log });
   } else {
     return usage();
   }
@@ -55,7 +58,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return 1;
   }
   if (store) {
-    const publication = await publishToStore(store, duckdbPath);
+    const publication = await publishToStore(store, duckdbPath, { id: report.publication });
     log.info(`published ${publication.id} into ${store} (${publication.objects[0]!.bytes} bytes): every replica serves it within seconds`);
   }
   return 0;

@@ -1,18 +1,28 @@
+import { DuckDBInstance } from '@duckdb/node-api';
 import { STORAGE_SCHEMA_VERSION } from '../schemas/index.js';
+import { newPublicationId } from '../schemas/publication.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { run, scalarNumber } from './db.js';
 import { deriveRegions } from './derive.js';
-import { copyKept, insertNewObservations, loadDataset, prepareLoad, type KeptDataset, type NewRows } from './load.js';
+import { copyKept, insertNewObservations, loadDataset, prepareLoad, type NewRows } from './load.js';
 import { loadDirect, prepareDirect } from './load-direct.js';
 import { readPrevious, type Previous } from './previous.js';
-import { abandonBuild, openBuild, publishBuild, type Build } from './publish.js';
+import { publishChange } from './merge.js';
+import { abandonBuild, closeDelta, openBuild, publishBuild, removeStaleBuilds, type Build } from './publish.js';
+import { literal } from './sql.js';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { readSources, type SourceDataset } from './read.js';
 import { canadaRegions, loadRegionsFile, type Region } from './regions.js';
 import { DEFAULT_MAX_REJECTS, datasetReport, failDataset, type DatasetReport, type Report } from './report.js';
 import { addDataset, writeStatistics } from './statistics.js';
 import { prepareValidation, stageDataset, type Staged } from './validate.js';
 
-/** read → validate → load → derive → statistics → publish; each stage is its own file. */
+/**
+ * read → validate → load → derive → statistics → publish; each stage is its own file. With a publication in place,
+ * stages 2–5 build the new and changed datasets alone (a delta) and stage 6 merges it into a copy of the published
+ * file (merge.ts); the first ingest and `compact` build the whole file.
+ */
 
 export interface Log {
   /** Always shown: per-dataset summaries, the total, warnings. */
@@ -73,7 +83,7 @@ async function ingestOnce(options: IngestOptions, direct: boolean): Promise<Repo
   const timer = phaseTimer();
   const regions = [...(await canadaRegions()), ...(options.regionsFile ? await loadRegionsFile(options.regionsFile) : [])];
   timer.lap('read');
-  const build = await openBuild(options.duckdbPath);
+  const build = await openBuild(options.duckdbPath, { delta: true });
   try {
     const prev = await readPrevious(build.conn, build.hasPrevious);
     await prepareValidation(build.conn);
@@ -86,8 +96,7 @@ async function ingestOnce(options: IngestOptions, direct: boolean): Promise<Repo
     }
     if (direct && changed.length > 0) {
       await prepareDirect(build.conn);
-      const kept = [...prev.datasets.values()].filter((d) => !changed.some((ds) => ds.metadata.DOI === d.DOI) && d.rows > 0);
-      await copyKept(build.conn, kept);
+      if (!build.delta) await copyKept(build.conn, [...prev.datasets.values()].filter((d) => !changed.some((ds) => ds.metadata.DOI === d.DOI) && d.rows > 0));
       timer.lap('copy');
       const outcome = await loadDirect(build.conn, changed, prev, { maxRejects, progress: log.progress });
       if (!outcome.loaded) {
@@ -96,7 +105,7 @@ async function ingestOnce(options: IngestOptions, direct: boolean): Promise<Repo
       }
       for (const p of outcome.parts) await addDataset(build.conn, p.ds, p);
       timer.lap('load');
-      return await finishBuild(build, outcome, regions, reports, started, timer, options, log);
+      return await finishBuild(build, outcome, outcome.parts.map((p) => p.DOI), regions, reports, started, timer, options, log);
     }
     const staged = await stageAll(build, changed, maxRejects, log);
     timer.lap('validate');
@@ -107,21 +116,25 @@ async function ingestOnce(options: IngestOptions, direct: boolean): Promise<Repo
       await abandonBuild(build);
       return finish({ published: false, error: 'no dataset has a valid row (see rejects)', datasets: reports }, started);
     }
-    await copyKept(build.conn, kept);
+    if (!build.delta) await copyKept(build.conn, kept);
     timer.lap('copy');
     const maxima = await loadAll(build, loading, staged, prev, log);
     timer.lap('load');
-    return await finishBuild(build, maxima, regions, reports, started, timer, options, log);
+    return await finishBuild(build, maxima, [...replaced], regions, reports, started, timer, options, log);
   } catch (err) {
     await abandonBuild(build);
     throw err;
   }
 }
 
-/** Stages 4–6 once every observation is in; the caller abandons the build if this throws. */
+/**
+ * Stages 4–6 once every observation is in; the caller abandons the build if this throws. `loaded`: the datasets
+ * the build holds new versions of (a delta replaces their published rows).
+ */
 async function finishBuild(
   build: Build,
   maxima: { readonly maxObservationId: number; readonly maxLocationId: number },
+  loaded: readonly string[],
   regions: readonly Region[],
   reports: DatasetReport[],
   started: number,
@@ -131,13 +144,17 @@ async function finishBuild(
 ): Promise<Report> {
   await deriveRegions(build.conn, regions);
   timer.lap('derive');
-  const { maxObservationId, maxLocationId } = maxima;
-  await writeStatistics(build.conn, { ingestVersion: INGEST_VERSION, maxObservationId, maxLocationId }, STORAGE_SCHEMA_VERSION);
+  const meta = { ingestVersion: INGEST_VERSION, maxObservationId: maxima.maxObservationId, maxLocationId: maxima.maxLocationId, publicationId: newPublicationId() };
+  await writeStatistics(build.conn, meta, STORAGE_SCHEMA_VERSION);
   timer.lap('statistics');
-  await publishBuild(build);
+  if (build.delta) {
+    await closeDelta(build);
+    await publishChange(build.target, { drop: loaded, delta: build.path, meta });
+    await abandonBuild(build);
+  } else await publishBuild(build);
   timer.lap('publish');
   for (const d of reports) log.info(summaryLine(d));
-  const report = { ...finish({ published: true, datasets: reports }, started), timingsMs: timer.laps };
+  const report = { ...finish({ published: true, datasets: reports }, started), publication: meta.publicationId, timingsMs: timer.laps };
   log.info(`published ${options.duckdbPath}: ${reports.reduce((n, d) => n + d.rowsLoaded, 0)} rows loaded in ${(report.durationMs / 1000).toFixed(1)} s (${report.rowsPerSecond} rows/s)`);
   return report;
 }
@@ -229,29 +246,61 @@ function summaryLine(d: DatasetReport): string {
   return `${name}: ${d.rowsRead} read, ${d.rowsLoaded} loaded, ${d.rowsRejected} rejected${warn}`;
 }
 
-/** Publishes the current file without one dataset. */
+/** What is published at `path` (numbering, change detection), read through an in-memory instance. */
+async function publishedAt(path: string): Promise<Previous | undefined> {
+  if (!existsSync(path)) return undefined;
+  const instance = await DuckDBInstance.create(':memory:');
+  const conn = await instance.connect();
+  try {
+    await run(conn, `ATTACH ${literal(resolve(path))} AS prev (READ_ONLY)`);
+    return await readPrevious(conn, true);
+  } finally {
+    conn.closeSync();
+    instance.closeSync();
+  }
+}
+
+/** Publishes the current file without one dataset: a merge that only deletes (merge.ts). */
 export async function runRemove(options: RemoveOptions): Promise<Report> {
   const started = performance.now();
   const report = Object.assign(datasetReport(options.doi), { status: 'removed' as const });
+  const target = resolve(options.duckdbPath);
+  await removeStaleBuilds(target);
+  const prev = await publishedAt(target);
+  if (!prev?.datasets.has(options.doi)) {
+    const error = prev ? `DOI ${options.doi} is not published in ${options.duckdbPath}` : `${options.duckdbPath} does not exist`;
+    return finish({ published: false, error, datasets: [failDataset(report, error)] }, started);
+  }
+  const publicationId = newPublicationId();
+  await publishChange(target, { drop: [options.doi], meta: { ingestVersion: INGEST_VERSION, maxObservationId: prev.maxObservationId, maxLocationId: prev.maxLocationId, publicationId } });
+  options.log?.info(`removed ${options.doi}; published ${options.duckdbPath}`);
+  return { ...finish({ published: true, datasets: [report] }, started), publication: publicationId };
+}
+
+/**
+ * Rewrites the published file from itself, as a first ingest would have written it: the same rows, Ids and
+ * statistics, without the space that removed and replaced datasets left behind (docs/storage.md, "Compaction").
+ */
+export async function runCompact(options: { readonly duckdbPath: string; readonly log?: Log }): Promise<Report> {
+  const started = performance.now();
   const build = await openBuild(options.duckdbPath);
+  if (!build.hasPrevious) {
+    await abandonBuild(build);
+    return finish({ published: false, error: `${options.duckdbPath} does not exist`, datasets: [] }, started);
+  }
+  const publicationId = newPublicationId();
   try {
-    const prev = await readPrevious(build.conn, build.hasPrevious);
-    if (!prev.datasets.has(options.doi)) {
-      await abandonBuild(build);
-      const error = build.hasPrevious ? `DOI ${options.doi} is not published in ${options.duckdbPath}` : `${options.duckdbPath} does not exist`;
-      return finish({ published: false, error, datasets: [failDataset(report, error)] }, started);
-    }
+    const prev = await readPrevious(build.conn, true);
     await prepareLoad(build.conn);
-    const kept: KeptDataset[] = [...prev.datasets.values()].filter((d) => d.DOI !== options.doi && d.rows > 0);
-    await copyKept(build.conn, kept);
-    // No REGIONS_FILE here: memberships of the remaining locations are carried over as published.
-    await run(build.conn, 'CREATE TEMP TABLE all_regions AS SELECT * FROM prev.location_regions WHERE "LocationId" IN (SELECT "Id" FROM all_locations)');
-    await writeStatistics(build.conn, { ingestVersion: INGEST_VERSION, maxObservationId: prev.maxObservationId, maxLocationId: prev.maxLocationId }, STORAGE_SCHEMA_VERSION);
+    await copyKept(build.conn, [...prev.datasets.values()].filter((d) => d.rows > 0));
+    // No REGIONS_FILE here: memberships are carried over as published.
+    await run(build.conn, 'CREATE TEMP TABLE all_regions AS SELECT * FROM prev.location_regions');
+    await writeStatistics(build.conn, { ingestVersion: INGEST_VERSION, maxObservationId: prev.maxObservationId, maxLocationId: prev.maxLocationId, publicationId }, STORAGE_SCHEMA_VERSION);
     await publishBuild(build);
   } catch (err) {
     await abandonBuild(build);
     throw err;
   }
-  options.log?.info(`removed ${options.doi}; published ${options.duckdbPath}`);
-  return finish({ published: true, datasets: [report] }, started);
+  options.log?.info(`compacted ${options.duckdbPath} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  return { ...finish({ published: true, datasets: [] }, started), publication: publicationId };
 }

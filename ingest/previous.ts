@@ -19,10 +19,12 @@ export async function readPrevious(conn: DuckDBConnection, attached: boolean): P
   if (version !== STORAGE_SCHEMA_VERSION) {
     throw new Error(`the published file has schema version ${version ?? '(none)'}, this ingest writes ${STORAGE_SCHEMA_VERSION}: ingest every source into a new DUCKDB_PATH`);
   }
+  // From the locations' Id ranges, not a scan of observations: a dataset's rows are the union of its locations'
+  // contiguous ranges, and at 100M rows the scan alone would cost more than publishing a small change.
   const rows = await all(
     conn,
-    `SELECT d."DOI", d.content_hash, o.min_id, o.max_id, o.n FROM prev.datasets d
-     LEFT JOIN (SELECT "DOI", min("Id") AS min_id, max("Id") AS max_id, count(*) AS n FROM prev.observations GROUP BY "DOI") o USING ("DOI")`,
+    `SELECT d."DOI", d.content_hash, l.min_id, l.max_id, l.n FROM prev.datasets d
+     LEFT JOIN (SELECT "DOI", min(first_obs_id) AS min_id, max(last_obs_id) AS max_id, sum(last_obs_id - first_obs_id + 1) AS n FROM prev.locations GROUP BY "DOI") l USING ("DOI")`,
   );
   const datasets = new Map(
     rows.map((r) => [
@@ -30,7 +32,7 @@ export async function readPrevious(conn: DuckDBConnection, attached: boolean): P
       { DOI: String(r.DOI), contentHash: String(r.content_hash), minId: Number(r.min_id ?? 0), maxId: Number(r.max_id ?? -1), rows: Number(r.n ?? 0) },
     ]),
   );
-  const [max] = await all(conn, 'SELECT (SELECT max("Id") FROM prev.observations) AS obs, (SELECT max("Id") FROM prev.locations) AS loc');
+  const [max] = await all(conn, 'SELECT (SELECT max(last_obs_id) FROM prev.locations) AS obs, (SELECT max("Id") FROM prev.locations) AS loc');
   const mark = (key: string, found: unknown) => Math.max(Number(meta.get(key) ?? 0), Number(found ?? 0));
   return { datasets, maxObservationId: mark('max_observation_id', max?.obs), maxLocationId: mark('max_location_id', max?.loc) };
 }

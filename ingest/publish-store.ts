@@ -116,6 +116,8 @@ export interface PublishOptions {
   /** Publications kept besides the new one's predecessors (default 3). */
   readonly keep?: number;
   readonly now?: Date;
+  /** The id the file carries (tributary_meta.publication_id), so the store and the file name it alike. */
+  readonly id?: string;
 }
 
 /** Publishes `file` (a complete, checkpointed DuckDB file) as the store's new current publication. */
@@ -125,7 +127,7 @@ export async function publishToStore(store: string, file: string, opts: PublishO
   const parent = await currentPublication(store);
   const object = await putObject(store, file);
   const manifest: PublicationManifest = {
-    id: newPublicationId(opts.now),
+    id: opts.id ?? newPublicationId(opts.now),
     createdAt: (opts.now ?? new Date()).toISOString(),
     parent: parent?.id ?? null,
     kind: 'full',

@@ -17,6 +17,11 @@ export interface Build {
   readonly conn: DuckDBConnection;
   /** The published file is attached read-only as `prev` (when there is one). */
   readonly hasPrevious: boolean;
+  /**
+   * True when this build holds only the new datasets, numbered after the published ones, for merge.ts to append
+   * to a copy of the published file; false when it is the whole new file.
+   */
+  readonly delta: boolean;
   /** Another connection to the build (its own temporary objects), closed with the build. */
   connect(): Promise<DuckDBConnection>;
   close(): void;
@@ -51,11 +56,14 @@ export async function removeStaleBuilds(target: string): Promise<string[]> {
   return removed;
 }
 
-export async function openBuild(targetPath: string): Promise<Build> {
+/** `delta`: when a publication exists, build only what changes (Build.delta); otherwise the whole file is built. */
+export async function openBuild(targetPath: string, opts: { readonly delta?: boolean } = {}): Promise<Build> {
   const target = resolve(targetPath);
   await mkdir(dirname(target), { recursive: true });
   await removeStaleBuilds(target);
-  const path = `${target}.tmp-${process.pid}`;
+  const delta = opts.delta === true && existsSync(target);
+  // The delta's name leaves `<target>.tmp-<pid>` to the merge (merge.ts); both are removed as stale by pid.
+  const path = `${target}.tmp-${process.pid}${delta ? '-delta' : ''}`;
   // preserve_insertion_order is DuckDB's default; the Id order of observations depends on it, so say it.
   // DuckDB still writes the v0.10.2 storage format by default; v1.3.0's (readable by DuckDB 1.3 and later,
   // the API pins 1.5) adds DICT_FSST string compression: 10M rows wrote in 10.7 s instead of 15.7 s and
@@ -79,7 +87,7 @@ export async function openBuild(targetPath: string): Promise<Build> {
   try {
     const hasPrevious = existsSync(target);
     if (hasPrevious) await run(conn, `ATTACH ${literal(target)} AS prev (READ_ONLY)`);
-    return { target, path, conn, hasPrevious, connect, close };
+    return { target, path, conn, hasPrevious, delta, connect, close };
   } catch (err) {
     close();
     await rm(path, { force: true });
@@ -106,6 +114,13 @@ export async function publishBuild(build: Build): Promise<void> {
   await fsyncPath(build.path);
   await rename(build.path, build.target);
   await fsyncPath(dirname(build.target));
+}
+
+/** Checkpoints and closes a delta build: merge.ts reads it, then it is deleted (`abandonBuild`). */
+export async function closeDelta(build: Build): Promise<void> {
+  if (build.hasPrevious) await run(build.conn, 'DETACH prev');
+  await run(build.conn, 'CHECKPOINT');
+  build.close();
 }
 
 /** Closes and deletes an unfinished build (its file, WAL and spill directory). */

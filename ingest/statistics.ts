@@ -46,6 +46,23 @@ export interface MetaValues {
   readonly ingestVersion: string;
   readonly maxObservationId: number;
   readonly maxLocationId: number;
+  /** This publication's identity (schemas/publication.ts), served in /readyz and the ETag. */
+  readonly publicationId: string;
+}
+
+/** tributary_meta's rows: what a reader needs to know about the file as a whole (docs/storage.md). */
+export function metaRows(meta: MetaValues, schemaVersion: string): [string, string][] {
+  return [
+    ['schema_version', schemaVersion],
+    ['publication_id', meta.publicationId],
+    ['published_at', new Date().toISOString()],
+    ['ingest_version', meta.ingestVersion],
+    // The DataStream schema whose vocabularies, groups and rules judged and derived these rows.
+    ['upstream_schema', `${upstreamSource.repository}@${upstreamSource.commit} (${upstreamSource.version})`],
+    // High-water marks: Ids of removed or replaced datasets are never reused.
+    ['max_observation_id', String(meta.maxObservationId)],
+    ['max_location_id', String(meta.maxLocationId)],
+  ];
 }
 
 /** Writes the final small tables in their documented physical order; checks that Id ranges are contiguous. */
@@ -81,15 +98,5 @@ export async function writeStatistics(conn: DuckDBConnection, meta: MetaValues, 
   if (inserted !== expected) throw new Error(`internal error: ${expected - inserted} location(s) without observations; nothing published`);
   await run(conn, `INSERT INTO location_regions SELECT "LocationId", "RegionId" FROM all_regions ORDER BY "RegionId", "LocationId"`);
   await run(conn, `INSERT INTO datasets SELECT ${list(columnNames('datasets'))} FROM all_datasets ORDER BY CAST("Id" AS VARCHAR)`);
-  const rows: [string, string][] = [
-    ['schema_version', schemaVersion],
-    ['published_at', new Date().toISOString()],
-    ['ingest_version', meta.ingestVersion],
-    // The DataStream schema whose vocabularies, groups and rules judged and derived these rows.
-    ['upstream_schema', `${upstreamSource.repository}@${upstreamSource.commit} (${upstreamSource.version})`],
-    // High-water marks: Ids of removed or replaced datasets are never reused.
-    ['max_observation_id', String(meta.maxObservationId)],
-    ['max_location_id', String(meta.maxLocationId)],
-  ];
-  for (const [key, value] of rows) await run(conn, 'INSERT INTO tributary_meta VALUES ($1, $2)', [key, value]);
+  for (const [key, value] of metaRows(meta, schemaVersion)) await run(conn, 'INSERT INTO tributary_meta VALUES ($1, $2)', [key, value]);
 }

@@ -40,6 +40,6 @@ export async function dumpTables(path: string): Promise<Record<string, unknown[]
   for (const t of ['datasets', 'locations', 'location_regions', 'observations', 'observation_stats']) {
     out[t] = await query(path, `SELECT * FROM ${t}`);
   }
-  out.tributary_meta = await query(path, `SELECT * FROM tributary_meta WHERE key <> 'published_at' ORDER BY key`);
+  out.tributary_meta = await query(path, `SELECT * FROM tributary_meta WHERE key NOT IN ('published_at', 'publication_id') ORDER BY key`);
   return out;
 }

@@ -1,0 +1,123 @@
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { constants, existsSync } from 'node:fs';
+import { copyFile, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { columnNames, STORAGE_SCHEMA_VERSION, type StorageTable } from '../schemas/index.js';
+import { all, run } from './db.js';
+import { fsyncPath } from './publish.js';
+import { placeholders, ident, literal } from './sql.js';
+import { metaRows, type MetaValues } from './statistics.js';
+import { rename } from 'node:fs/promises';
+
+/**
+ * Stage 6 for a hub that is already published: copy-on-write. The published file is copied beside itself (a
+ * reflink where the filesystem has one), the datasets that leave are deleted from the copy, the new ones are
+ * appended from a delta file that the same stages 1–5 built on its own, and the copy is checkpointed, fsynced and
+ * renamed over the target like a full build. The cost is the copy (sequential I/O) plus what changed, never a
+ * re-sort or re-write of the kept rows (docs/storage.md, "Publishing a change").
+ *
+ * Why the layout invariants still hold:
+ * - a dataset's rows are one Id range, so dropping it leaves every other location's range intact;
+ * - the delta is numbered after the hub's high-water marks and appended at the end, so the table stays in
+ *   ascending Id order physically and each new location is one contiguous range;
+ * - observation_stats is ordered by LocationId and new locations have the highest Ids, so appending keeps its
+ *   order; the small tables ordered otherwise (datasets, location_regions, both rollups) are rewritten in order.
+ */
+
+export interface Change {
+  /** Published datasets whose rows leave the hub: removed, or replaced by the delta's version. */
+  readonly drop: readonly string[];
+  /** A finished build (checkpointed and closed) of the new datasets alone; none for a removal. */
+  readonly delta?: string;
+  readonly meta: MetaValues;
+  /** DuckDB's memory_limit for the merge (the copy is streamed, never held). */
+  readonly memoryLimit?: string;
+}
+
+/** Rewritten whole after the change, in the order writeStatistics gives them (all small). */
+const reordered: readonly { table: StorageTable; order: string }[] = [
+  { table: 'datasets', order: 'CAST("Id" AS VARCHAR)' },
+  { table: 'location_regions', order: '"RegionId", "LocationId"' },
+  { table: 'observation_rollup', order: keysOf('observation_rollup') },
+  { table: 'observation_region_rollup', order: keysOf('observation_region_rollup') },
+];
+
+function keysOf(table: StorageTable): string {
+  return columnNames(table)
+    .filter((c) => c !== 'n')
+    .map(ident)
+    .join(', ');
+}
+
+/** The merge's temp file; `<target>.tmp-<pid>` like a full build, so a killed merge is cleaned up the same way. */
+export const mergePath = (target: string) => `${target}.tmp-${process.pid}`;
+
+export async function publishChange(target: string, change: Change): Promise<void> {
+  const path = mergePath(target);
+  // FICLONE: a reflink on filesystems that share blocks (btrfs, XFS), a plain copy elsewhere.
+  await copyFile(target, path, constants.COPYFILE_FICLONE);
+  let instance: DuckDBInstance | undefined;
+  let conn: DuckDBConnection | undefined;
+  try {
+    instance = await DuckDBInstance.create(path, { preserve_insertion_order: 'true', ...(change.memoryLimit ? { memory_limit: change.memoryLimit } : {}) });
+    conn = await instance.connect();
+    if (change.delta) await run(conn, `ATTACH ${literal(change.delta)} AS delta (READ_ONLY)`);
+    await run(conn, 'BEGIN TRANSACTION');
+    await dropDatasets(conn, change.drop);
+    if (change.delta) await appendDelta(conn);
+    for (const { table, order } of reordered) await rewriteInOrder(conn, table, order);
+    await run(conn, 'DELETE FROM tributary_meta');
+    for (const [key, value] of metaRows(change.meta, STORAGE_SCHEMA_VERSION)) await run(conn, 'INSERT INTO tributary_meta VALUES ($1, $2)', [key, value]);
+    await run(conn, 'COMMIT');
+    if (change.delta) await run(conn, 'DETACH delta');
+    await run(conn, 'CHECKPOINT');
+    conn.closeSync();
+    conn = undefined;
+    instance.closeSync();
+    instance = undefined;
+    if (existsSync(`${path}.wal`)) throw new Error('the merged file still has a write-ahead log after CHECKPOINT');
+    await fsyncPath(path);
+    await rename(path, target);
+    await fsyncPath(dirname(target));
+  } catch (err) {
+    conn?.closeSync();
+    instance?.closeSync();
+    for (const suffix of ['', '.wal', '.tmp']) await rm(`${path}${suffix}`, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+/**
+ * Deletes every row of the datasets `dois`. Their observations are found by Id range, read from their locations
+ * (each location holds one contiguous range), so the delete touches only their row groups (zone maps).
+ */
+async function dropDatasets(conn: DuckDBConnection, dois: readonly string[]): Promise<void> {
+  if (dois.length === 0) return;
+  const inDois = `"DOI" IN (${placeholders(dois.length)})`;
+  const ranges = await all(conn, `SELECT "DOI", min(first_obs_id) AS lo, max(last_obs_id) AS hi FROM locations WHERE ${inDois} GROUP BY "DOI"`, dois);
+  for (const r of ranges) {
+    await run(conn, 'DELETE FROM observations WHERE "Id" BETWEEN $1 AND $2 AND "DOI" = $3', [r.lo as bigint, r.hi as bigint, String(r.DOI)]);
+  }
+  const theirLocations = `"LocationId" IN (SELECT "Id" FROM locations WHERE ${inDois})`;
+  await run(conn, `DELETE FROM observation_stats WHERE ${theirLocations}`, dois);
+  await run(conn, `DELETE FROM location_regions WHERE ${theirLocations}`, dois);
+  for (const table of ['locations', 'datasets', 'observation_rollup', 'observation_region_rollup']) {
+    await run(conn, `DELETE FROM ${ident(table)} WHERE ${inDois}`, dois);
+  }
+}
+
+/** Appends every table of the delta; its rows are in their documented order already (writeStatistics). */
+async function appendDelta(conn: DuckDBConnection): Promise<void> {
+  for (const table of ['observations', 'observation_stats', 'locations', 'location_regions', 'datasets', 'observation_rollup', 'observation_region_rollup'] as const) {
+    const cols = columnNames(table).map(ident).join(', ');
+    await run(conn, `INSERT INTO ${ident(table)} (${cols}) SELECT ${cols} FROM delta.${ident(table)}`);
+  }
+}
+
+async function rewriteInOrder(conn: DuckDBConnection, table: StorageTable, order: string): Promise<void> {
+  const cols = columnNames(table).map(ident).join(', ');
+  await run(conn, `CREATE OR REPLACE TEMP TABLE reordered AS SELECT ${cols} FROM ${ident(table)}`);
+  await run(conn, `DELETE FROM ${ident(table)}`);
+  await run(conn, `INSERT INTO ${ident(table)} (${cols}) SELECT ${cols} FROM reordered ORDER BY ${order}`);
+  await run(conn, 'DROP TABLE reordered');
+}
