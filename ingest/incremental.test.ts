@@ -1,0 +1,174 @@
+import { cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { generateSample } from '../scripts/sample/generate.js';
+import { runCompact, runIngest, runRemove } from './pipeline.js';
+import { query, tempDir } from './test-support.js';
+
+/**
+ * Property: a seeded random sequence of adds, replaces and removes, each published incrementally (merge.ts), yields
+ * after every step the rows and Ids a straightforward model of the Id rules predicts — kept datasets keep their
+ * Ids; the datasets of one ingest are numbered after the high-water mark in DOI order, each in the documented key
+ * order — with statistics, rollups, locations and datasets equal to a brute-force recount from the rows.
+ */
+
+const hubs = new URL('../scripts/sample/hubs.geojson', import.meta.url).pathname;
+
+/** mulberry32: small, seeded, good enough to pick operations. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface Source {
+  readonly folder: string;
+  readonly doi: string;
+}
+
+/** A new version of a dataset: its data lines thinned by a seeded rule (the header and metadata unchanged). */
+async function variant(pool: string, folder: string, dest: string, version: number): Promise<void> {
+  await cp(join(pool, folder), dest, { recursive: true });
+  for (const name of await readdir(dest)) {
+    if (!name.endsWith('.csv') && !name.endsWith('.csv.gz')) continue;
+    const gz = name.endsWith('.gz');
+    const bytes = await readFile(join(dest, name));
+    const [header, ...rest] = (gz ? gunzipSync(bytes) : bytes).toString('utf8').split('\n');
+    const kept = rest.filter((l, i) => l !== '' && (i + version) % (3 + (version % 4)) !== 0);
+    const text = Buffer.from(`${[header, ...kept].join('\n')}\n`);
+    await writeFile(join(dest, name), gz ? gzipSync(text) : text);
+  }
+}
+
+/** The rows of each dataset in Id order, without Ids: what a fresh build must hold too. */
+async function rowsByDataset(db: string): Promise<Map<string, string[]>> {
+  const rows = await query(db, `SELECT "DOI", "MonitoringLocationID", "ActivityStartDate", "ActivityStartTime", "CharacteristicName", "ResultValue" FROM observations ORDER BY "Id"`);
+  const out = new Map<string, string[]>();
+  for (const r of rows) {
+    const doi = String(r.DOI);
+    out.set(doi, [...(out.get(doi) ?? []), JSON.stringify([r.MonitoringLocationID, r.ActivityStartDate, r.ActivityStartTime, r.CharacteristicName, r.ResultValue])]);
+  }
+  return out;
+}
+
+/** Every derived table against a recount from observations (each query returns the rows that differ). */
+const recounts: Record<string, string> = {
+  observation_stats: `(SELECT "LocationId", "CharacteristicName", "ActivityMediaName", "ActivityGroupType", "ActivityStartYear", count(*) AS n, min("Id") AS min_id, max("Id") AS max_id
+      FROM observations GROUP BY ALL) x FULL JOIN observation_stats s USING ("LocationId", "CharacteristicName", "ActivityMediaName", "ActivityGroupType", "ActivityStartYear")
+    WHERE x.n IS DISTINCT FROM s.n OR x.min_id IS DISTINCT FROM s.min_id OR x.max_id IS DISTINCT FROM s.max_id`,
+  observation_rollup: `(SELECT o."DOI", l."MonitoringLocationType", "CharacteristicName", "ActivityMediaName", "ActivityGroupType", "ActivityStartYear", count(*) AS n
+      FROM observations o JOIN locations l ON l."Id" = o."LocationId" GROUP BY ALL) x
+    FULL JOIN observation_rollup r USING ("DOI", "MonitoringLocationType", "CharacteristicName", "ActivityMediaName", "ActivityGroupType", "ActivityStartYear")
+    WHERE x.n IS DISTINCT FROM r.n`,
+  observation_region_rollup: `(SELECT m."RegionId", o."DOI", l."MonitoringLocationType", "CharacteristicName", "ActivityMediaName", "ActivityGroupType", "ActivityStartYear", count(*) AS n
+      FROM observations o JOIN locations l ON l."Id" = o."LocationId" JOIN location_regions m ON m."LocationId" = o."LocationId" GROUP BY ALL) x
+    FULL JOIN observation_region_rollup r USING ("RegionId", "DOI", "MonitoringLocationType", "CharacteristicName", "ActivityMediaName", "ActivityGroupType", "ActivityStartYear")
+    WHERE x.n IS DISTINCT FROM r.n`,
+  locations: `(SELECT "LocationId" AS "Id", min("Id") AS lo, max("Id") AS hi, count(*) AS n, any_value("DOI") AS doi FROM observations GROUP BY ALL) x
+    FULL JOIN locations l USING ("Id")
+    WHERE x.lo IS DISTINCT FROM l.first_obs_id OR x.hi IS DISTINCT FROM l.last_obs_id OR x.n <> x.hi - x.lo + 1 OR x.doi IS DISTINCT FROM l."DOI"`,
+  datasets: `(SELECT "DOI", [min("ActivityStartDate"), max("ActivityStartDate")] AS extent FROM observations GROUP BY ALL) x
+    FULL JOIN datasets d USING ("DOI") WHERE x.extent IS DISTINCT FROM d."TemporalExtent"`,
+  location_regions: `location_regions m FULL JOIN locations l ON l."Id" = m."LocationId" WHERE l."Id" IS NULL`,
+};
+
+async function checkDerived(db: string): Promise<void> {
+  for (const [table, from] of Object.entries(recounts)) {
+    expect(await query(db, `SELECT count(*)::INTEGER AS n FROM ${from}`), table).toEqual([{ n: 0 }]);
+  }
+  // Physical order: ascending Ids (the paging design depends on it).
+  const [order] = await query(db, `SELECT count(*)::INTEGER AS n FROM (SELECT "Id" - lag("Id") OVER () AS step FROM observations) WHERE step <= 0`);
+  expect(order).toEqual({ n: 0 });
+}
+
+describe('incremental publication', () => {
+  let pool: string;
+  let dir: string;
+  let sources: Source[];
+  beforeAll(async () => {
+    dir = await tempDir();
+    pool = join(dir, 'pool');
+    const summary = await generateSample({ rows: 30_000, out: pool, seed: 7 }, () => {});
+    sources = summary.datasets.map((d) => ({ folder: d.folder, doi: d.doi }));
+  });
+
+  it('matches the model of the Id rules and a recount after every step of a seeded random sequence', async () => {
+    const random = prng(19);
+    const db = join(dir, 'hub', 'tributary.duckdb');
+    /** The model: each published dataset's Id range and version; the high-water mark. */
+    const model = new Map<string, { lo: number; hi: number; version: number }>();
+    let highWater = 0;
+    const versions = new Map<string, number>();
+    let step = 0;
+
+    const ingest = async (picked: Source[]) => {
+      const src = join(dir, `src-${step}`);
+      for (const s of picked) {
+        const version = (versions.get(s.doi) ?? -1) + 1;
+        versions.set(s.doi, version);
+        if (version === 0) await cp(join(pool, s.folder), join(src, s.folder), { recursive: true });
+        else await variant(pool, s.folder, join(src, s.folder), version);
+      }
+      const report = await runIngest({ src, duckdbPath: db, regionsFile: hubs });
+      expect(report.published, JSON.stringify(report.datasets.map((d) => d.error))).toBe(true);
+      for (const s of [...picked].sort((a, b) => (a.doi < b.doi ? -1 : 1))) {
+        const loaded = report.datasets.find((d) => d.DOI === s.doi)!;
+        expect(loaded.status, `${s.doi} v${versions.get(s.doi)}: ${loaded.error ?? ""}`).toBe("loaded");
+        model.set(s.doi, { lo: highWater + 1, hi: highWater + loaded.rowsLoaded, version: versions.get(s.doi)! });
+        highWater += loaded.rowsLoaded;
+      }
+      await rm(src, { recursive: true });
+    };
+
+    await ingest(sources.slice(0, 3));
+    for (step = 1; step <= 16; step++) {
+      const published = sources.filter((s) => model.has(s.doi));
+      const unpublished = sources.filter((s) => !model.has(s.doi));
+      const roll = random();
+      if (roll < 0.3 && published.length > 1) {
+        const victim = published[Math.floor(random() * published.length)]!;
+        expect((await runRemove({ duckdbPath: db, doi: victim.doi })).published).toBe(true);
+        model.delete(victim.doi);
+      } else {
+        // One to three datasets at once, each new or a new version of a published one.
+        const picked = new Set<Source>();
+        for (let k = 1 + Math.floor(random() * 3); k > 0; k--) {
+          const fromNew = unpublished.length > 0 && (published.length === 0 || random() < 0.5);
+          const list = fromNew ? unpublished : published;
+          picked.add(list[Math.floor(random() * list.length)]!);
+        }
+        await ingest([...picked]);
+      }
+
+      const ranges = await query(db, `SELECT "DOI", min(first_obs_id)::INTEGER AS lo, max(last_obs_id)::INTEGER AS hi FROM locations GROUP BY "DOI" ORDER BY "DOI"`);
+      const expected = [...model.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([doi, m]) => ({ DOI: doi, lo: m.lo, hi: m.hi }));
+      expect(ranges, `step ${step}`).toEqual(expected);
+      const [meta] = await query(db, `SELECT value FROM tributary_meta WHERE key = 'max_observation_id'`);
+      expect(Number(meta?.value)).toBe(highWater);
+      await checkDerived(db);
+    }
+
+    // The same content built from scratch holds the same rows in the same order per dataset (Ids aside).
+    const fresh = join(dir, 'fresh', 'tributary.duckdb');
+    const src = join(dir, 'src-fresh');
+    for (const [doi, m] of model) {
+      const s = sources.find((x) => x.doi === doi)!;
+      if (m.version === 0) await cp(join(pool, s.folder), join(src, s.folder), { recursive: true });
+      else await variant(pool, s.folder, join(src, s.folder), m.version);
+    }
+    expect((await runIngest({ src, duckdbPath: fresh, regionsFile: hubs })).published).toBe(true);
+    expect(await rowsByDataset(db)).toEqual(await rowsByDataset(fresh));
+
+    // Compaction rewrites the file as a first ingest would, keeping every Id.
+    const before = await query(db, 'SELECT * FROM observations ORDER BY "Id"');
+    expect((await runCompact({ duckdbPath: db })).published).toBe(true);
+    expect(await query(db, 'SELECT * FROM observations')).toEqual(before);
+    await checkDerived(db);
+  }, 180_000);
+});
