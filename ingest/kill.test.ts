@@ -1,9 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runIngest } from './pipeline.js';
+import { runIngest, runRemove } from './pipeline.js';
 import { copyFixtures, dumpTables, tempDir } from './test-support.js';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -54,3 +54,78 @@ describe('an ingest killed midway', () => {
     expect(existsSync(`${db}.wal`)).toBe(false);
   });
 });
+
+/** Spawns the CLI and SIGKILLs it after `delayMs`, resolving with its exit (code null when killed). */
+function runAndKill(args: string[], env: NodeJS.ProcessEnv, delayMs: number): Promise<{ killed: boolean }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'ingest/main.ts', ...args], { cwd: root, env: { ...process.env, ...env }, stdio: 'ignore' });
+    const timer = setTimeout(() => child.kill('SIGKILL'), delayMs);
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ killed: signal === 'SIGKILL' });
+    });
+  });
+}
+
+describe('an incremental publish killed at a random point', () => {
+  it('leaves either the previous publication or the complete new one, and no temp file after the next run', async () => {
+    const dir = await tempDir();
+    const dbDir = join(dir, 'db');
+    const db = join(dbDir, 'tributary.duckdb');
+    const pool = join(dir, 'pool');
+    const gen = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/sample/main.ts'], { cwd: root, env: { ...process.env, ROWS: '60000', OUT: pool, SEED: '3' }, encoding: 'utf8' });
+    expect(gen.status, gen.stderr).toBe(0);
+    const [first, second, ...rest] = (await readdir(pool)).filter((n) => !n.startsWith('.')).sort();
+    const only = async (name: string, edit = false) => {
+      const src = join(dir, `src-${name}`);
+      await cp(join(pool, name), join(src, name), { recursive: true });
+      // A new version: the last ten rows of its CSV gone.
+      const csv = join(src, name, `${name}.csv`);
+      if (edit) await writeFile(csv, `${(await readFile(csv, 'utf8')).trimEnd().split('\n').slice(0, -10).join('\n')}\n`);
+      return src;
+    };
+    expect((await runIngest({ src: pool, duckdbPath: db })).published).toBe(true);
+    await runRemove({ duckdbPath: db, doi: await doiOf(join(pool, first!)) });
+
+    // Each trial: a change (re-add the removed dataset, or remove another), killed after a seeded delay within
+    // the time it takes when left alone; the outcome must be one of the two complete states.
+    let seed = 42;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const trials = [
+      { args: ['ingest'], env: { SRC: await only(first!) } },
+      { args: ['remove', await doiOf(join(pool, second!))], env: {} },
+      { args: ['ingest'], env: { SRC: await only(rest[0]!, true) } },
+    ];
+    let killedMidway = 0;
+    for (const trial of trials) {
+      const before = await dumpTables(db);
+      const backup = `${db}.backup`;
+      await cp(db, backup);
+      const t0 = performance.now();
+      const alone = spawnSync(process.execPath, ['--import', 'tsx', 'ingest/main.ts', ...trial.args], { cwd: root, env: { ...process.env, DUCKDB_PATH: db, ...trial.env }, encoding: 'utf8' });
+      expect(alone.status, alone.stderr).toBe(0);
+      const fullMs = performance.now() - t0;
+      const after = await dumpTables(db);
+      expect(after).not.toEqual(before);
+      for (let k = 0; k < 3; k++) {
+        await cp(backup, db);
+        const { killed } = await runAndKill(trial.args, { DUCKDB_PATH: db, ...trial.env }, Math.round(random() * fullMs));
+        const now = await dumpTables(db);
+        if (killed && JSON.stringify(now) === JSON.stringify(before)) killedMidway++;
+        expect([before, after]).toContainEqual(now);
+        expect(existsSync(`${db}.wal`)).toBe(false);
+      }
+      await rm(backup);
+    }
+    expect(killedMidway).toBeGreaterThan(0);
+
+    // The next run removes what killed runs left behind.
+    expect((await runIngest({ src: await only(rest[1]!), duckdbPath: db })).published).toBe(true);
+    expect((await readdir(dbDir)).filter((n) => n.includes('.tmp-'))).toEqual([]);
+  }, 240_000);
+});
+
+async function doiOf(folder: string): Promise<string> {
+  return (JSON.parse(await readFile(join(folder, 'metadata.json'), 'utf8')) as { DOI: string }).DOI;
+}

@@ -19,3 +19,24 @@ it('/readyz answers 503 once the process drains, so the load balancer stops rout
   expect((await res.json()).errors[0].code).toBe('unavailable');
   expect((await app.request('/healthz')).status).toBe(200);
 });
+
+it('/readyz names the publication served, and every collection response carries it as its ETag', async () => {
+  const app = createApp({ acquire: () => db.acquire(), links: { trustProxy: false } });
+  const ready = (await (await app.request('/readyz')).json()) as { publication: string };
+  expect(ready.publication).toMatch(/^\d{8}T\d{9}Z-[0-9a-f]{8}$/);
+  const first = await app.request('/v1/odata/v4/Records?$top=2');
+  expect(first.status).toBe(200);
+  const etag = first.headers.get('etag');
+  expect(etag).toBe(`W/"${ready.publication}"`);
+  expect(first.headers.get('vary')).toMatch(/Accept(,|$)/);
+
+  // Revalidation: the same publication answers 304 with no body; another tag (or none) gets the page.
+  const again = await app.request('/v1/odata/v4/Records?$top=2', { headers: { 'If-None-Match': `"other", ${etag}` } });
+  expect(again.status).toBe(304);
+  expect(await again.text()).toBe('');
+  expect(again.headers.get('etag')).toBe(etag);
+  expect((await app.request('/v1/odata/v4/Records?$top=2', { headers: { 'If-None-Match': 'W/"20200101T000000000Z-00000000"' } })).status).toBe(200);
+  const count = await app.request('/v1/odata/v4/Observations?$count=true');
+  expect(count.status).toBe(200);
+  expect(count.headers.get('etag')).toBe(etag);
+});

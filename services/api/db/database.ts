@@ -8,7 +8,10 @@ import { stat } from 'node:fs/promises';
 import { openSnapshot, type Snapshot, type SnapshotOptions } from './snapshot.js';
 
 export interface Database {
-  /** `publication`: the id of the publication the snapshot belongs to (the file's identity without a store). */
+  /**
+   * `publication`: the id of the publication the snapshot belongs to: the file's own (tributary_meta.publication_id),
+   * else the store's id or, for an older file at a plain path, the file's identity.
+   */
   acquire(): { snapshot: Snapshot; release: () => void; publication: string };
   /** Checks the file now and switches if it changed; resolves true when it switched. */
   refresh(): Promise<boolean>;
@@ -83,7 +86,7 @@ export async function openDatabase(path: string, opts: DatabaseOptions = {}): Pr
       let released = false;
       return {
         snapshot: entry.snapshot,
-        publication: entry.identity,
+        publication: entry.snapshot.publication ?? entry.identity,
         release() {
           if (released) return;
           released = true;

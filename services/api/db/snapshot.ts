@@ -24,6 +24,8 @@ export interface SnapshotOptions {
 
 export interface Snapshot extends QueryRunner {
   readonly path: string;
+  /** The file's `tributary_meta.publication_id`; absent in files published before ingest wrote one. */
+  readonly publication?: string;
   /** Measured once at open on a sample of each table; absent when it could not be measured. */
   readonly columnWidths?: ColumnWidths;
   /** Whether `observations` is physically in Id order (checked once at open); pages rely on it. */
@@ -59,8 +61,9 @@ export async function openSnapshot(path: string, opts: SnapshotOptions = {}): Pr
 
   let ordered: boolean;
   let columnWidths: ColumnWidths | undefined;
+  let publication: string | undefined;
   try {
-    await checkSchemaVersion(path, runner);
+    publication = await checkMeta(path, runner);
     ordered = await storedInIdOrder(runner.columns);
     columnWidths = await measureWidths(runner.columns).catch(() => undefined);
   } catch (err) {
@@ -69,6 +72,7 @@ export async function openSnapshot(path: string, opts: SnapshotOptions = {}): Pr
   }
   return {
     path,
+    ...(publication ? { publication } : {}),
     ordered,
     columnWidths,
     columns: runner.columns,
@@ -90,11 +94,15 @@ export async function openSnapshot(path: string, opts: SnapshotOptions = {}): Pr
   };
 }
 
-/** Ingest does not build on a file of another version either (its Ids could not carry over): a new file it is. */
-async function checkSchemaVersion(path: string, runner: QueryRunner): Promise<void> {
-  const meta = await runner.columns({ sql: `SELECT value FROM "tributary_meta" WHERE key = 'schema_version'`, params: [] });
-  const version = meta['value']?.[0];
-  if (version === STORAGE_SCHEMA_VERSION) return;
+/**
+ * Checks the storage schema version and returns the publication id. Ingest does not build on a file of another
+ * version either (its Ids could not carry over): a new file it is.
+ */
+async function checkMeta(path: string, runner: QueryRunner): Promise<string | undefined> {
+  const meta = await runner.columns({ sql: `SELECT key, value FROM "tributary_meta" WHERE key IN ('schema_version', 'publication_id')`, params: [] });
+  const value = (key: string) => meta['value']?.[(meta['key'] ?? []).indexOf(key)];
+  const version = value('schema_version');
+  if (version === STORAGE_SCHEMA_VERSION) return (value('publication_id') as string | undefined) ?? undefined;
   throw new Error(
     `${path} has storage schema version ${String(version)}; this API reads version ${STORAGE_SCHEMA_VERSION}. ` +
       `Ingest the sources into a new file (make ingest DUCKDB_PATH=<new file>) and point DUCKDB_PATH at it; for the sample, delete ${path} and make start rebuilds it.`,

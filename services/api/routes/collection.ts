@@ -15,6 +15,7 @@ import type { Snapshot } from '../db/snapshot.js';
 import { checkPageSize } from '../limits/page-size.js';
 import { queryDeadline } from '../limits/query-deadline.js';
 import { PAGE_WRITERS } from '../stream/page-writers.js';
+import { matchesIfNoneMatch, publicationETag } from './publication-etag.js';
 import { baseUrl, BASE_PATH, contextUrl, linkHeader, nextApplyLink, nextLink, type BaseUrlOptions } from './links.js';
 
 export interface CollectionDeps {
@@ -64,7 +65,18 @@ export function collectionHandler(deps: CollectionDeps) {
     const accepted = parsed.format ?? formatFromAccept(c.req.header('accept'));
     const query: Query = accepted && !parsed.format ? { ...parsed, format: accepted } : parsed;
     const plan = planRequest(query, resource);
-    const { snapshot, release } = deps.acquire();
+    const { snapshot, release, publication } = deps.acquire();
+    if (publication) {
+      const etag = publicationETag(publication);
+      // Set before the body: the page writers' headers are merged with these (c.header, then c.body).
+      c.header('ETag', etag);
+      // The same URL is another representation under another Accept (format negotiation).
+      if (!parsed.format) c.header('Vary', 'Accept', { append: true });
+      if (matchesIfNoneMatch(c.req.header('if-none-match'), etag)) {
+        release();
+        return c.body(null, 304);
+      }
+    }
     // Aborted on disconnect, and on timeout until the first row (the handler returns once it is there).
     const deadline = queryDeadline(c.req.raw.signal, deps.limits?.queryTimeoutMs);
     const signal = deadline.signal;
