@@ -5,9 +5,11 @@
  *   - CLIENTS keys (default 50) page through Records at once, each as the official clients do (one request at a
  *     time, started 0.5 s apart), restarting at the first page when they reach the end; GREEDY of them (default
  *     2) run three loops each without pause (honouring Retry-After), so the 429s they get are the intended ones;
- *   - meanwhile the ingest CLI publishes twice (new datasets each time) over the served file;
+ *   - meanwhile the ingest CLI publishes three changes over the served file, each incrementally (ingest/merge.ts):
+ *     new datasets, a new version of a served dataset (renumbered after the maximum), and a removal;
  *   - every page must be complete JSON, Ids ascending within it and across a client's pages, full unless last,
- *     and equal to the page computed on exactly one of the three publications (no mix, no gap, no duplicate).
+ *     and equal to the page computed on the publication its ETag names, one of the four (no mix, no gap, no
+ *     duplicate).
  *
  * Env: LOAD_SECONDS (default 60, max 600), MAX_REQUESTS (default 50000), CLIENTS (50), GREEDY (2), ROWS (100000).
  * Exit 1 on any error other than the greedy clients' 429s, or any inconsistent page.
@@ -16,7 +18,7 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -46,10 +48,15 @@ const dir = mkdtempSync(join(tmpdir(), 'tributary-load-'));
 const live = join(dir, 'live.duckdb');
 const regions = join(ROOT, 'scripts/sample/hubs.geojson');
 
-console.log(`setup: ${ROWS} rows (seed 7) and two more publications (seeds 8, 9) in ${dir}`);
+console.log(`setup: ${ROWS} rows (seed 7) and three changes (seed 8's datasets, a new version of one, a removal) in ${dir}`);
 await tsx('scripts/sample/main.ts', [], { ROWS, SEED: '7', OUT: join(dir, 's7') });
 await tsx('scripts/sample/main.ts', [], { ROWS: '30000', SEED: '8', OUT: join(dir, 's8') });
-await tsx('scripts/sample/main.ts', [], { ROWS: '30000', SEED: '9', OUT: join(dir, 's9') });
+// The change sets: `s8` adds datasets; `s9` holds a new version of one of seed 7's (its last 100 rows gone).
+const [replaced, removed] = readdirSync(join(dir, 's7')).filter((n) => !n.startsWith('.')).sort();
+cpSync(join(dir, 's7', replaced!), join(dir, 's9', replaced!), { recursive: true });
+const replacedCsv = readdirSync(join(dir, 's9', replaced!)).map((n) => join(dir, 's9', replaced!, n)).find((f) => f.endsWith('.csv'))!;
+writeFileSync(replacedCsv, `${readFileSync(replacedCsv, 'utf8').trimEnd().split('\n').slice(0, -100).join('\n')}\n`);
+const removedDoi = (JSON.parse(readFileSync(join(dir, 's7', removed!, 'metadata.json'), 'utf8')) as { DOI: string }).DOI;
 await tsx('ingest/main.ts', ['ingest'], { SRC: join(dir, 's7'), DUCKDB_PATH: live, REGIONS_FILE: regions });
 copyFileSync(live, join(dir, 'pub0.duckdb'));
 
@@ -78,6 +85,7 @@ const port = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(apiLog)![1])
 interface PageRecord {
   readonly path: string;
   readonly hash: string;
+  readonly etag: string;
 }
 const pages: PageRecord[] = [];
 const statuses = new Map<number, number>();
@@ -94,12 +102,12 @@ const hardDeadline = Date.now() + 2 * SECONDS * 1000;
 let published = false;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function get(path: string, key: string): Promise<{ status: number; text: string; retryAfter?: string }> {
+function get(path: string, key: string): Promise<{ status: number; text: string; retryAfter?: string; etag?: string }> {
   return new Promise((resolvePromise, reject) => {
     const req = request({ host: '127.0.0.1', port, path, headers: { 'x-api-key': key, 'accept-encoding': 'identity' } }, (res) => {
       const parts: Buffer[] = [];
       res.on('data', (d: Buffer) => parts.push(d));
-      res.on('end', () => resolvePromise({ status: res.statusCode!, text: Buffer.concat(parts).toString('utf8'), retryAfter: res.headers['retry-after'] as string | undefined }));
+      res.on('end', () => resolvePromise({ status: res.statusCode!, text: Buffer.concat(parts).toString('utf8'), retryAfter: res.headers['retry-after'] as string | undefined, etag: res.headers.etag }));
       res.on('error', reject);
     });
     req.on('error', reject);
@@ -152,7 +160,7 @@ async function client(i: number, lane = 0): Promise<void> {
     if (ids.length && ids[0]! <= lastId) problems.push(`client ${i}: Id ${ids[0]} after ${lastId} across pages`);
     if (body['@odata.nextLink'] && ids.length !== top) problems.push(`client ${i}: short page (${ids.length} of ${top}) with a next link`);
     rows += ids.length;
-    pages.push({ path: next, hash: createHash('sha1').update(JSON.stringify(body.value)).digest('hex') });
+    pages.push({ path: next, hash: createHash('sha1').update(JSON.stringify(body.value)).digest('hex'), etag: res.etag ?? '' });
     const link = body['@odata.nextLink'];
     next = link ? new URL(link).pathname + new URL(link).search : first;
     lastId = link ? (ids.at(-1) ?? lastId) : -1;
@@ -162,14 +170,19 @@ async function client(i: number, lane = 0): Promise<void> {
 
 async function publisher(): Promise<number[]> {
   const took: number[] = [];
-  for (const [k, seed, at] of [[1, '8', 0.2], [2, '9', 0.5]] as const) {
+  const changes: { k: number; at: number; what: string; args: string[]; env: Record<string, string> }[] = [
+    { k: 1, at: 0.2, what: 'seed 8 added', args: ['ingest'], env: { SRC: join(dir, 's8') } },
+    { k: 2, at: 0.4, what: `${replaced} replaced`, args: ['ingest'], env: { SRC: join(dir, 's9') } },
+    { k: 3, at: 0.6, what: `${removedDoi} removed`, args: ['remove', removedDoi], env: {} },
+  ];
+  for (const { k, at, what, args, env } of changes) {
     await sleep(Math.max(0, deadline - (1 - at) * SECONDS * 1000 - Date.now()));
     const t0 = Date.now();
-    await tsx('ingest/main.ts', ['ingest'], { SRC: join(dir, `s${seed}`), DUCKDB_PATH: live, REGIONS_FILE: regions });
+    await tsx('ingest/main.ts', args, { ...env, DUCKDB_PATH: live, REGIONS_FILE: regions });
     took.push(Date.now() - t0);
     copyFileSync(live, join(dir, `pub${k}.duckdb`));
-    if (k === 2) setTimeout(() => (published = true), 2000); // the API polls for a new file every second
-    console.log(`published ${k} (seed ${seed}) at ${((Date.now() - (deadline - SECONDS * 1000)) / 1000).toFixed(1)} s, ingest took ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    if (k === changes.length) setTimeout(() => (published = true), 2000); // the API polls for a new file every second
+    console.log(`published ${k} (${what}) at ${((Date.now() - (deadline - SECONDS * 1000)) / 1000).toFixed(1)} s, ingest took ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   }
   return took;
 }
@@ -184,12 +197,18 @@ api.kill('SIGTERM');
 const exitCode = await apiExit;
 const switches = (apiLog.match(/switched to newly published/g) ?? []).length;
 
-// Every page against the same page computed on each publication.
-const refs = await Promise.all([0, 1, 2].map((k) => openDatabase(join(dir, `pub${k}.duckdb`))));
+// Every page against the same page computed on each publication, and on the one its ETag names.
+const refs = await Promise.all([0, 1, 2, 3].map((k) => openDatabase(join(dir, `pub${k}.duckdb`))));
 const apps = refs.map((ref) => createApp({ acquire: () => ref.acquire(), links: { trustProxy: false } }));
+const etags = refs.map((ref) => {
+  const { publication, release } = ref.acquire();
+  release();
+  return `W/"${publication}"`;
+});
 const expected = new Map<string, string[]>();
-const from = [0, 0, 0];
+const from = [0, 0, 0, 0];
 let inconsistent = 0;
+let misnamed = 0;
 for (const p of pages) {
   if (!expected.has(p.path)) {
     expected.set(
@@ -198,6 +217,11 @@ for (const p of pages) {
     );
   }
   const refsOf = expected.get(p.path)!;
+  const named = etags.indexOf(p.etag);
+  if (named < 0 || refsOf[named] !== p.hash) {
+    misnamed++;
+    if (misnamed <= 5) problems.push(`page's ETag ${p.etag} names ${named < 0 ? 'no publication' : `publication ${named}, whose page differs`}: ${p.path}`);
+  }
   if (!refsOf.includes(p.hash)) {
     inconsistent++;
     if (inconsistent <= 5) problems.push(`page matches no publication: ${p.path}`);
@@ -224,6 +248,7 @@ const summary = {
   switches,
   pagesOnlyFromPublication: from,
   inconsistentPages: inconsistent,
+  pagesWithWrongETag: misnamed,
   pacedClients429: pacedTooMany,
   greedyClients429: greedyTooMany,
   errors: problems.length,
@@ -231,6 +256,6 @@ const summary = {
 };
 console.log(JSON.stringify(summary, null, 2));
 for (const p of problems.slice(0, 20)) console.error(p);
-const ok = problems.length === 0 && inconsistent === 0 && pacedTooMany === 0 && exitCode === 0 && switches === 2;
+const ok = problems.length === 0 && inconsistent === 0 && pacedTooMany === 0 && exitCode === 0 && switches === 3;
 console.log(ok ? 'OK: no errors, no inconsistent pages, 429s only for the greedy clients' : 'FAILED');
 process.exit(ok ? 0 : 1);
