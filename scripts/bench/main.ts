@@ -5,7 +5,8 @@
  *
  * Env: ROWS, SEED (1), BENCH_QUICK, BENCH_RUNS (5), BENCH_EXTRACT_RUNS (3 quick, 1 full: an extract of 10M rows takes minutes), BENCH_INGEST=1
  * (re-measure ingest on a cached database), BENCH_FULL_FORMATS=1 (CSV and Arrow over
- * every row, not the first 1M), BENCH_SKIP_PG=1, BENCH_OUT.
+ * every row, not the first 1M), BENCH_SKIP_PG=1, BENCH_OUT, BENCH_PUBLISHES (200: the publish section's no-decay run),
+ * BENCH_ONLY=publish (that section alone, on the cached hub).
  */
 import { cpus, totalmem } from 'node:os';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -22,6 +23,7 @@ import { extractSection } from './section-extract.js';
 import { pagesSection } from './section-pages.js';
 import { partitionedSection } from './section-partitioned.js';
 import { postgresSection } from './section-postgres.js';
+import { publishSection } from './section-publish.js';
 import { summarise } from './stats.js';
 import { renderTable, verdict, type Figure } from './table.js';
 
@@ -54,14 +56,30 @@ const cache = await ensureCache(settings.rows, settings.seed, process.env.BENCH_
 const duck = await openDuck(cache.duckdbPath);
 const filters = await discoverFilters(duck);
 if (filters.totalRows !== settings.rows) throw new Error(`${cache.duckdbPath} holds ${filters.totalRows} rows, expected ${settings.rows}`);
-const pgLoad = settings.skipPostgres ? undefined : await ensurePostgres(duck, cache.dir, cache.key, log);
+const publishOnly = process.env.BENCH_ONLY === 'publish';
+if (process.env.BENCH_ONLY && !publishOnly) throw new Error(`BENCH_ONLY=${process.env.BENCH_ONLY}: the only section that runs alone is 'publish'`);
+const pgLoad = settings.skipPostgres || publishOnly ? undefined : await ensurePostgres(duck, cache.dir, cache.key, log);
 
+const figures: Figure[] = [];
+const details: Record<string, unknown> = {};
+let failure: unknown;
+if (!publishOnly) failure = await apiSections();
+if (!failure) {
+  duck.close();
+  try {
+    await publishSection({ rows: settings.rows, runs: settings.runs, hub: cache.duckdbPath, dir: cache.dir, figures, details, log });
+  } catch (err) {
+    failure = err;
+  }
+}
+
+/** §1–§6: the API on the cached hub, against DuckDB and PostgreSQL. */
+async function apiSections(): Promise<unknown> {
 log(`starting the data API on ${cache.duckdbPath}`);
 const api = await startApi(cache.duckdbPath);
 const client = await openClient({ 'x-api-key': BENCH_API_KEY });
-const figures: Figure[] = [];
-const ctx: Context = { settings, base: api.base, apiPid: api.pid, client, duck, filters, figures, details: { clientHeapMB: client.heapMB }, log };
-let failure: unknown;
+Object.assign(details, { clientHeapMB: client.heapMB });
+const ctx: Context = { settings, base: api.base, apiPid: api.pid, client, duck, filters, figures, details, log };
 try {
   await extractSection(ctx);
   log('§2 pages');
@@ -74,11 +92,12 @@ try {
     await postgresSection(ctx, pages, counts, summarise(json.map((r) => r.ms)).median);
   }
 } catch (err) {
-  failure = err;
+  return err;
 } finally {
   client.close();
   await api.stop();
-  duck.close();
+}
+return undefined;
 }
 
 const ingest = cache.ingest;
@@ -102,7 +121,7 @@ console.log(`\n${figures.length} figures, ${misses} MISS; ${durationS.toFixed(0)
 await mkdir(dirname(out), { recursive: true });
 await writeFile(
   out,
-  `${JSON.stringify({ startedAt, durationS, command, settings, machine, cache: { key: cache.key, ingest }, postgres: pgLoad, filters, figures, details: ctx.details, table, error: failure ? String(failure) : undefined }, (_, v: unknown) => (typeof v === 'bigint' ? Number(v) : v), 2)}\n`,
+  `${JSON.stringify({ startedAt, durationS, command, settings, machine, cache: { key: cache.key, ingest }, postgres: pgLoad, filters, figures, details, table, error: failure ? String(failure) : undefined }, (_, v: unknown) => (typeof v === 'bigint' ? Number(v) : v), 2)}\n`,
 );
 console.log(`results: ${out}`);
 if (failure) {

@@ -1,0 +1,234 @@
+/**
+ * §P publish: what one change costs against the hub's size (issue 19), on copies of the bench's hub.
+ *
+ * - add a 10,000-row dataset, replace a 100,000-row one, remove one: each the ingest CLI as `make ingest` /
+ *   `make remove` runs it (process start included), with its peak RSS;
+ * - no decay: BENCH_PUBLISHES (default 200) seeded random adds, replaces and removes of small datasets, then the
+ *   file, pages and counts against the same content compacted (`make compact`, which lays the file out as a first
+ *   ingest does), both served at once and measured interleaved.
+ */
+import { DuckDBInstance } from '@duckdb/node-api';
+import { spawn } from 'node:child_process';
+import { copyFile, cp, mkdir, readFile, readdir, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { runIngest, runRemove } from '../../ingest/pipeline.js';
+import { generateSample } from '../sample/generate.js';
+import { BENCH_API_KEY, startApi } from './api-process.js';
+import { REGIONS_FILE } from './cache.js';
+import { newVersion, singleDataset } from './change-sets.js';
+import { summary } from './context.js';
+import { verdict, type Figure } from './table.js';
+
+export interface PublishContext {
+  readonly rows: number;
+  readonly runs: number;
+  /** The bench's hub (never written: every measurement works on a copy). */
+  readonly hub: string;
+  readonly dir: string;
+  readonly figures: Figure[];
+  readonly details: Record<string, unknown>;
+  readonly log: (line: string) => void;
+}
+
+interface Timed {
+  readonly ms: number;
+  readonly peakRssMB: number;
+}
+
+const PEAK_RSS = new URL('./peak-rss.ts', import.meta.url).pathname;
+
+/** Runs `ingest/main.ts <args>` as make does and returns its wall time and peak RSS. */
+async function timeCli(args: readonly string[], env: Record<string, string>, dir: string): Promise<Timed> {
+  const rssFile = join(dir, `peak-rss-${process.pid}`);
+  const t0 = performance.now();
+  const code = await new Promise<number | null>((resolve) => {
+    spawn(process.execPath, ['--import', 'tsx', '--import', PEAK_RSS, 'ingest/main.ts', ...args], {
+      env: { ...process.env, ...env, PEAK_RSS_FILE: rssFile, REGIONS_FILE },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    }).on('exit', resolve);
+  });
+  const ms = performance.now() - t0;
+  if (code !== 0) throw new Error(`ingest/main.ts ${args.join(' ')} exited with ${code}`);
+  const peakRssMB = Number(await readFile(rssFile, 'utf8')) / 2 ** 20;
+  await rm(rssFile);
+  return { ms, peakRssMB };
+}
+
+const seconds = (xs: readonly Timed[]) => summary(xs.map((x) => x.ms / 1000));
+const megabytes = (xs: readonly Timed[]) => summary(xs.map((x) => x.peakRssMB));
+
+export async function publishSection(ctx: PublishContext): Promise<void> {
+  const { rows, hub, log, figures } = ctx;
+  const work = join(ctx.dir, 'publish');
+  const changes = join(ctx.dir, 'changes');
+  await rm(work, { recursive: true, force: true });
+  await mkdir(work, { recursive: true });
+  const db = join(work, 'tributary.duckdb');
+  const env = { DUCKDB_PATH: db };
+  const big = rows >= 50_000_000;
+  const hubName = `${(rows / 1e6).toLocaleString('en-US')}M-row hub`;
+
+  log('§P change sets');
+  const add = await singleDataset(join(changes, 'add'), 'bench-add-10k', '10.25976/bnch-ad10', 10_000, 1001);
+  const replaceV1 = await singleDataset(join(changes, 'replace'), 'bench-replace-100k', '10.25976/bnch-rp10', 100_000, 1002);
+  const replaceV2 = await newVersion(replaceV1, join(changes, 'replace-v2'), 10);
+
+  // Each run starts from the bench's hub: add, then remove what was added; replace on a hub holding version 1.
+  const adds: Timed[] = [];
+  const removes: Timed[] = [];
+  const replaces: Timed[] = [];
+  const runs = Math.min(ctx.runs, 3);
+  for (let i = 0; i < runs; i++) {
+    log(`§P run ${i + 1}/${runs}: add 10k, remove it, replace 100k`);
+    await copyFile(hub, db);
+    adds.push(await timeCli(['ingest'], { ...env, SRC: add }, work));
+    removes.push(await timeCli(['remove', '10.25976/bnch-ad10'], env, work));
+    await timeCli(['ingest'], { ...env, SRC: replaceV1 }, work);
+    replaces.push(await timeCli(['ingest'], { ...env, SRC: replaceV2 }, work));
+  }
+  const addTarget = big ? 5 : 2;
+  figures.push(
+    { section: 'P', name: `add a 10,000-row dataset to the ${hubName} (make ingest, end to end)`, unit: 's', value: seconds(adds), target: `≤ ${addTarget} s`, verdict: verdict(seconds(adds).median <= addTarget), note: `peak RSS ${megabytes(adds).median.toFixed(0)} MB` },
+    { section: 'P', name: `add a 10,000-row dataset: peak RSS`, unit: 'MB', value: megabytes(adds), target: '≤ 500 MB', verdict: verdict(megabytes(adds).median <= 500) },
+    { section: 'P', name: `replace a 100,000-row dataset in the ${hubName}`, unit: 's', value: seconds(replaces), target: '≤ 5 s', verdict: verdict(seconds(replaces).median <= 5), note: `peak RSS ${megabytes(replaces).median.toFixed(0)} MB` },
+    { section: 'P', name: `remove a dataset from the ${hubName} (make remove)`, unit: 's', value: seconds(removes), target: '≤ 2 s', verdict: verdict(seconds(removes).median <= 2), note: `peak RSS ${megabytes(removes).median.toFixed(0)} MB` },
+  );
+  ctx.details['publish'] = { adds, removes, replaces };
+
+  await noDecay(ctx, work, db, changes);
+}
+
+/** A seeded sequence of small publishes, then the file, pages and counts against the same content compacted. */
+async function noDecay(ctx: PublishContext, work: string, db: string, changes: string): Promise<void> {
+  const { log, figures, hub } = ctx;
+  const publishes = Number(process.env.BENCH_PUBLISHES ?? 200);
+  const pool = join(changes, 'pool');
+  if (!(await stat(join(pool, '.sample-manifest.json')).catch(() => undefined))) await generateSample({ rows: 200_000, seed: 1003, out: pool });
+  const folders = (await readdir(pool)).filter((n) => !n.startsWith('.'));
+  const doiOf = async (folder: string) => (JSON.parse(await readFile(join(pool, folder, 'metadata.json'), 'utf8')) as { DOI: string }).DOI;
+
+  await copyFile(hub, db);
+  let seed = 19;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const published = new Map<string, number>(); // folder → version
+  const took: number[] = [];
+  const counts = { add: 0, replace: 0, remove: 0 };
+  log(`§P no decay: ${publishes} publishes`);
+  for (let i = 0; i < publishes; i++) {
+    const out = folders.filter((f) => !published.has(f));
+    const inn = folders.filter((f) => published.has(f));
+    const roll = random();
+    const t0 = performance.now();
+    if (inn.length > 0 && (roll < 0.3 || out.length === 0)) {
+      const folder = inn[Math.floor(random() * inn.length)]!;
+      if (random() < 0.5) {
+        await runRemove({ duckdbPath: db, doi: await doiOf(folder) });
+        published.delete(folder);
+        counts.remove++;
+      } else {
+        const version = published.get(folder)! + 1;
+        const src = join(work, 'src');
+        await rm(src, { recursive: true, force: true });
+        await mkdir(src);
+        await cp(join(pool, folder), join(src, folder), { recursive: true });
+        await runIngest({ src: await newVersion(src, join(work, 'src-v'), version), duckdbPath: db, regionsFile: REGIONS_FILE });
+        published.set(folder, version);
+        counts.replace++;
+      }
+    } else {
+      const folder = out[Math.floor(random() * out.length)]!;
+      const src = join(work, 'src');
+      await rm(src, { recursive: true, force: true });
+      await mkdir(src);
+      await cp(join(pool, folder), join(src, folder), { recursive: true });
+      await runIngest({ src, duckdbPath: db, regionsFile: REGIONS_FILE });
+      published.set(folder, 0);
+      counts.add++;
+    }
+    took.push(performance.now() - t0);
+  }
+  const compacted = join(work, 'compacted', 'tributary.duckdb');
+  await mkdir(join(work, 'compacted'), { recursive: true });
+  await copyFile(db, compacted);
+  const compact = await timeCli(['compact'], { DUCKDB_PATH: compacted }, work);
+  const sizeOf = async (p: string) => (await stat(p)).size;
+  const [decayedBytes, compactBytes, hubBytes] = [await sizeOf(db), await sizeOf(compacted), await sizeOf(hub)];
+  figures.push(
+    { section: 'P', name: `one small publish (in process), over ${publishes} seeded ones (${counts.add} adds, ${counts.replace} replaces, ${counts.remove} removes)`, unit: 's', value: summary(took.map((t) => t / 1000)), verdict: 'info' },
+    {
+      section: 'P',
+      name: `file after ${publishes} publishes ÷ the same content compacted`,
+      unit: 'MB',
+      value: summary([decayedBytes / 1e6]),
+      ratio: decayedBytes / compactBytes,
+      ratioOf: 'compacted',
+      target: '≤ 1.3×',
+      verdict: verdict(decayedBytes / compactBytes <= 1.3),
+      note: `compacted ${(compactBytes / 1e6).toFixed(0)} MB; the hub before the publishes ${(hubBytes / 1e6).toFixed(0)} MB`,
+    },
+    { section: 'P', name: 'make compact of that file', unit: 's', value: summary([compact.ms / 1000]), verdict: 'info', note: `peak RSS ${compact.peakRssMB.toFixed(0)} MB` },
+  );
+  await servedSideBySide(ctx, db, compacted, publishes);
+}
+
+/** Pages at three offsets and two counts on both files, each request alternating between the two APIs. */
+async function servedSideBySide(ctx: PublishContext, decayed: string, compacted: string, publishes: number): Promise<void> {
+  const apis = await Promise.all([startApi(decayed), startApi(compacted)]);
+  try {
+    const get = async (base: string, path: string) => {
+      const t0 = performance.now();
+      const res = await fetch(`${base}${path}`, { headers: { 'x-api-key': BENCH_API_KEY } });
+      const text = await res.text();
+      if (res.status !== 200) throw new Error(`${path}: HTTP ${res.status} ${text.slice(0, 200)}`);
+      return { ms: performance.now() - t0, text };
+    };
+    const idAt = await idsAtRanks(compacted, [0.5, 0.95]);
+    const cases: { name: string; path: string }[] = [
+      { name: 'first page', path: '/v1/odata/v4/Records?$top=10000' },
+      ...idAt.map(({ fraction, after }) => ({ name: `page at ${fraction * 100}%`, path: `/v1/odata/v4/Records?$top=10000&$skiptoken=Id:${after}` })),
+      { name: 'count, no filter', path: '/v1/odata/v4/Observations?$count=true' },
+      { name: "count, CharacteristicName eq 'pH'", path: "/v1/odata/v4/Observations?$count=true&$filter=CharacteristicName%20eq%20'pH'" },
+    ];
+    for (const c of cases) {
+      const [a, b] = [await get(apis[0]!.base, c.path), await get(apis[1]!.base, c.path)];
+      if (a.text !== b.text) throw new Error(`${c.path}: the decayed and the compacted file answer differently`);
+      const decayedMs: number[] = [];
+      const compactMs: number[] = [];
+      for (let i = 0; i < ctx.runs; i++) {
+        decayedMs.push((await get(apis[0]!.base, c.path)).ms);
+        compactMs.push((await get(apis[1]!.base, c.path)).ms);
+      }
+      const ratio = summary(decayedMs).median / summary(compactMs).median;
+      ctx.figures.push({
+        section: 'P',
+        name: `${c.name} after ${publishes} publishes ÷ compacted`,
+        unit: 'ms',
+        value: summary(decayedMs),
+        ratio,
+        ratioOf: 'compacted',
+        target: '≤ 1.2×',
+        verdict: verdict(ratio <= 1.2),
+        note: `compacted ${summary(compactMs).median.toFixed(1)} ms`,
+      });
+    }
+  } finally {
+    await Promise.all(apis.map((a) => a.stop()));
+  }
+}
+
+/** The Id just before the row at each fraction of the rows (in Id order): where a page at that rank starts. */
+async function idsAtRanks(path: string, fractions: readonly number[]): Promise<{ fraction: number; after: number }[]> {
+  const instance = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
+  const conn = await instance.connect();
+  try {
+    const out: { fraction: number; after: number }[] = [];
+    for (const fraction of fractions) {
+      const reader = await conn.runAndReadAll(`SELECT quantile_disc("Id", ${fraction}) - 1 AS after FROM observations`);
+      out.push({ fraction, after: Number(reader.getRowObjectsJS()[0]!['after']) });
+    }
+    return out;
+  } finally {
+    conn.closeSync();
+    instance.closeSync();
+  }
+}
