@@ -9,6 +9,11 @@
  */
 import type { Cursor } from './cursor.js';
 
+/** What the cache keeps: a cursor, or (EXTRACT_PREFETCH=1, exec/page-prefetch.ts) a prefetched page. */
+export interface Closable {
+  close(): Promise<void>;
+}
+
 export interface CursorCacheOptions {
   /** Cursors kept at once (CURSOR_CACHE_SIZE). */
   readonly max: number;
@@ -19,8 +24,8 @@ export interface CursorCacheOptions {
 /** Next links remembered at most: a key is a few hundred bytes. */
 const ISSUED_MAX = 1024;
 
-export class CursorCache {
-  private readonly idle = new Map<string, { cursor: Cursor; timer: NodeJS.Timeout }>();
+export class CursorCache<T extends Closable = Cursor> {
+  private readonly idle = new Map<string, { cursor: T; timer: NodeJS.Timeout }>();
   /** Handed-out next links: key → until when a request for it counts as following. */
   private readonly issued = new Map<string, number>();
   private closed = false;
@@ -28,7 +33,7 @@ export class CursorCache {
   constructor(private readonly opts: CursorCacheOptions) {}
 
   /** The cursor stored under `key`, removed from the cache (the caller reads it, then puts it back or closes it). */
-  take(key: string): Cursor | undefined {
+  take(key: string): T | undefined {
     const entry = this.idle.get(key);
     if (!entry) return undefined;
     this.idle.delete(key);
@@ -36,7 +41,12 @@ export class CursorCache {
     return entry.cursor;
   }
 
-  put(key: string, cursor: Cursor): void {
+  /** The entry stored under `key`, left in the cache. */
+  peek(key: string): T | undefined {
+    return this.idle.get(key)?.cursor;
+  }
+
+  put(key: string, cursor: T): void {
     if (this.closed) {
       void cursor.close();
       return;
