@@ -5,8 +5,7 @@
  *
  * Env: ROWS, SEED (1), BENCH_QUICK, BENCH_RUNS (5), BENCH_EXTRACT_RUNS (3 quick, 1 full: an extract of 10M rows takes minutes), BENCH_INGEST=1
  * (re-measure ingest on a cached database), BENCH_FULL_FORMATS=1 (CSV and Arrow over
- * every row, not the first 1M), BENCH_SKIP_PG=1, BENCH_AB_ROUNDS (3: rounds of the cursor/prefetch A/B), BENCH_AB_ONLY=1
- * (the A/B alone), BENCH_OUT.
+ * every row, not the first 1M), BENCH_SKIP_PG=1, BENCH_OUT.
  */
 import { cpus, totalmem } from 'node:os';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -18,7 +17,6 @@ import { openClient } from './client.js';
 import { openDuck } from './duck.js';
 import { discoverFilters } from './filters.js';
 import { ensurePostgres } from './postgres.js';
-import { abSection } from './section-ab.js';
 import { countsSection } from './section-counts.js';
 import { extractSection } from './section-extract.js';
 import { pagesSection } from './section-pages.js';
@@ -36,14 +34,13 @@ function int(name: string, fallback: number): number {
 }
 
 const quick = process.env.BENCH_QUICK === '1';
-const abOnly = process.env.BENCH_AB_ONLY === '1';
 const settings: Settings = {
   rows: int('ROWS', quick ? 1_000_000 : 10_000_000),
   seed: int('SEED', 1),
   quick,
   runs: int('BENCH_RUNS', 5),
   extractRuns: int('BENCH_EXTRACT_RUNS', quick ? 3 : 1),
-  skipPostgres: abOnly || process.env.BENCH_SKIP_PG === '1',
+  skipPostgres: process.env.BENCH_SKIP_PG === '1',
   fullFormats: process.env.BENCH_FULL_FORMATS === '1',
 };
 const startedAt = new Date();
@@ -66,21 +63,16 @@ const figures: Figure[] = [];
 const ctx: Context = { settings, base: api.base, apiPid: api.pid, client, duck, filters, figures, details: { clientHeapMB: client.heapMB }, log };
 let failure: unknown;
 try {
-  if (!abOnly) {
-    await extractSection(ctx);
-    log('§2 pages');
-    const pages = await pagesSection(ctx);
-    await partitionedSection(ctx);
-    log('§4 counts');
-    const counts = await countsSection(ctx);
-    if (!settings.skipPostgres) {
-      const json = (ctx.details['extract'] as { json: { ms: number }[] }).json;
-      await postgresSection(ctx, pages, counts, summarise(json.map((r) => r.ms)).median);
-    }
+  await extractSection(ctx);
+  log('§2 pages');
+  const pages = await pagesSection(ctx);
+  await partitionedSection(ctx);
+  log('§4 counts');
+  const counts = await countsSection(ctx);
+  if (!settings.skipPostgres) {
+    const json = (ctx.details['extract'] as { json: { ms: number }[] }).json;
+    await postgresSection(ctx, pages, counts, summarise(json.map((r) => r.ms)).median);
   }
-  // Its own API processes, one per run: the one above stops first so that it holds no memory or core meanwhile.
-  await api.stop();
-  await abSection(ctx, cache.duckdbPath, int('BENCH_AB_ROUNDS', 3));
 } catch (err) {
   failure = err;
 } finally {
@@ -102,7 +94,7 @@ figures.push({
 
 const durationS = (performance.now() - t0) / 1000;
 const table = renderTable(figures);
-const command = `${quick ? 'BENCH_QUICK=1 ' : ''}${abOnly ? 'BENCH_AB_ONLY=1 ' : ''}make bench${process.env.ROWS ? ` ROWS=${settings.rows}` : ''}`;
+const command = `${quick ? 'BENCH_QUICK=1 ' : ''}make bench${process.env.ROWS ? ` ROWS=${settings.rows}` : ''}`;
 console.log(`\n${table}\n`);
 for (const f of figures.filter((x) => x.note)) console.log(`- §${f.section} ${f.name}: ${f.note}`);
 const misses = figures.filter((f) => f.verdict === 'MISS').length;

@@ -56,7 +56,7 @@ const db = await openDatabase(config.DUCKDB_PATH, {
   locate: store ? storeLocator(store, log) : undefined,
   threads: config.DUCKDB_THREADS,
   memoryLimit: config.DUCKDB_MEMORY_LIMIT,
-  cursors: { max: config.CURSOR_CACHE_SIZE, idleMs: config.CURSOR_IDLE_MS, prefetch: config.EXTRACT_PREFETCH },
+  cursors: { max: config.CURSOR_CACHE_SIZE, idleMs: config.CURSOR_IDLE_MS },
   pollMs: 1000,
   log,
 }).catch((err: Error) => {

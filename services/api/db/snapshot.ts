@@ -8,7 +8,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { STORAGE_SCHEMA_VERSION } from '../../../schemas/index.js';
 import type { CompiledQuery } from '../query/sql.js';
 import { measureWidths, type ColumnWidths } from './column-widths.js';
-import { createExtract, type Cursor, type ExtractCursors, type ExtractOptions, type ExtractPrefetches } from './extract/extract.js';
+import { createExtract, type Cursor, type ExtractCursors, type ExtractOptions } from './extract/extract.js';
 import { keepsOrderCheck, storedInIdOrder } from './order-check.js';
 import { createQueryRunner, type QueryRunner } from './query-runner.js';
 
@@ -37,8 +37,6 @@ export interface Snapshot extends QueryRunner {
   openCursor(q: CompiledQuery): Promise<Cursor>;
   /** Cursors between requests (the execution stage's way in); undefined when cursors are off. */
   readonly cursors?: ExtractCursors;
-  /** Prefetched pages instead of cursors (EXTRACT_PREFETCH=1, the bench's A/B); undefined otherwise. */
-  readonly prefetches?: ExtractPrefetches;
   /** Cursors whose COPY has not yet been closed (for tests: returns to zero once they are closed or expire). */
   readonly cursorsOpen: number;
   /** Named pipes held by running COPYs (for tests: returns to zero when every page is done). */
@@ -54,9 +52,7 @@ export async function openSnapshot(path: string, opts: SnapshotOptions = {}): Pr
   const instance = await DuckDBInstance.create(path, config);
   const extract = createExtract(path, { config, ...(opts.cursors ? { cursors: opts.cursors } : {}) });
   const runner = createQueryRunner(instance, extract);
-  // A prefetched page's COPY runs on this instance: stopped (and its pipe drained) before the instance closes.
-  const close = async () => {
-    await extract.prefetches?.close();
+  const close = () => {
     instance.closeSync();
     return extract.close();
   };
@@ -84,7 +80,6 @@ export async function openSnapshot(path: string, opts: SnapshotOptions = {}): Pr
     keepsOrder: keepsOrderCheck(runner.columns),
     openCursor: (q) => extract.openCursor(q),
     cursors: extract.cursors,
-    prefetches: extract.prefetches,
     get cursorsOpen() {
       return extract.cursorsOpen;
     },

@@ -15,7 +15,6 @@ import { isTextFormat } from '../formats.js';
 import { compileApply, compileCount } from '../query/compile.js';
 import type { ApplyPlan, CountPlan, Key, PagePlan, Plan } from '../query/plan.js';
 import { cursorText, windowText, type TextPageRequest } from './page-text.js';
-import { peekPrefetched, prefetchText, prefetching } from './page-prefetch.js';
 import { findPage, type PageWindow } from './page-window.js';
 import { assertNever } from '../assert-never.js';
 
@@ -92,10 +91,7 @@ async function apply(plan: ApplyPlan, snapshot: Snapshot, signal: AbortSignal): 
 }
 
 async function page(plan: PagePlan, snapshot: Snapshot, signal: AbortSignal, opts: ExecuteOptions): Promise<PageResult> {
-  const format = plan.format;
-  // A page prefetched for this request already has its phase one (EXTRACT_PREFETCH=1: exec/page-prefetch.ts).
-  const prefetched = isTextFormat(format) && prefetching(plan, snapshot) ? peekPrefetched(snapshot.prefetches!, { ...plan, format }) : undefined;
-  const window = (await prefetched?.window) ?? (await findPage(snapshot, plan, signal));
+  const window = await findPage(snapshot, plan, signal);
   const hasNext = window.ids.length > plan.top;
   const ids = hasNext ? window.ids.slice(0, plan.top) : window.ids;
   const req: RowsRequest = { snapshot, plan, window, ids, hasNext, signal, log: opts.log ?? (() => {}) };
@@ -106,12 +102,11 @@ interface RowsRequest extends Omit<TextPageRequest, 'plan'> {
   readonly plan: PagePlan;
 }
 
-export type RowSourceKind = 'columns' | 'window-text' | 'cursor-text' | 'prefetch-text';
+export type RowSourceKind = 'columns' | 'window-text' | 'cursor-text';
 
 /** The one decision of phase two: where this page's rows come from. */
-export function chooseRowSource(plan: PagePlan, snapshot: Pick<Snapshot, 'cursors' | 'prefetches'>): RowSourceKind {
+export function chooseRowSource(plan: PagePlan, snapshot: Pick<Snapshot, 'cursors'>): RowSourceKind {
   if (!isTextFormat(plan.format)) return 'columns';
-  if (prefetching(plan, snapshot)) return 'prefetch-text';
   // Cursors continue plain-filter scans of the one large table; everything else is small enough per page.
   return snapshot.cursors && plan.resource.table === 'observations' ? 'cursor-text' : 'window-text';
 }
@@ -124,7 +119,6 @@ const ROW_SOURCES: { readonly [K in RowSourceKind]: (req: RowsRequest) => PageRo
   }),
   'window-text': (req) => ({ kind: 'text', chunks: windowText(textRequest(req)) }),
   'cursor-text': (req) => ({ kind: 'text', chunks: cursorText(textRequest(req)) }),
-  'prefetch-text': (req) => ({ kind: 'text', chunks: prefetchText(textRequest(req)) }),
 };
 
 function textRequest(req: RowsRequest): TextPageRequest {

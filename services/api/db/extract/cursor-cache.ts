@@ -9,11 +9,6 @@
  */
 import type { Cursor } from './cursor.js';
 
-/** What the cache keeps: a cursor, or (EXTRACT_PREFETCH=1, exec/page-prefetch.ts) a prefetched page. */
-export interface Closable {
-  close(): Promise<void>;
-}
-
 export interface CursorCacheOptions {
   /** Cursors kept at once (CURSOR_CACHE_SIZE). */
   readonly max: number;
@@ -24,8 +19,8 @@ export interface CursorCacheOptions {
 /** Next links remembered at most: a key is a few hundred bytes. */
 const ISSUED_MAX = 1024;
 
-export class CursorCache<T extends Closable = Cursor> {
-  private readonly idle = new Map<string, { cursor: T; timer: NodeJS.Timeout }>();
+export class CursorCache {
+  private readonly idle = new Map<string, { cursor: Cursor; timer: NodeJS.Timeout }>();
   /** Handed-out next links: key → until when a request for it counts as following. */
   private readonly issued = new Map<string, number>();
   private closed = false;
@@ -33,7 +28,7 @@ export class CursorCache<T extends Closable = Cursor> {
   constructor(private readonly opts: CursorCacheOptions) {}
 
   /** The cursor stored under `key`, removed from the cache (the caller reads it, then puts it back or closes it). */
-  take(key: string): T | undefined {
+  take(key: string): Cursor | undefined {
     const entry = this.idle.get(key);
     if (!entry) return undefined;
     this.idle.delete(key);
@@ -41,12 +36,7 @@ export class CursorCache<T extends Closable = Cursor> {
     return entry.cursor;
   }
 
-  /** The entry stored under `key`, left in the cache. */
-  peek(key: string): T | undefined {
-    return this.idle.get(key)?.cursor;
-  }
-
-  put(key: string, cursor: T): void {
+  put(key: string, cursor: Cursor): void {
     if (this.closed) {
       void cursor.close();
       return;

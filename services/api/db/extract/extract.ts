@@ -35,12 +35,11 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { CompiledQuery } from '../../query/sql.js';
 import { copyThroughPipe, type RowEnd } from './copy-text.js';
 import type { Cursor } from './cursor.js';
-import { CursorCache, type Closable, type CursorCacheOptions } from './cursor-cache.js';
+import { CursorCache, type CursorCacheOptions } from './cursor-cache.js';
 import { createCursorInstance } from './cursor-instance.js';
 import { createPipePool } from './pipe-pool.js';
 
 export { CursorError, type Cursor } from './cursor.js';
-export type { Closable } from './cursor-cache.js';
 export { MAX_FRAMED_ID } from './row-frame.js';
 export { copySql, type RowEnd } from './copy-text.js';
 export { stopPipeThreadsOnExit } from './pipe-thread.js';
@@ -49,26 +48,8 @@ export { threadPoolSize } from './thread-pool.js';
 export interface ExtractOptions {
   /** The snapshot's DuckDB settings; the cursor instance takes them with one thread. */
   readonly config: Readonly<Record<string, string>>;
-  /**
-   * Cursors for clients that follow next links; none when left out or `max` is 0. With `prefetch` (the bench's
-   * A/B, EXTRACT_PREFETCH=1) the same bounds keep prefetched pages instead and no cursor opens.
-   */
-  readonly cursors?: CursorCacheOptions & { readonly memoryLimit?: string; readonly prefetch?: boolean };
-}
-
-/**
- * Pages prefetched for clients that follow next links (exec/page-prefetch.ts), under the same bounds as cursors
- * (CURSOR_CACHE_SIZE, CURSOR_IDLE_MS). Keys are the execution stage's own.
- */
-export interface ExtractPrefetches<T extends Closable = Closable> {
-  peek(key: string): T | undefined;
-  take(key: string): T | undefined;
-  keep(key: string, page: T): void;
-  followed(key: string): boolean;
-  handOut(key: string): void;
-  /** Pages waiting for their request. */
-  readonly size: number;
-  close(): Promise<void>;
+  /** Cursors for clients that follow next links; none when left out or `max` is 0. */
+  readonly cursors?: CursorCacheOptions & { readonly memoryLimit?: string };
 }
 
 /** What the execution stage asks of cursors: each keyed by its cursor query (compileCursorRows). */
@@ -90,10 +71,8 @@ export interface ExtractCursors {
 export interface Extract {
   /** A page's rows as text: `q`'s one text column through one COPY on `conn`, each row followed by `rowEnd`. */
   copyText(conn: DuckDBConnection, q: CompiledQuery, rowEnd: RowEnd): AsyncGenerator<Uint8Array, number>;
-  /** Undefined when cursors are off or prefetching replaces them. */
+  /** Undefined when cursors are off. */
   readonly cursors?: ExtractCursors;
-  /** Defined only with `cursors.prefetch`. */
-  readonly prefetches?: ExtractPrefetches;
   /** Opens a cursor whether or not cursors are kept between requests (tests). */
   openCursor(q: CompiledQuery): Promise<Cursor>;
   /** Cursors whose COPY has not yet been closed. */
@@ -107,20 +86,7 @@ export interface Extract {
 export function createExtract(path: string, opts: ExtractOptions): Extract {
   const pipes = createPipePool();
   const instance = createCursorInstance(path, pipes, { config: opts.config, ...(opts.cursors?.memoryLimit ? { memoryLimit: opts.cursors.memoryLimit } : {}) });
-  const on = opts.cursors && opts.cursors.max > 0 ? opts.cursors : undefined;
-  const cache = on && !on.prefetch ? new CursorCache(on) : undefined;
-  const prefetched = on?.prefetch ? new CursorCache<Closable>(on) : undefined;
-  const prefetches: ExtractPrefetches | undefined = prefetched && {
-    peek: (key) => prefetched.peek(key),
-    take: (key) => prefetched.take(key),
-    keep: (key, page) => prefetched.put(key, page),
-    followed: (key) => prefetched.followed(key),
-    handOut: (key) => prefetched.issue(key),
-    get size() {
-      return prefetched.size;
-    },
-    close: () => prefetched.close(),
-  };
+  const cache = opts.cursors && opts.cursors.max > 0 ? new CursorCache(opts.cursors) : undefined;
   const cursors: ExtractCursors | undefined = cache && {
     take: (here) => cache.take(keyOf(here)),
     followed: (here) => cache.followed(keyOf(here)),
@@ -144,7 +110,6 @@ export function createExtract(path: string, opts: ExtractOptions): Extract {
       }
     },
     cursors,
-    prefetches,
     openCursor: (q) => instance.open(q),
     get cursorsOpen() {
       return instance.opened;
