@@ -23,7 +23,8 @@ export function securityHeaders(opts: SecurityHeadersOptions = {}): MiddlewareHa
     c.header('X-Content-Type-Options', 'nosniff');
     c.header('Referrer-Policy', 'no-referrer');
     c.header('X-Frame-Options', 'DENY');
-    const ok = c.res.status >= 200 && c.res.status < 300 && (c.req.method === 'GET' || c.req.method === 'HEAD');
+    // A 304 (If-None-Match on the publication's ETag) carries what its 200 would: RFC 9110 §15.4.5.
+    const ok = ((c.res.status >= 200 && c.res.status < 300) || c.res.status === 304) && (c.req.method === 'GET' || c.req.method === 'HEAD');
     if (!ok || noStore.has(c.req.path)) c.header('Cache-Control', 'no-store');
     else if (!c.res.headers.has('Cache-Control')) c.header('Cache-Control', cacheable);
     // A cached page must not answer a request with another key (or none): caches key on it.

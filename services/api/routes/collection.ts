@@ -68,10 +68,8 @@ export function collectionHandler(deps: CollectionDeps) {
     const { snapshot, release, publication } = deps.acquire();
     if (publication) {
       const etag = publicationETag(publication);
-      // Set before the body: the page writers' headers are merged with these (c.header, then c.body).
+      // Set before the body: c.body merges its headers with these.
       c.header('ETag', etag);
-      // The same URL is another representation under another Accept (format negotiation).
-      if (!parsed.format) c.header('Vary', 'Accept', { append: true });
       if (matchesIfNoneMatch(c.req.header('if-none-match'), etag)) {
         release();
         return c.body(null, 304);
