@@ -1,13 +1,12 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { constants, existsSync } from 'node:fs';
-import { copyFile, rm } from 'node:fs/promises';
+import { copyFile, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { columnNames, STORAGE_SCHEMA_VERSION, type StorageTable } from '../schemas/index.js';
 import { all, run } from './db.js';
 import { fsyncPath } from './publish.js';
-import { placeholders, ident, literal } from './sql.js';
+import { ident, literal, placeholders } from './sql.js';
 import { metaRows, type MetaValues } from './statistics.js';
-import { rename } from 'node:fs/promises';
 
 /**
  * Stage 6 for a hub that is already published: copy-on-write. The published file is copied beside itself (a

@@ -1,20 +1,19 @@
-import { DuckDBInstance } from '@duckdb/node-api';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { STORAGE_SCHEMA_VERSION } from '../schemas/index.js';
 import { newPublicationId } from '../schemas/publication.js';
-import type { DuckDBConnection } from '@duckdb/node-api';
 import { run, scalarNumber } from './db.js';
 import { deriveRegions } from './derive.js';
 import { copyKept, insertNewObservations, loadDataset, prepareLoad, type NewRows } from './load.js';
 import { loadDirect, prepareDirect } from './load-direct.js';
-import { readPrevious, type Previous } from './previous.js';
 import { publishChange } from './merge.js';
+import { readPrevious, type Previous } from './previous.js';
 import { abandonBuild, closeDelta, openBuild, publishBuild, removeStaleBuilds, type Build } from './publish.js';
-import { literal } from './sql.js';
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { readSources, type SourceDataset } from './read.js';
 import { canadaRegions, loadRegionsFile, type Region } from './regions.js';
 import { DEFAULT_MAX_REJECTS, datasetReport, failDataset, type DatasetReport, type Report } from './report.js';
+import { literal } from './sql.js';
 import { addDataset, writeStatistics } from './statistics.js';
 import { prepareValidation, stageDataset, type Staged } from './validate.js';
 

@@ -94,13 +94,16 @@ export async function publishSection(ctx: PublishContext): Promise<void> {
   );
   ctx.details['publish'] = { adds, removes, replaces };
 
-  await noDecay(ctx, work, db, changes);
+  if (publishes() > 0) await noDecay(ctx, work, db, changes);
 }
+
+/** BENCH_PUBLISHES: the no-decay run's length; 0 skips it (at 100M rows each publish copies ~1.5 GB). */
+const publishes = () => Number(process.env.BENCH_PUBLISHES ?? 200);
 
 /** A seeded sequence of small publishes, then the file, pages and counts against the same content compacted. */
 async function noDecay(ctx: PublishContext, work: string, db: string, changes: string): Promise<void> {
   const { log, figures, hub } = ctx;
-  const publishes = Number(process.env.BENCH_PUBLISHES ?? 200);
+  const count = publishes();
   const POOL_ROWS = 200_000;
   const POOL_SEED = 1003;
   const size = await poolSize(changes, POOL_ROWS, POOL_SEED);
@@ -112,7 +115,7 @@ async function noDecay(ctx: PublishContext, work: string, db: string, changes: s
   const versions = new Map<number, number>(); // pool index → last version used
   const took: number[] = [];
   const counts = { add: 0, replace: 0, remove: 0 };
-  log(`§P no decay: ${publishes} publishes of a ${size}-dataset pool`);
+  log(`§P no decay: ${count} publishes of a ${size}-dataset pool`);
   const publish = async (index: number) => {
     const version = (versions.get(index) ?? -1) + 1;
     versions.set(index, version);
@@ -121,7 +124,7 @@ async function noDecay(ctx: PublishContext, work: string, db: string, changes: s
     if (!report.published || report.datasets.some((d) => d.status !== 'loaded')) throw new Error(`publish of pool dataset ${index} v${version}: ${JSON.stringify(report.datasets.map((d) => d.error ?? d.status))}`);
     published.set(index, version);
   };
-  for (let i = 0; i < publishes; i++) {
+  for (let i = 0; i < count; i++) {
     const out = [...Array(size).keys()].filter((k) => !published.has(k));
     const inn = [...published.keys()];
     const roll = random();
@@ -150,10 +153,10 @@ async function noDecay(ctx: PublishContext, work: string, db: string, changes: s
   const sizeOf = async (p: string) => (await stat(p)).size;
   const [decayedBytes, compactBytes, hubBytes] = [await sizeOf(db), await sizeOf(compacted), await sizeOf(hub)];
   figures.push(
-    { section: 'P', name: `one small publish (in process), over ${publishes} seeded ones (${counts.add} adds, ${counts.replace} replaces, ${counts.remove} removes)`, unit: 's', value: summary(took.map((t) => t / 1000)), verdict: 'info' },
+    { section: 'P', name: `one small publish (in process), over ${count} seeded ones (${counts.add} adds, ${counts.replace} replaces, ${counts.remove} removes)`, unit: 's', value: summary(took.map((t) => t / 1000)), verdict: 'info' },
     {
       section: 'P',
-      name: `file after ${publishes} publishes ÷ the same content compacted`,
+      name: `file after ${count} publishes ÷ the same content compacted`,
       unit: 'MB',
       value: summary([decayedBytes / 1e6]),
       ratio: decayedBytes / compactBytes,
@@ -164,7 +167,7 @@ async function noDecay(ctx: PublishContext, work: string, db: string, changes: s
     },
     { section: 'P', name: 'make compact of that file', unit: 's', value: summary([compact.ms / 1000]), verdict: 'info', note: `peak RSS ${compact.peakRssMB.toFixed(0)} MB` },
   );
-  await servedSideBySide(ctx, db, compacted, publishes);
+  await servedSideBySide(ctx, db, compacted, count);
 }
 
 /** Pages at three offsets and two counts on both files, each request alternating between the two APIs. */
