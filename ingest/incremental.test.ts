@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateSample } from '../scripts/sample/generate.js';
-import { runCompact, runIngest, runRemove } from './pipeline.js';
+import { runCompact } from './compact.js';
+import { runIngest, runRemove } from './pipeline.js';
 import { query, tempDir } from './test-support.js';
 
 /**

@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { runCompact, runIngest, runRemove, type Log } from './pipeline.js';
+import { runCompact } from './compact.js';
+import { runIngest, runRemove, type Log } from './pipeline.js';
 import { publishToStore, seedFromStore } from './publish-store.js';
 import { DEFAULT_MAX_REJECTS, type Report } from './report.js';
 

@@ -12,7 +12,7 @@ import { readPrevious, type Previous } from './previous.js';
 import { abandonBuild, closeDelta, openBuild, publishBuild, removeStaleBuilds, type Build } from './publish.js';
 import { readSources, type SourceDataset } from './read.js';
 import { canadaRegions, loadRegionsFile, type Region } from './regions.js';
-import { DEFAULT_MAX_REJECTS, datasetReport, failDataset, type DatasetReport, type Report } from './report.js';
+import { DEFAULT_MAX_REJECTS, datasetReport, failDataset, finish, type DatasetReport, type Report } from './report.js';
 import { literal } from './sql.js';
 import { addDataset, writeStatistics } from './statistics.js';
 import { prepareValidation, stageDataset, type Staged } from './validate.js';
@@ -55,11 +55,6 @@ export const INGEST_VERSION = '1';
 const STAGING = 'staging';
 const quiet: Log = { info: () => {} };
 
-function finish(report: Omit<Report, 'durationMs' | 'rowsPerSecond'>, started: number): Report {
-  const durationMs = Math.round(performance.now() - started);
-  const rows = report.datasets.reduce((n, d) => n + d.rowsRead, 0);
-  return { published: report.published, ...(report.error ? { error: report.error } : {}), durationMs, rowsPerSecond: Math.round(rows / Math.max(durationMs / 1000, 1e-3)), datasets: report.datasets };
-}
 
 /** Adds or replaces the datasets under `src`, keeps every other published one, publishes atomically. */
 export async function runIngest(options: IngestOptions): Promise<Report> {
@@ -274,32 +269,4 @@ export async function runRemove(options: RemoveOptions): Promise<Report> {
   await publishChange(target, { drop: [options.doi], meta: { ingestVersion: INGEST_VERSION, maxObservationId: prev.maxObservationId, maxLocationId: prev.maxLocationId, publicationId } });
   options.log?.info(`removed ${options.doi}; published ${options.duckdbPath}`);
   return { ...finish({ published: true, datasets: [report] }, started), publication: publicationId };
-}
-
-/**
- * Rewrites the published file from itself, as a first ingest would have written it: the same rows, Ids and
- * statistics, without the space that removed and replaced datasets left behind (docs/storage.md, "Compaction").
- */
-export async function runCompact(options: { readonly duckdbPath: string; readonly log?: Log }): Promise<Report> {
-  const started = performance.now();
-  const build = await openBuild(options.duckdbPath);
-  if (!build.hasPrevious) {
-    await abandonBuild(build);
-    return finish({ published: false, error: `${options.duckdbPath} does not exist`, datasets: [] }, started);
-  }
-  const publicationId = newPublicationId();
-  try {
-    const prev = await readPrevious(build.conn, true);
-    await prepareLoad(build.conn);
-    await copyKept(build.conn, [...prev.datasets.values()].filter((d) => d.rows > 0));
-    // No REGIONS_FILE here: memberships are carried over as published.
-    await run(build.conn, 'CREATE TEMP TABLE all_regions AS SELECT * FROM prev.location_regions');
-    await writeStatistics(build.conn, { ingestVersion: INGEST_VERSION, maxObservationId: prev.maxObservationId, maxLocationId: prev.maxLocationId, publicationId }, STORAGE_SCHEMA_VERSION);
-    await publishBuild(build);
-  } catch (err) {
-    await abandonBuild(build);
-    throw err;
-  }
-  options.log?.info(`compacted ${options.duckdbPath} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  return { ...finish({ published: true, datasets: [] }, started), publication: publicationId };
 }

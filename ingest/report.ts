@@ -63,3 +63,10 @@ export function failDataset(report: DatasetReport, error: string): DatasetReport
   report.error = error;
   return report;
 }
+
+/** The report's totals: duration and rows per second over every dataset read. */
+export function finish(report: Omit<Report, 'durationMs' | 'rowsPerSecond'>, started: number): Report {
+  const durationMs = Math.round(performance.now() - started);
+  const rows = report.datasets.reduce((n, d) => n + d.rowsRead, 0);
+  return { published: report.published, ...(report.error ? { error: report.error } : {}), durationMs, rowsPerSecond: Math.round(rows / Math.max(durationMs / 1000, 1e-3)), datasets: report.datasets };
+}

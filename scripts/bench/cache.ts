@@ -9,6 +9,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { generateSample, SAMPLE_GENERATOR_VERSION } from '../sample/generate.js';
 import { STORAGE_SCHEMA_VERSION } from '../../schemas/index.js';
+import { ingestCommand } from './ingest-command.js';
 
 export const REGIONS_FILE = 'scripts/sample/hubs.geojson';
 
@@ -50,7 +51,7 @@ export async function timeIngest(src: string, duckdbPath: string, reportPath: st
   const env = { ...process.env, SRC: src, DUCKDB_PATH: duckdbPath, REGIONS_FILE, REPORT: reportPath };
   const started = performance.now();
   const code = await new Promise<number | null>((resolve) => {
-    spawn(process.execPath, ['--import', 'tsx', 'ingest/main.ts', 'ingest'], { env, stdio: ['ignore', 'inherit', 'inherit'] }).on('exit', resolve);
+    spawn(process.execPath, ingestCommand(['ingest']), { env, stdio: ['ignore', 'inherit', 'inherit'] }).on('exit', resolve);
   });
   const wallMs = performance.now() - started;
   if (code !== 0) throw new Error(`ingest exited with ${code}`);

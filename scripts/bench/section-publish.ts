@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { runIngest, runRemove } from '../../ingest/pipeline.js';
 import { BENCH_API_KEY, startApi } from './api-process.js';
 import { REGIONS_FILE } from './cache.js';
+import { ingestCommand } from './ingest-command.js';
 import { oneDataset, poolDataset, poolSize } from './change-sets.js';
 import { summary } from './context.js';
 import { verdict, type Figure } from './table.js';
@@ -34,14 +35,12 @@ interface Timed {
   readonly peakRssMB: number;
 }
 
-const PEAK_RSS = new URL('./peak-rss.ts', import.meta.url).pathname;
-
-/** Runs `ingest/main.ts <args>` as make does and returns its wall time and peak RSS. */
+/** Runs the ingest CLI as make does and returns its wall time and peak RSS. */
 async function timeCli(args: readonly string[], env: Record<string, string>, dir: string): Promise<Timed> {
   const rssFile = join(dir, `peak-rss-${process.pid}`);
   const t0 = performance.now();
   const code = await new Promise<number | null>((resolve) => {
-    spawn(process.execPath, ['--import', 'tsx', '--import', PEAK_RSS, 'ingest/main.ts', ...args], {
+    spawn(process.execPath, ingestCommand(args, { peakRss: true }), {
       env: { ...process.env, ...env, PEAK_RSS_FILE: rssFile, REGIONS_FILE },
       stdio: ['ignore', 'ignore', 'pipe'],
     }).on('exit', resolve);
