@@ -7,7 +7,7 @@ import { run, scalarNumber } from './db.js';
 import { deriveRegions } from './derive.js';
 import { copyKept, insertNewObservations, loadDataset, prepareLoad, type NewRows } from './load.js';
 import { loadDirect, prepareDirect } from './load-direct.js';
-import { publishChange } from './merge.js';
+import { publishChange, startCopy, type Copy } from './merge.js';
 import { readPrevious, type Previous } from './previous.js';
 import { abandonBuild, closeDelta, openBuild, publishBuild, removeStaleBuilds, type Build } from './publish.js';
 import { readSources, type SourceDataset } from './read.js';
@@ -78,6 +78,7 @@ async function ingestOnce(options: IngestOptions, direct: boolean): Promise<Repo
   const regions = [...(await canadaRegions()), ...(options.regionsFile ? await loadRegionsFile(options.regionsFile) : [])];
   timer.lap('read');
   const build = await openBuild(options.duckdbPath, { delta: true });
+  const copy = build.delta ? startCopy(build.target) : undefined;
   try {
     const prev = await readPrevious(build.conn, build.hasPrevious);
     await prepareValidation(build.conn);
@@ -99,7 +100,7 @@ async function ingestOnce(options: IngestOptions, direct: boolean): Promise<Repo
       }
       for (const p of outcome.parts) await addDataset(build.conn, p.ds, p);
       timer.lap('load');
-      return await finishBuild(build, outcome, outcome.parts.map((p) => p.DOI), regions, reports, started, timer, options, log);
+      return await finishBuild(build, copy, outcome, outcome.parts.map((p) => p.DOI), regions, reports, started, timer, options, log);
     }
     const staged = await stageAll(build, changed, maxRejects, log);
     timer.lap('validate');
@@ -114,10 +115,12 @@ async function ingestOnce(options: IngestOptions, direct: boolean): Promise<Repo
     timer.lap('copy');
     const maxima = await loadAll(build, loading, staged, prev, log);
     timer.lap('load');
-    return await finishBuild(build, maxima, [...replaced], regions, reports, started, timer, options, log);
+    return await finishBuild(build, copy, maxima, [...replaced], regions, reports, started, timer, options, log);
   } catch (err) {
     await abandonBuild(build);
     throw err;
+  } finally {
+    await copy?.discard();
   }
 }
 
@@ -127,6 +130,7 @@ async function ingestOnce(options: IngestOptions, direct: boolean): Promise<Repo
  */
 async function finishBuild(
   build: Build,
+  copy: Copy | undefined,
   maxima: { readonly maxObservationId: number; readonly maxLocationId: number },
   loaded: readonly string[],
   regions: readonly Region[],
@@ -143,7 +147,7 @@ async function finishBuild(
   timer.lap('statistics');
   if (build.delta) {
     await closeDelta(build);
-    await publishChange(build.target, { drop: loaded, delta: build.path, meta });
+    await publishChange(build.target, { drop: loaded, delta: build.path, meta }, copy);
     await abandonBuild(build);
   } else await publishBuild(build);
   timer.lap('publish');

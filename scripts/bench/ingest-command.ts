@@ -3,12 +3,14 @@
  * (`make bench` builds it), else `ingest/main.ts` through tsx (~0.5 s more per process). `peakRss`: preload
  * peak-rss, which writes the peak RSS to PEAK_RSS_FILE at exit.
  */
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 export function ingestCommand(args: readonly string[], opts: { readonly peakRss?: boolean } = {}): string[] {
   const main = process.env['INGEST_MAIN'];
   if (main) {
-    const preload = join(dirname(main), '..', 'scripts', 'bench', 'peak-rss.js');
+    // --import takes a URL or a package name: a relative path would be looked up as a package.
+    const preload = pathToFileURL(resolve(join(dirname(main), '..', 'scripts', 'bench', 'peak-rss.js'))).href;
     return [...(opts.peakRss ? ['--import', preload] : []), main, ...args];
   }
   return ['--import', 'tsx', ...(opts.peakRss ? ['--import', new URL('./peak-rss.ts', import.meta.url).pathname] : []), 'ingest/main.ts', ...args];

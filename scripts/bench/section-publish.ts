@@ -39,14 +39,17 @@ interface Timed {
 async function timeCli(args: readonly string[], env: Record<string, string>, dir: string): Promise<Timed> {
   const rssFile = join(dir, `peak-rss-${process.pid}`);
   const t0 = performance.now();
+  let stderr = '';
   const code = await new Promise<number | null>((resolve) => {
-    spawn(process.execPath, ingestCommand(args, { peakRss: true }), {
+    const child = spawn(process.execPath, ingestCommand(args, { peakRss: true }), {
       env: { ...process.env, ...env, PEAK_RSS_FILE: rssFile, REGIONS_FILE },
       stdio: ['ignore', 'ignore', 'pipe'],
-    }).on('exit', resolve);
+    });
+    child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
+    child.on('exit', resolve);
   });
   const ms = performance.now() - t0;
-  if (code !== 0) throw new Error(`ingest/main.ts ${args.join(' ')} exited with ${code}`);
+  if (code !== 0) throw new Error(`ingest ${args.join(' ')} exited with ${code}: ${stderr}`);
   const peakRssMB = Number(await readFile(rssFile, 'utf8')) / 2 ** 20;
   await rm(rssFile);
   return { ms, peakRssMB };
