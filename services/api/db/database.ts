@@ -9,8 +9,9 @@ import { openSnapshot, type Snapshot, type SnapshotOptions } from './snapshot.js
 
 export interface Database {
   /**
-   * `publication`: the id of the publication the snapshot belongs to: the file's own (tributary_meta.publication_id),
-   * else the store's id or, for an older file at a plain path, the file's identity.
+   * `publication`: the id of the publication the snapshot belongs to: with a store, the id its CURRENT names (ingest
+   * gives it the file's own); at a plain path, the file's `tributary_meta.publication_id`, or its identity for a file
+   * published before ingest wrote one.
    */
   acquire(): { snapshot: Snapshot; release: () => void; publication: string };
   /** Checks the file now and switches if it changed; resolves true when it switched. */
@@ -86,7 +87,7 @@ export async function openDatabase(path: string, opts: DatabaseOptions = {}): Pr
       let released = false;
       return {
         snapshot: entry.snapshot,
-        publication: entry.snapshot.publication ?? entry.identity,
+        publication: opts.locate ? entry.identity : (entry.snapshot.publication ?? entry.identity),
         release() {
           if (released) return;
           released = true;
