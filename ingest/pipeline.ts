@@ -34,6 +34,8 @@ export interface IngestOptions {
    * Both publish identical files; tests run both.
    */
   readonly path?: 'direct' | 'staged';
+  /** Direct path: estimated data-file bytes per sorted batch (default: a quarter of INGEST_MEMORY_LIMIT). */
+  readonly batchBytes?: number;
 }
 
 export interface RemoveOptions {
@@ -89,7 +91,7 @@ async function ingestOnce(options: IngestOptions, direct: boolean): Promise<Repo
       const kept = [...prev.datasets.values()].filter((d) => !changed.some((ds) => ds.metadata.DOI === d.DOI) && d.rows > 0);
       await copyKept(build.conn, kept);
       timer.lap('copy');
-      const outcome = await loadDirect(build.conn, changed, prev, { maxRejects, progress: log.progress });
+      const outcome = await loadDirect(build.conn, changed, prev, { maxRejects, progress: log.progress, batchBytes: options.batchBytes });
       if (!outcome.loaded) {
         await abandonBuild(build);
         return { fallback: outcome.reason };
