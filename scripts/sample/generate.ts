@@ -16,13 +16,18 @@ export { RARE_CHARACTERISTIC } from './characteristics.js';
 /** Bump when the output for a given seed and ROWS changes, so benchmark caches keyed on it are invalidated. */
 export const SAMPLE_GENERATOR_VERSION = '2';
 
+/** Rows per file, about, when every file is gzipped (SampleOptions.gzipAll). */
+export const GZIP_FILE_ROWS = 2_000_000;
+
 export interface SampleOptions {
   readonly rows: number;
   readonly out: string;
   readonly seed: number;
   /**
-   * Gzip every data file (`.csv.gz`), not only the datasets that are gzipped anyway: the same rows in ~1/7 of the
-   * disk (100M rows: ~25 GB of CSV). The benchmark's cache uses it; gzip level 1, as a sample is rewritten often.
+   * Gzip every data file (`.csv.gz`), not only the datasets that are gzipped anyway: the same rows in 1/25 of the
+   * disk (100M rows: 1.1 GB instead of ~28 GB of CSV). The benchmark's cache uses it; gzip level 1, as a sample is
+   * rewritten often. A dataset is then split into files of about GZIP_FILE_ROWS rows: DuckDB reads a gzipped file
+   * on one thread (a plain CSV in parallel), so one 12M-row `.csv.gz` would measure one core.
    */
   readonly gzipAll?: boolean;
 }
@@ -85,7 +90,8 @@ async function writeDataset(spec: DatasetSpec, rows: number, options: SampleOpti
   const columns = spec.shuffledColumns ? shuffled(uploadColumnNames, createRandom(deriveSeed(options.seed, `${spec.folder}/columns`))) : uploadColumnNames;
   const locations = planLocations(spec, rows, random);
   const laboratory = random.pick(laboratories);
-  const fileCount = Math.max(1, Math.min(spec.files ?? 1, locations.length));
+  const wanted = Math.max(spec.files ?? 1, options.gzipAll === true ? Math.ceil(rows / GZIP_FILE_ROWS) : 1);
+  const fileCount = Math.max(1, Math.min(wanted, locations.length));
   const perFile = apportion(locations.length, Array.from({ length: fileCount }, () => 1));
   const files: string[] = [];
   let next = 0;
