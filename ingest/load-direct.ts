@@ -105,12 +105,7 @@ async function loadBatch(conn: DuckDBConnection, batch: readonly SourceDataset[]
     if ((counts.get(ds.metadata.DOI)?.valid ?? 0) === 0) return { reason: `${ds.metadata.DOI} has no valid row` };
   }
   const files = batch.flatMap((ds) => ds.files.map((f) => ({ ds, name: f.name })));
-  if (options.progress) {
-    const seconds = (performance.now() - t0) / 1000;
-    const rows = [...counts.values()].reduce((n, c) => n + c.rows, 0);
-    for (const [i, file] of files.entries()) options.progress(`${file.name}: ${perFile.get(i)?.rows ?? 0} rows`);
-    options.progress(`${rows} rows of ${batch.length} dataset(s) read, validated and sorted in one pass${label} in ${seconds.toFixed(1)} s (${Math.round(rows / Math.max(seconds, 1e-3))} rows/s)`);
-  }
+  if (options.progress) reportPass(options.progress, files, perFile, batch.length, label, (performance.now() - t0) / 1000);
   for (const { fileIndex, warning } of await countRuleWarnings(conn, 'observations', `${fresh} AND ${OK}`, FILE, WARN, files.map((f) => f.name))) {
     files[fileIndex]?.ds.report.warnings.push(warning);
   }
@@ -128,6 +123,13 @@ async function loadBatch(conn: DuckDBConnection, batch: readonly SourceDataset[]
   }
   await numberBatch(conn, before, parts, maxima.observation);
   return { parts, maxima: { observation, location } };
+}
+
+/** A line per file (its rows), then the pass's rows/s. */
+function reportPass(progress: (line: string) => void, files: readonly { name: string }[], perFile: Map<number, { rows: number }>, datasets: number, label: string, seconds: number): void {
+  const rows = [...perFile.values()].reduce((n, c) => n + c.rows, 0);
+  for (const [i, file] of files.entries()) progress(`${file.name}: ${perFile.get(i)?.rows ?? 0} rows`);
+  progress(`${rows} rows of ${datasets} dataset(s) read, validated and sorted in one pass${label} in ${seconds.toFixed(1)} s (${Math.round(rows / Math.max(seconds, 1e-3))} rows/s)`);
 }
 
 /**
