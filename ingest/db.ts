@@ -80,7 +80,7 @@ export interface IngestMemory {
 /**
  * The ingest's memory: `INGEST_MEMORY_LIMIT` (a DuckDB size), by default half the machine's RAM rather than
  * DuckDB's 80%, because the API (its own DuckDB) and the OS cache of the published file share the machine. A
- * batch's sort held ~2× its CSV bytes at 10M rows (5.2 GB for 2.6 GB), so a quarter of the limit per batch
+ * batch's sort held ~2× its CSV bytes at 10M rows (4.9–5.2 GB for 2.8 GB), so a quarter of the limit per batch
  * sorts without spilling; beyond the limit DuckDB spills to `<build>.tmp`.
  */
 export function ingestMemory(env: NodeJS.ProcessEnv = process.env, totalBytes = totalmem()): IngestMemory {
