@@ -58,6 +58,28 @@ describe('the direct path (one statement from CSV to observations)', () => {
     expect(await dumpTables(join(dir, 'direct.duckdb'))).toEqual(await dumpTables(join(dir, 'staged.duckdb')));
   });
 
+  it('publishes the same rows, Ids and statistics in one batch per dataset as in one batch for all', async () => {
+    const dir = await tempDir();
+    const src = await sources(dir);
+    const one = await ingest({ src, duckdbPath: join(dir, 'one.duckdb') });
+    const many = await ingest({ src, duckdbPath: join(dir, 'many.duckdb'), batchBytes: 1 });
+    expect(one.progress.filter((l) => /in one pass/.test(l))).toHaveLength(1);
+    const passes = many.progress.filter((l) => /in one pass \(batch \d+ of \d+\)/.test(l));
+    expect(passes.length).toBe(many.report.datasets.filter((d) => d.status === 'loaded').length);
+    expect(passes.length).toBeGreaterThan(2);
+    expect(many.progress.some((l) => /file by file instead/.test(l))).toBe(false);
+    expect(outcome(many.report)).toEqual(outcome(one.report));
+    expect(await dumpTables(join(dir, 'many.duckdb'))).toEqual(await dumpTables(join(dir, 'one.duckdb')));
+
+    // Again on top of a publication: changed datasets are renumbered after the kept one, batch by batch.
+    for (const folder of ['alpha', 'gamma']) await writeFile(join(src, folder, 'metadata.json'), `${await readFile(join(src, folder, 'metadata.json'), 'utf8')}\n`);
+    const oneAgain = await ingest({ src, duckdbPath: join(dir, 'one.duckdb') });
+    const manyAgain = await ingest({ src, duckdbPath: join(dir, 'many.duckdb'), batchBytes: 1 });
+    expect(manyAgain.progress.filter((l) => /in one pass \(batch \d of 2\)/.test(l))).toHaveLength(2);
+    expect(outcome(manyAgain.report)).toEqual(outcome(oneAgain.report));
+    expect(await dumpTables(join(dir, 'many.duckdb'))).toEqual(await dumpTables(join(dir, 'one.duckdb')));
+  });
+
   it('falls back to the staged path when a changed dataset has no valid row, keeping its published version', async () => {
     const dir = await tempDir();
     const src = await sources(dir);

@@ -1,8 +1,9 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { columnNames, storageTables, storedUploadColumns } from '../schemas/index.js';
-import { all, run, scalarNumber } from './db.js';
+import { all, ingestMemory, run, scalarNumber } from './db.js';
 import { locationSources } from './location-columns.js';
-import { loadDataset, locationCore, numberNewObservations, observationSortKey, type NewRows } from './load.js';
+import { batchDatasets } from './batch-datasets.js';
+import { loadDataset, locationCore, checkNewObservations, observationSortKey, type NewRows } from './load.js';
 import type { Previous } from './previous.js';
 import type { SourceDataset } from './read.js';
 import { ident } from './sql.js';
@@ -12,37 +13,48 @@ import { fileRowsSql, stageDataset } from './validate.js';
 import { castSql, rowOkSql } from './validate-sql.js';
 
 /**
- * Stages 2 and 3 in one statement (the default path): every CSV file of every new or changed dataset is read,
- * judged, typed, sorted and written straight into `observations`. Staging 10M rows as text in memory first, as
- * the staged path does, cost ~8 s of the ~55 s ingest on its own, and loading from that staging another ~30 s;
- * this statement does both in ~25 s (docs/performance.md §7).
+ * Stages 2 and 3 in one statement per batch (the default path): every CSV file of a batch of new or changed
+ * datasets is read, judged, typed, sorted and written straight into `observations`. Staging 10M rows as text in
+ * memory first, as the staged path does, cost ~8 s of the ~55 s ingest on its own, and loading from that staging
+ * another ~30 s; this statement does both in ~25 s (docs/performance.md §7).
  *
- * Invalid rows are written too, flagged `_ok = false` and sorted after every valid row, so one scan yields
- * exact counts; they are deleted before numbering. The statement has no source positions, so a dataset with
- * anything to explain — an invalid or malformed row, or a location whose attributes vary (the first occurrence
- * by line wins) — is staged again on its own, as the staged path does, for its rejects, warnings and locations.
- * Its rows are not reloaded: the staged verdicts must agree with these counts.
+ * Batches (batch-datasets.ts) bound the sort's memory: datasets in DOI order, a quarter of INGEST_MEMORY_LIMIT of
+ * data files each, sorted and appended one batch after another, so Ids stay ascending and each location's Ids
+ * one contiguous range. Rows of the batch in hand are those with `Id = 0` (every earlier row is numbered) at
+ * rowids from the row count before it: a checkpoint may vacuum an earlier batch's deleted rows and shift the
+ * rowids of later rows, so numbering takes the batch's first rowid in the same statement.
  *
- * Falls back (returns the reason) before touching any report when a file cannot be read at all or a dataset has
- * no valid row: the staged path handles both per file and keeps a published version.
+ * Invalid rows are written too, flagged `_ok = false` and sorted after the batch's valid rows, so one scan yields
+ * exact counts; they are deleted once the valid ones are numbered. The statement has no source positions, so a
+ * dataset with anything to explain — an invalid or malformed row, or a location whose attributes vary (the first
+ * occurrence by line wins) — is staged again on its own, as the staged path does, for its rejects, warnings and
+ * locations. Its rows are not reloaded: the staged verdicts must agree with these counts.
+ *
+ * Falls back (returns the reason) when a file cannot be read at all or a dataset has no valid row: the staged
+ * path handles both per file and keeps a published version. Reports of earlier batches have been filled by then;
+ * the pipeline reads the sources again, with new reports, for the staged path.
  */
 
 export type DirectOutcome =
-  | { readonly loaded: true; readonly maxObservationId: number; readonly maxLocationId: number; readonly parts: readonly (Omit<NewRows, 'stage'> & { readonly ds: SourceDataset })[] }
+  | { readonly loaded: true; readonly maxObservationId: number; readonly maxLocationId: number; readonly parts: readonly Part[] }
   | { readonly loaded: false; readonly reason: string };
+
+type Part = Omit<NewRows, 'stage'> & { readonly ds: SourceDataset };
 
 export interface DirectOptions {
   readonly maxRejects: number;
   readonly progress?: (line: string) => void;
+  /** Estimated data-file bytes per sorted batch (default: a quarter of INGEST_MEMORY_LIMIT, db.ts). */
+  readonly batchBytes?: number;
 }
 
 const OK = '_ok';
-/** Which file a row came from (its index in DOI, then file order), for the progress line per file. */
+/** Which file a row came from (its index in the batch, in DOI then file order), for the progress line per file. */
 const FILE = '_file';
 /** The upstream quality-control rules the row fails (NULL when none), counted into warnings per file. */
 const WARN = '_warn';
 
-/** Adds the validity flag, file index and failed warning rules the statement writes; all are dropped before numbering. */
+/** Adds the validity flag, file index and failed warning rules the statement writes; all are dropped at the end. */
 export async function prepareDirect(conn: DuckDBConnection): Promise<void> {
   await run(conn, `ALTER TABLE observations ADD COLUMN ${OK} BOOLEAN`);
   await run(conn, `ALTER TABLE observations ADD COLUMN ${FILE} INTEGER`);
@@ -53,72 +65,113 @@ export async function loadDirect(conn: DuckDBConnection, datasets: readonly Sour
   const ordered = [...datasets].sort((a, b) => (a.metadata.DOI < b.metadata.DOI ? -1 : 1));
   const empty = ordered.find((ds) => ds.files.length === 0);
   if (empty) return { loaded: false, reason: `${empty.folder} has no readable data file` };
+  const batches = await batchDatasets(ordered, options.batchBytes ?? ingestMemory().batchBytes);
+  let maxima = { observation: prev.maxObservationId, location: prev.maxLocationId };
+  const parts: Part[] = [];
+  for (const [i, batch] of batches.entries()) {
+    const label = batches.length > 1 ? ` (batch ${i + 1} of ${batches.length})` : '';
+    const outcome = await loadBatch(conn, batch, maxima, label, options);
+    if ('reason' in outcome) return { loaded: false, reason: outcome.reason };
+    parts.push(...outcome.parts);
+    maxima = outcome.maxima;
+  }
+  for (const column of [OK, FILE, WARN]) await run(conn, `ALTER TABLE observations DROP COLUMN ${column}`);
+  return { loaded: true, maxObservationId: maxima.observation, maxLocationId: maxima.location, parts };
+}
+
+interface Maxima {
+  readonly observation: number;
+  readonly location: number;
+}
+
+/** One batch: insert sorted, count, explain, number its locations and rows after `maxima`, delete its invalid rows. */
+async function loadBatch(conn: DuckDBConnection, batch: readonly SourceDataset[], maxima: Maxima, label: string, options: DirectOptions): Promise<{ parts: Part[]; maxima: Maxima } | { reason: string }> {
   const before = await scalarNumber(conn, 'SELECT count(*) FROM observations');
+  const fresh = freshRows(before);
   const t0 = performance.now();
   try {
-    await run(conn, insertSql(ordered), ordered.flatMap((ds) => [ds.metadata.DOI, ...ds.files.map((f) => f.path)]));
+    await run(conn, insertSql(batch), batch.flatMap((ds) => [ds.metadata.DOI, ...ds.files.map((f) => f.path)]));
   } catch (err) {
-    return { loaded: false, reason: `a file could not be read in one pass (${(err as Error).message.split('\n')[0]})` };
+    return { reason: `a file could not be read in one pass (${(err as Error).message.split('\n')[0]})` };
   }
-  const perFile = await countRows(conn, before);
+  const perFile = await countRows(conn, fresh);
   const counts = new Map<string, { rows: number; valid: number }>();
   for (const c of perFile.values()) {
     const sum = counts.get(c.DOI) ?? { rows: 0, valid: 0 };
     counts.set(c.DOI, { rows: sum.rows + c.rows, valid: sum.valid + c.valid });
   }
   const malformed = await malformedFiles(conn);
-  for (const ds of ordered) {
-    if ((counts.get(ds.metadata.DOI)?.valid ?? 0) === 0) return { loaded: false, reason: `${ds.metadata.DOI} has no valid row` };
+  for (const ds of batch) {
+    if ((counts.get(ds.metadata.DOI)?.valid ?? 0) === 0) return { reason: `${ds.metadata.DOI} has no valid row` };
   }
-  const seconds = (performance.now() - t0) / 1000;
-  const rows = [...counts.values()].reduce((n, c) => n + c.rows, 0);
-  if (options.progress) {
-    for (const [i, file] of ordered.flatMap((ds) => ds.files).entries()) options.progress(`${file.name}: ${perFile.get(i)?.rows ?? 0} rows`);
-    options.progress(`${rows} rows of ${ordered.length} dataset(s) read, validated and sorted in one pass in ${seconds.toFixed(1)} s (${Math.round(rows / Math.max(seconds, 1e-3))} rows/s)`);
-  }
-
-  const files = ordered.flatMap((ds) => ds.files.map((f) => ({ ds, name: f.name })));
-  for (const { fileIndex, warning } of await countRuleWarnings(conn, 'observations', `rowid >= ${before} AND ${OK}`, FILE, WARN, files.map((f) => f.name))) {
+  const files = batch.flatMap((ds) => ds.files.map((f) => ({ ds, name: f.name })));
+  if (options.progress) reportPass(options.progress, files, perFile, batch.length, label, (performance.now() - t0) / 1000);
+  for (const { fileIndex, warning } of await countRuleWarnings(conn, 'observations', `${fresh} AND ${OK}`, FILE, WARN, files.map((f) => f.name))) {
     files[fileIndex]?.ds.report.warnings.push(warning);
   }
-  if ([...counts.values()].some((c) => c.rows > c.valid)) await run(conn, `DELETE FROM observations WHERE rowid >= $1 AND NOT ${OK}`, [before]);
-  await run(conn, locationsSql(), [before]);
+  await run(conn, locationsSql(fresh));
   const varying = new Set((await all(conn, 'SELECT DISTINCT "DOI" FROM direct_locations WHERE variants > 1')).map((r) => String(r.DOI)));
-
-  let maxObservationId = prev.maxObservationId;
-  let maxLocationId = prev.maxLocationId;
-  const parts: (Omit<NewRows, 'stage'> & { ds: SourceDataset })[] = [];
-  for (const ds of ordered) {
-    const doi = ds.metadata.DOI;
-    const count = counts.get(doi) ?? { rows: 0, valid: 0 };
-    let locations: number;
-    if (count.rows > count.valid || ds.files.some((f) => malformed.has(f.path)) || varying.has(doi)) {
-      const t1 = performance.now();
-      const staged = await stageDataset(conn, ds, 'direct_stage', { maxRejects: options.maxRejects, warnings: false });
-      if (staged.rowsValid !== count.valid) throw new Error(`internal error: ${doi} has ${staged.rowsValid} valid rows when staged, ${count.valid} when loaded`);
-      const loaded = await loadDataset(conn, ds, staged, { observation: maxObservationId, location: maxLocationId });
-      await run(conn, `DROP TABLE ${staged.table}`);
-      ds.report.warnings.push(...loaded.warnings);
-      locations = loaded.locations;
-      options.progress?.(`${doi}: rejects and locations explained line by line in ${((performance.now() - t1) / 1000).toFixed(1)} s`);
-    } else {
-      ds.report.rowsRead += count.rows;
-      locations = await run(conn, cleanLocationsSql(), [maxLocationId, doi]);
-    }
+  const parts: Part[] = [];
+  let { observation, location } = maxima;
+  for (const ds of batch) {
+    const count = counts.get(ds.metadata.DOI) ?? { rows: 0, valid: 0 };
+    const explain = count.rows > count.valid || ds.files.some((f) => malformed.has(f.path)) || varying.has(ds.metadata.DOI);
+    location += await datasetLocations(conn, ds, count, explain, { observation, location }, options);
     Object.assign(ds.report, { rowsLoaded: count.valid, status: 'loaded' });
-    parts.push({ ds, DOI: doi, from: maxObservationId + 1, to: maxObservationId + count.valid });
-    maxObservationId += count.valid;
-    maxLocationId += locations;
+    parts.push({ ds, DOI: ds.metadata.DOI, from: observation + 1, to: observation + count.valid });
+    observation += count.valid;
   }
+  await numberBatch(conn, before, parts, maxima.observation);
+  return { parts, maxima: { observation, location } };
+}
+
+/** A line per file (its rows), then the pass's rows/s. */
+function reportPass(progress: (line: string) => void, files: readonly { name: string }[], perFile: Map<number, { rows: number }>, datasets: number, label: string, seconds: number): void {
+  const rows = [...perFile.values()].reduce((n, c) => n + c.rows, 0);
+  for (const [i, file] of files.entries()) progress(`${file.name}: ${perFile.get(i)?.rows ?? 0} rows`);
+  progress(`${rows} rows of ${datasets} dataset(s) read, validated and sorted in one pass${label} in ${seconds.toFixed(1)} s (${Math.round(rows / Math.max(seconds, 1e-3))} rows/s)`);
+}
+
+/**
+ * A dataset's locations into `all_locations`, numbered after `maxima.location`; returns how many. One with
+ * something to explain is staged again on its own for its rejects, warnings and first occurrences by line.
+ */
+async function datasetLocations(conn: DuckDBConnection, ds: SourceDataset, count: { rows: number; valid: number }, explain: boolean, maxima: Maxima, options: DirectOptions): Promise<number> {
+  const doi = ds.metadata.DOI;
+  if (!explain) {
+    ds.report.rowsRead += count.rows;
+    return await run(conn, cleanLocationsSql(), [maxima.location, doi]);
+  }
+  const t1 = performance.now();
+  const staged = await stageDataset(conn, ds, 'direct_stage', { maxRejects: options.maxRejects, warnings: false });
+  if (staged.rowsValid !== count.valid) throw new Error(`internal error: ${doi} has ${staged.rowsValid} valid rows when staged, ${count.valid} when loaded`);
+  const loaded = await loadDataset(conn, ds, staged, maxima);
+  await run(conn, `DROP TABLE ${staged.table}`);
+  ds.report.warnings.push(...loaded.warnings);
+  options.progress?.(`${doi}: rejects and locations explained line by line in ${((performance.now() - t1) / 1000).toFixed(1)} s`);
+  return loaded.locations;
+}
+
+/** The rows of the batch in hand: not numbered yet, after the `before` rows there were when it started. */
+const freshRows = (before: number, table = '') => `${table}"Id" = 0 AND ${table}rowid >= ${Math.trunc(before)}`;
+
+/**
+ * Sets LocationId and numbers the batch's valid rows in place, Id = base + (rowid − the batch's first rowid) + 1
+ * (valid rows come first, in order, at dense rowids), checks the planned ranges, adds their statistics, then
+ * deletes the batch's invalid rows. The batch's first rowid is read in the numbering UPDATE itself: a checkpoint
+ * between statements may shift it (loadDirect).
+ */
+async function numberBatch(conn: DuckDBConnection, before: number, parts: readonly Part[], base: number): Promise<void> {
+  const fresh = freshRows(before);
   await run(
     conn,
     `UPDATE observations SET "LocationId" = l."Id" FROM all_locations l
-     WHERE observations.rowid >= $1 AND l."DOI" = observations."DOI" AND l."MonitoringLocationID" = observations."MonitoringLocationID"`,
-    [before],
+     WHERE ${freshRows(before, 'observations.')} AND observations.${OK}
+       AND l."DOI" = observations."DOI" AND l."MonitoringLocationID" = observations."MonitoringLocationID"`,
   );
-  for (const column of [OK, FILE, WARN]) await run(conn, `ALTER TABLE observations DROP COLUMN ${column}`);
-  await numberNewObservations(conn, parts, prev.maxObservationId, before);
-  return { loaded: true, maxObservationId, maxLocationId, parts };
+  await run(conn, `UPDATE observations SET "Id" = $1 + (rowid - (SELECT min(rowid) FROM observations WHERE ${fresh})) + 1 WHERE ${fresh} AND ${OK}`, [base]);
+  await checkNewObservations(conn, parts, base);
+  await run(conn, `DELETE FROM observations WHERE ${fresh}`);
 }
 
 /**
@@ -167,9 +220,9 @@ function placeholder(type: string): string {
   }
 }
 
-/** Rows and valid rows per file (by file index), with the file's dataset. */
-async function countRows(conn: DuckDBConnection, before: number): Promise<Map<number, { DOI: string; rows: number; valid: number }>> {
-  const rows = await all(conn, `SELECT ${FILE} AS f, any_value("DOI") AS doi, count(*) AS n, count_if(${OK}) AS valid FROM observations WHERE rowid >= $1 GROUP BY ${FILE}`, [before]);
+/** Rows and valid rows per file (by file index in the batch), with the file's dataset. */
+async function countRows(conn: DuckDBConnection, fresh: string): Promise<Map<number, { DOI: string; rows: number; valid: number }>> {
+  const rows = await all(conn, `SELECT ${FILE} AS f, any_value("DOI") AS doi, count(*) AS n, count_if(${OK}) AS valid FROM observations WHERE ${fresh} GROUP BY ${FILE}`);
   return new Map(rows.map((r) => [Number(r.f), { DOI: String(r.doi), rows: Number(r.n), valid: Number(r.valid) }]));
 }
 
@@ -182,15 +235,15 @@ async function malformedFiles(conn: DuckDBConnection): Promise<Set<string>> {
 }
 
 /**
- * The locations of the new valid rows: attributes of each location's first row in Id order (equal in every
+ * The locations of the batch's valid rows: attributes of each location's first row in Id order (equal in every
  * row unless `variants` > 1, in which case its dataset is staged for the first occurrence by line).
  */
-function locationsSql(): string {
+function locationsSql(fresh: string): string {
   const attrs = locationSources.filter(({ column }) => column !== 'MonitoringLocationID');
   return `CREATE OR REPLACE TEMP TABLE direct_locations AS
     SELECT "DOI", "MonitoringLocationID", ${attrs.map(({ column, source }) => `arg_min(${ident(source.name)}, rowid) AS ${ident(column)}`).join(', ')},
       count(DISTINCT (${attrs.map(({ source }) => ident(source.name)).join(', ')})) AS variants
-    FROM observations WHERE rowid >= $1 GROUP BY "DOI", "MonitoringLocationID"`;
+    FROM observations WHERE ${fresh} AND ${OK} GROUP BY "DOI", "MonitoringLocationID"`;
 }
 
 /** One clean dataset's locations into `all_locations`, numbered after `$1` in MonitoringLocationID order. */

@@ -1,6 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { activityGroupOf, columnNames, createTableSql, storageTables, storedUploadColumns as uploadColumns, type StorageTable } from '../schemas/index.js';
-import { all, appendRows, run, scalarNumber } from './db.js';
+import { all, appendRows, ingestMemory, run, scalarNumber, type IngestMemory } from './db.js';
 import { conflictColumns, locationSources } from './location-columns.js';
 import type { SourceDataset } from './read.js';
 import type { Warning } from './report.js';
@@ -23,7 +23,9 @@ const list = (cols: readonly string[], prefix = '') => cols.map((c) => `${prefix
 /** Locations without the observation range, which is known only once every observation is in. */
 export const locationCore = columnNames('locations').filter((c) => c !== 'first_obs_id' && c !== 'last_obs_id');
 
-export async function prepareLoad(conn: DuckDBConnection): Promise<void> {
+/** Creates the build's tables and sets its memory limit (INGEST_MEMORY_LIMIT, db.ts). */
+export async function prepareLoad(conn: DuckDBConnection, memory: IngestMemory = ingestMemory()): Promise<void> {
+  await run(conn, `SET memory_limit = '${Math.floor(memory.limitBytes / 2 ** 20)}MiB'`);
   for (const table of finalTables) await run(conn, createTableSql(table));
   await run(conn, `CREATE TEMP TABLE all_locations AS SELECT ${list(locationCore)} FROM locations WITH NO DATA`);
   await run(conn, `CREATE TEMP TABLE all_stats AS SELECT * FROM observation_stats WITH NO DATA`);
@@ -163,6 +165,14 @@ export async function insertNewObservations(conn: DuckDBConnection, parts: reado
  */
 export async function numberNewObservations(conn: DuckDBConnection, parts: readonly Omit<NewRows, 'stage'>[], base: number, before: number): Promise<void> {
   await run(conn, 'UPDATE observations SET "Id" = $1 + (rowid - $2) + 1 WHERE rowid >= $2', [base, before]);
+  await checkNewObservations(conn, parts, base);
+}
+
+/**
+ * Checks that the rows numbered after `base` are exactly the planned ranges of `parts` (one per dataset), and adds
+ * their statistics; every row above `base` must belong to `parts`.
+ */
+export async function checkNewObservations(conn: DuckDBConnection, parts: readonly Omit<NewRows, 'stage'>[], base: number): Promise<void> {
   const written = await all(conn, 'SELECT "DOI", count(*) AS n, min("Id") AS lo, max("Id") AS hi FROM observations WHERE "Id" > $1 GROUP BY "DOI"', [base]);
   for (const p of parts) {
     const w = written.find((r) => r.DOI === p.DOI);

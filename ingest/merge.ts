@@ -3,7 +3,7 @@ import { constants, existsSync } from 'node:fs';
 import { copyFile, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { columnNames, STORAGE_SCHEMA_VERSION, type StorageTable } from '../schemas/index.js';
-import { all, run } from './db.js';
+import { all, ingestMemory, run } from './db.js';
 import { fsyncPath } from './publish.js';
 import { ident, literal, placeholders } from './sql.js';
 import { metaRows, type MetaValues } from './statistics.js';
@@ -29,8 +29,6 @@ export interface Change {
   /** A finished build (checkpointed and closed) of the new datasets alone; none for a removal. */
   readonly delta?: string;
   readonly meta: MetaValues;
-  /** DuckDB's memory_limit for the merge (the copy is streamed, never held). */
-  readonly memoryLimit?: string;
 }
 
 /** Rewritten whole after the change, in the order writeStatistics gives them (all small). */
@@ -85,7 +83,8 @@ export async function publishChange(target: string, change: Change, copy: Copy =
   let instance: DuckDBInstance | undefined;
   let conn: DuckDBConnection | undefined;
   try {
-    instance = await DuckDBInstance.create(path, { preserve_insertion_order: 'true', ...(change.memoryLimit ? { memory_limit: change.memoryLimit } : {}) });
+    // INGEST_MEMORY_LIMIT as for the build; the merge streams, so it never comes near it.
+    instance = await DuckDBInstance.create(path, { preserve_insertion_order: 'true', memory_limit: `${ingestMemory().limitBytes}B` });
     conn = await instance.connect();
     if (change.delta) await run(conn, `ATTACH ${literal(change.delta)} AS delta (READ_ONLY)`);
     await run(conn, 'BEGIN TRANSACTION');

@@ -43,6 +43,8 @@ export interface IngestOptions {
    * Both publish identical files; tests run both.
    */
   readonly path?: 'direct' | 'staged';
+  /** Direct path: estimated data-file bytes per sorted batch (default: a quarter of INGEST_MEMORY_LIMIT). */
+  readonly batchBytes?: number;
 }
 
 export interface RemoveOptions {
@@ -93,7 +95,7 @@ async function ingestOnce(options: IngestOptions, direct: boolean): Promise<Repo
       await prepareDirect(build.conn);
       if (!build.delta) await copyKept(build.conn, [...prev.datasets.values()].filter((d) => !changed.some((ds) => ds.metadata.DOI === d.DOI) && d.rows > 0));
       timer.lap('copy');
-      const outcome = await loadDirect(build.conn, changed, prev, { maxRejects, progress: log.progress });
+      const outcome = await loadDirect(build.conn, changed, prev, { maxRejects, progress: log.progress, batchBytes: options.batchBytes });
       if (!outcome.loaded) {
         await abandonBuild(build);
         return { fallback: outcome.reason };

@@ -86,7 +86,8 @@ export function sampleRss(pid: number, everyMs = 100) {
   const started = performance.now();
   const timer = setInterval(() => {
     const r = readRss(pid);
-    if (!r) return;
+    // A process that has exited but is not yet reaped has a status without Vm* lines: NaN would poison the peak.
+    if (!r || !Number.isFinite(r.rssMB) || !Number.isFinite(r.hwmMB)) return;
     samples.push({ t: Math.round(performance.now() - started), rssMB: r.rssMB });
     peak = Math.max(peak, r.rssMB, r.hwmMB);
   }, everyMs);

@@ -1,7 +1,8 @@
 /**
- * The benchmark's sample and database, cached under `data/bench/<rows>-seed<seed>-v<generator version>/`:
- * `sample/` (the generator's output), `tributary.duckdb` (its ingest), `ingest-report.json` and
- * `ingest-wall.json` (how long that ingest took, and when). Anything that does not match the key is rebuilt.
+ * The benchmark's sample and database, cached under `data/bench/<rows>-seed<seed>-v<generator>-s<storage>-gz/`:
+ * `sample/` (the generator's output, every file gzipped: 100M rows in ~1 GB instead of ~28 GB of CSV),
+ * `tributary.duckdb` (its ingest), `ingest-report.json` and `ingest-wall.json` (how long that ingest took, its
+ * peak RSS, and when). Anything that does not match the key is rebuilt.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { generateSample, SAMPLE_GENERATOR_VERSION } from '../sample/generate.js';
 import { STORAGE_SCHEMA_VERSION } from '../../schemas/index.js';
+import { sampleRss } from './api-process.js';
 import { ingestCommand } from './ingest-command.js';
 
 export const REGIONS_FILE = 'scripts/sample/hubs.geojson';
@@ -21,6 +23,8 @@ export interface IngestTiming {
   /** What the ingest's own report says (its pipeline, without process start). */
   readonly reportRowsPerSecond?: number;
   readonly timingsMs?: Record<string, number>;
+  /** Peak RSS of the ingest process (VmHWM, DuckDB included), when measured. */
+  readonly peakRssMB?: number;
   readonly measuredAt: string;
   /** True when measured in this run; false when read from the cache. */
   readonly fresh: boolean;
@@ -42,25 +46,26 @@ function readJson<T>(path: string): T | undefined {
 }
 
 function sampleMatches(dir: string, rows: number, seed: number): boolean {
-  const m = readJson<{ version: string; seed: number; rows: number }>(join(dir, '.sample-manifest.json'));
-  return m?.version === SAMPLE_GENERATOR_VERSION && m.seed === seed && m.rows === rows;
+  const m = readJson<{ version: string; seed: number; rows: number; gzipAll?: boolean }>(join(dir, '.sample-manifest.json'));
+  return m?.version === SAMPLE_GENERATOR_VERSION && m.seed === seed && m.rows === rows && m.gzipAll === true;
 }
 
-/** Runs the ingest CLI as `make ingest` does and times the whole process. */
+/** Runs the ingest CLI as `make ingest` does, times the whole process and samples its RSS every 100 ms. */
 export async function timeIngest(src: string, duckdbPath: string, reportPath: string, rows: number): Promise<IngestTiming> {
   const env = { ...process.env, SRC: src, DUCKDB_PATH: duckdbPath, REGIONS_FILE, REPORT: reportPath };
   const started = performance.now();
-  const code = await new Promise<number | null>((resolve) => {
-    spawn(process.execPath, ingestCommand(['ingest']), { env, stdio: ['ignore', 'inherit', 'inherit'] }).on('exit', resolve);
-  });
+  const child = spawn(process.execPath, ingestCommand(['ingest']), { env, stdio: ['ignore', 'inherit', 'inherit'] });
+  const rss = sampleRss(child.pid!);
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
   const wallMs = performance.now() - started;
+  const peakRssMB = Math.round(rss.stop().peakMB);
   if (code !== 0) throw new Error(`ingest exited with ${code}`);
   const measuredAt = new Date().toISOString();
-  await writeFile(`${reportPath.replace(/-report\.json$/, '')}-wall.json`, `${JSON.stringify({ exitCode: code, wallMs: Math.round(wallMs), measuredAt })}\n`);
-  return { ...readTiming(reportPath, { wallMs, measuredAt }, rows), fresh: true };
+  await writeFile(`${reportPath.replace(/-report\.json$/, '')}-wall.json`, `${JSON.stringify({ exitCode: code, wallMs: Math.round(wallMs), peakRssMB, measuredAt })}\n`);
+  return { ...readTiming(reportPath, { wallMs, peakRssMB, measuredAt }, rows), fresh: true };
 }
 
-function readTiming(reportPath: string, wall: { wallMs: number; measuredAt: string }, rows: number): Omit<IngestTiming, 'fresh'> {
+function readTiming(reportPath: string, wall: { wallMs: number; peakRssMB?: number; measuredAt: string }, rows: number): Omit<IngestTiming, 'fresh'> {
   const report = readJson<{ rowsPerSecond?: number; timingsMs?: Record<string, number> }>(reportPath);
   return {
     rows,
@@ -68,13 +73,14 @@ function readTiming(reportPath: string, wall: { wallMs: number; measuredAt: stri
     rowsPerSecond: rows / (wall.wallMs / 1000),
     reportRowsPerSecond: report?.rowsPerSecond,
     timingsMs: report?.timingsMs,
+    ...(wall.peakRssMB ? { peakRssMB: wall.peakRssMB } : {}),
     measuredAt: wall.measuredAt,
   };
 }
 
 /** Builds (or reuses) the cache for `rows` and `seed`; `remeasureIngest` re-runs ingest into a temporary file. */
 export async function ensureCache(rows: number, seed: number, remeasureIngest: boolean, log: (s: string) => void): Promise<BenchCache> {
-  const key = `${rows}-seed${seed}-v${SAMPLE_GENERATOR_VERSION}-s${STORAGE_SCHEMA_VERSION}`;
+  const key = `${rows}-seed${seed}-v${SAMPLE_GENERATOR_VERSION}-s${STORAGE_SCHEMA_VERSION}-gz`;
   const dir = join('data', 'bench', key);
   const sample = join(dir, 'sample');
   const duckdbPath = join(dir, 'tributary.duckdb');
@@ -85,10 +91,10 @@ export async function ensureCache(rows: number, seed: number, remeasureIngest: b
   if (!sampleMatches(sample, rows, seed)) {
     log(`generating ${rows} rows (seed ${seed}) into ${sample}`);
     await rm(sample, { recursive: true, force: true });
-    await generateSample({ rows, seed, out: sample });
+    await generateSample({ rows, seed, out: sample, gzipAll: true });
     sampleBuilt = true;
   }
-  const wall = readJson<{ exitCode: number; wallMs: number; measuredAt: string }>(join(dir, 'ingest-wall.json'));
+  const wall = readJson<{ exitCode: number; wallMs: number; peakRssMB?: number; measuredAt: string }>(join(dir, 'ingest-wall.json'));
   if (sampleBuilt || !existsSync(duckdbPath) || wall?.exitCode !== 0) {
     log(`ingesting ${sample} into ${duckdbPath} (timed: §7)`);
     await rm(duckdbPath, { force: true });

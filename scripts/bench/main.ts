@@ -3,10 +3,12 @@
  * starts the data API on loopback as a child process, measures §1–§7 of issue 5, prints a Markdown table and
  * writes every figure and run to BENCH_OUT (default data/bench/results-<timestamp>.json).
  *
+ * Then the scale table (section-scale.ts): the same costs at 1M, 10M and ROWS when larger, each on its own cache.
+ *
  * Env: ROWS, SEED (1), BENCH_QUICK, BENCH_RUNS (5), BENCH_EXTRACT_RUNS (3 quick, 1 full: an extract of 10M rows takes minutes), BENCH_INGEST=1
  * (re-measure ingest on a cached database), BENCH_FULL_FORMATS=1 (CSV and Arrow over
- * every row, not the first 1M), BENCH_SKIP_PG=1, BENCH_OUT, BENCH_PUBLISHES (200: the publish section's no-decay run),
- * BENCH_ONLY=publish (that section alone, on the cached hub).
+ * every row, not the first 1M), BENCH_SKIP_PG=1, BENCH_SCALE (0, or the sizes), BENCH_SCALE_ONLY=1, BENCH_OUT,
+ * BENCH_PUBLISHES (200: the publish section's no-decay run), BENCH_ONLY=publish (that section alone, on the cached hub).
  */
 import { cpus, totalmem } from 'node:os';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -24,6 +26,7 @@ import { pagesSection } from './section-pages.js';
 import { partitionedSection } from './section-partitioned.js';
 import { postgresSection } from './section-postgres.js';
 import { publishSection } from './section-publish.js';
+import { renderScaleTable, scaleSection, scaleSizes } from './section-scale.js';
 import { summarise } from './stats.js';
 import { renderTable, verdict, type Figure } from './table.js';
 
@@ -52,20 +55,78 @@ const out = process.env.BENCH_OUT || `data/bench/results-${startedAt.toISOString
 const machine = { cores: cpus().length, cpu: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version };
 log(`ROWS=${settings.rows} SEED=${settings.seed}${quick ? ' (BENCH_QUICK)' : ''} on ${machine.cores} cores, ${machine.memoryGiB} GiB`);
 
-const cache = await ensureCache(settings.rows, settings.seed, process.env.BENCH_INGEST === '1', log);
-const duck = await openDuck(cache.duckdbPath);
-const filters = await discoverFilters(duck);
-if (filters.totalRows !== settings.rows) throw new Error(`${cache.duckdbPath} holds ${filters.totalRows} rows, expected ${settings.rows}`);
+const scaleOnly = process.env.BENCH_SCALE_ONLY === '1';
 const publishOnly = process.env.BENCH_ONLY === 'publish';
 if (process.env.BENCH_ONLY && !publishOnly) throw new Error(`BENCH_ONLY=${process.env.BENCH_ONLY}: the only section that runs alone is 'publish'`);
-const pgLoad = settings.skipPostgres || publishOnly ? undefined : await ensurePostgres(duck, cache.dir, cache.key, log);
-
+const sizes = publishOnly ? [] : scaleSizes(process.env.BENCH_SCALE, settings);
 const figures: Figure[] = [];
-const details: Record<string, unknown> = {};
 let failure: unknown;
-if (!publishOnly) failure = await apiSections();
-if (!failure) {
-  duck.close();
+let main: Awaited<ReturnType<typeof mainSections>> | undefined;
+if (!scaleOnly) main = await mainSections();
+let scaleTable: string | undefined;
+let scale: Awaited<ReturnType<typeof scaleSection>> | undefined;
+if (sizes.length > 0 && !failure) {
+  try {
+    scale = await scaleSection(settings, sizes, log);
+    scaleTable = renderScaleTable(scale);
+  } catch (err) {
+    failure = err;
+  }
+}
+
+/** §1–§7 and §P at ROWS (BENCH_ONLY=publish: §P alone). */
+async function mainSections() {
+  const cache = await ensureCache(settings.rows, settings.seed, process.env.BENCH_INGEST === '1', log);
+  const duck = await openDuck(cache.duckdbPath);
+  const filters = await discoverFilters(duck);
+  if (filters.totalRows !== settings.rows) throw new Error(`${cache.duckdbPath} holds ${filters.totalRows} rows, expected ${settings.rows}`);
+  if (publishOnly) {
+    duck.close();
+    const details: Record<string, unknown> = {};
+    await publish(cache, details);
+    return { cache, filters, pgLoad: undefined, details };
+  }
+  const pgLoad = settings.skipPostgres ? undefined : await ensurePostgres(duck, cache.dir, cache.key, log);
+
+  log(`starting the data API on ${cache.duckdbPath}`);
+  const api = await startApi(cache.duckdbPath);
+  const client = await openClient({ 'x-api-key': BENCH_API_KEY });
+  const ctx: Context = { settings, base: api.base, apiPid: api.pid, client, duck, filters, figures, details: { clientHeapMB: client.heapMB }, log };
+  try {
+    await extractSection(ctx);
+    log('§2 pages');
+    const pages = await pagesSection(ctx);
+    await partitionedSection(ctx);
+    log('§4 counts');
+    const counts = await countsSection(ctx);
+    if (!settings.skipPostgres) {
+      const json = (ctx.details['extract'] as { json: { ms: number }[] }).json;
+      await postgresSection(ctx, pages, counts, summarise(json.map((r) => r.ms)).median);
+    }
+  } catch (err) {
+    failure = err;
+  } finally {
+    client.close();
+    await api.stop();
+    duck.close();
+  }
+
+  if (!failure) await publish(cache, ctx.details);
+  const ingest = cache.ingest;
+  figures.push({
+    section: '7',
+    name: `make ingest, ${settings.rows} rows end to end${ingest.fresh ? '' : ` (cached figure of ${ingest.measuredAt}; BENCH_INGEST=1 re-measures)`}`,
+    unit: 'rows/s',
+    value: summarise([ingest.rowsPerSecond]),
+    target: '≥ 250,000 rows/s',
+    verdict: verdict(ingest.rowsPerSecond >= 250_000),
+    note: `${(ingest.wallMs / 1000).toFixed(1)} s wall${ingest.peakRssMB ? `, peak RSS ${ingest.peakRssMB} MB` : ''}${ingest.reportRowsPerSecond ? `; pipeline's own figure ${Math.round(ingest.reportRowsPerSecond)} rows/s` : ''}`,
+  });
+  return { cache, filters, pgLoad, details: ctx.details };
+}
+
+/** §P on copies of the cached hub. */
+async function publish(cache: { readonly duckdbPath: string; readonly dir: string }, details: Record<string, unknown>): Promise<void> {
   try {
     await publishSection({ rows: settings.rows, runs: settings.runs, hub: cache.duckdbPath, dir: cache.dir, figures, details, log });
   } catch (err) {
@@ -73,55 +134,18 @@ if (!failure) {
   }
 }
 
-/** §1–§6: the API on the cached hub, against DuckDB and PostgreSQL. */
-async function apiSections(): Promise<unknown> {
-log(`starting the data API on ${cache.duckdbPath}`);
-const api = await startApi(cache.duckdbPath);
-const client = await openClient({ 'x-api-key': BENCH_API_KEY });
-Object.assign(details, { clientHeapMB: client.heapMB });
-const ctx: Context = { settings, base: api.base, apiPid: api.pid, client, duck, filters, figures, details, log };
-try {
-  await extractSection(ctx);
-  log('§2 pages');
-  const pages = await pagesSection(ctx);
-  await partitionedSection(ctx);
-  log('§4 counts');
-  const counts = await countsSection(ctx);
-  if (!settings.skipPostgres) {
-    const json = (ctx.details['extract'] as { json: { ms: number }[] }).json;
-    await postgresSection(ctx, pages, counts, summarise(json.map((r) => r.ms)).median);
-  }
-} catch (err) {
-  return err;
-} finally {
-  client.close();
-  await api.stop();
-}
-return undefined;
-}
-
-const ingest = cache.ingest;
-figures.push({
-  section: '7',
-  name: `make ingest, ${settings.rows} rows end to end${ingest.fresh ? '' : ` (cached figure of ${ingest.measuredAt}; BENCH_INGEST=1 re-measures)`}`,
-  unit: 'rows/s',
-  value: summarise([ingest.rowsPerSecond]),
-  target: '≥ 250,000 rows/s',
-  verdict: verdict(ingest.rowsPerSecond >= 250_000),
-  note: `${(ingest.wallMs / 1000).toFixed(1)} s wall${ingest.reportRowsPerSecond ? `; pipeline's own figure ${Math.round(ingest.reportRowsPerSecond)} rows/s` : ''}`,
-});
-
 const durationS = (performance.now() - t0) / 1000;
-const table = renderTable(figures);
-const command = `${quick ? 'BENCH_QUICK=1 ' : ''}make bench${process.env.ROWS ? ` ROWS=${settings.rows}` : ''}`;
-console.log(`\n${table}\n`);
+const table = figures.length > 0 ? renderTable(figures) : undefined;
+const command = `${quick ? 'BENCH_QUICK=1 ' : ''}${publishOnly ? 'BENCH_ONLY=publish ' : ''}${scaleOnly ? 'BENCH_SCALE_ONLY=1 ' : ''}${process.env.BENCH_SCALE ? `BENCH_SCALE=${process.env.BENCH_SCALE} ` : ''}make bench${process.env.ROWS ? ` ROWS=${settings.rows}` : ''}`;
+if (table) console.log(`\n${table}\n`);
 for (const f of figures.filter((x) => x.note)) console.log(`- §${f.section} ${f.name}: ${f.note}`);
+if (scaleTable) console.log(`\nScale:\n\n${scaleTable}\n`);
 const misses = figures.filter((f) => f.verdict === 'MISS').length;
 console.log(`\n${figures.length} figures, ${misses} MISS; ${durationS.toFixed(0)} s; ${command} on ${machine.cores} cores, ${machine.memoryGiB} GiB (${machine.cpu})`);
 await mkdir(dirname(out), { recursive: true });
 await writeFile(
   out,
-  `${JSON.stringify({ startedAt, durationS, command, settings, machine, cache: { key: cache.key, ingest }, postgres: pgLoad, filters, figures, details, table, error: failure ? String(failure) : undefined }, (_, v: unknown) => (typeof v === 'bigint' ? Number(v) : v), 2)}\n`,
+  `${JSON.stringify({ startedAt, durationS, command, settings, machine, cache: main && { key: main.cache.key, ingest: main.cache.ingest }, postgres: main?.pgLoad, filters: main?.filters, figures, details: main?.details, table, scale, scaleTable, error: failure ? String(failure) : undefined }, (_, v: unknown) => (typeof v === 'bigint' ? Number(v) : v), 2)}\n`,
 );
 console.log(`results: ${out}`);
 if (failure) {

@@ -77,6 +77,18 @@ describe('sample generator', () => {
     expect(summary.datasets.some((d) => d.files.length > 1)).toBe(true);
   });
 
+  it('with gzipAll, gzips every file and writes the same rows', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sample-gz-'));
+    try {
+      await generateSample({ rows: ROWS, out: dir, seed: 7, gzipAll: true });
+      const gz = await readSample(dir);
+      expect(gz.every((f) => f.name.endsWith('.csv.gz'))).toBe(true);
+      expect(gz.map((f) => [f.dataset, f.name.replace(/\.gz$/, ''), f.text])).toEqual(files.map((f) => [f.dataset, f.name.replace(/\.gz$/, ''), f.text]));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('metadata.json of every dataset validates, with distinct DOIs', async () => {
     const dois = new Set<string>();
     for (const d of summary.datasets) {
