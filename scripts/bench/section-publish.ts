@@ -16,18 +16,16 @@ import { BENCH_API_KEY, startApi } from './api-process.js';
 import { REGIONS_FILE } from './cache.js';
 import { ingestCommand } from './ingest-command.js';
 import { oneDataset, poolDataset, poolSize } from './change-sets.js';
-import { summary } from './context.js';
-import { verdict, type Figure } from './table.js';
+import { summary, type Context } from './context.js';
+import { verdict } from './table.js';
 
-export interface PublishContext {
+/** What §P shares with the API sections (no API: it starts its own, on copies). */
+export interface PublishContext extends Pick<Context, 'figures' | 'details' | 'log'> {
   readonly rows: number;
   readonly runs: number;
   /** The bench's hub (never written: every measurement works on a copy). */
   readonly hub: string;
   readonly dir: string;
-  readonly figures: Figure[];
-  readonly details: Record<string, unknown>;
-  readonly log: (line: string) => void;
 }
 
 interface Timed {
