@@ -61,7 +61,7 @@ function runAndKill(args: string[], env: NodeJS.ProcessEnv, delayMs: number): Pr
     const child = spawn(process.execPath, ['--import', 'tsx', 'ingest/main.ts', ...args], { cwd: root, env: { ...process.env, ...env }, stdio: 'ignore' });
     const timer = setTimeout(() => child.kill('SIGKILL'), delayMs);
     child.on('error', reject);
-    child.on('exit', (code, signal) => {
+    child.on('exit', (_code, signal) => {
       clearTimeout(timer);
       resolve({ killed: signal === 'SIGKILL' });
     });

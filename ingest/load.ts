@@ -1,10 +1,10 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { activityGroupOf, columnNames, createTableSql, storageTables, storedUploadColumns as uploadColumns, type StorageTable } from '../schemas/index.js';
+import { activityGroupOf, columnNames, createTableSql, storedUploadColumns as uploadColumns, type StorageTable } from '../schemas/index.js';
 import { all, appendRows, ingestMemory, run, scalarNumber, type IngestMemory } from './db.js';
 import { conflictColumns, locationSources } from './location-columns.js';
 import type { SourceDataset } from './read.js';
 import type { Warning } from './report.js';
-import { ident, placeholders } from './sql.js';
+import { ident } from './sql.js';
 import type { Staged } from './validate.js';
 import { castSql } from './validate-sql.js';
 
@@ -34,31 +34,26 @@ export async function prepareLoad(conn: DuckDBConnection, memory: IngestMemory =
   await appendRows(conn, 'activity_groups', Object.entries(activityGroupOf), 'main', 'temp');
 }
 
-/** A published dataset kept as is: its rows are copied with their Ids (Id range, ascending). */
+/** A published dataset: its rows are one Id range, ascending. */
 export interface KeptDataset {
   readonly DOI: string;
   readonly minId: number;
   readonly maxId: number;
 }
 
-/** Copies kept datasets from the attached previous file `prev`, in Id order, so no re-sort is needed. */
-export async function copyKept(conn: DuckDBConnection, kept: readonly KeptDataset[]): Promise<void> {
+/**
+ * Copies every row of the attached published file `prev` into the build, observations in one INSERT in stored
+ * order, which is Id order (the API checks it at open), so DuckDB writes full compressed row groups straight into
+ * the file; an INSERT per dataset went through the WAL and left partial row groups (10M rows: a 198 MB file in
+ * 38.7 s against 145 MB in 18.8 s). The small tables go to the accumulators writeStatistics reads.
+ */
+export async function copyPublished(conn: DuckDBConnection): Promise<void> {
   const obs = list(columnNames('observations'));
-  for (const d of [...kept].sort((a, b) => a.minId - b.minId)) {
-    // A range filter on a plain scan keeps the stored (Id) order and lets zone maps skip other datasets.
-    await run(conn, `INSERT INTO observations (${obs}) SELECT ${obs} FROM prev.observations WHERE "Id" BETWEEN $1 AND $2 AND "DOI" = $3`, [d.minId, d.maxId, d.DOI]);
-  }
-  const dois = kept.map((d) => d.DOI);
-  if (dois.length === 0) return;
-  const inKept = `"DOI" IN (${placeholders(dois.length)})`;
-  await run(conn, `INSERT INTO all_locations SELECT ${list(locationCore)} FROM prev.locations WHERE ${inKept}`, dois);
-  await run(conn, `INSERT INTO all_datasets SELECT ${list(columnNames('datasets'))} FROM prev.datasets WHERE ${inKept}`, dois);
-  await run(
-    conn,
-    `INSERT INTO all_stats SELECT ${list(columnNames('observation_stats'), 's.')} FROM prev.observation_stats s
-     JOIN prev.locations l ON l."Id" = s."LocationId" WHERE l.${inKept}`,
-    dois,
-  );
+  await run(conn, `INSERT INTO observations (${obs}) SELECT ${obs} FROM prev.observations`);
+  await run(conn, `INSERT INTO all_locations SELECT ${list(locationCore)} FROM prev.locations`);
+  await run(conn, `INSERT INTO all_datasets SELECT ${list(columnNames('datasets'))} FROM prev.datasets`);
+  await run(conn, `INSERT INTO all_stats SELECT ${list(columnNames('observation_stats'))} FROM prev.observation_stats`);
+  await run(conn, 'CREATE TEMP TABLE all_regions AS SELECT * FROM prev.location_regions');
 }
 
 export interface Loaded {

@@ -1,10 +1,10 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { constants, existsSync } from 'node:fs';
-import { copyFile, rename, rm } from 'node:fs/promises';
+import { copyFile, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { columnNames, STORAGE_SCHEMA_VERSION, type StorageTable } from '../schemas/index.js';
 import { all, ingestMemory, run } from './db.js';
-import { fsyncPath } from './publish.js';
+import { fsyncPath, removeBuildFiles } from './publish.js';
 import { ident, literal, placeholders } from './sql.js';
 import { metaRows, type MetaValues } from './statistics.js';
 
@@ -71,7 +71,7 @@ export function startCopy(target: string): Copy {
     done,
     async discard() {
       await done.catch(() => {});
-      for (const suffix of ['', '.wal', '.tmp']) await rm(`${path}${suffix}`, { recursive: true, force: true });
+      await removeBuildFiles(path);
     },
   };
 }
@@ -107,7 +107,7 @@ export async function publishChange(target: string, change: Change, copy: Copy =
   } catch (err) {
     conn?.closeSync();
     instance?.closeSync();
-    for (const suffix of ['', '.wal', '.tmp']) await rm(`${path}${suffix}`, { recursive: true, force: true });
+    await removeBuildFiles(path);
     throw err;
   }
 }

@@ -5,11 +5,11 @@ import { STORAGE_SCHEMA_VERSION } from '../schemas/index.js';
 import { newPublicationId } from '../schemas/publication.js';
 import { run, scalarNumber } from './db.js';
 import { deriveRegions } from './derive.js';
-import { copyKept, insertNewObservations, loadDataset, prepareLoad, type NewRows } from './load.js';
+import { insertNewObservations, loadDataset, prepareLoad, type NewRows } from './load.js';
 import { loadDirect, prepareDirect } from './load-direct.js';
 import { publishChange, startCopy, type Copy } from './merge.js';
 import { readPrevious, type Previous } from './previous.js';
-import { abandonBuild, closeDelta, openBuild, publishBuild, removeStaleBuilds, type Build } from './publish.js';
+import { abandonBuild, checkpointAndClose, openBuild, publishBuild, removeStaleBuilds, type Build } from './publish.js';
 import { readSources, type SourceDataset } from './read.js';
 import { canadaRegions, loadRegionsFile, type Region } from './regions.js';
 import { DEFAULT_MAX_REJECTS, datasetReport, failDataset, finish, type DatasetReport, type Report } from './report.js';
@@ -93,8 +93,6 @@ async function ingestOnce(options: IngestOptions, direct: boolean): Promise<Repo
     }
     if (direct && changed.length > 0) {
       await prepareDirect(build.conn);
-      if (!build.delta) await copyKept(build.conn, [...prev.datasets.values()].filter((d) => !changed.some((ds) => ds.metadata.DOI === d.DOI) && d.rows > 0));
-      timer.lap('copy');
       const outcome = await loadDirect(build.conn, changed, prev, { maxRejects, progress: log.progress, batchBytes: options.batchBytes });
       if (!outcome.loaded) {
         await abandonBuild(build);
@@ -108,13 +106,10 @@ async function ingestOnce(options: IngestOptions, direct: boolean): Promise<Repo
     timer.lap('validate');
     const loading = changed.filter((ds) => staged.has(ds));
     const replaced = new Set(loading.map((ds) => ds.metadata.DOI));
-    const kept = [...prev.datasets.values()].filter((d) => !replaced.has(d.DOI) && d.rows > 0);
     if (loading.length === 0 && sources.datasets.every((ds) => changed.includes(ds))) {
       await abandonBuild(build);
       return finish({ published: false, error: 'no dataset has a valid row (see rejects)', datasets: reports }, started);
     }
-    if (!build.delta) await copyKept(build.conn, kept);
-    timer.lap('copy');
     const maxima = await loadAll(build, loading, staged, prev, log);
     timer.lap('load');
     return await finishBuild(build, copy, maxima, [...replaced], regions, reports, started, timer, options, log);
@@ -148,7 +143,7 @@ async function finishBuild(
   await writeStatistics(build.conn, meta, STORAGE_SCHEMA_VERSION);
   timer.lap('statistics');
   if (build.delta) {
-    await closeDelta(build);
+    await checkpointAndClose(build);
     await publishChange(build.target, { drop: loaded, delta: build.path, meta }, copy);
     await abandonBuild(build);
   } else await publishBuild(build);

@@ -107,17 +107,15 @@ export async function fsyncPath(path: string): Promise<void> {
 
 /** Checkpoints, closes, fsyncs and renames the build over the target; then fsyncs the directory. */
 export async function publishBuild(build: Build): Promise<void> {
-  if (build.hasPrevious) await run(build.conn, 'DETACH prev');
-  await run(build.conn, 'CHECKPOINT');
-  build.close();
+  await checkpointAndClose(build);
   if (existsSync(`${build.path}.wal`)) throw new Error('the new file still has a write-ahead log after CHECKPOINT');
   await fsyncPath(build.path);
   await rename(build.path, build.target);
   await fsyncPath(dirname(build.target));
 }
 
-/** Checkpoints and closes a delta build: merge.ts reads it, then it is deleted (`abandonBuild`). */
-export async function closeDelta(build: Build): Promise<void> {
+/** Detaches the published file, checkpoints and closes: a delta build is then read by merge.ts and deleted. */
+export async function checkpointAndClose(build: Build): Promise<void> {
   if (build.hasPrevious) await run(build.conn, 'DETACH prev');
   await run(build.conn, 'CHECKPOINT');
   build.close();
@@ -130,5 +128,10 @@ export async function abandonBuild(build: Build): Promise<void> {
   } catch {
     // Already failing: the files are removed below either way.
   }
-  for (const suffix of ['', '.wal', '.tmp']) await rm(`${build.path}${suffix}`, { recursive: true, force: true });
+  await removeBuildFiles(build.path);
+}
+
+/** Deletes an unfinished DuckDB file with its WAL and spill directory. */
+export async function removeBuildFiles(path: string): Promise<void> {
+  for (const suffix of ['', '.wal', '.tmp']) await rm(`${path}${suffix}`, { recursive: true, force: true });
 }

@@ -42,7 +42,7 @@ export interface Report {
   rowsPerSecond: number;
   /** The publication id written (tributary_meta.publication_id), when something was published. */
   publication?: string;
-  /** Wall time per phase: read, open, copy, load, derive, statistics, publish (+ validate on the staged path). */
+  /** Wall time per phase: read, open, load, derive, statistics, publish (+ validate on the staged path). */
   timingsMs?: Record<string, number>;
   datasets: DatasetReport[];
 }

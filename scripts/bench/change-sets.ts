@@ -42,14 +42,15 @@ export async function oneDataset(cache: string, dest: string, doi: string, rows:
 }
 
 /** The pool of the no-decay run: `rows` rows over the generator's 13 datasets; version `v` of each under its DOI. */
-export async function poolDataset(cache: string, dest: string, rows: number, seed: number, index: number, version: number): Promise<{ src: string; doi: string }> {
+export async function poolDataset(cache: string, dest: string, rows: number, seed: number, index: number, version: number): Promise<string> {
   const base = (await sample(cache, rows, seed))[index]!;
   const folder = join(cache, `sample-${rows}-seed${seed + version}-v${SAMPLE_GENERATOR_VERSION}`, (await sample(cache, rows, seed + version))[index]!.folder);
   await rm(dest, { recursive: true, force: true });
   await place(folder, dest, base.folder, base.doi);
-  return { src: dest, doi: base.doi };
+  return dest;
 }
 
-export async function poolSize(cache: string, rows: number, seed: number): Promise<number> {
-  return (await sample(cache, rows, seed)).length;
+/** The pool's DOIs, by index (every version keeps its dataset's). */
+export async function poolDois(cache: string, rows: number, seed: number): Promise<string[]> {
+  return (await sample(cache, rows, seed)).map((d) => d.doi);
 }

@@ -15,7 +15,7 @@ import { runIngest, runRemove } from '../../ingest/pipeline.js';
 import { BENCH_API_KEY, startApi } from './api-process.js';
 import { REGIONS_FILE } from './cache.js';
 import { ingestCommand } from './ingest-command.js';
-import { oneDataset, poolDataset, poolSize } from './change-sets.js';
+import { oneDataset, poolDataset, poolDois } from './change-sets.js';
 import { summary, type Context } from './context.js';
 import { verdict } from './table.js';
 
@@ -106,7 +106,8 @@ async function noDecay(ctx: PublishContext, work: string, db: string, changes: s
   const count = publishes();
   const POOL_ROWS = 200_000;
   const POOL_SEED = 1003;
-  const size = await poolSize(changes, POOL_ROWS, POOL_SEED);
+  const dois = await poolDois(changes, POOL_ROWS, POOL_SEED);
+  const size = dois.length;
 
   await copyFile(hub, db);
   let seed = 19;
@@ -119,7 +120,7 @@ async function noDecay(ctx: PublishContext, work: string, db: string, changes: s
   const publish = async (index: number) => {
     const version = (versions.get(index) ?? -1) + 1;
     versions.set(index, version);
-    const { src } = await poolDataset(changes, join(work, 'src'), POOL_ROWS, POOL_SEED, index, version);
+    const src = await poolDataset(changes, join(work, 'src'), POOL_ROWS, POOL_SEED, index, version);
     const report = await runIngest({ src, duckdbPath: db, regionsFile: REGIONS_FILE });
     if (!report.published || report.datasets.some((d) => d.status !== 'loaded')) throw new Error(`publish of pool dataset ${index} v${version}: ${JSON.stringify(report.datasets.map((d) => d.error ?? d.status))}`);
     published.set(index, version);
@@ -132,7 +133,7 @@ async function noDecay(ctx: PublishContext, work: string, db: string, changes: s
     if (inn.length > 0 && (roll < 0.6 || out.length === 0)) {
       const index = inn[Math.floor(random() * inn.length)]!;
       if (random() < 0.5) {
-        const { doi } = await poolDataset(changes, join(work, 'gone'), POOL_ROWS, POOL_SEED, index, 0);
+        const doi = dois[index]!;
         if (!(await runRemove({ duckdbPath: db, doi })).published) throw new Error(`remove of ${doi} published nothing`);
         published.delete(index);
         counts.remove++;
