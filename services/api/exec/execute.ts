@@ -50,6 +50,8 @@ export interface PageResult {
   /** A further row matched: the page gets a next link after its last Id. */
   readonly hasNext: boolean;
   readonly rows: PageRows;
+  /** Every row the filter matches, when the plan asks for it (`withCount`). */
+  readonly total?: number;
 }
 
 export type Execution = CountResult | ApplyResult | PageResult;
@@ -87,15 +89,28 @@ async function apply(plan: ApplyPlan, snapshot: Snapshot, signal: AbortSignal): 
     keys: plan.groupBy.map((_, i) => cols[`g${i}`]![row]),
     count: Number(n[row]),
   }));
-  return { kind: 'apply', plan, groups, hasNext: n.length > plan.top };
+  // $top=0 asks for no group: no next link either, or a client following it would loop.
+  return { kind: 'apply', plan, groups, hasNext: plan.top > 0 && n.length > plan.top };
 }
 
 async function page(plan: PagePlan, snapshot: Snapshot, signal: AbortSignal, opts: ExecuteOptions): Promise<PageResult> {
+  if (plan.top === 0) return emptyPage(plan, snapshot, signal);
   const window = await findPage(snapshot, plan, signal);
   const hasNext = window.ids.length > plan.top;
   const ids = hasNext ? window.ids.slice(0, plan.top) : window.ids;
   const req: RowsRequest = { snapshot, plan, window, ids, hasNext, signal, log: opts.log ?? (() => {}) };
   return { kind: 'page', plan, ids, hasNext, rows: ROW_SOURCES[chooseRowSource(plan, snapshot)](req) };
+}
+
+/** `$top=0`: no row is read and no next link is due; the count, when asked, is the CountPlan's. */
+async function emptyPage(plan: PagePlan, snapshot: Snapshot, signal: AbortSignal): Promise<PageResult> {
+  const total = plan.withCount ? (await count({ kind: 'count', resource: plan.resource, where: plan.where }, snapshot, signal)).count : undefined;
+  const rows: PageRows = isTextFormat(plan.format) ? { kind: 'text', chunks: noText() } : { kind: 'columns', chunks: nothing<ColumnChunk>() };
+  return { kind: 'page', plan, ids: [], hasNext: false, rows, ...(total === undefined ? {} : { total }) };
+}
+
+async function* noText(): AsyncGenerator<Uint8Array, number> {
+  return 0;
 }
 
 interface RowsRequest extends Omit<TextPageRequest, 'plan'> {

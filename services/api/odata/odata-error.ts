@@ -41,7 +41,7 @@ export interface ODataErrorLocation {
  * The one error type thrown by `odata/`.
  *
  * @example
- * try { parseQuery('$top=0') } catch (e) {
+ * try { parseQuery('$top=-1') } catch (e) {
  *   if (e instanceof ODataError) console.log(e.status, e.code, e.parameter); // 400 invalid_top $top
  * }
  */

@@ -13,7 +13,8 @@ import { parseApply } from './parse-apply.js';
 import { parseFilter } from './parse-filter.js';
 import { decodeQueryString } from './query-string.js';
 
-export const TOP_RANGE = { min: 1, max: 10_000 } as const;
+// OData defines $top as a non-negative integer; $top=0 (with $count=true) is how generic clients ask for a count alone.
+export const TOP_RANGE = { min: 0, max: 10_000 } as const;
 
 type QueryPart = Partial<Omit<Query, 'otherParams'>>;
 type OptionParser = (value: string) => QueryPart;

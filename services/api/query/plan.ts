@@ -46,6 +46,11 @@ export interface PagePlan {
   /** Rows strictly after this key. */
   readonly after: Key | undefined;
   readonly format: Format;
+  /**
+   * `$top=0&$count=true`: the page is empty and carries the exact count (`@odata.count`), as generic OData clients
+   * ask for a count alone. `$count=true` with any other `$top` is DataStream's count response, a CountPlan.
+   */
+  readonly withCount: boolean;
 }
 
 export interface CountPlan {
@@ -82,7 +87,7 @@ export const GROUPABLE = [
  */
 export function planQuery(query: Query, resource: ResourceDef): Plan {
   const where = query.filter ? planFilter(query.filter, resource) : undefined;
-  if (query.count) return { kind: 'count', resource, where };
+  if (query.count && (query.top !== 0 || query.apply)) return { kind: 'count', resource, where };
   if (query.apply) return planApply(query, resource, where);
   return {
     kind: 'page',
@@ -93,6 +98,7 @@ export function planQuery(query: Query, resource: ResourceDef): Plan {
     top: query.top ?? DEFAULT_TOP,
     after: planSkipToken(query, resource),
     format: query.format ?? 'json',
+    withCount: query.count,
   };
 }
 

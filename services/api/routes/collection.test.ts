@@ -334,6 +334,49 @@ describe('$count', () => {
   });
 });
 
+describe('$top=0', () => {
+  const filter = "CharacteristicName eq 'pH'";
+
+  it.each(['Metadata', 'Locations', 'Observations', 'Records'])('%s: $top=0&$count=true is an empty page with the exact @odata.count', async (resource) => {
+    const { res, body } = await get(url(resource, { $top: 0, $count: 'true' }));
+    expect(res.status).toBe(200);
+    const table = resource === 'Metadata' ? 'datasets' : resource === 'Locations' ? 'locations' : 'observations';
+    expect(body['@odata.count']).toBe(Number(await refScalar(`SELECT count(*) FROM ${table}`)));
+    expect(body.value).toEqual([]);
+    expect(body['@odata.context']).toContain(`$metadata#${resource}`);
+    expect(body['@odata.nextLink']).toBeUndefined();
+    expect(res.headers.get('link')).toBeNull();
+  });
+
+  it('counts what the filter matches, as $count=true does', async () => {
+    const counted = (await get(url('Observations', { $filter: filter, $count: 'true' }))).body.value;
+    expect(counted).toBe(Number(await refScalar(`SELECT count(*) FROM observations WHERE CharacteristicName = 'pH'`)));
+    const { body } = await get(url('Observations', { $filter: filter, $top: 0, $count: 'true' }));
+    expect(body['@odata.count']).toBe(counted);
+  });
+
+  it('without $count: an empty page and no next link, in every format', async () => {
+    const json = await get(url('Records', { $filter: filter, $top: 0 }));
+    expect(json.res.status).toBe(200);
+    expect(json.body.value).toEqual([]);
+    expect(json.body).not.toHaveProperty('@odata.count');
+    expect(json.body).not.toHaveProperty('@odata.nextLink');
+    const csv = await get(url('Records', { $top: 0, $format: 'csv', $select: 'Id,DOI' }));
+    expect(csv.text).toBe('Id,DOI\r\n');
+    expect(csv.res.headers.get('link')).toBeNull();
+    const { tableFromIPC } = await import('apache-arrow');
+    const arrow = await app.request(url('Records', { $top: 0, $format: 'arrow', $select: 'Id,DOI' }));
+    const table = tableFromIPC(new Uint8Array(await arrow.arrayBuffer()));
+    expect([table.numRows, table.schema.fields.map((f) => f.name)]).toEqual([0, ['Id', 'DOI']]);
+  });
+
+  it('$apply with $top=0 answers no group and no next link', async () => {
+    const { body } = await get(url('Records', { $apply: 'groupby((CharacteristicName),aggregate($count as Count))', $top: 0 }));
+    expect(body.value).toEqual([]);
+    expect(body['@odata.nextLink']).toBeUndefined();
+  });
+});
+
 describe('CSV', () => {
   it('$format=csv and Accept: text/csv give RFC 4180 rows with the catalogue header', async () => {
     const a = await get(url('Records', { $format: 'csv', $top: 50, $select: 'Id,DOI,ResultComment' }));
@@ -350,7 +393,7 @@ describe('errors', () => {
     [url('Observations', { $orderby: 'Id' }), 400, 'unsupported_option'],
     [url('Observations', { $skip: 10 }), 400, 'unsupported_option'],
     [url('Observations', { $expand: 'x' }), 400, 'unsupported_option'],
-    [url('Observations', { $top: 0 }), 400, 'invalid_top'],
+    [url('Observations', { $top: -1 }), 400, 'invalid_top'],
     [url('Observations', { $top: 10001 }), 400, 'invalid_top'],
     [url('Observations', { $top: 'ten' }), 400, 'invalid_top'],
     [url('Observations', { $count: 'maybe' }), 400, 'invalid_count'],

@@ -109,7 +109,7 @@ async function page(
   deps: CollectionDeps,
   release: () => void,
 ): Promise<Response> {
-  const { plan, ids, hasNext, rows } = result;
+  const { plan, ids, hasNext, rows, total } = result;
   checkPageSize(plan.resource.table, plan.fields, ids.length, snapshot.columnWidths, deps.limits?.maxPageBytes);
   const base = baseUrl(c.req.url, c.req.raw.headers, deps.links);
   const next = hasNext ? nextLink(base, plan, query, ids[ids.length - 1]!) : undefined;
@@ -119,7 +119,7 @@ async function page(
   if (link) headers['Link'] = link;
   const released: PageRows =
     rows.kind === 'text' ? { kind: 'text', chunks: withRelease(rows.chunks, release) } : { kind: 'columns', chunks: withRelease(rows.chunks, release) };
-  const body = await PAGE_WRITERS[plan.format](released, { fields: plan.fields, context: contextUrl(base, plan), next, count: ids.length });
+  const body = await PAGE_WRITERS[plan.format](released, { fields: plan.fields, context: contextUrl(base, plan), next, count: ids.length, total });
   return c.body(body, 200, headers);
 }
 

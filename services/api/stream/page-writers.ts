@@ -17,6 +17,8 @@ export interface PageFrame {
   readonly next: string | undefined;
   /** Exactly how many rows phase one planned: a page with another count is cut, never completed. */
   readonly count: number;
+  /** JSON's `@odata.count`: every row the filter matches (`$top=0&$count=true`). */
+  readonly total?: number;
 }
 
 export type PageWriter = (rows: PageRows, frame: PageFrame) => Promise<ReadableStream<Uint8Array>>;
@@ -26,15 +28,16 @@ export type PageWriter = (rows: PageRows, frame: PageFrame) => Promise<ReadableS
  * const body = await PAGE_WRITERS[plan.format](result.rows, { fields: plan.fields, context, next, count: result.ids.length });
  */
 export const PAGE_WRITERS: { readonly [F in Format]: PageWriter } = {
-  json: (rows, frame) => textPageStream(textOf(rows), jsonFrame(frame.context, frame.next), frame),
+  json: (rows, frame) => textPageStream(textOf(rows), jsonFrame(frame), frame),
   csv: (rows, frame) => textPageStream(textOf(rows), csvFrame(frame.fields), frame),
   arrow: (rows, frame) => pageStream(columnsOf(rows), arrowFrame(frame.fields), frame),
 };
 
 /** COPY ends every row with a comma: the frame drops the last one. */
-function jsonFrame(context: string, next: string | undefined): TextFrame {
+function jsonFrame({ context, next, total }: PageFrame): TextFrame {
   const suffix = next ? `],"@odata.nextLink":${JSON.stringify(next)}}` : ']}';
-  return { prefix: `{"@odata.context":${JSON.stringify(context)},"value":[`, suffix, trailer: ',' };
+  const count = total === undefined ? '' : `"@odata.count":${total},`;
+  return { prefix: `{"@odata.context":${JSON.stringify(context)},${count}"value":[`, suffix, trailer: ',' };
 }
 
 /** RFC 4180: a header line, then one CRLF-terminated line per row. */
