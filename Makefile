@@ -3,6 +3,17 @@
 SHELL := /bin/bash
 TSX   := node --import tsx
 
+# Every target runs on the Node.js that package.json's engines.node pins: scripts/node.sh installs it once per machine
+# from the npm registry (or takes the node on PATH: that exact version, or any of its major line with
+# USE_SYSTEM_NODE=1) and refuses another major version. Child processes inherit it through PATH and process.execPath.
+NODE_BIN := $(shell bash scripts/node.sh)
+ifeq ($(NODE_BIN),)
+$(error no Node.js to run on: scripts/node.sh said why above)
+endif
+export PATH := $(NODE_BIN):$(PATH)
+# Native addons, should a dependency build one, compile against the headers of the Node they run on.
+export npm_config_nodedir := $(abspath $(NODE_BIN)/..)
+
 export DUCKDB_PATH ?= data/tributary.duckdb
 export OUT         ?= data/sample
 # Ingest reads what the generator wrote unless told otherwise.
@@ -10,7 +21,7 @@ export SRC         ?= $(OUT)
 export API_PORT    ?= 3000
 export PORT        ?= 8080
 
-.PHONY: install build start test sample ingest remove compact api replicas board board-migrate bench bench-replicas key-issue key-list key-revoke
+.PHONY: install build start test sample ingest remove compact api replicas board board-migrate bench bench-compare bench-replicas key-issue key-list key-revoke
 
 node_modules/.package-lock.json: package-lock.json
 	npm ci --no-audit --no-fund
@@ -73,6 +84,10 @@ board-migrate: install
 
 bench: install build
 	$(TSX) scripts/bench/main.ts
+
+# Two bench results side by side, figure by figure (a change measured before and after): BEFORE=… AFTER=… (JSON files).
+bench-compare: install
+	@$(TSX) scripts/bench/compare.ts
 
 # The replicated topology's costs: limiter (Redis vs in process), HAProxy overhead, extract and paced load with
 # 1 and 3 replicas (docs/deployment.md). Own redis-server on a free port; ROWS, LOAD_SECONDS.

@@ -1,7 +1,15 @@
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 // Lives in scripts/ because the repository's top level is fixed; `make test` passes it with --config.
+
+// The suite checks the runtime the services run on: `npx vitest` straight from a shell on another major version
+// would pass or fail for reasons of its own. `make test` runs on the pinned Node (scripts/node.sh).
+const pinned = (JSON.parse(readFileSync(resolve(import.meta.dirname, '../package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
+if (process.versions.node.split('.')[0] !== pinned.split('.')[0]) {
+  throw new Error(`the tests run on Node ${process.version}, but Tributary runs on Node ${pinned} (package.json engines.node): run them with make test, which installs it`);
+}
 
 // As services/api/main.ts does for the server: pages held open by tests (slow readers, concurrency limits) each
 // keep a COPY on a libuv worker thread. Forked test workers inherit this.
