@@ -5,14 +5,14 @@
  * before it answers anything.
  */
 import { getHeapSpaceStatistics } from 'node:v8';
-import { createHttpClient, type GetOptions } from './http-client.js';
+import { createHttpClient, type Encoding, type GetOptions } from './http-client.js';
 import { pagedExtract, partitionedExtract } from './extract.js';
 import { connectTimed, type PgPageSql, type PgTimed } from './pg-client.js';
 import { serveParent } from './child-rpc.js';
 
 export type ClientRequest =
   | { readonly op: 'get'; readonly url: string; readonly opts?: GetOptions }
-  | { readonly op: 'extract'; readonly first: string; readonly format: 'json' | 'csv' | 'arrow'; readonly maxPages?: number; readonly marks?: readonly number[] }
+  | { readonly op: 'extract'; readonly first: string; readonly format: 'json' | 'csv' | 'arrow'; readonly maxPages?: number; readonly marks?: readonly number[]; readonly encoding?: Encoding }
   | { readonly op: 'partitioned'; readonly base: string; readonly filter: string }
   | { readonly op: 'pgPage' | 'pgCount'; readonly q: PgPageSql }
   | { readonly op: 'pgExtract'; readonly first: PgPageSql; readonly next: PgPageSql; readonly top: number };
@@ -37,6 +37,7 @@ async function answer(req: ClientRequest, progress: (page: number) => void): Pro
     case 'extract':
       return pagedExtract(http, req.first, req.format, {
         maxPages: req.maxPages,
+        encoding: req.encoding,
         onPage: (page) => req.marks?.includes(page) && progress(page),
       });
     case 'partitioned':

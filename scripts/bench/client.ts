@@ -14,7 +14,7 @@
 import { forkChild } from './child-rpc.js';
 import type { ClientRequest } from './client-child.js';
 import type { ExtractResult } from './extract.js';
-import type { GetOptions, HttpClient, Response } from './http-client.js';
+import type { Encoding, GetOptions, HttpClient, Response } from './http-client.js';
 import type { PgPage, PgPageSql } from './pg-client.js';
 
 /**
@@ -26,7 +26,7 @@ const MAX_CLIENT_HEAP_MB = 6;
 export interface Client {
   readonly http: HttpClient;
   /** Follows next links from `first`; `onMark(page)` runs as each page listed in `marks` ends (for RSS samples). */
-  extract(first: string, format: 'json' | 'csv' | 'arrow', opts?: { maxPages?: number; marks?: readonly number[]; onMark?: (page: number) => void }): Promise<ExtractResult>;
+  extract(first: string, format: 'json' | 'csv' | 'arrow', opts?: { maxPages?: number; marks?: readonly number[]; onMark?: (page: number) => void; encoding?: Encoding }): Promise<ExtractResult>;
   partitioned(base: string, filter: string): Promise<ExtractResult & { locations: number }>;
   readonly pg: {
     page(q: PgPageSql): Promise<PgPage>;
@@ -52,7 +52,7 @@ export async function openClient(headers: Record<string, string>): Promise<Clien
       get: (url: string, opts?: GetOptions) => ask<Response & { body?: string }>({ op: 'get', url, opts }),
       close: child.close,
     },
-    extract: (first, format, opts = {}) => ask({ op: 'extract', first, format, maxPages: opts.maxPages, marks: opts.marks }, opts.onMark),
+    extract: (first, format, opts = {}) => ask({ op: 'extract', first, format, maxPages: opts.maxPages, marks: opts.marks, encoding: opts.encoding }, opts.onMark),
     partitioned: (base, filter) => ask({ op: 'partitioned', base, filter }),
     pg: {
       page: (q) => ask({ op: 'pgPage', q }),

@@ -1,5 +1,5 @@
 /** §1 and §3: following `@odata.nextLink` one request at a time, and the clients' partitioned pattern. */
-import type { HttpClient } from './http-client.js';
+import type { Encoding, HttpClient } from './http-client.js';
 import { nextPage } from './http-client.js';
 
 export const ODATA = '/v1/odata/v4';
@@ -8,7 +8,9 @@ const CSV_LINE = Buffer.from('\r\n');
 
 export interface ExtractResult {
   readonly rows: number;
+  /** Decoded bytes, and the bytes on the wire when the pages came compressed. */
   readonly bytes: number;
+  readonly wireBytes: number;
   readonly ms: number;
   readonly pages: number;
 }
@@ -30,23 +32,25 @@ export async function pagedExtract(
   http: HttpClient,
   first: string,
   format: 'json' | 'csv' | 'arrow',
-  opts: { maxPages?: number; onPage?: (page: number) => void } = {},
+  opts: { maxPages?: number; onPage?: (page: number) => void; encoding?: Encoding } = {},
 ): Promise<ExtractResult> {
   const started = performance.now();
   let next: string | undefined = first;
   let rows = 0;
   let bytes = 0;
+  let wireBytes = 0;
   let pages = 0;
   while (next && pages < (opts.maxPages ?? Infinity)) {
-    const res = await http.get(next, format === 'arrow' ? {} : { marker: format === 'json' ? JSON_ROW : CSV_LINE });
+    const res = await http.get(next, { encoding: opts.encoding, ...(format === 'arrow' ? {} : { marker: format === 'json' ? JSON_ROW : CSV_LINE }) });
     if (res.status !== 200) throw new Error(`${next}: HTTP ${res.status} ${res.tail.slice(0, 300)}`);
     rows += format === 'json' ? res.markers : format === 'csv' ? Math.max(0, res.markers - 1) : NaN;
     bytes += res.bytes;
+    wireBytes += res.wireBytes;
     pages++;
     opts.onPage?.(pages);
     next = nextPage(res);
   }
-  return { rows, bytes, ms: performance.now() - started, pages };
+  return { rows, bytes, wireBytes, ms: performance.now() - started, pages };
 }
 
 /** The clients' partition pattern: list matching locations, then extract `LocationId eq N and (<filter>)` for each. */
@@ -55,6 +59,7 @@ export async function partitionedExtract(http: HttpClient, base: string, filter:
   const ids: number[] = [];
   let next: string | undefined = url(base, 'Locations', { $filter: filter, $select: 'Id', $top: '10000' });
   let bytes = 0;
+  let wireBytes = 0;
   let pages = 0;
   while (next) {
     const res = await http.get(next, { whole: true });
@@ -62,6 +67,7 @@ export async function partitionedExtract(http: HttpClient, base: string, filter:
     const body = JSON.parse(res.body!) as { value: { Id: number }[]; '@odata.nextLink'?: string };
     ids.push(...body.value.map((v) => v.Id));
     bytes += res.bytes;
+    wireBytes += res.wireBytes;
     pages++;
     next = body['@odata.nextLink'];
   }
@@ -70,7 +76,8 @@ export async function partitionedExtract(http: HttpClient, base: string, filter:
     const r = await pagedExtract(http, url(base, 'Records', { $filter: `LocationId eq ${id} and (${filter})`, $top: '10000' }), 'json');
     rows += r.rows;
     bytes += r.bytes;
+    wireBytes += r.wireBytes;
     pages += r.pages;
   }
-  return { rows, bytes, ms: performance.now() - started, pages, locations: ids.length };
+  return { rows, bytes, wireBytes, ms: performance.now() - started, pages, locations: ids.length };
 }

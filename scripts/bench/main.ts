@@ -20,6 +20,7 @@ import { openClient } from './client.js';
 import { openDuck } from './duck.js';
 import { discoverFilters } from './filters.js';
 import { ensurePostgres } from './postgres.js';
+import { compressionSection } from './section-compression.js';
 import { countsSection } from './section-counts.js';
 import { extractSection } from './section-extract.js';
 import { pagesSection } from './section-pages.js';
@@ -94,6 +95,7 @@ async function mainSections() {
   const ctx: Context = { settings, base: api.base, apiPid: api.pid, client, duck, filters, figures, details: { clientHeapMB: client.heapMB }, log };
   try {
     await extractSection(ctx);
+    await compressionSection(ctx);
     log('§2 pages');
     const pages = await pagesSection(ctx);
     await partitionedSection(ctx);

@@ -120,6 +120,9 @@ describe('streaming', () => {
 
 describe('compression negotiation', () => {
   it.each([
+    ['gzip, deflate, br, zstd', 'zstd'], // Chromium since 123
+    ['zstd', 'zstd'],
+    ['gzip, zstd;q=0', 'gzip'],
     ['gzip, deflate, br', 'br'],
     ['gzip', 'gzip'],
     ['br', undefined], // datastream-py without brotli, datastreamsh's curl: cannot decode br alone
@@ -129,7 +132,13 @@ describe('compression negotiation', () => {
     const res = await fetchRaw(records(2000), accept ? { 'Accept-Encoding': accept } : {});
     expect(res.headers['content-encoding']).toBe(expected);
     const text =
-      expected === 'br' ? zlib.brotliDecompressSync(res.body) : expected === 'gzip' ? zlib.gunzipSync(res.body) : res.body;
+      expected === 'zstd'
+        ? zlib.zstdDecompressSync(res.body)
+        : expected === 'br'
+          ? zlib.brotliDecompressSync(res.body)
+          : expected === 'gzip'
+            ? zlib.gunzipSync(res.body)
+            : res.body;
     expect(JSON.parse(text.toString('utf8')).value).toHaveLength(2000);
     expect(String(res.headers['vary'])).toMatch(/Accept-Encoding/i);
   });
