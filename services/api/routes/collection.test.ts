@@ -334,6 +334,20 @@ describe('$count', () => {
   });
 });
 
+describe('Server-Timing', () => {
+  const stages = (res: Response) => (res.headers.get('server-timing') ?? '').split(', ').map((s) => s.replace(/;dur=\d+\.\d$/, ''));
+
+  it('a page names parse, plan, execute and first-byte, each with its duration', async () => {
+    const { res } = await get(url('Records', { $top: 5 }));
+    expect(res.headers.get('server-timing')).toMatch(/^parse;dur=\d+\.\d, plan;dur=\d+\.\d, execute;dur=\d+\.\d, first-byte;dur=\d+\.\d$/);
+  });
+
+  it('a count and an aggregate, built whole, name the first three', async () => {
+    expect(stages((await get(url('Records', { $count: 'true' }))).res)).toEqual(['parse', 'plan', 'execute']);
+    expect(stages((await get(url('Records', { $apply: 'groupby((CharacteristicName),aggregate($count as Count))' }))).res)).toEqual(['parse', 'plan', 'execute']);
+  });
+});
+
 describe('$top=0', () => {
   const filter = "CharacteristicName eq 'pH'";
 

@@ -16,6 +16,7 @@ import { checkPageSize } from '../limits/page-size.js';
 import { queryDeadline } from '../limits/query-deadline.js';
 import { PAGE_WRITERS } from '../stream/page-writers.js';
 import { matchesIfNoneMatch, publicationETag } from './publication-etag.js';
+import { stageTimer, type StageTimer } from './server-timing.js';
 import { baseUrl, BASE_PATH, contextUrl, linkHeader, nextApplyLink, nextLink, type BaseUrlOptions } from './links.js';
 
 export interface CollectionDeps {
@@ -58,13 +59,16 @@ function planRequest(query: Query, resource: ResourceDef): Plan {
 
 export function collectionHandler(deps: CollectionDeps) {
   return async function collection(c: Context): Promise<Response> {
+    const timing = stageTimer();
     const resource = getResource(c.req.param('resource') ?? '');
     if (!resource) throw notFound(c.req.path);
     const parsed = parseRequestQuery(c);
+    timing.mark('parse');
     // An Accept header asks for a format as $format does; anything else is JSON, never a 406.
     const accepted = parsed.format ?? formatFromAccept(c.req.header('accept'));
     const query: Query = accepted && !parsed.format ? { ...parsed, format: accepted } : parsed;
     const plan = planRequest(query, resource);
+    timing.mark('plan');
     const { snapshot, release, publication } = deps.acquire();
     if (publication) {
       const etag = publicationETag(publication);
@@ -80,6 +84,9 @@ export function collectionHandler(deps: CollectionDeps) {
     const signal = deadline.signal;
     try {
       const result = await execute(plan, snapshot, signal, { log: deps.log });
+      timing.mark('execute');
+      // Set before the body: c.body merges its headers with these. A page adds its first byte's stage below.
+      if (result.kind !== 'page') c.header('Server-Timing', timing.header());
       switch (result.kind) {
         case 'count': {
           release();
@@ -90,7 +97,7 @@ export function collectionHandler(deps: CollectionDeps) {
           release();
           return applyPage(c, query, result, deps);
         case 'page':
-          return await page(c, query, result, snapshot, deps, release);
+          return await page(c, query, result, snapshot, deps, release, timing);
       }
     } catch (err) {
       release();
@@ -108,6 +115,7 @@ async function page(
   snapshot: Snapshot,
   deps: CollectionDeps,
   release: () => void,
+  timing: StageTimer,
 ): Promise<Response> {
   const { plan, ids, hasNext, rows, total } = result;
   checkPageSize(plan.resource.table, plan.fields, ids.length, snapshot.columnWidths, deps.limits?.maxPageBytes);
@@ -120,6 +128,9 @@ async function page(
   const released: PageRows =
     rows.kind === 'text' ? { kind: 'text', chunks: withRelease(rows.chunks, release) } : { kind: 'columns', chunks: withRelease(rows.chunks, release) };
   const body = await PAGE_WRITERS[plan.format](released, { fields: plan.fields, context: contextUrl(base, plan), next, count: ids.length, total });
+  // The writer returns once the first rows are rendered: headers go out with them.
+  timing.mark('first-byte');
+  headers['Server-Timing'] = timing.header();
   return c.body(body, 200, headers);
 }
 
