@@ -1,6 +1,7 @@
 // The names users depend on are findable: every make target and every setting of both services in the README,
-// every error code of the data API in docs/api.md.
-import { readFileSync } from 'node:fs';
+// every error code of the data API in docs/api.md; and what the docs list exists: every code they list is declared
+// and raised by some code.
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { apiSettings } from '../../services/api/config.js';
@@ -38,9 +39,31 @@ describe('README.md', () => {
 });
 
 describe('docs/api.md', () => {
+  const doc = readFileSync(join(ROOT, 'docs', 'api.md'), 'utf8');
+
   it('lists every error code with its status', () => {
-    const doc = readFileSync(join(ROOT, 'docs', 'api.md'), 'utf8');
     const missing = Object.entries(API_ERROR_CODES).filter(([code, status]) => !doc.includes(`| \`${code}\` | ${status} |`));
     expect(missing.map(([code]) => code)).toEqual([]);
+  });
+
+  it('lists only codes the API declares, with their status', () => {
+    const listed = [...doc.matchAll(/^\| `([a-z_]+)` \| (\d{3}) \|/gm)].map((m) => [m[1]!, Number(m[2])] as const);
+    expect(listed.length).toBeGreaterThan(10);
+    const codes: Record<string, number> = API_ERROR_CODES;
+    expect(listed.filter(([code, status]) => codes[code] !== status)).toEqual([]);
+  });
+
+  it('every declared code is raised by some code of the API, not only declared', () => {
+    const sources = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') ? [join(dir, e.name)] : [],
+      );
+    // The tables that declare the codes do not count as raising them.
+    const declaring = /\/(errors|odata-error|plan-error)\.ts$/;
+    const code = sources(join(ROOT, 'services', 'api'))
+      .filter((f) => !declaring.test(f))
+      .map((f) => readFileSync(f, 'utf8'))
+      .join('\n');
+    expect(Object.keys(API_ERROR_CODES).filter((c) => !code.includes(`'${c}'`))).toEqual([]);
   });
 });
