@@ -29,7 +29,7 @@ import { postgresSection } from './section-postgres.js';
 import { publishSection } from './section-publish.js';
 import { renderScaleTable, scaleSection, scaleSizes } from './section-scale.js';
 import { summarise } from './stats.js';
-import { renderTable, verdict, type Figure } from './table.js';
+import { renderLatest, renderTable, verdict, type Figure } from './table.js';
 
 function int(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -150,6 +150,12 @@ await writeFile(
   `${JSON.stringify({ startedAt, durationS, command, settings, machine, cache: main && { key: main.cache.key, ingest: main.cache.ingest }, postgres: main?.pgLoad, filters: main?.filters, figures, details: main?.details, table, scale, scaleTable, error: failure ? String(failure) : undefined }, (_, v: unknown) => (typeof v === 'bigint' ? Number(v) : v), 2)}\n`,
 );
 console.log(`results: ${out}`);
+if (!failure && table) {
+  const latest = process.env.BENCH_TABLE ?? 'docs/bench/latest.md';
+  await mkdir(dirname(latest), { recursive: true });
+  await writeFile(latest, renderLatest({ command, startedAt, durationS, machine, table, notes: figures.filter((f) => f.note), scaleTable, misses, count: figures.length }));
+  console.log(`table: ${latest}`);
+}
 if (failure) {
   console.error(failure);
   process.exit(1);
