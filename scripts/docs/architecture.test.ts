@@ -1,0 +1,55 @@
+/**
+ * The import rules docs/architecture.md states, each checked against the imports of every source file (tests
+ * included unless a rule says otherwise): the boundaries hold because a change that breaks one fails here.
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readImports } from './import-graph.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const graph = readImports(ROOT, ['services', 'ingest', 'schemas', 'scripts']);
+const isTest = (file: string) => /\.test\.ts$/.test(file);
+
+interface Rule {
+  readonly rule: string;
+  /** The files the rule is about. */
+  readonly from: RegExp;
+  /** What they must not import. */
+  readonly forbid: RegExp;
+  /** Tests of these files may reach past the rule (they check internals). */
+  readonly testsExempt?: boolean;
+}
+
+const API = 'services/api';
+const IMPORT_RULES: readonly Rule[] = [
+  { rule: 'services/api never imports ingest/ (they meet only in schemas/)', from: /^services\/api\//, forbid: /^ingest\// },
+  { rule: 'ingest/ never imports services/ (they meet only in schemas/)', from: /^ingest\//, forbid: /^services\// },
+  { rule: 'the board imports nothing of ours outside services/board/', from: /^services\/board\//, forbid: /^(?!services\/board\/)/ },
+  { rule: 'schemas/ imports only schemas/', from: /^schemas\//, forbid: /^(?!schemas\/)/ },
+  { rule: 'scripts/ are imported by nothing but scripts/', from: /^(services|ingest|schemas)\//, forbid: /^scripts\//, testsExempt: true },
+  { rule: 'odata/ knows nothing of the catalogue or of later stages', from: new RegExp(`^${API}/odata/`), forbid: new RegExp(`^(schemas/|${API}/(query|exec|db|stream|routes)/)`) },
+  { rule: 'query/ never imports db/, exec/, stream/ or routes/', from: new RegExp(`^${API}/query/`), forbid: new RegExp(`^${API}/(db|exec|stream|routes)/`) },
+  { rule: 'exec/ knows nothing of HTTP: not routes/, stream/ or middleware/', from: new RegExp(`^${API}/exec/`), forbid: new RegExp(`^${API}/(routes|stream|middleware)/`) },
+  { rule: 'routes/ call the stages; they never compile SQL', from: new RegExp(`^${API}/routes/`), forbid: new RegExp(`^${API}/query/(compile|sql)`) },
+  { rule: 'only db/extract/extract.ts is imported from outside db/extract/', from: new RegExp(`^(?!${API}/db/extract/)`), forbid: new RegExp(`^${API}/db/extract/(?!extract\\.ts$)`) },
+];
+
+describe('import rules (docs/architecture.md)', () => {
+  it('reads a graph of the whole tree', () => {
+    expect(graph.length).toBeGreaterThan(200);
+    expect(graph.find((g) => g.file === `${API}/app.ts`)?.files).toContain(`${API}/routes/collection.ts`);
+  });
+
+  it.each(IMPORT_RULES.map((r) => [r.rule, r] as const))('%s', (_, r) => {
+    expect(graph.filter((g) => r.from.test(g.file) && g.files.length > 0).length, 'files the rule is about').toBeGreaterThan(0);
+    const broken = graph
+      .filter((g) => r.from.test(g.file) && !(r.testsExempt && isTest(g.file)))
+      .flatMap((g) => g.files.filter((f) => r.forbid.test(f)).map((f) => `${g.file} → ${f}`));
+    expect(broken).toEqual([]);
+  });
+
+  it('schemas/ uses no package but zod', () => {
+    const used = graph.filter((g) => g.file.startsWith('schemas/') && !isTest(g.file)).flatMap((g) => g.packages);
+    expect([...new Set(used)].filter((p) => p !== 'zod')).toEqual([]);
+  });
+});
