@@ -10,9 +10,12 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createApp } from '../app.js';
 import { openDatabase, type Database } from '../db/database.js';
 import type { Snapshot } from '../db/snapshot.js';
+import { manualClock } from '../testing/manual-clock.js';
 
 const BASE = '/v1/odata/v4';
 const IDLE_MS = 400;
+// Cursors idle on this clock: a waiting cursor expires when a test advances it, never because the machine was slow.
+const clock = manualClock();
 type TestApp = { db: Database; app: Hono; logs: string[] };
 let withCursors: TestApp;
 let without: TestApp;
@@ -26,7 +29,7 @@ let refInstance: DuckDBInstance;
 beforeAll(async () => {
   const path = inject('apiFixtureDb');
   const make = async (cursors?: { max: number; idleMs: number; memoryLimit?: string }) => {
-    const db = await openDatabase(path, cursors ? { cursors } : {});
+    const db = await openDatabase(path, cursors ? { cursors: { ...cursors, clock } } : {});
     const logs: string[] = [];
     return { db, logs, app: createApp({ acquire: () => db.acquire(), links: { trustProxy: false }, log: (msg) => logs.push(msg) }) };
   };
@@ -134,7 +137,9 @@ describe('extract cursors', () => {
     await third.text();
     expect(snapshot().cursorsOpen).toBe(1);
     expect(snapshot().cursors?.size).toBe(1);
-    await new Promise((r) => setTimeout(r, IDLE_MS + 100));
+    clock.advance(IDLE_MS - 1);
+    expect(snapshot().cursors?.size).toBe(1);
+    clock.advance(1);
     await settle();
     expect({ open: snapshot().cursorsOpen, pipes: snapshot().pipesInUse, running: snapshot().running }).toEqual({ open: 0, pipes: 0, running: 0 });
   });

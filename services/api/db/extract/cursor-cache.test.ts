@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { CursorCache } from './cursor-cache.js';
 import { openSnapshot, type Snapshot } from '../snapshot.js';
+import { manualClock } from '../../testing/manual-clock.js';
 
 let snapshot: Snapshot;
 beforeAll(async () => {
@@ -34,23 +35,39 @@ describe('CursorCache', () => {
     expect(cs.every((c) => c.closed)).toBe(true);
   });
 
-  it('closes a cursor nobody takes within idleMs', async () => {
-    const cache = new CursorCache({ max: 2, idleMs: 50 });
+  it('closes a cursor nobody takes within idleMs, and only then', async () => {
+    const clock = manualClock();
+    const cache = new CursorCache({ max: 2, idleMs: 50, clock });
     const c = await cursor();
     cache.put('k', c);
-    await wait(120);
+    clock.advance(49);
+    expect([c.closed, cache.size]).toEqual([false, 1]);
+    clock.advance(1);
     expect(c.closed).toBe(true);
     expect(cache.size).toBe(0);
   });
 
-  it('a handed-out link counts as followed once, and only within idleMs', async () => {
-    const cache = new CursorCache({ max: 2, idleMs: 50 });
+  it('a cursor taken before its time is not closed by its old timer', async () => {
+    const clock = manualClock();
+    const cache = new CursorCache({ max: 2, idleMs: 50, clock });
+    const c = await cursor();
+    cache.put('k', c);
+    expect(cache.take('k')).toBe(c);
+    clock.advance(100);
+    expect(c.closed).toBe(false);
+    await c.close();
+  });
+
+  it('a handed-out link counts as followed once, and only within idleMs', () => {
+    const clock = manualClock();
+    const cache = new CursorCache({ max: 2, idleMs: 50, clock });
     cache.issue('a');
     cache.issue('b');
+    clock.advance(50);
     expect(cache.followed('a')).toBe(true);
     expect(cache.followed('a')).toBe(false);
     expect(cache.followed('never')).toBe(false);
-    await wait(80);
+    clock.advance(1);
     expect(cache.followed('b')).toBe(false);
   });
 

@@ -40,6 +40,7 @@ import { createCursorInstance } from './cursor-instance.js';
 import { createPipePool } from './pipe-pool.js';
 
 export { CursorError, type Cursor } from './cursor.js';
+export { SYSTEM_CLOCK, type IdleClock } from './cursor-cache.js';
 export { MAX_FRAMED_ID } from './row-frame.js';
 export { copySql, type RowEnd } from './copy-text.js';
 export { stopPipeThreadsOnExit } from './pipe-thread.js';
