@@ -31,6 +31,27 @@ function columnsOf(fields: readonly FieldDef[]): ColumnDef[] {
   return [...seen.values()];
 }
 
+/**
+ * The columns that relate the tables to one another (docs/storage.md's diagram), named once: the definitions below
+ * and every query that joins, links or bounds the tables use these. `Id` and `DOI` of the served tables come from
+ * the field catalogue; schemas/storage.test.ts checks they are where these names say.
+ */
+export const storageKeys = {
+  /** Each served table's key: BIGINT on observations and locations, UUID on datasets. */
+  id: 'Id',
+  /** The dataset a location, an observation or a rollup row belongs to. */
+  doi: 'DOI',
+  /** The location an observation, a statistics row or a region membership belongs to. */
+  locationId: 'LocationId',
+  /** A region a location lies in: location_regions, and the region rollup's first key column. */
+  regionId: 'RegionId',
+  /** The observations a statistics row counts. */
+  count: 'n',
+  /** A location's observations are the Ids first_obs_id … last_obs_id. */
+  firstObsId: 'first_obs_id',
+  lastObsId: 'last_obs_id',
+} as const;
+
 /** The observation-level part of every statistics table's key, and the row count each of them keeps. */
 const observationKey = [
   { column: 'CharacteristicName', sqlType: 'VARCHAR', nullable: false },
@@ -38,11 +59,11 @@ const observationKey = [
   { column: 'ActivityGroupType', sqlType: 'VARCHAR', nullable: false },
   { column: 'ActivityStartYear', sqlType: 'INTEGER', nullable: false },
 ] as const satisfies readonly ColumnDef[];
-const rowCount = { column: 'n', sqlType: 'BIGINT', nullable: false } as const satisfies ColumnDef;
+const rowCount = { column: storageKeys.count, sqlType: 'BIGINT', nullable: false } as const satisfies ColumnDef;
 
 /** observation_rollup's key and count; the region rollup is the same with RegionId first. */
 const rollupColumns = [
-  { column: 'DOI', sqlType: 'VARCHAR', nullable: false },
+  { column: storageKeys.doi, sqlType: 'VARCHAR', nullable: false },
   { column: 'MonitoringLocationType', sqlType: 'VARCHAR', nullable: false },
   ...observationKey,
   rowCount,
@@ -56,12 +77,12 @@ export const storageTables = {
   datasets: [...columnsOf(metadataFields), { column: 'content_hash', sqlType: 'VARCHAR', nullable: false }],
   locations: [
     ...columnsOf(locationFields),
-    { column: 'first_obs_id', sqlType: 'BIGINT', nullable: false },
-    { column: 'last_obs_id', sqlType: 'BIGINT', nullable: false },
+    { column: storageKeys.firstObsId, sqlType: 'BIGINT', nullable: false },
+    { column: storageKeys.lastObsId, sqlType: 'BIGINT', nullable: false },
   ],
   location_regions: [
-    { column: 'LocationId', sqlType: 'BIGINT', nullable: false },
-    { column: 'RegionId', sqlType: 'VARCHAR', nullable: false },
+    { column: storageKeys.locationId, sqlType: 'BIGINT', nullable: false },
+    { column: storageKeys.regionId, sqlType: 'VARCHAR', nullable: false },
   ],
   // Observations and Records share one wide table; order: the Record columns, then LocationId and the
   // filter-only derived columns.
@@ -71,7 +92,7 @@ export const storageTables = {
     { column: 'ActivityGroupType', sqlType: 'VARCHAR', nullable: false },
   ],
   observation_stats: [
-    { column: 'LocationId', sqlType: 'BIGINT', nullable: false },
+    { column: storageKeys.locationId, sqlType: 'BIGINT', nullable: false },
     ...observationKey,
     rowCount,
     { column: 'min_id', sqlType: 'BIGINT', nullable: false },
@@ -83,7 +104,7 @@ export const storageTables = {
   // The rollup once per region of each location: a count with one `RegionId eq` (or an $apply grouped by RegionId)
   // and otherwise rollup dimensions sums ~25,000 rows instead of semi-joining 640,000 statistics rows to the
   // region's locations (1.6 ms against 7.4 at 10M rows).
-  observation_region_rollup: [{ column: 'RegionId', sqlType: 'VARCHAR', nullable: false }, ...rollupColumns],
+  observation_region_rollup: [{ column: storageKeys.regionId, sqlType: 'VARCHAR', nullable: false }, ...rollupColumns],
   tributary_meta: [
     { column: 'key', sqlType: 'VARCHAR', nullable: false },
     { column: 'value', sqlType: 'VARCHAR', nullable: false },
@@ -92,12 +113,20 @@ export const storageTables = {
 
 export type StorageTable = keyof typeof storageTables;
 
-/** Schema version written to `tributary_meta`; the API refuses a file of another version. */
+/** The column holding a location's Id in each table that has one: how a table is narrowed to locations. */
+export const locationIdColumns = {
+  locations: storageKeys.id,
+  observations: storageKeys.locationId,
+  observation_stats: storageKeys.locationId,
+  location_regions: storageKeys.locationId,
+} as const satisfies Partial<Record<StorageTable, string>>;
+
 /** A table's column names, in storage order. */
 export function columnNames(table: StorageTable): string[] {
   return storageTables[table].map((c) => c.column);
 }
 
+/** Schema version written to `tributary_meta`; the API refuses a file of another version. */
 export const STORAGE_SCHEMA_VERSION = '4';
 
 /** `CREATE TABLE` for one storage table. Identifiers come from the catalogue only. */

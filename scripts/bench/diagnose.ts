@@ -8,7 +8,7 @@
 import type { DuckDBValue } from '@duckdb/node-api';
 import { getResource } from '../../schemas/index.js';
 import { parseQuery } from '../../services/api/odata/index.js';
-import { compilePageIds, compilePageRows } from '../../services/api/query/compile.js';
+import { compilePageIds, compilePageRows } from '../../services/api/query/compile-page.js';
 import { copySql } from '../../services/api/db/extract/extract.js';
 import { planQuery } from '../../services/api/query/plan.js';
 import { openDuck } from './duck.js';

@@ -6,7 +6,7 @@ import { statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { getResource, recordFields } from '../../schemas/index.js';
 import { parseQuery } from '../../services/api/odata/index.js';
-import { compilePageIds, compilePageRows } from '../../services/api/query/compile.js';
+import { compilePageIds, compilePageRows } from '../../services/api/query/compile-page.js';
 import { copySql } from '../../services/api/db/extract/extract.js';
 import { planQuery } from '../../services/api/query/plan.js';
 import type { DuckDBValue } from '@duckdb/node-api';

@@ -4,9 +4,9 @@
  * from DuckDB's COPY writer or typed columns), OpenAPI and `$metadata` what is offered.
  *
  * What each format does is a `{ [F in Format]: … }` table beside the stage that does it, so a new entry here fails
- * to compile until every stage handles it: the row renderer in query/compile.ts (ROW_RENDERERS), the frame and
- * writer in stream/page-writers.ts (PAGE_WRITERS). They are not functions in this table because this table is
- * data every stage may read (odata/ included), and odata/ and query/ never import the writers.
+ * to compile until every stage handles it: the row renderers in query/render-row.ts (TEXT_ROWS, COLUMN_ROWS), the
+ * frame and writer in stream/page-writers.ts (PAGE_WRITERS). They are not functions in this table because this
+ * table is data every stage may read (odata/ included), and odata/ and query/ never import the writers.
  */
 
 export interface FormatDef {

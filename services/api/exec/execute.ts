@@ -12,7 +12,8 @@
  */
 import type { ColumnChunk, Snapshot } from '../db/snapshot.js';
 import { isTextFormat } from '../formats.js';
-import { compileApply, compileCount } from '../query/compile.js';
+import { compileApply } from '../query/compile-apply.js';
+import { compileCount } from '../query/compile-count.js';
 import type { ApplyPlan, CountPlan, Key, PagePlan, Plan } from '../query/plan.js';
 import { cursorText, windowText, type TextPageRequest } from './page-text.js';
 import { findPage, type PageWindow } from './page-window.js';

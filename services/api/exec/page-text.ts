@@ -7,7 +7,7 @@
 import { CursorError, MAX_FRAMED_ID } from '../db/extract/extract.js';
 import { FORMATS, type TextFormat } from '../formats.js';
 import type { Snapshot } from '../db/snapshot.js';
-import { compileCursorRows } from '../query/compile.js';
+import { compileCursorRows } from '../query/compile-cursor.js';
 import type { Key, PagePlan } from '../query/plan.js';
 import type { PageWindow } from './page-window.js';
 

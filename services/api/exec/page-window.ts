@@ -12,7 +12,8 @@
  * (exec/page-window.test.ts unless named otherwise).
  */
 import type { Snapshot } from '../db/snapshot.js';
-import { compileMembershipRanges, compilePageIds, compilePageRows, type PageQueryOptions } from '../query/compile.js';
+import { compileMembershipRanges } from '../query/compile-membership-ranges.js';
+import { compilePageIds, compilePageRows, type PageQueryOptions } from '../query/compile-page.js';
 import { clipRanges, mergeRanges, splitMemberships, type IdRange } from '../query/membership.js';
 import type { Cond, Key, PagePlan } from '../query/plan.js';
 import type { CompiledQuery } from '../query/sql.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { getResource } from '../../../schemas/index.js';
 import { parseQuery } from '../odata/index.js';
-import { compileMembershipRanges } from './compile.js';
+import { compileMembershipRanges } from './compile-membership-ranges.js';
 import { clipRanges, mergeRanges, splitMemberships } from './membership.js';
 import { planQuery, type PagePlan } from './plan.js';
 

@@ -4,22 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { getResource } from '../../../schemas/index.js';
-import { parseQuery } from '../odata/index.js';
-import { DEFAULT_TOP, planQuery, toUtcTimestamp, type Cond, type Plan } from './plan.js';
+import { ODataError } from '../odata/index.js';
+import { DEFAULT_TOP, toUtcTimestamp, type Cond } from './plan.js';
 import { PlanError, type PlanErrorCode } from './plan-error.js';
-
-/** A query written readably (`$filter=A eq 'b'&$top=1`), each value percent-encoded as a client would. */
-function plan(resource: string, qs: string): Plan {
-  const encoded = qs
-    .split('&')
-    .filter(Boolean)
-    .map((pair) => {
-      const i = pair.indexOf('=');
-      return `${pair.slice(0, i)}=${encodeURIComponent(pair.slice(i + 1))}`;
-    })
-    .join('&');
-  return planQuery(parseQuery(encoded), getResource(resource)!);
-}
+import { page, plan } from './test-support.js';
 
 function planError(resource: string, qs: string): PlanError {
   try {
@@ -115,5 +103,11 @@ describe('planQuery: errors name the code, the parameter and where', () => {
   it('the offset points at the offending name inside the parameter', () => {
     expect(planError('Records', '$select=Id,Nope').offset).toBe(3);
     expect(planError('Records', "$filter=CharacteristicName eq 'pH' and Nope eq 1").offset).toBe(31);
+  });
+
+  it('unknown identifiers are refused by the planner, never quoted into SQL', () => {
+    for (const name of ['Foo', 'id', 'observations', 'x"y', 'Id', 'ResultUnit']) {
+      expect(() => page('Observations', `$filter=${name} eq 1`)).toThrow(name === 'x"y' ? ODataError : PlanError);
+    }
   });
 });

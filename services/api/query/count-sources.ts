@@ -1,0 +1,68 @@
+/**
+ * Which table answers a count or an `$apply`: the smallest that holds every dimension the filter and the groups
+ * name (docs/performance.md, "Counts without scanning"). Only the observations hold the row-level ones.
+ */
+import { storageKeys, type DimensionDef } from '../../../schemas/index.js';
+import type { Cond } from './plan.js';
+import { splitMemberships } from './membership.js';
+import { OBSERVATIONS, REGION_ROLLUP, ROLLUP, sourceColumn, STATS_SOURCES, type Source } from './source.js';
+
+/** Every dimension a condition mentions. */
+export function dimsOf(cond: Cond | undefined, out: DimensionDef[] = []): DimensionDef[] {
+  if (!cond) return out;
+  switch (cond.kind) {
+    case 'and':
+    case 'or':
+      dimsOf(cond.left, out);
+      return dimsOf(cond.right, out);
+    case 'not':
+      return dimsOf(cond.operand, out);
+    default:
+      out.push(cond.dim);
+      return out;
+  }
+}
+
+/** True when the rollup (no location detail) holds every one of these dimensions. */
+export function inRollup(dims: readonly DimensionDef[]): boolean {
+  return dims.every((d) => !d.membership && d.columns.observation_rollup);
+}
+
+/**
+ * True when the region rollup answers: RegionId appears exactly once, as one top-level `RegionId eq` or as a
+ * group, and every other dimension is in the rollup. Not both at once: grouping by RegionId after a region filter
+ * lists every region of the matching locations, which the rollup's rows of one region cannot tell. Nor `in`,
+ * `ne` or two regions: a location in several of them would count once per region.
+ */
+function inRegionRollup(where: Cond | undefined, groupBy: readonly DimensionDef[]): boolean {
+  const { memberships, rest } = splitMemberships(where);
+  const grouped = groupBy.filter((d) => d.membership);
+  if (memberships.length + grouped.length !== 1 || memberships.some((m) => m.kind !== 'compare')) return false;
+  return inRollup([...dimsOf(rest), ...groupBy.filter((d) => !d.membership)]);
+}
+
+/** True when some dimension is held by no statistics table (nor `locations`): only the observations answer. */
+export function rowLevel(dims: readonly DimensionDef[]): boolean {
+  return dims.some((d) => !d.membership && !d.columns.observation_stats && !d.columns.locations && !d.columns.datasets);
+}
+
+/** Every dimension is on the statistics table (or a region membership), and one of them only there. */
+export function onlyStatistics(dims: readonly DimensionDef[]): boolean {
+  return dims.every((d) => d.membership || d.columns.observation_stats) && dims.some((d) => !d.columns.locations && !d.membership);
+}
+
+/**
+ * The smallest table that answers a count or an `$apply` of these filters and groups, first; the statistics table
+ * comes with the locations it may join.
+ */
+export function countSources(where: Cond | undefined, groupBy: readonly DimensionDef[]): readonly Source[] {
+  if (inRollup([...dimsOf(where), ...groupBy])) return [ROLLUP];
+  if (inRegionRollup(where, groupBy)) return [REGION_ROLLUP];
+  if (rowLevel(dimsOf(where))) return [OBSERVATIONS];
+  return STATS_SOURCES;
+}
+
+/** `SUM(n)` of a statistics table, or `count(*)` of the observations. */
+export function total(fact: Source): string {
+  return fact === OBSERVATIONS ? 'count(*)' : `SUM(${sourceColumn(fact, storageKeys.count)})`;
+}

@@ -1,0 +1,84 @@
+/**
+ * Each format's row in SQL, one table per way DuckDB hands rows over (formats.ts): a text value per row that COPY
+ * writes as it is, or the Id and typed columns for a columnar writer. Fields are read from the resource's table `t`.
+ */
+import { storageKeys, type FieldDef } from '../../../schemas/index.js';
+import { isTextFormat, type Format, type TextFormat } from '../formats.js';
+import { column, constant } from './sql.js';
+import { RESOURCE_ALIAS } from './source.js';
+import { assertNever } from '../assert-never.js';
+
+type RowRenderer = (fields: readonly FieldDef[]) => string;
+
+export const TEXT_ROWS: { readonly [F in TextFormat]: RowRenderer } = { json: jsonRow, csv: csvRow };
+export const COLUMN_ROWS: { readonly [F in Exclude<Format, TextFormat>]: RowRenderer } = {
+  arrow: (fields) => `${field(storageKeys.id)} AS id, ${typedColumns(fields)}`,
+};
+
+/**
+ * The select list of a page's rows: `… AS row` (one text value) for JSON and CSV, `id` and `c0, c1, …` for Arrow.
+ *
+ * @example
+ * renderRow('csv', [idField]) // `concat_ws(',', CAST(t."Id" AS VARCHAR)) AS row`
+ */
+export function renderRow(format: Format, fields: readonly FieldDef[]): string {
+  return isTextFormat(format) ? `${TEXT_ROWS[format](fields)} AS row` : COLUMN_ROWS[format](fields);
+}
+
+function field(name: string): string {
+  return column(RESOURCE_ALIAS, name);
+}
+
+function typedColumns(fields: readonly FieldDef[]): string {
+  return fields.map((f, i) => `${f.type === 'uuid' ? `CAST(${field(f.column)} AS VARCHAR)` : field(f.column)} AS c${i}`).join(', ');
+}
+
+/**
+ * One JSON object per row, keys in catalogue order, nulls written as null. DuckDB's `json_object` builds each row
+ * in one pass: about four times faster than concatenating per-column JSON (55 ms against 200 ms for 10,000 Records
+ * rows) and ~8% less CPU than `to_json(struct_pack(…))` (the same text for every row of the 10M sample; a struct
+ * could not serve Locations either: its keys are case-insensitive, and Locations has both `Id` and `ID`).
+ */
+function jsonRow(fields: readonly FieldDef[]): string {
+  const members = fields.map((f) => `${constant(f.name)}, ${f.type === 'timestamp' ? isoTimestamp(field(f.column)) : field(f.column)}`);
+  return `json_object(${members.join(', ')})::VARCHAR`;
+}
+
+/** Timestamps are served as ISO 8601 UTC with milliseconds: 2020-01-01T15:30:00.000Z. */
+function isoTimestamp(c: string): string {
+  return `strftime(${c}, '%Y-%m-%dT%H:%M:%S.%gZ')`;
+}
+
+/** One RFC 4180 line per row (without the line break): text always quoted, nulls empty. */
+function csvRow(fields: readonly FieldDef[]): string {
+  // concat_ws copies each value once; a chain of || re-copies the growing line (measured 85 ms → 30 ms per page).
+  return `concat_ws(',', ${fields.map((f) => csvValue(f)).join(', ')})`;
+}
+
+function csvValue(f: FieldDef): string {
+  const text = csvText(field(f.column), f.type);
+  return f.nullable ? `COALESCE(${text}, '')` : text;
+}
+
+function csvText(c: string, type: FieldDef['type']): string {
+  switch (type) {
+    case 'integer':
+    case 'number':
+    case 'uuid':
+      return `CAST(${c} AS VARCHAR)`;
+    case 'timestamp':
+      return isoTimestamp(c);
+    case 'date':
+      return `strftime(${c}, '%Y-%m-%d')`;
+    case 'time':
+      return `left(CAST(${c} AS VARCHAR), 8)`;
+    case 'date[]':
+      return `'"' || array_to_string(list_transform(${c}, d -> strftime(d, '%Y-%m-%d')), ';') || '"'`;
+    case 'string[]':
+      return `'"' || replace(array_to_string(${c}, ';'), '"', '""') || '"'`;
+    case 'string':
+      return `'"' || replace(${c}, '"', '""') || '"'`;
+    default:
+      return assertNever(type);
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * The tables a query reads, each under its fixed alias. Table names are the storage tables' own (schemas/storage.ts),
+ * typed, and reach SQL only through `ident`; a condition compiled against a list of sources reads the first one
+ * that holds each dimension.
+ */
+import { locationIdColumns, storageKeys, type DimensionDef, type ResourceDef, type TableName } from '../../../schemas/index.js';
+import { column, ident } from './sql.js';
+
+export interface Source {
+  readonly alias: string;
+  readonly table: TableName;
+  /** The table whose column names the dimensions list for this one, when it has none of its own. */
+  readonly columnsOf?: TableName;
+}
+
+/** The resource's own table is always `t`: its key, cursor position and Id windows are written against it. */
+export const RESOURCE_ALIAS = 't';
+export const RESOURCE: { readonly [T in ResourceDef['table']]: Source } = {
+  observations: { alias: RESOURCE_ALIAS, table: 'observations' },
+  locations: { alias: RESOURCE_ALIAS, table: 'locations' },
+  datasets: { alias: RESOURCE_ALIAS, table: 'datasets' },
+};
+export const STATS: Source = { alias: 's', table: 'observation_stats' };
+export const LOCATIONS: Source = { alias: 'l', table: 'locations' };
+/** The observations as a finer table than the resource's, or as the fact a count scans. */
+export const OBSERVATIONS: Source = { alias: 'o', table: 'observations' };
+export const ROLLUP: Source = { alias: 'r', table: 'observation_rollup' };
+/** The rollup once per region of each location: the rollup's columns plus RegionId, a plain column here. */
+export const REGION_ROLLUP: Source = { alias: 'r', table: 'observation_region_rollup', columnsOf: 'observation_rollup' };
+/** Region memberships joined to group by region; the table is the dimension's `membership`. */
+export const MEMBERSHIP_ALIAS = 'm';
+
+/** Where each dimension is read from, in order of preference; `t` is always the resource's own table. */
+export const PAGE_SOURCES: { readonly [T in ResourceDef['table']]: readonly Source[] } = {
+  observations: [RESOURCE.observations],
+  locations: [RESOURCE.locations, STATS],
+  datasets: [RESOURCE.datasets, LOCATIONS, STATS],
+};
+
+/**
+ * With a row-level dimension (ResultValue, ActivityStartDate) the statistics cannot answer: the observations
+ * themselves take their place, the resource's own table still first.
+ */
+export const ROW_PAGE_SOURCES: { readonly [T in 'locations' | 'datasets']: readonly Source[] } = {
+  locations: [RESOURCE.locations, OBSERVATIONS],
+  datasets: [RESOURCE.datasets, OBSERVATIONS, LOCATIONS],
+};
+
+/** Observation counts come from the statistics table joined to its locations, or from the rollup. */
+export const STATS_SOURCES: readonly Source[] = [STATS, LOCATIONS];
+
+/** The column holding `dim` in `s`, if it has one. */
+export function columnOf(dim: DimensionDef, s: Source): string | undefined {
+  return dim.columns[s.columnsOf ?? s.table];
+}
+
+/** `alias."column"` of a storage column of `s`. */
+export function sourceColumn(s: Source, name: string): string {
+  return column(s.alias, name);
+}
+
+/** The column of `s` holding a location's Id, if it has one. */
+export function locationIdIn(s: Source): string | undefined {
+  const name = (locationIdColumns as Partial<Record<TableName, string>>)[s.table];
+  return name === undefined ? undefined : sourceColumn(s, name);
+}
+
+/** `a.x = b.y`: rows of `a` and `b` of one location. */
+export function sameLocation(a: Source, b: Source): string {
+  const [x, y] = [locationIdIn(a), locationIdIn(b)];
+  if (!x || !y) throw new Error(`${a.table} and ${b.table} are not both keyed by location`);
+  return `${x} = ${y}`;
+}
+
+/** `a."DOI" = b."DOI"`: rows of `a` and `b` of one dataset. */
+export function sameDataset(a: Source, b: Source): string {
+  return `${sourceColumn(a, storageKeys.doi)} = ${sourceColumn(b, storageKeys.doi)}`;
+}
+
+/** `"table" alias`, for FROM. */
+export function sourceTable(s: Source): string {
+  return `${ident(s.table)} ${s.alias}`;
+}
+
+/** ` JOIN "table" alias ON on`. */
+export function joinSource(s: Source, on: string): string {
+  return ` JOIN ${sourceTable(s)} ON ${on}`;
+}
