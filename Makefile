@@ -30,8 +30,8 @@ node_modules/.package-lock.json: package-lock.json
 install: node_modules/.package-lock.json
 
 # The data API and the ingest job run as JavaScript compiled by tsc, not through tsx: tsx's loader thread costs
-# ~35 MB of RSS per process (docs/performance.md §5), and its start ~0.5 s of every small publish (§P). Rebuilt
-# (~6 s) whenever a source under services/, ingest/ or schemas/ changes; npm ci wipes it with node_modules.
+# RSS in every process, and its start time in every small publish (docs/performance.md, Alternatives measured and
+# rejected). Rebuilt whenever a source under services/, ingest/ or schemas/ changes; npm ci wipes it with node_modules.
 # Scripts keep running through tsx.
 # `npm run build` (package.json) writes it: containers without make build the same way (docker-compose.yml).
 BUILD := node_modules/.cache/tributary

@@ -99,11 +99,11 @@ export const storageTables = {
     { column: 'max_id', sqlType: 'BIGINT', nullable: false },
   ],
   // observation_stats without the location: a few thousand rows answer counts and $apply that need no
-  // location-level dimension (LocationId, RegionId) in about a millisecond.
+  // location-level dimension (LocationId, RegionId).
   observation_rollup: rollupColumns,
   // The rollup once per region of each location: a count with one `RegionId eq` (or an $apply grouped by RegionId)
-  // and otherwise rollup dimensions sums ~25,000 rows instead of semi-joining 640,000 statistics rows to the
-  // region's locations (1.6 ms against 7.4 at 10M rows).
+  // and otherwise rollup dimensions sums the rollup's rows instead of semi-joining the far larger statistics table
+  // to the region's locations.
   observation_region_rollup: [{ column: storageKeys.regionId, sqlType: 'VARCHAR', nullable: false }, ...rollupColumns],
   tributary_meta: [
     { column: 'key', sqlType: 'VARCHAR', nullable: false },

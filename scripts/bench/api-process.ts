@@ -24,7 +24,7 @@ async function freePort(): Promise<number> {
 /**
  * Starts the data API with node itself as the child (so the pid is the server's) and waits for /readyz: the
  * compiled JS that `make api` runs when API_MAIN is set (`make bench` builds it), else `services/api/main.ts`
- * through tsx (~35 MB more RSS: its loader thread).
+ * through tsx (more RSS: its loader thread; docs/performance.md, §5 memory).
  */
 export async function startApi(duckdbPath: string, extraEnv: Record<string, string> = {}): Promise<ApiProcess> {
   const port = await freePort();

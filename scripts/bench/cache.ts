@@ -1,6 +1,6 @@
 /**
  * The benchmark's sample and database, cached under `data/bench/<rows>-seed<seed>-v<generator>-s<storage>-gz/`:
- * `sample/` (the generator's output, every file gzipped: 100M rows in ~1 GB instead of ~28 GB of CSV),
+ * `sample/` (the generator's output, every file gzipped: scripts/sample/generate.ts `gzipAll`),
  * `tributary.duckdb` (its ingest), `ingest-report.json` and `ingest-wall.json` (how long that ingest took, its
  * peak RSS, and when). Anything that does not match the key is rebuilt.
  */

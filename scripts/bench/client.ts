@@ -3,11 +3,10 @@
  * (client-child.ts), every figure timed there.
  *
  * Why: V8 collects a process's garbage very differently once its old generation holds more than ~8 MB. A client
- * that moves Buffers (15 MB per 10,000-row page) then runs a full mark-compact every ~25 ms: 246–542 against 9 over
- * the same 200–300 pages, with `--trace-gc`, whether the extra heap was `zod` (which the bench imports through the
- * sample generator and the schemas), `@duckdb/node-api` or a plain array of 60,000 objects; the paged JSON extract
- * read 144–178k rows/s where the same client with a ~5 MB heap read 197–254k from the same API: a heavy client
- * measures its own collector, for the API and for PostgreSQL alike. The official clients (Python,
+ * that moves Buffers (15 MB per 10,000-row page) then runs full mark-compacts all the time, whether the extra heap
+ * is `zod` (which the bench imports through the sample generator and the schemas), `@duckdb/node-api` or a plain
+ * array of objects, and reads the same API markedly slower (docs/performance.md, How each figure is measured):
+ * a heavy client measures its own collector, for the API and for PostgreSQL alike. The official clients (Python,
  * R, curl) have no such collector; the closest Node can come is a client whose heap stays small, which the child
  * checks at start.
  */
@@ -18,7 +17,7 @@ import type { Encoding, GetOptions, HttpClient, Response } from './http-client.j
 import type { PgPage, PgPageSql } from './pg-client.js';
 
 /**
- * The child's old generation at start is ~7 MiB on Node 24, whose `node:http` alone brings ~2.2 MiB (0.2 on Node 20);
+ * The child's old generation at start is ~7 MiB on Node 24, whose `node:http` alone brings ~2.2 MiB;
  * above 8 V8 changes its collection (see above), so a start above this means something heavy was imported.
  */
 const MAX_CLIENT_HEAP_MB = 7.5;

@@ -3,7 +3,7 @@
  * process (duck-child.ts) whose answers carry the time measured there.
  *
  * A measuring client that shares a process with `@duckdb/node-api` (or any old generation above ~8 MB, client.ts)
- * measures the API ~30% slower, so the clients run in a lean process of their own and DuckDB in this one, where
+ * measures its own garbage collector, so the clients run in a lean process of their own and DuckDB in this one, where
  * its figures are timed without IPC.
  */
 import type { DuckDBValue } from '@duckdb/node-api';

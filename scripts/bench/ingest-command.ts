@@ -1,6 +1,6 @@
 /**
  * How the bench starts the ingest CLI: as `make ingest` does, the compiled JavaScript when INGEST_MAIN is set
- * (`make bench` builds it), else `ingest/main.ts` through tsx (~0.5 s more per process). `peakRss`: preload
+ * (`make bench` builds it), else `ingest/main.ts` through tsx (slower to start every process). `peakRss`: preload
  * peak-rss, which writes the peak RSS to PEAK_RSS_FILE at exit.
  */
 import { dirname, join, resolve } from 'node:path';

@@ -1,7 +1,7 @@
 /**
  * The PostgreSQL side of §6 as the measuring client runs it (client-child.ts): connection settings and the timed
  * queries. It lives in the lean client process (client.ts says why), which loads `pg` only when §6 begins: `pg`
- * adds ~2 MB to a heap that must stay small.
+ * grows a heap that must stay small.
  */
 import type pg from 'pg';
 

@@ -49,8 +49,8 @@ export interface Topology {
 /**
  * The per-process defaults divided among replicas that share this machine's cores. Each replica otherwise runs
  * DuckDB with a thread per core, 8 query slots and 4 cursors, as a server alone on the machine would: three of them
- * on 2 cores served 11 requests/s of the load test's mix, with 503s after 30 s in the query queue; divided, 59–65
- * requests/s and no error (docs/deployment.md). A variable set in the environment or `env` wins.
+ * on 2 cores answered 503 after 30 s in the query queue where divided ones served the same mix without error
+ * (docs/deployment.md, What replicas cost). A variable set in the environment or `env` wins.
  */
 export function colocatedDefaults(replicas: number, cores = availableParallelism()): Record<string, string> {
   return {

@@ -34,7 +34,7 @@ export async function measureWidths(run: QueryRunner['columns']): Promise<Column
 
 /**
  * Ten evenly spaced Id windows of 500 rows, as constant ranges so zone maps let DuckDB read only those: a
- * reservoir sample of the whole table decompressed every column of every row (~100 MB at 10M rows).
+ * reservoir sample of the whole table decompressed every column of every row.
  */
 async function sampleWindows(run: QueryRunner['columns'], table: string, params: Params): Promise<string> {
   const b = await run({ sql: `SELECT min("Id") AS lo, max("Id") AS hi FROM ${ident(table)}`, params: [] });

@@ -35,8 +35,8 @@ export interface PageWindow {
  * n ≤ 10,000 (BATCH_LIMIT_THRESHOLD in DuckDB's plan_limit.cpp); above that it is a STREAMING_LIMIT, which EXPLAIN
  * does not tell apart from the parallel streaming limit that loses order (above a join). So phase one asks for at
  * most this many Ids per query and continues after the last one: `$top=10000` needs 10,001 Ids (the extra one
- * says whether a next page exists). Measured at 10M rows with the 56% filter: the STREAMING_LIMIT plan failed the
- * order check and fell back to ORDER BY, 55 ms at the middle of the table instead of 2 + 1 ms.
+ * says whether a next page exists). One larger LIMIT fails the order check and falls back to ORDER BY, which costs
+ * far more than continuing (docs/performance.md, Alternatives measured and rejected).
  */
 const ORDERED_LIMIT_MAX = 10_000;
 

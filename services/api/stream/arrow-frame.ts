@@ -65,9 +65,9 @@ const DAY_MS = 86_400_000;
 
 /**
  * One column of a batch as Arrow data. Flat types are written straight into their buffers: apache-arrow's generic
- * `vectorFromArray` builders cost ~200 ms per 10,000 Records rows, most of a page's Arrow time, and the same
- * columns built this way decode to the same values (stream/arrow-frame.test.ts). Lists and timestamps (Metadata
- * only: a few rows) keep the generic builder.
+ * `vectorFromArray` builders were most of a page's Arrow time (docs/performance.md, Alternatives measured and
+ * rejected), and the same columns built this way decode to the same values (stream/arrow-frame.test.ts). Lists and
+ * timestamps (Metadata only: a few rows) keep the generic builder.
  */
 export function columnData(type: FieldType, arrow: DataType, values: readonly unknown[]): Data {
   switch (type) {

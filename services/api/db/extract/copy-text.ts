@@ -1,9 +1,9 @@
 /**
  * A page's text, written by DuckDB's own COPY writer into a named pipe and read here as bytes.
  *
- * Why: fetching a page's rows as DuckDB values and converting each one into a JavaScript string cost ~40% of a
- * 10,000-row page and left the strings to the garbage collector (docs/performance.md). `COPY (SELECT <row
- * text>) TO '<pipe>'` with quoting switched off writes each row's text as it is, followed by `rowEnd`; this
+ * Why: fetching a page's rows as DuckDB values and converting each one into a JavaScript string was slower and left a
+ * string per row to the garbage collector (docs/performance.md, Alternatives measured and rejected). `COPY (SELECT
+ * <row text>) TO '<pipe>'` with quoting switched off writes each row's text as it is, followed by `rowEnd`; this
  * process reads the pipe without blocking the event loop (a libuv pipe handle), and a full pipe blocks DuckDB's
  * writer: back-pressure from the socket all the way to the query.
  *

@@ -1,8 +1,8 @@
 /**
- * The second DuckDB instance that cursors run on (db/extract/cursor.ts): single-threaded, over the same file. A COPY that
- * uses every thread renders row groups ahead of a slow reader and holds them in memory (2.7 GB at 2M rows,
- * docs/performance.md); one thread renders only as fast as the socket takes it. Created on the first cursor,
- * closed with the snapshot once every cursor has let go.
+ * The second DuckDB instance that cursors run on (db/extract/cursor.ts): single-threaded, over the same file. A COPY
+ * that uses every thread renders row groups ahead of a slow reader and holds them in memory (docs/performance.md,
+ * Alternatives measured and rejected); one thread renders only as fast as the socket takes it. Created on the first
+ * cursor, closed with the snapshot once every cursor has let go.
  */
 import { DuckDBInstance } from '@duckdb/node-api';
 import { literal, type CompiledQuery } from '../../query/sql.js';
@@ -13,10 +13,10 @@ import { FRAME_END, framedRows } from './row-frame.js';
 
 /**
  * The cursor instance's memory limit, in MB, for `open` cursors. Its buffer pool otherwise keeps every block a full
- * scan reads (the API's RSS grew 143 MB over a 10M-row extract; 85 MB at 128MB, 44 MB at 64MB). At 32MB one COPY
- * failed to allocate 16 MiB: 64MB leaves one cursor twice that. Each further cursor's COPY holds ~16 MiB more, so a
- * fixed 64MB made the third of three cursors open at once fail (Out of Memory with 47.9 of 61 MiB used; its page
- * was finished from its window, more slowly): the limit follows the number open, 32MB each beyond the first.
+ * scan reads. A COPY allocates 16 MiB: 64MB leaves one cursor twice that. Each further cursor's COPY holds as much
+ * again, so a fixed 64MB ran out of memory with three cursors open (their pages were finished from their windows,
+ * more slowly): the limit follows the number open, 32MB each beyond the first (docs/performance.md, Alternatives
+ * measured and rejected).
  */
 export function cursorMemoryLimitMB(open: number): number {
   return 64 + 32 * Math.max(0, open - 1);

@@ -3,7 +3,8 @@
  * next links (db/extract/cursor-cache.ts keeps it between them). One COPY writes every remaining row, framed
  * (db/extract/row-frame.ts), into a pipe; while no request is reading, the cursor reads ahead up to `readAhead` bytes, so
  * that DuckDB renders the next page while the client is still taking in the last one and asking for the next
- * (measured: docs/performance.md §1). Beyond that the pipe fills and blocks DuckDB's writer.
+ * (without it DuckDB idles while a page travels: docs/performance.md, Alternatives measured and rejected). Beyond
+ * that the pipe fills and blocks DuckDB's writer.
  */
 import type { Key } from '../../query/plan.js';
 import type { PipeCopy } from './copy-text.js';

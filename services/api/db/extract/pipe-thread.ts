@@ -3,19 +3,17 @@
  *
  * Why: a Linux pipe holds 64 KiB, about 40 rows of Records JSON. Read on the event loop, the pipe is drained only
  * when the loop is free, so DuckDB's single render thread stalled whenever this process was writing a batch to
- * the socket or collecting garbage (a third of the time during an extract): 104–106k rows/s. With the pipe
- * enlarged to 1 MiB (an experiment through fcntl, which Node cannot call) the same extract ran at 130–139k rows/s
- * (docs/performance.md §1). A thread that does nothing but drain the pipe into the cursor's read-ahead decouples
- * the renderer from the event loop the same way. It costs ~9 MB of RSS while a cursor is open.
+ * the socket or collecting garbage. A larger pipe would help, but resizing one needs fcntl, which Node cannot call.
+ * A thread that does nothing but drain the pipe into the cursor's read-ahead decouples the renderer from the event
+ * loop (docs/performance.md, Alternatives measured and rejected). It costs a worker's memory while a cursor is open.
  *
  * The thread waits for data on a blocking read end, then takes what else the pipe holds through the caller's
- * non-blocking one, up to 64 KiB per message (polling the non-blocking end every 0.5 ms instead capped
- * the extract below the event loop's rate). Messages wait until the event loop takes them, which it does between
- * writes of a page to the socket: up to 8 MiB may be in flight before the thread waits (1 MiB: back at 102k
- * rows/s; 8 MiB, with the cursor's read-ahead cut from 16 to 8 MiB so the total is unchanged: 152–178k rows/s,
- * peak RSS 337–379 MB against 307–348 MB). `pause()` stops it reading (the pipe fills and blocks DuckDB's writer:
- * the read-ahead's back-pressure); `discard()` makes it read and drop everything until end-of-file, which comes
- * once every write end is closed. The descriptors are closed when the thread has ended.
+ * non-blocking one, up to 64 KiB per message (polling the non-blocking end instead capped the extract below the event
+ * loop's rate). Messages wait until the event loop takes them, which it does between writes of a page to the socket:
+ * up to 8 MiB may be in flight before the thread waits (less starves the renderer again), as much as the cursor's own
+ * read-ahead (cursor.ts READ_AHEAD). `pause()` stops it reading (the pipe fills and blocks DuckDB's writer: the
+ * read-ahead's back-pressure); `discard()` makes it read and drop everything until end-of-file, which comes once
+ * every write end is closed. The descriptors are closed when the thread has ended.
  */
 import { EventEmitter } from 'node:events';
 import { closeSync, constants, openSync, writeSync } from 'node:fs';
