@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openClient, type Client } from './client.js';
+import { MAX_CLIENT_HEAP_MB, openClient, type Client } from './client.js';
 
 // Three JSON pages of two rows, linked by @odata.nextLink, and a CSV page with a Link header: what the bench's
 // extract loops follow, served by a real server on loopback.
@@ -42,7 +42,7 @@ describe('the bench client process', () => {
 
   it('starts with a small heap, the condition its figures depend on', () => {
     expect(client.heapMB).toBeGreaterThan(1);
-    expect(client.heapMB).toBeLessThan(6);
+    expect(client.heapMB).toBeLessThan(MAX_CLIENT_HEAP_MB);
   });
 
   it('follows next links, counts rows and reports the marked pages as they end', async () => {

@@ -20,7 +20,7 @@ import type { PgPage, PgPageSql } from './pg-client.js';
  * The child's old generation at start is ~7 MiB on Node 24, whose `node:http` alone brings ~2.2 MiB;
  * above 8 V8 changes its collection (see above), so a start above this means something heavy was imported.
  */
-const MAX_CLIENT_HEAP_MB = 7.5;
+export const MAX_CLIENT_HEAP_MB = 7.5;
 
 export interface Client {
   readonly http: HttpClient;

@@ -91,7 +91,11 @@ async function mainSections() {
 
   log(`starting the data API on ${cache.duckdbPath}`);
   const api = await startApi(cache.duckdbPath);
-  const client = await openClient({ 'x-api-key': BENCH_API_KEY });
+  // A client that cannot start must not leave the API process running.
+  const client = await openClient({ 'x-api-key': BENCH_API_KEY }).catch(async (err: unknown) => {
+    await api.stop();
+    throw err;
+  });
   const ctx: Context = { settings, base: api.base, apiPid: api.pid, client, duck, filters, figures, details: { clientHeapMB: client.heapMB }, log };
   try {
     await extractSection(ctx);

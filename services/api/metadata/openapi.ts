@@ -60,10 +60,12 @@ function collectionSchema(items: Schema, opts: { context?: string; paged: boolea
 }
 
 function pageSchema(resource: ResourceDef): Schema {
-  return collectionSchema(ref(resource.entityType), {
+  const page = collectionSchema(ref(resource.entityType), {
     context: `…${BASE_PATH}/$metadata#${resource.name}, or #${resource.name}(F1,F2) with $select.`,
     paged: true,
   });
+  const count = { type: 'integer', minimum: 0, description: 'With $top=0&$count=true (an empty page): every matching row.' };
+  return { ...page, properties: { ...(page['properties'] as Record<string, Schema>), '@odata.count': count } };
 }
 
 /** Every status the API answers with an error body, with the stable codes that produce it. */
@@ -188,7 +190,7 @@ export function buildOpenApi(serverUrl: string): Schema {
       securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'API key, sent on every request as the DataStream clients do.' } },
       parameters: {
         top: { name: '$top', in: 'query', description: 'Rows per page.', schema: { type: 'integer', minimum: TOP_RANGE.min, maximum: TOP_RANGE.max, default: DEFAULT_TOP } },
-        count: { name: '$count', in: 'query', description: 'true: answer {"value": <number of matching rows>} instead of rows.', schema: { type: 'boolean' } },
+        count: { name: '$count', in: 'query', description: 'true: answer {"value": <number of matching rows>} instead of rows; with $top=0, an empty page with @odata.count.', schema: { type: 'boolean' } },
         format: {
           name: '$format', in: 'query',
           description: `${FORMAT_NAMES.join(', ')} (json is the default; the media types are accepted too). ${FORMAT_NAMES.filter((f) => FORMATS[f].byAccept).map((f) => `Accept: ${FORMATS[f].mediaType}`).join(' or ')} does the same as $format.`,

@@ -103,7 +103,8 @@ describe('OpenAPI', () => {
     check('Count', await json(`${BASE}/Observations?$count=true&$filter=${enc("CharacteristicName eq 'pH'")}`));
     check('ApplyPage', await json(`${BASE}/Records?$apply=${enc('groupby((CharacteristicName,ActivityStartYear),aggregate($count as Count))')}`));
     check('ServiceDocument', await json(`${BASE}/`));
-    for (const path of [`${BASE}/Observations?$top=0`, `${BASE}/Observations?$select=Nope`, `${BASE}/Nope`, `${BASE}/Observations?$filter=%ZZ`]) {
+    check('ObservationPage', await json(`${BASE}/Observations?$top=0&$count=true`));
+    for (const path of [`${BASE}/Observations?$top=-1`, `${BASE}/Observations?$select=Nope`, `${BASE}/Nope`, `${BASE}/Observations?$filter=%ZZ`]) {
       const { res, text } = await get(path);
       expect(res.status).toBeGreaterThanOrEqual(400);
       check('Error', JSON.parse(text));
