@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
+import { STORE_LOCK } from '../schemas/publication.js';
 import { runCompact } from './compact.js';
 import { runIngest, runRemove, type Log } from './pipeline.js';
 import { acquirePublishLock, PublishRefused, type PublishLock } from './publish-lock.js';
@@ -13,10 +14,10 @@ import { DEFAULT_MAX_REJECTS, type Report } from './report.js';
  *   node --import tsx ingest/main.ts compact         (env DUCKDB_PATH, REPORT)
  * With PUBLICATION_STORE set, what is published at DUCKDB_PATH (the working file) is then published into the store
  * that the API replicas serve from (publish-store.ts).
- * One publish at a time (publish-lock.ts): each holds `<DUCKDB_PATH>.lock` for the whole run, waiting for another's
- * at most INGEST_LOCK_TIMEOUT_MS.
+ * One publish at a time (publish-lock.ts): each holds `<DUCKDB_PATH>.lock`, and the store's lock, for the whole run,
+ * waiting for another's at most INGEST_LOCK_TIMEOUT_MS.
  * Exit codes: 0 published · 1 nothing could be published (the reason is printed) · 2 usage · 3 refused: another
- * publish held the lock past INGEST_LOCK_TIMEOUT_MS (nothing published; run again).
+ * publish held the lock past INGEST_LOCK_TIMEOUT_MS, or the store's CURRENT moved (nothing published; run again).
  */
 
 const USAGE = 'usage: main.ts ingest   (env SRC, DUCKDB_PATH, REGIONS_FILE, REPORT)\n       main.ts remove <DOI>\n       main.ts compact';
@@ -48,11 +49,14 @@ async function main(argv: readonly string[]): Promise<number> {
   try {
     // Before the published file is read, until the new one is in place: the next publish builds on this one's result.
     locks.push(await acquirePublishLock(`${duckdbPath}.lock`, lockOptions));
+    let base: string | null | undefined;
     if (store) {
+      locks.push(await acquirePublishLock(join(store, STORE_LOCK), lockOptions));
       const seeded = await seedFromStore(store, duckdbPath);
-      if (seeded) log.info(`started ${duckdbPath} from publication ${seeded} of ${store}`);
+      if (seeded.started) log.info(`started ${duckdbPath} from publication ${seeded.current} of ${store}`);
+      base = seeded.current;
     }
-    return await publish(await job(), duckdbPath, store);
+    return await publish(await job(), duckdbPath, store, base);
   } finally {
     for (const lock of locks.reverse()) await lock.release();
   }
@@ -72,8 +76,8 @@ function jobOf(command: string | undefined, arg: string | undefined, duckdbPath:
   return '';
 }
 
-/** Reports the run; with a store, publishes the result into it. */
-async function publish(report: Report, duckdbPath: string, store: string | undefined): Promise<number> {
+/** Reports the run; with a store, publishes the result into it if CURRENT still names `base`. */
+async function publish(report: Report, duckdbPath: string, store: string | undefined, base: string | null | undefined): Promise<number> {
   await writeReport(report);
   for (const d of report.datasets) for (const w of d.warnings.slice(0, 20)) log.info(`warning: ${d.DOI ?? d.folder}: ${w.file ?? ''}${w.line ? `:${w.line}` : ''} ${w.message}`);
   if (!report.published) {
@@ -82,7 +86,7 @@ async function publish(report: Report, duckdbPath: string, store: string | undef
     return 1;
   }
   if (store) {
-    const publication = await publishToStore(store, duckdbPath, { id: report.publication });
+    const publication = await publishToStore(store, duckdbPath, { id: report.publication, parent: base });
     log.info(`published ${publication.id} into ${store} (${publication.objects[0]!.bytes} bytes): every replica serves it within seconds`);
   }
   return 0;

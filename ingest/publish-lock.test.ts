@@ -96,4 +96,19 @@ describe('two publishes on one DUCKDB_PATH', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('INGEST_LOCK_TIMEOUT_MS must be a whole number of milliseconds');
   });
+
+  it('a holder killed with SIGKILL blocks nobody: its lock ends with its process', async () => {
+    const { dir, db, src } = await published(['alpha']);
+    // The killed run holds DUCKDB_PATH's lock while it waits for a store's, which this test holds.
+    const store = join(dir, 'store');
+    const storeLock = await acquirePublishLock(join(store, 'publish.lock'), { timeoutMs: 0, command: 'a test holding the store' });
+    const killed = startCli(['ingest'], { DUCKDB_PATH: db, SRC: await src('beta'), PUBLICATION_STORE: store });
+    await killed.until(/waiting for \S+publish\.lock/);
+    killed.kill('SIGKILL');
+    expect((await killed.exit).code).toBeNull();
+    await storeLock.release();
+    const next = await startCli(['ingest'], { DUCKDB_PATH: db, SRC: await src('gamma'), INGEST_LOCK_TIMEOUT_MS: '0' }).exit;
+    expect(next.code, next.stderr).toBe(0);
+    expect(await publishedDois(db)).toEqual([ALPHA, GAMMA]);
+  });
 });
