@@ -42,7 +42,8 @@ async function main(argv: readonly string[]): Promise<number> {
   const store = process.env.PUBLICATION_STORE || undefined;
   const job = jobOf(command, arg, duckdbPath);
   if (typeof job === 'string') return usage(job || undefined);
-  const timeoutMs = Number(process.env.INGEST_LOCK_TIMEOUT_MS ?? DEFAULT_LOCK_TIMEOUT_MS);
+  // `||`: an empty value (a compose file's `INGEST_LOCK_TIMEOUT_MS=`) is the default, not 0.
+  const timeoutMs = Number(process.env.INGEST_LOCK_TIMEOUT_MS || DEFAULT_LOCK_TIMEOUT_MS);
   if (!Number.isInteger(timeoutMs) || timeoutMs < 0) return usage('INGEST_LOCK_TIMEOUT_MS must be a whole number of milliseconds');
   const lockOptions = { timeoutMs, command: argv.join(' '), onWait: log.info };
   const locks: PublishLock[] = [];
