@@ -2,10 +2,13 @@
  * Publishes the file ingest has just written into the publication store (`PUBLICATION_STORE`, layout in
  * schemas/publication.ts), so that every API replica switches to it: the file is copied to a content-addressed
  * object (hashed while it is copied, fsynced, renamed into place), its manifest written the same way, and CURRENT
- * replaced by a rename last. A publish killed at any point leaves CURRENT naming the previous, complete publication;
- * what it left behind is removed by the next publish. Old publications beyond the newest `keep` are removed
- * (a replica still reading one keeps its open file).
+ * replaced by a rename last, only if it still names the publication the new one was built on. A publish killed at any
+ * point leaves CURRENT naming the previous, complete publication; what it left behind is removed by the next publish.
+ * Old publications beyond the newest `keep` are removed (a replica still reading one keeps its open file).
+ * Ingest holds the store's lock (STORE_LOCK, publish-lock.ts) from seedFromStore to publishToStore, so publishes from
+ * several machines take turns; the check of CURRENT catches a writer that does not take it.
  */
+import { DuckDBInstance } from '@duckdb/node-api';
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
@@ -13,11 +16,13 @@ import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import { fsyncPath } from './publish.js';
+import { PublishRefused } from './publish-lock.js';
 import {
   newPublicationId,
   publicationId,
   publicationManifest,
   STORE_CURRENT,
+  STORE_LOCK,
   STORE_MANIFEST,
   STORE_OBJECTS,
   STORE_PUBLICATIONS,
@@ -33,16 +38,33 @@ async function writeAtomically(path: string, text: string): Promise<void> {
   await rename(tmp, path);
 }
 
-/** The id CURRENT names, or undefined in an empty store. */
-export async function currentPublication(store: string): Promise<PublicationManifest | undefined> {
-  let id: string;
+/** The id CURRENT names; null in an empty store. */
+async function currentId(store: string): Promise<string | null> {
   try {
-    id = publicationId.parse((await readFile(join(store, STORE_CURRENT), 'utf8')).trim());
+    return publicationId.parse((await readFile(join(store, STORE_CURRENT), 'utf8')).trim());
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw err;
   }
+}
+
+/** The publication CURRENT names, or undefined in an empty store. */
+export async function currentPublication(store: string): Promise<PublicationManifest | undefined> {
+  const id = await currentId(store);
+  if (id === null) return undefined;
   return publicationManifest.parse(JSON.parse(await readFile(join(store, STORE_PUBLICATIONS, id, STORE_MANIFEST), 'utf8')));
+}
+
+/** Refuses unless CURRENT names `expected` (null: the store is empty); `undefined` expects nothing. */
+async function expectCurrent(store: string, expected: string | null | undefined): Promise<void> {
+  if (expected === undefined) return;
+  const current = await currentId(store);
+  if (current === expected) return;
+  throw new PublishRefused(
+    `${join(store, STORE_CURRENT)} names ${current ?? 'no publication'}, not ${expected ?? 'none (an empty store)'} that this publication was built on: ` +
+      `another publish replaced it meanwhile without taking ${join(store, STORE_LOCK)}. Nothing was published into the store; ` +
+      'publish again: ingest starts its working file again from the current publication.',
+  );
 }
 
 /** Copies `file` into the store as an object named by its SHA-256 (one pass: hashed while copied). */
@@ -118,18 +140,24 @@ export interface PublishOptions {
   readonly now?: Date;
   /** The id the file carries (tributary_meta.publication_id), so the store and the file name it alike. */
   readonly id?: string;
+  /**
+   * The publication `file` was built on (null: none, an empty store). Given, CURRENT is replaced only if it still
+   * names it, else PublishRefused; omitted, the new publication follows whatever is current.
+   */
+  readonly parent?: string | null;
 }
 
 /** Publishes `file` (a complete, checkpointed DuckDB file) as the store's new current publication. */
 export async function publishToStore(store: string, file: string, opts: PublishOptions = {}): Promise<PublicationManifest> {
   await mkdir(join(store, STORE_PUBLICATIONS), { recursive: true });
   await removeStale(store);
-  const parent = await currentPublication(store);
+  await expectCurrent(store, opts.parent);
+  const parent = opts.parent === undefined ? await currentId(store) : opts.parent;
   const object = await putObject(store, file);
   const manifest: PublicationManifest = {
     id: opts.id ?? newPublicationId(opts.now),
     createdAt: (opts.now ?? new Date()).toISOString(),
-    parent: parent?.id ?? null,
+    parent,
     kind: 'full',
     objects: [{ role: 'database', ...object }],
   };
@@ -139,6 +167,12 @@ export async function publishToStore(store: string, file: string, opts: PublishO
   await writeAtomically(join(tmpDir, STORE_MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
   await rename(tmpDir, dir);
   await fsyncPath(join(store, STORE_PUBLICATIONS));
+  try {
+    await expectCurrent(store, opts.parent);
+  } catch (err) {
+    await rm(dir, { recursive: true, force: true });
+    throw err;
+  }
   await writeAtomically(join(store, STORE_CURRENT), `${manifest.id}\n`);
   await fsyncPath(store);
   await removeOld(store, opts.keep ?? 3, manifest.id);
@@ -146,19 +180,40 @@ export async function publishToStore(store: string, file: string, opts: PublishO
 }
 
 /**
- * Starts the working file from the store's current publication when there is none yet (a new ingest machine or
- * container): ingest then keeps the Ids of unchanged datasets, as it does building on its own previous file.
+ * Makes the working file the store's current publication unless it holds it already (its
+ * tributary_meta.publication_id is CURRENT's id): on a new ingest machine or container, after another machine has
+ * published, or when a change reached the working file but not the store. Ingest then builds on what the replicas
+ * serve and keeps the Ids of unchanged datasets. `current`: what a publish built on the file must find in CURRENT
+ * (publishToStore's `parent`); `started`: the file was copied from the store.
  */
-export async function seedFromStore(store: string, file: string): Promise<string | undefined> {
-  if (existsSync(file)) return undefined;
+export async function seedFromStore(store: string, file: string): Promise<{ readonly current: string | null; readonly started: boolean }> {
   const current = await currentPublication(store);
   const database = current?.objects.find((o) => o.role === 'database');
-  if (!current || !database) return undefined;
+  if (!current || !database) return { current: current?.id ?? null, started: false };
+  if (existsSync(file) && (await publicationOf(file)) === current.id) return { current: current.id, started: false };
   // Named as ingest's own builds are (publish.ts removes them when their process is gone).
   const tmp = `${file}.tmp-${process.pid}-seed`;
   await mkdir(dirname(file), { recursive: true });
   await copyFile(join(store, database.path), tmp);
   if ((await stat(tmp)).size !== database.bytes) throw new Error(`copy of ${database.path} is incomplete`);
   await rename(tmp, file);
-  return current.id;
+  return { current: current.id, started: true };
+}
+
+/** tributary_meta.publication_id of a published file; undefined when it has no valid one or cannot be read. */
+export async function publicationOf(file: string): Promise<string | undefined> {
+  try {
+    const instance = await DuckDBInstance.create(file, { access_mode: 'READ_ONLY' });
+    try {
+      const conn = await instance.connect();
+      const rows = (await conn.runAndReadAll("SELECT value FROM tributary_meta WHERE key = 'publication_id'")).getRows();
+      conn.closeSync();
+      const id = publicationId.safeParse(rows[0]?.[0]);
+      return id.success ? id.data : undefined;
+    } finally {
+      instance.closeSync();
+    }
+  } catch {
+    return undefined;
+  }
 }

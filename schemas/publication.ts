@@ -5,6 +5,7 @@
  *   CURRENT                                  the id of the publication to serve (replaced by a rename)
  *   publications/<id>/manifest.json          what the publication is made of (publicationManifest)
  *   objects/sha256-<hex>.duckdb              content-addressed files, shared by every publication that holds them
+ *   publish.lock, publish.lock.json          held by the one ingest publishing (ingest/publish-lock.ts); readers ignore it
  *
  * Content addressing is what lets a publication be incremental (issue 19): a publication made of segments lists
  * the objects it keeps from its parent and the few it adds, and a replica fetching it copies only objects it does
@@ -16,6 +17,7 @@ export const STORE_CURRENT = 'CURRENT';
 export const STORE_PUBLICATIONS = 'publications';
 export const STORE_OBJECTS = 'objects';
 export const STORE_MANIFEST = 'manifest.json';
+export const STORE_LOCK = 'publish.lock';
 
 /** Sortable by time: `20261123T112900123Z-1a2b3c4d`. */
 export const publicationId = z.string().regex(/^\d{8}T\d{9}Z-[0-9a-f]{8}$/, 'expected a publication id like 20261123T112900123Z-1a2b3c4d');

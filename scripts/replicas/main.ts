@@ -7,7 +7,7 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { currentPublication, publishToStore } from '../../ingest/publish-store.js';
+import { currentPublication, publicationOf, publishToStore } from '../../ingest/publish-store.js';
 import { startTopology } from './topology.js';
 
 const n = Number(process.env['N'] ?? '3');
@@ -26,7 +26,9 @@ if (!(await currentPublication(store))) {
     console.error(`the publication store ${store} is empty and there is no ${duckdb} to publish: run 'make start' (sample) or 'make ingest PUBLICATION_STORE=${store}' first`);
     process.exit(1);
   }
-  const p = await publishToStore(store, duckdb);
+  // parent null: only into a store that is still empty (an ingest may be publishing into it meanwhile). Under the
+  // file's own id, so that ingest on this DUCKDB_PATH finds its working file holds the current publication.
+  const p = await publishToStore(store, duckdb, { parent: null, id: await publicationOf(duckdb) });
   console.log(`published ${duckdb} into ${store} as ${p.id}`);
 }
 

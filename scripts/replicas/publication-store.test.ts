@@ -8,8 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { PublishRefused } from '../../ingest/publish-lock.js';
 import { publishToStore, seedFromStore } from '../../ingest/publish-store.js';
-import { publicationManifest } from '../../schemas/publication.js';
+import { query } from '../../ingest/test-support.js';
+import { newPublicationId, publicationManifest } from '../../schemas/publication.js';
 import { createApp } from '../../services/api/app.js';
 import { openDatabase, type Database } from '../../services/api/db/database.js';
 import { followCurrent } from '../../services/api/publication/follow-current.js';
@@ -80,9 +82,15 @@ describe('publication store', () => {
     const working = join(dir, 'fresh', 'tributary.duckdb');
     mkdirSync(join(dir, 'fresh'));
     const current = readFileSync(join(store, 'CURRENT'), 'utf8').trim();
-    expect(await seedFromStore(store, working)).toBe(current);
+    expect(await seedFromStore(store, working)).toEqual({ current, started: true });
     expect(existsSync(working)).toBe(true);
-    expect(await seedFromStore(store, working)).toBeUndefined(); // an existing working file is never replaced
+    // A working file that holds the current publication (its own publication_id, as ingest publishes) is kept.
+    const own = String((await query(working, "SELECT value FROM tributary_meta WHERE key = 'publication_id'"))[0]!.value);
+    await publishToStore(store, working, { id: own });
+    expect(await seedFromStore(store, working)).toEqual({ current: own, started: false });
+    // One that holds another (a machine that published before another one did) is started again from the current.
+    const next = await publishToStore(store, second);
+    expect(await seedFromStore(store, working)).toEqual({ current: next.id, started: true });
   });
 
   it('make remove with PUBLICATION_STORE on a machine without a working file: starts from the current publication, publishes the result', async () => {
@@ -145,5 +153,18 @@ describe('publication store', () => {
     } finally {
       writeFileSync(join(store, 'CURRENT'), current);
     }
+  });
+
+  it('replaces CURRENT only while it names the publication the new one was built on', async () => {
+    const current = readFileSync(join(store, 'CURRENT'), 'utf8').trim();
+    const ids = readdirSync(join(store, 'publications'));
+    for (const parent of [newPublicationId(), null]) {
+      const refused = publishToStore(store, second, { parent });
+      await expect(refused).rejects.toBeInstanceOf(PublishRefused);
+      await expect(refused).rejects.toThrow(`names ${current}, not ${parent ?? 'none (an empty store)'} that this publication was built on`);
+    }
+    expect(readFileSync(join(store, 'CURRENT'), 'utf8').trim()).toBe(current);
+    expect(readdirSync(join(store, 'publications'))).toEqual(ids);
+    expect((await publishToStore(store, second, { parent: current })).parent).toBe(current);
   });
 });
