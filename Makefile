@@ -37,8 +37,8 @@ install: node_modules/.package-lock.json
 BUILD := node_modules/.cache/tributary
 export API_MAIN := $(BUILD)/services/api/main.js
 export INGEST_MAIN := $(BUILD)/ingest/main.js
-# The same build bundles the explorer page (/explore) with esbuild into $(BUILD)/explore (scripts/build-explore.ts).
-$(API_MAIN): node_modules/.package-lock.json tsconfig.json scripts/build-explore.ts $(shell find services ingest schemas -type f \( -name '*.ts' -o -name '*.json' -o -name '*.css' \) -not -name '*.test.ts')
+# The same build bundles the explorer page (/explore) with esbuild into $(BUILD)/explore (scripts/build/build-explore.ts).
+$(API_MAIN): node_modules/.package-lock.json tsconfig.json scripts/build/build-explore.ts $(shell find services ingest schemas -type f \( -name '*.ts' -o -name '*.json' -o -name '*.css' \) -not -name '*.test.ts')
 	npm run --silent build
 	@touch $@
 
@@ -46,7 +46,7 @@ build: $(API_MAIN)
 
 # Embedded defaults: sample data and a DuckDB file on first run, PGlite for the board.
 start: install build
-	$(TSX) scripts/start.ts
+	$(TSX) scripts/ops/start.ts
 
 # Starts PostgreSQL and Redis, and installs Chromium, xmllint, docker-compose, HAProxy and redis-server from Debian's packages when missing.
 test: install
@@ -74,7 +74,7 @@ api: build
 
 # N API replicas behind HAProxy on API_PORT, sharing Redis (REDIS_URL) and the publication store (docs/deployment.md).
 replicas: build
-	$(TSX) scripts/replicas/main.ts
+	$(TSX) scripts/ops/replicas/main.ts
 
 board: install
 	$(TSX) services/board/main.ts
@@ -92,15 +92,15 @@ bench-compare: install
 # The replicated topology's costs: limiter (Redis vs in process), HAProxy overhead, extract and paced load with
 # 1 and 3 replicas (docs/deployment.md). Own redis-server on a free port; ROWS, LOAD_SECONDS.
 bench-replicas: install build
-	$(TSX) scripts/replicas/bench.ts
+	$(TSX) scripts/ops/replicas/bench.ts
 
 key-issue: install
 	@test -n "$(OWNER)" || { echo "usage: make key-issue OWNER=alice@example.org" >&2; exit 2; }
-	@$(TSX) scripts/keys.ts issue "$(OWNER)"
+	@$(TSX) scripts/ops/keys.ts issue "$(OWNER)"
 
 key-list: install
-	@$(TSX) scripts/keys.ts list
+	@$(TSX) scripts/ops/keys.ts list
 
 key-revoke: install
 	@test -n "$(ID)" || { echo "usage: make key-revoke ID=<key id>" >&2; exit 2; }
-	@$(TSX) scripts/keys.ts revoke "$(ID)"
+	@$(TSX) scripts/ops/keys.ts revoke "$(ID)"

@@ -6,7 +6,7 @@ import vocabularyValues from './upstream/vocabularies.json' with { type: 'json' 
 
 /**
  * The DataStream data schema as upstream publishes it (datastreamapp/schema, `source.commit`), as data that
- * `scripts/upstream-schema.ts` regenerates: never edit `schemas/upstream/*.json` by hand.
+ * `scripts/build/upstream-schema.ts` regenerates: never edit `schemas/upstream/*.json` by hand.
  */
 export const upstreamSource: Readonly<typeof source> = source;
 

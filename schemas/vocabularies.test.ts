@@ -42,7 +42,7 @@ describe('vocabularies', () => {
 });
 
 describe('schema 3.0.0 (upstream values, as published)', () => {
-  it('comes from the pinned upstream commit: a refresh (scripts/upstream-schema.ts) changes this on purpose', () => {
+  it('comes from the pinned upstream commit: a refresh (scripts/build/upstream-schema.ts) changes this on purpose', () => {
     expect(upstreamSource).toMatchObject({ repository: 'datastreamapp/schema', version: '3.0.0', commit: '145097a356edbe59b115c32271020316ed78bd19' });
   });
 

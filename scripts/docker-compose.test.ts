@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { composeHaproxyConfig } from './replicas/compose.js';
+import { composeHaproxyConfig } from './ops/replicas/compose.js';
 
 const root = resolve(import.meta.dirname, '..');
 const file = join(root, 'docker-compose.yml');
@@ -38,10 +38,10 @@ describe('docker-compose.yml', () => {
     expect(existsSync(join(root, 'services/board/schema.sql'))).toBe(true);
   });
 
-  it("mounts the balancer's configuration as scripts/replicas/haproxy-config.ts generates it, and HAProxy accepts it", () => {
-    expect(doc.services.haproxy.volumes).toContain('./scripts/replicas/haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro');
-    expect(readFileSync(join(root, 'scripts/replicas/haproxy.cfg'), 'utf8')).toBe(composeHaproxyConfig());
-    execFileSync('haproxy', ['-c', '-q', '-f', join(root, 'scripts/replicas/haproxy.cfg')], { stdio: 'pipe' });
+  it("mounts the balancer's configuration as scripts/ops/replicas/haproxy-config.ts generates it, and HAProxy accepts it", () => {
+    expect(doc.services.haproxy.volumes).toContain('./scripts/ops/replicas/haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro');
+    expect(readFileSync(join(root, 'scripts/ops/replicas/haproxy.cfg'), 'utf8')).toBe(composeHaproxyConfig());
+    execFileSync('haproxy', ['-c', '-q', '-f', join(root, 'scripts/ops/replicas/haproxy.cfg')], { stdio: 'pipe' });
   });
 
   it('passes docker-compose config (make test installs Debian\'s docker-compose: scripts/test-deps.sh)', () => {

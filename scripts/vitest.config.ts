@@ -24,6 +24,6 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     // One published DuckDB file, built by the real generator and ingest CLIs, shared by the API tests.
-    globalSetup: ['services/api/test-fixture.ts'],
+    globalSetup: ['services/api/testing/fixture-db.ts'],
   },
 });

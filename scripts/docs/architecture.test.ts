@@ -48,6 +48,13 @@ describe('import rules (docs/architecture.md)', () => {
     expect(broken).toEqual([]);
   });
 
+  it("the API's test support lives in services/api/testing/ alone, and no production file imports it", () => {
+    const support = /(^|\/)(test-support|test-fixture|fixture-app|test-server)\.ts$/;
+    expect(graph.filter((g) => g.file.startsWith(`${API}/`) && !g.file.startsWith(`${API}/testing/`) && support.test(g.file)).map((g) => g.file)).toEqual([]);
+    const production = graph.filter((g) => g.file.startsWith(`${API}/`) && !isTest(g.file) && !g.file.startsWith(`${API}/testing/`));
+    expect(production.flatMap((g) => g.files.filter((f) => f.startsWith(`${API}/testing/`)).map((f) => `${g.file} → ${f}`))).toEqual([]);
+  });
+
   it('schemas/ uses no package but zod', () => {
     const used = graph.filter((g) => g.file.startsWith('schemas/') && !isTest(g.file)).flatMap((g) => g.packages);
     expect([...new Set(used)].filter((p) => p !== 'zod')).toEqual([]);

@@ -16,8 +16,8 @@ import { openKeyStore, type KeyStore } from './keys/key-store.js';
 import { createQueryGate } from './limits/query-gate.js';
 import type { AccessOptions } from './middleware/access.js';
 import { NODE_SERVER_OPTIONS } from './middleware/url-length.js';
-import { REPO_ROOT } from './test-fixture.js';
-import { listen, type TestServer } from './test-server.js';
+import { REPO_ROOT } from './testing/fixture-db.js';
+import { listen, type TestServer } from './testing/test-server.js';
 
 let db: Database;
 let dir: string;
@@ -119,7 +119,7 @@ function hold(port: number, path: string, headers: Record<string, string> = {}):
 const RECORDS = '/v1/odata/v4/Records';
 const BIG = `${RECORDS}?%24top=10000`;
 const keysCli = (...args: string[]) =>
-  execFileSync(process.execPath, ['--import', 'tsx', 'scripts/keys.ts', ...args], { cwd: REPO_ROOT, env: { ...process.env, API_KEYS_FILE: keyFile }, encoding: 'utf8' });
+  execFileSync(process.execPath, ['--import', 'tsx', 'scripts/ops/keys.ts', ...args], { cwd: REPO_ROOT, env: { ...process.env, API_KEYS_FILE: keyFile }, encoding: 'utf8' });
 
 describe('API keys', () => {
   let port: number;

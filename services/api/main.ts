@@ -10,9 +10,9 @@ import { createQueryGate } from './limits/query-gate.js';
 import { NODE_SERVER_OPTIONS } from './middleware/url-length.js';
 import { followCurrent } from './publication/follow-current.js';
 import { storeLocator } from './publication/store-source.js';
-import { createRedis, redisLabel, waitForRedis } from './shared/redis-client.js';
-import { redisRateLimit } from './shared/redis-rate-limit.js';
-import { redisSlots } from './shared/redis-slots.js';
+import { createRedis, redisLabel, waitForRedis } from './redis/redis-client.js';
+import { redisRateLimit } from './redis/redis-rate-limit.js';
+import { redisSlots } from './redis/redis-slots.js';
 
 const config = loadApiConfig();
 // Read by libuv at its first use, which comes after this line (db/extract/thread-pool.ts says why this size).

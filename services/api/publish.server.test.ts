@@ -12,9 +12,9 @@ import { promisify } from 'node:util';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createApp } from './app.js';
-import { listen, type TestServer } from './test-server.js';
+import { listen, type TestServer } from './testing/test-server.js';
 import { openDatabase, type Database } from './db/database.js';
-import { REPO_ROOT } from './test-fixture.js';
+import { REPO_ROOT } from './testing/fixture-db.js';
 
 const run = promisify(execFile);
 let dir: string;

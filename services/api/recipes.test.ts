@@ -7,9 +7,9 @@ import { execFileSync, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createApp } from './app.js';
-import { listen, type TestServer } from './test-server.js';
+import { listen, type TestServer } from './testing/test-server.js';
 import { openDatabase, type Database } from './db/database.js';
-import { REPO_ROOT } from './test-fixture.js';
+import { REPO_ROOT } from './testing/fixture-db.js';
 
 const RECIPES = join(REPO_ROOT, 'docs', 'recipes');
 let db: Database;

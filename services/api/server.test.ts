@@ -6,7 +6,7 @@ import { request } from 'node:http';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createApp } from './app.js';
-import { listen, type TestServer } from './test-server.js';
+import { listen, type TestServer } from './testing/test-server.js';
 import { openDatabase, type Database } from './db/database.js';
 import type { Snapshot } from './db/snapshot.js';
 

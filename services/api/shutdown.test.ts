@@ -8,7 +8,7 @@ import { request, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
-import { REPO_ROOT } from './test-fixture.js';
+import { REPO_ROOT } from './testing/fixture-db.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tributary-shutdown-'));
 const children: ChildProcess[] = [];

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createRedis, waitForRedis } from '../shared/redis-client.js';
+import { createRedis, waitForRedis } from '../redis/redis-client.js';
 import { openRedisKeyStore } from './redis-key-store.js';
 import { issueKeyInRedis, listKeysInRedis, revokeKeyInRedis } from './redis-keys.js';
 

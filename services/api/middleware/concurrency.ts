@@ -14,7 +14,7 @@ export interface PerClientOptions {
   readonly max: number;
   readonly trustProxy?: boolean;
   /**
-   * Where the places are counted: in this process by default; shared/redis-slots.ts counts them in Redis so that
+   * Where the places are counted: in this process by default; redis/redis-slots.ts counts them in Redis so that
    * the limit holds across replicas.
    */
   readonly slots?: ClientSlots;

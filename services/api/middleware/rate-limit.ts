@@ -17,7 +17,7 @@ export interface RateLimitOptions {
   readonly now?: () => number;
   readonly trustProxy?: boolean;
   /**
-   * Where the buckets live: in this process by default; shared/redis-rate-limit.ts keeps them in Redis so that
+   * Where the buckets live: in this process by default; redis/redis-rate-limit.ts keeps them in Redis so that
    * every replica draws from one bucket per client.
    */
   readonly take?: (id: string) => Decision | Promise<Decision>;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatFilter, formatLiteral } from './format-filter.js';
 import { parseFilter } from './parse-filter.js';
-import { stripOffsets } from './test-support.js';
+import { stripOffsets } from '../testing/odata-ast.js';
 
 // Input → canonical text: lower-case keywords, le/ge for lte/gte, minimal parentheses.
 const CANONICAL: readonly (readonly [string, string])[] = [

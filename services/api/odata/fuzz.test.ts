@@ -11,7 +11,7 @@ import { ODataError } from './odata-error.js';
 import { parseApply } from './parse-apply.js';
 import { parseFilter } from './parse-filter.js';
 import { parseQuery } from './parse-query.js';
-import { stripOffsets } from './test-support.js';
+import { stripOffsets } from '../testing/odata-ast.js';
 
 /** Run a parser; anything thrown must be an ODataError. */
 function parsesOrODataError(parse: () => unknown): boolean {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseApply } from './parse-apply.js';
-import { and, catchODataError, cmp, inList, num, or, prop, stripOffsets } from './test-support.js';
+import { and, catchODataError, cmp, inList, num, or, prop, stripOffsets } from '../testing/odata-ast.js';
 
 describe('parseApply: input → AST', () => {
   it.each([

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FILTER_LIMITS, parseFilter } from './parse-filter.js';
 import {
   and, bool, catchODataError, cmp, date, datetime, fn, inList, not, nul, num, or, stripOffsets, str,
-} from './test-support.js';
+} from '../testing/odata-ast.js';
 
 // Input → AST (offsets checked separately below).
 const AST_CASES: readonly (readonly [string, unknown])[] = [

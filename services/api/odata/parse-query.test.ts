@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ODATA_ERROR_CODES } from './odata-error.js';
 import { parseQuery, TOP_RANGE } from './parse-query.js';
-import { catchODataError, cmp, num, prop, str, stripOffsets } from './test-support.js';
+import { catchODataError, cmp, num, prop, str, stripOffsets } from '../testing/odata-ast.js';
 
 describe('parseQuery: options → Query', () => {
   it.each([

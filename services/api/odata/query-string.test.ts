@@ -2,7 +2,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { decodeQueryString } from './query-string.js';
-import { catchODataError } from './test-support.js';
+import { catchODataError } from '../testing/odata-ast.js';
 
 const pairs = (raw: string) => decodeQueryString(raw).map(({ name, value }) => [name, value]);
 

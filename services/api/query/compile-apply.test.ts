@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compileApply } from './compile-apply.js';
-import { apply, run, useFixture } from './test-support.js';
+import { apply, run, useFixture } from '../testing/plans.js';
 
 const fixture = useFixture();
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compileCount } from './compile-count.js';
-import { count, FILTER_SHAPES, run, useFixture } from './test-support.js';
+import { count, FILTER_SHAPES, run, useFixture } from '../testing/plans.js';
 
 const fixture = useFixture();
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { TextFormat } from '../formats.js';
 import { compileCursorRows } from './compile-cursor.js';
 import { compilePageIds, compilePageRows } from './compile-page.js';
-import { FILTER_SHAPES, page, run, useFixture } from './test-support.js';
+import { FILTER_SHAPES, page, run, useFixture } from '../testing/plans.js';
 
 const fixture = useFixture();
 

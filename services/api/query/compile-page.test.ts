@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Format } from '../formats.js';
 import { compilePageIds, compilePageRows, type PageQueryOptions } from './compile-page.js';
 import type { Key } from './plan.js';
-import { FILTER_SHAPES, page, run, useFixture } from './test-support.js';
+import { FILTER_SHAPES, page, run, useFixture } from '../testing/plans.js';
 
 const fixture = useFixture();
 

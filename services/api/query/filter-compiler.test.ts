@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { FilterCompiler } from './filter-compiler.js';
 import { Params, type CompiledQuery } from './sql.js';
 import { PAGE_SOURCES } from './source.js';
-import { page } from './test-support.js';
+import { page } from '../testing/plans.js';
 
 /** The filter of a Records query, compiled against the observations as a page would. */
 function compileFilter(qs: string): CompiledQuery {

@@ -7,7 +7,7 @@ import { getResource } from '../../../schemas/index.js';
 import { ODataError } from '../odata/index.js';
 import { DEFAULT_TOP, toUtcTimestamp, type Cond } from './plan.js';
 import { PlanError, type PlanErrorCode } from './plan-error.js';
-import { page, plan } from './test-support.js';
+import { page, plan } from '../testing/plans.js';
 
 function planError(resource: string, qs: string): PlanError {
   try {

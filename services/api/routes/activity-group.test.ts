@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { upstreamActivityGroups } from '../../../schemas/index.js';
-import { openFixtureApp, type FixtureApp } from '../fixture-app.js';
+import { openFixtureApp, type FixtureApp } from '../testing/fixture-app.js';
 
 let fixture: FixtureApp;
 beforeAll(async () => {

@@ -8,7 +8,7 @@ import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createApp } from '../app.js';
 import type { Database } from '../db/database.js';
-import { openFixtureApp, type FixtureApp } from '../fixture-app.js';
+import { openFixtureApp, type FixtureApp } from '../testing/fixture-app.js';
 
 const BASE = '/v1/odata/v4';
 let fixture: FixtureApp;

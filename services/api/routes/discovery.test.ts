@@ -10,7 +10,7 @@ import odatajs from 'ts-odatajs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { resources } from '../../../schemas/index.js';
 import { createApp } from '../app.js';
-import { listen, type TestServer } from '../test-server.js';
+import { listen, type TestServer } from '../testing/test-server.js';
 import { openDatabase, type Database } from '../db/database.js';
 
 /** datastreamjs's transport (@datastream/fetch 0.0.x, parseLinkFromHeader): a lazy match from the first `<`. */

@@ -1,6 +1,6 @@
 /**
  * `/explore`: the explorer page. The HTML is this file's; its script, styles and province boundaries are the
- * assets `npm run build` writes (scripts/build-explore.ts) and this route serves from that folder; the
+ * assets `npm run build` writes (scripts/build/build-explore.ts) and this route serves from that folder; the
  * regions of REGIONS_FILE (the hubs) are served as they are for the map's base layer. Nothing here needs a
  * key: the page calls the public API like any browser client (the API's own origin listed in CORS_ORIGINS).
  */
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { ApiError } from '../errors.js';
 
 export interface ExploreOptions {
-  /** The folder scripts/build-explore.ts wrote. */
+  /** The folder scripts/build/build-explore.ts wrote. */
   readonly assetsDir: string;
   /** GeoJSON of extra regions (REGIONS_FILE) drawn on the map; none when unset. */
   readonly regionsFile?: string;

@@ -11,7 +11,7 @@ import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createApp } from '../app.js';
 import { openDatabase, type Database } from '../db/database.js';
-import { listen, type TestServer } from '../test-server.js';
+import { listen, type TestServer } from '../testing/test-server.js';
 
 const BASE = '/v1/odata/v4';
 /** datastreamjs's transport (@datastream/fetch 0.0.x, parseLinkFromHeader): a lazy match from the first `<`. */

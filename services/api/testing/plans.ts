@@ -6,8 +6,8 @@ import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb
 import { afterAll, beforeAll, inject } from 'vitest';
 import { getResource } from '../../../schemas/index.js';
 import { parseQuery } from '../odata/index.js';
-import { planQuery, type ApplyPlan, type CountPlan, type PagePlan, type Plan } from './plan.js';
-import type { CompiledQuery } from './sql.js';
+import { planQuery, type ApplyPlan, type CountPlan, type PagePlan, type Plan } from '../query/plan.js';
+import type { CompiledQuery } from '../query/sql.js';
 
 /** Plans a query written readably (`$filter=A eq 'b'&$top=1`): each value is percent-encoded as a client would. */
 export function plan(resource: string, qs: string): Plan {

@@ -1,7 +1,7 @@
 /**
  * The Redis connection every replica shares limits and keys through (`REDIS_URL`). It must never make the API
  * hang: commands fail at once while disconnected (no offline queue) and after `commandTimeoutMs` when Redis stops
- * answering, so a caller can fall back (shared/redis-rate-limit.ts, shared/redis-slots.ts) instead of waiting.
+ * answering, so a caller can fall back (redis/redis-rate-limit.ts, redis/redis-slots.ts) instead of waiting.
  * Reconnects forever in the background, at most a second apart.
  */
 import { Redis } from 'ioredis';

@@ -1,6 +1,6 @@
 // Load test of the message board, on loopback and bounded in time and size.
 //
-//   node --import tsx scripts/board-load.ts [--posts 1000] [--concurrency 50] [--rows 100000]
+//   node --import tsx scripts/load/board-load.ts [--posts 1000] [--concurrency 50] [--rows 100000]
 //
 // Starts a board in this process on 127.0.0.1 with the write rate limit lifted: embedded PGlite in a temporary
 // directory, or, when DB_SERVICE is set, a scratch database on that server (created from DB_*, dropped after).
@@ -13,9 +13,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { startBoard, type RunningBoard } from '../services/board/board.js';
-import { loadConfig, type BoardConfig } from '../services/board/config.js';
-import { applySchema } from '../services/board/schema.js';
+import { startBoard, type RunningBoard } from '../../services/board/board.js';
+import { loadConfig, type BoardConfig } from '../../services/board/config.js';
+import { applySchema } from '../../services/board/schema.js';
 
 const { values: args } = parseArgs({
   options: {

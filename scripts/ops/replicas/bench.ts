@@ -17,11 +17,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { publishToStore } from '../../ingest/publish-store.js';
-import { tokenBuckets } from '../../services/api/middleware/rate-limit.js';
-import { createRedis, waitForRedis } from '../../services/api/shared/redis-client.js';
-import { redisRateLimit } from '../../services/api/shared/redis-rate-limit.js';
-import { redisSlots } from '../../services/api/shared/redis-slots.js';
+import { publishToStore } from '../../../ingest/publish-store.js';
+import { tokenBuckets } from '../../../services/api/middleware/rate-limit.js';
+import { createRedis, waitForRedis } from '../../../services/api/redis/redis-client.js';
+import { redisRateLimit } from '../../../services/api/redis/redis-rate-limit.js';
+import { redisSlots } from '../../../services/api/redis/redis-slots.js';
 import { exited, freePort, REPO_ROOT, startTopology, type Topology } from './topology.js';
 
 const run = promisify(execFile);

@@ -14,7 +14,7 @@
  * Env: LOAD_SECONDS (default 60, max 600), MAX_REQUESTS (default 50000), CLIENTS (50), GREEDY (2), ROWS (100000).
  * Exit 1 on any error other than the greedy clients' 429s, or any inconsistent page.
  *
- *   node --import tsx scripts/load-api.ts
+ *   node --import tsx scripts/load/load-api.ts
  */
 import { execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -23,10 +23,10 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { createApp } from '../services/api/app.js';
-import { openDatabase } from '../services/api/db/database.js';
+import { createApp } from '../../services/api/app.js';
+import { openDatabase } from '../../services/api/db/database.js';
 
-const ROOT = resolve(import.meta.dirname, '..');
+const ROOT = resolve(import.meta.dirname, '../..');
 const num = (name: string, def: number, max: number) => Math.min(max, Number(process.env[name] ?? def) || def);
 const SECONDS = num('LOAD_SECONDS', 60, 600);
 const MAX_REQUESTS = num('MAX_REQUESTS', 50_000, 1_000_000);

@@ -1,8 +1,8 @@
 /** Test support: the app over the shared fixture file, with a second, plain DuckDB connection for reference SQL. */
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import type { Hono } from 'hono';
-import { createApp } from './app.js';
-import { openDatabase, type Database } from './db/database.js';
+import { createApp } from '../app.js';
+import { openDatabase, type Database } from '../db/database.js';
 
 export interface FixtureApp {
   readonly db: Database;

@@ -9,7 +9,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { haproxyConfig } from './haproxy-config.js';
 
-export const REPO_ROOT = resolve(import.meta.dirname, '../..');
+export const REPO_ROOT = resolve(import.meta.dirname, '../../..');
 
 export interface Replica {
   readonly name: string;

@@ -4,7 +4,7 @@
  * comes from a CDN), and the provinces and territories of Canada from world-geojson, simplified to a size a
  * browser draws at once (28 MB of coordinates → a few hundred KB).
  *
- *   node --import tsx scripts/build-explore.ts [outDir]   (default node_modules/.cache/tributary/explore)
+ *   node --import tsx scripts/build/build-explore.ts [outDir]   (default node_modules/.cache/tributary/explore)
  *
  * `npm run build` (make build, make start) runs it; the browser test builds into a temporary folder.
  */
@@ -13,7 +13,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 
-const ROOT = resolve(import.meta.dirname, '..');
+const ROOT = resolve(import.meta.dirname, '../..');
 export const DEFAULT_OUT = join(ROOT, 'node_modules/.cache/tributary/explore');
 
 /** world-geojson file → RegionId and name, as ingest/regions.ts names the provinces. */

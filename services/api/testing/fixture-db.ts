@@ -15,7 +15,7 @@ declare module 'vitest' {
   }
 }
 
-export const REPO_ROOT = resolve(import.meta.dirname, '../..');
+export const REPO_ROOT = resolve(import.meta.dirname, '../../..');
 /** Small enough to build in seconds, large enough for several 1,000-row pages per location filter. */
 export const FIXTURE_ROWS = '30000';
 

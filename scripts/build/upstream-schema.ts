@@ -4,7 +4,7 @@
  * rules (errors from the upload schema `primary.json`, warnings from `quality-control.json`), values only, with the
  * source commit recorded in `schemas/upstream/source.json`.
  *
- *   node --import tsx scripts/upstream-schema.ts <path of a datastreamapp/schema work tree> [out folder]
+ *   node --import tsx scripts/build/upstream-schema.ts <path of a datastreamapp/schema work tree> [out folder]
  *
  * A refresh is this one command followed by `make test`: `schemas/upstream/source.test.ts` pins the commit, so a new
  * one is a reviewed change, and the rule tests say which new rules our SQL compiler cannot express yet.
@@ -17,7 +17,7 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Schema = { [key: string]: Json };
 
 const root = resolve(process.argv[2] ?? '');
-const out = resolve(process.argv[3] ?? join(import.meta.dirname, '..', 'schemas', 'upstream'));
+const out = resolve(process.argv[3] ?? join(import.meta.dirname, '..', '..', 'schemas', 'upstream'));
 const src = join(root, 'schemas', 'data', 'src');
 
 const read = (path: string): Schema => JSON.parse(readFileSync(join(src, path), 'utf8')) as Schema;

@@ -1,6 +1,6 @@
 /**
  * The shared limits on the machine's Redis (127.0.0.1:6379, each test under its own key prefix): two connections
- * stand for two replicas. Redis stopped mid-run is exercised in scripts/replicas/replicas.test.ts, on a Redis of
+ * stand for two replicas. Redis stopped mid-run is exercised in scripts/ops/replicas/replicas.test.ts, on a Redis of
  * its own.
  */
 import { randomBytes } from 'node:crypto';

@@ -1,7 +1,7 @@
 /**
- * The balancer's configuration under docker compose (scripts/replicas/haproxy.cfg): replicas of the `api` service found
+ * The balancer's configuration under docker compose (scripts/ops/replicas/haproxy.cfg): replicas of the `api` service found
  * through Docker's DNS, up to 10. Regenerate after changing haproxy-config.ts:
- *   node --import tsx -e "import('./scripts/replicas/compose.ts').then(m => process.stdout.write(m.composeHaproxyConfig()))" > scripts/replicas/haproxy.cfg
+ *   node --import tsx -e "import('../../replicas/scripts/ops/replicas/compose.js').then(m => process.stdout.write(m.composeHaproxyConfig()))" > scripts/ops/replicas/haproxy.cfg
  */
 import { haproxyConfig, type HaproxyConfigOptions } from './haproxy-config.js';
 

@@ -1,8 +1,8 @@
 /**
  * Helpers shared by this folder's tests (imported by nothing else).
  */
-import type { CompareOp, FunctionName, Literal } from './ast.js';
-import { ODataError } from './odata-error.js';
+import type { CompareOp, FunctionName, Literal } from '../odata/ast.js';
+import { ODataError } from '../odata/odata-error.js';
 
 /** Deep copy without `offset` keys, so tables can state shapes and offsets separately. */
 export function stripOffsets<T>(value: T): T {

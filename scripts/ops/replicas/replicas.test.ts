@@ -11,8 +11,8 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { publishToStore } from '../../ingest/publish-store.js';
-import { issueKeyInRedis, revokeKeyInRedis } from '../../services/api/keys/redis-keys.js';
+import { publishToStore } from '../../../ingest/publish-store.js';
+import { issueKeyInRedis, revokeKeyInRedis } from '../../../services/api/keys/redis-keys.js';
 import { exited, freePort, REPO_ROOT, startTopology, waitForOk, type Topology } from './topology.js';
 
 const PREFIX = 'tributary:';

@@ -7,7 +7,7 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { currentPublication, publicationOf, publishToStore } from '../../ingest/publish-store.js';
+import { currentPublication, publicationOf, publishToStore } from '../../../ingest/publish-store.js';
 import { startTopology } from './topology.js';
 
 const n = Number(process.env['N'] ?? '3');

@@ -4,15 +4,15 @@
  * up within a second, no restart. The plain key is printed once, by `issue`,
  * and stored nowhere: only its SHA-256 is in the file.
  *
- *   node --import tsx scripts/keys.ts issue alice@example.org
- *   node --import tsx scripts/keys.ts list
- *   node --import tsx scripts/keys.ts revoke 3f2a9c1b7d4e
+ *   node --import tsx scripts/ops/keys.ts issue alice@example.org
+ *   node --import tsx scripts/ops/keys.ts list
+ *   node --import tsx scripts/ops/keys.ts revoke 3f2a9c1b7d4e
  */
 import { Redis } from 'ioredis';
-import { loadApiConfig } from '../services/api/config.js';
-import { issueKey, readKeyFile, revokeKey, type KeyRecord } from '../services/api/keys/key-file.js';
-import { issueKeyInRedis, listKeysInRedis, revokeKeyInRedis } from '../services/api/keys/redis-keys.js';
-import { redisLabel } from '../services/api/shared/redis-client.js';
+import { loadApiConfig } from '../../services/api/config.js';
+import { issueKey, readKeyFile, revokeKey, type KeyRecord } from '../../services/api/keys/key-file.js';
+import { issueKeyInRedis, listKeysInRedis, revokeKeyInRedis } from '../../services/api/keys/redis-keys.js';
+import { redisLabel } from '../../services/api/redis/redis-client.js';
 
 const config = loadApiConfig();
 const [command, arg] = process.argv.slice(2);

@@ -7,8 +7,8 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { STORAGE_SCHEMA_VERSION } from '../schemas/index.js';
-import { SAMPLE_GENERATOR_VERSION } from './sample/generate.js';
+import { STORAGE_SCHEMA_VERSION } from '../../schemas/index.js';
+import { SAMPLE_GENERATOR_VERSION } from '../sample/generate.js';
 
 const env = { ...process.env };
 env['DUCKDB_PATH'] ??= 'data/tributary.duckdb';

@@ -5,7 +5,7 @@
  *
  * Redis unreachable or slow (the client's command timeout): the request is counted in this replica's own buckets
  * instead, so the service keeps serving with each replica enforcing the limit alone (at worst N× the rate for the
- * duration of the outage). The outage is logged by shared/redis-client.ts.
+ * duration of the outage). The outage is logged by redis/redis-client.ts.
  */
 import type { Redis } from 'ioredis';
 import { decision, tokenBuckets, type Decision } from '../middleware/rate-limit.js';
