@@ -5,6 +5,7 @@ import { INGEST_VERSION, type Log } from './pipeline.js';
 import { readPrevious } from './previous.js';
 import { abandonBuild, openBuild, publishBuild } from './publish.js';
 import { finish, type Report } from './report.js';
+import { ingestMemory } from './settings.js';
 import { writeStatistics } from './statistics.js';
 
 /**
@@ -12,7 +13,7 @@ import { writeStatistics } from './statistics.js';
  * statistics; a new publication id), without the space that removed and replaced datasets left behind
  * (docs/storage.md, "Compaction").
  */
-export async function runCompact(options: { readonly duckdbPath: string; readonly log?: Log }): Promise<Report> {
+export async function runCompact(options: { readonly duckdbPath: string; readonly log?: Log; readonly memoryLimitBytes?: number }): Promise<Report> {
   const started = performance.now();
   const build = await openBuild(options.duckdbPath);
   if (!build.hasPrevious) {
@@ -22,7 +23,7 @@ export async function runCompact(options: { readonly duckdbPath: string; readonl
   const publicationId = newPublicationId();
   try {
     const prev = await readPrevious(build.conn, true);
-    await prepareLoad(build.conn);
+    await prepareLoad(build.conn, ingestMemory(options.memoryLimitBytes));
     // No REGIONS_FILE here: memberships are carried over as published.
     await copyPublished(build.conn);
     await writeStatistics(build.conn, { ingestVersion: INGEST_VERSION, maxObservationId: prev.maxObservationId, maxLocationId: prev.maxLocationId, publicationId }, STORAGE_SCHEMA_VERSION);

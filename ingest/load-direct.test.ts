@@ -8,6 +8,7 @@ import { runIngest, type IngestOptions } from './pipeline.js';
 import { readPrevious } from './previous.js';
 import { abandonBuild, openBuild } from './publish.js';
 import { readSources } from './read.js';
+import { ingestMemory } from './settings.js';
 import type { Report } from './report.js';
 import { copyFixtures, dumpTables, query, tempDir } from './test-support.js';
 import { prepareValidation } from './validate.js';
@@ -106,10 +107,10 @@ describe('the direct path (one statement from CSV to observations)', () => {
     try {
       const prev = await readPrevious(build.conn, build.hasPrevious);
       await prepareValidation(build.conn);
-      await prepareLoad(build.conn);
+      await prepareLoad(build.conn, ingestMemory());
       await prepareDirect(build.conn);
       await rm(join(src, 'gamma', 'b-good.csv'));
-      const outcome = await loadDirect(build.conn, datasets, prev, { maxRejects: 10 });
+      const outcome = await loadDirect(build.conn, datasets, prev, { maxRejects: 10, batchBytes: ingestMemory().batchBytes });
       expect(outcome).toEqual({ loaded: false, reason: expect.stringMatching(/could not be read in one pass.*b-good\.csv/) });
       expect(datasets.map((d) => [d.report.rowsRead, d.report.rowsLoaded])).toEqual([[0, 0], [0, 0]]);
     } finally {

@@ -1,6 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { columnNames, storageTables, storedUploadColumns } from '../schemas/index.js';
-import { all, ingestMemory, run, scalarNumber } from './db.js';
+import { all, run, scalarNumber } from './db.js';
 import { locationSources } from './location-columns.js';
 import { batchDatasets } from './batch-datasets.js';
 import { loadDataset, locationCore, checkNewObservations, observationSortKey, type NewRows } from './load.js';
@@ -44,8 +44,8 @@ type Part = Omit<NewRows, 'stage'> & { readonly ds: SourceDataset };
 export interface DirectOptions {
   readonly maxRejects: number;
   readonly progress?: (line: string) => void;
-  /** Estimated data-file bytes per sorted batch (default: a quarter of INGEST_MEMORY_LIMIT, db.ts). */
-  readonly batchBytes?: number;
+  /** Estimated data-file bytes per sorted batch (a quarter of INGEST_MEMORY_LIMIT, settings.ts). */
+  readonly batchBytes: number;
 }
 
 const OK = '_ok';
@@ -65,7 +65,7 @@ export async function loadDirect(conn: DuckDBConnection, datasets: readonly Sour
   const ordered = [...datasets].sort((a, b) => (a.metadata.DOI < b.metadata.DOI ? -1 : 1));
   const empty = ordered.find((ds) => ds.files.length === 0);
   if (empty) return { loaded: false, reason: `${empty.folder} has no readable data file` };
-  const batches = await batchDatasets(ordered, options.batchBytes ?? ingestMemory().batchBytes);
+  const batches = await batchDatasets(ordered, options.batchBytes);
   let maxima = { observation: prev.maxObservationId, location: prev.maxLocationId };
   const parts: Part[] = [];
   for (const [i, batch] of batches.entries()) {

@@ -1,8 +1,9 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { activityGroupOf, columnNames, createTableSql, storedUploadColumns as uploadColumns, type StorageTable } from '../schemas/index.js';
-import { all, appendRows, ingestMemory, run, scalarNumber, type IngestMemory } from './db.js';
+import { all, appendRows, run, scalarNumber } from './db.js';
 import { conflictColumns, locationSources } from './location-columns.js';
 import type { SourceDataset } from './read.js';
+import type { IngestMemory } from './settings.js';
 import type { Warning } from './report.js';
 import { ident } from './sql.js';
 import type { Staged } from './validate.js';
@@ -24,7 +25,7 @@ const list = (cols: readonly string[], prefix = '') => cols.map((c) => `${prefix
 export const locationCore = columnNames('locations').filter((c) => c !== 'first_obs_id' && c !== 'last_obs_id');
 
 /** Creates the build's tables and sets its memory limit (INGEST_MEMORY_LIMIT, db.ts). */
-export async function prepareLoad(conn: DuckDBConnection, memory: IngestMemory = ingestMemory()): Promise<void> {
+export async function prepareLoad(conn: DuckDBConnection, memory: IngestMemory): Promise<void> {
   await run(conn, `SET memory_limit = '${Math.floor(memory.limitBytes / 2 ** 20)}MiB'`);
   for (const table of finalTables) await run(conn, createTableSql(table));
   await run(conn, `CREATE TEMP TABLE all_locations AS SELECT ${list(locationCore)} FROM locations WITH NO DATA`);

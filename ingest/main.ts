@@ -1,18 +1,21 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { runCompact } from './compact.js';
+import { traceStatements } from './db.js';
 import { runIngest, runRemove, type Log } from './pipeline.js';
 import { publishToStore, seedFromStore } from './publish-store.js';
-import { DEFAULT_MAX_REJECTS, type Report } from './report.js';
+import type { Report } from './report.js';
+import { loadIngestSettings, type IngestSettings } from './settings.js';
 
 /**
  * CLI, the only file with side effects:
  *   node --import tsx ingest/main.ts ingest          (env SRC, DUCKDB_PATH, REGIONS_FILE, REPORT, REPORT_MAX_REJECTS)
  *   node --import tsx ingest/main.ts remove <DOI>    (env DUCKDB_PATH, REPORT)
  *   node --import tsx ingest/main.ts compact         (env DUCKDB_PATH, REPORT)
- * With PUBLICATION_STORE set, what is published at DUCKDB_PATH (the working file) is then published into the store
- * that the API replicas serve from (publish-store.ts).
- * Exit codes: 0 published · 1 nothing could be published (the reason is printed) · 2 usage.
+ * Every setting is read once, from the table in settings.ts. With PUBLICATION_STORE set, what is published at
+ * DUCKDB_PATH (the working file) is then published into the store that the API replicas serve from
+ * (publish-store.ts).
+ * Exit codes: 0 published · 1 nothing could be published (the reason is printed) · 2 usage or an invalid setting.
  */
 
 const USAGE = 'usage: main.ts ingest   (env SRC, DUCKDB_PATH, REGIONS_FILE, REPORT)\n       main.ts remove <DOI>\n       main.ts compact';
@@ -22,44 +25,48 @@ const log: Log = {
   ...(process.stderr.isTTY ? { progress: (line: string) => process.stderr.write(`  ${line}\n`) } : {}),
 };
 
-async function writeReport(report: Report): Promise<void> {
-  const path = process.env.REPORT;
+async function writeReport(path: string | undefined, report: Report): Promise<void> {
   if (!path) return;
   await mkdir(dirname(path), { recursive: true });
   await writeFile(path, `${JSON.stringify(report, null, 2)}\n`);
 }
 
+/** Runs one command; a number is a usage error's exit code. */
+async function command(settings: IngestSettings, [name, arg]: readonly string[]): Promise<Report | number> {
+  const common = { duckdbPath: settings.DUCKDB_PATH, log, memoryLimitBytes: settings.INGEST_MEMORY_LIMIT };
+  if (name === 'ingest' && arg === undefined) {
+    if (!settings.SRC) return usage('SRC is required');
+    return await runIngest({ ...common, src: settings.SRC, regionsFile: settings.REGIONS_FILE, maxRejects: settings.REPORT_MAX_REJECTS });
+  }
+  if (name === 'remove' && arg) return await runRemove({ ...common, doi: arg });
+  if (name === 'compact' && arg === undefined) return await runCompact(common);
+  return usage();
+}
+
 async function main(argv: readonly string[]): Promise<number> {
-  const [command, arg] = argv;
-  const duckdbPath = process.env.DUCKDB_PATH || 'data/tributary.duckdb';
-  const store = process.env.PUBLICATION_STORE || undefined;
-  if (store && (command === 'ingest' || command === 'remove' || command === 'compact')) {
-    const seeded = await seedFromStore(store, duckdbPath);
-    if (seeded) log.info(`started ${duckdbPath} from publication ${seeded} of ${store}`);
+  let settings: IngestSettings;
+  try {
+    settings = loadIngestSettings();
+  } catch (err) {
+    return usage((err as Error).message);
   }
-  let report: Report;
-  if (command === 'ingest' && arg === undefined) {
-    const src = process.env.SRC;
-    if (!src) return usage('SRC is required');
-    const maxRejects = Number(process.env.REPORT_MAX_REJECTS ?? DEFAULT_MAX_REJECTS);
-    if (!Number.isInteger(maxRejects) || maxRejects < 0) return usage('REPORT_MAX_REJECTS must be a whole number');
-    report = await runIngest({ src, duckdbPath, regionsFile: process.env.REGIONS_FILE || undefined, maxRejects, log });
-  } else if (command === 'remove' && arg) {
-    report = await runRemove({ duckdbPath, doi: arg, log });
-  } else if (command === 'compact' && arg === undefined) {
-    report = await runCompact({ duckdbPath, log });
-  } else {
-    return usage();
+  traceStatements(settings.INGEST_TRACE);
+  const store = settings.PUBLICATION_STORE;
+  if (store && ['ingest', 'remove', 'compact'].includes(argv[0] ?? '')) {
+    const seeded = await seedFromStore(store, settings.DUCKDB_PATH);
+    if (seeded) log.info(`started ${settings.DUCKDB_PATH} from publication ${seeded} of ${store}`);
   }
-  await writeReport(report);
+  const report = await command(settings, argv);
+  if (typeof report === 'number') return report;
+  await writeReport(settings.REPORT, report);
   for (const d of report.datasets) for (const w of d.warnings.slice(0, 20)) log.info(`warning: ${d.DOI ?? d.folder}: ${w.file ?? ''}${w.line ? `:${w.line}` : ''} ${w.message}`);
   if (!report.published) {
     for (const d of report.datasets) if (d.error) log.info(`${d.DOI ?? d.folder}: ${d.error}`);
-    log.info(`nothing published: ${report.error ?? 'unknown reason'}; ${duckdbPath} is unchanged`);
+    log.info(`nothing published: ${report.error ?? 'unknown reason'}; ${settings.DUCKDB_PATH} is unchanged`);
     return 1;
   }
   if (store) {
-    const publication = await publishToStore(store, duckdbPath, { id: report.publication });
+    const publication = await publishToStore(store, settings.DUCKDB_PATH, { id: report.publication });
     log.info(`published ${publication.id} into ${store} (${publication.objects[0]!.bytes} bytes): every replica serves it within seconds`);
   }
   return 0;

@@ -11,6 +11,7 @@ import { publishChange, startCopy, type Copy } from './merge.js';
 import { readPrevious, type Previous } from './previous.js';
 import { abandonBuild, checkpointAndClose, openBuild, publishBuild, removeStaleBuilds, type Build } from './publish.js';
 import { readSources, type SourceDataset } from './read.js';
+import { ingestMemory, type IngestMemory } from './settings.js';
 import { canadaRegions, loadRegionsFile, type Region } from './regions.js';
 import { DEFAULT_MAX_REJECTS, datasetReport, failDataset, finish, type DatasetReport, type Report } from './report.js';
 import { literal } from './sql.js';
@@ -43,7 +44,9 @@ export interface IngestOptions {
    * Both publish identical files; tests run both.
    */
   readonly path?: 'direct' | 'staged';
-  /** Direct path: estimated data-file bytes per sorted batch (default: a quarter of INGEST_MEMORY_LIMIT). */
+  /** DuckDB's memory_limit for the build and the merge (INGEST_MEMORY_LIMIT; default half the RAM). */
+  readonly memoryLimitBytes?: number;
+  /** Direct path: estimated data-file bytes per sorted batch (default: a quarter of the memory limit). */
   readonly batchBytes?: number;
 }
 
@@ -51,6 +54,7 @@ export interface RemoveOptions {
   readonly duckdbPath: string;
   readonly doi: string;
   readonly log?: Log;
+  readonly memoryLimitBytes?: number;
 }
 
 export const INGEST_VERSION = '1';
@@ -70,6 +74,7 @@ async function ingestOnce(options: IngestOptions, direct: boolean): Promise<Repo
   const started = performance.now();
   const log = options.log ?? quiet;
   const maxRejects = options.maxRejects ?? DEFAULT_MAX_REJECTS;
+  const memory = ingestMemory(options.memoryLimitBytes);
   const sources = await readSources(options.src);
   const reports: DatasetReport[] = [...sources.failed];
   if (sources.datasets.length === 0) {
@@ -84,7 +89,7 @@ async function ingestOnce(options: IngestOptions, direct: boolean): Promise<Repo
   try {
     const prev = await readPrevious(build.conn, build.hasPrevious);
     await prepareValidation(build.conn);
-    await prepareLoad(build.conn);
+    await prepareLoad(build.conn, memory);
     timer.lap('open');
     const changed = sources.datasets.filter((ds) => prev.datasets.get(ds.metadata.DOI)?.contentHash !== ds.contentHash);
     for (const ds of sources.datasets) {
@@ -93,14 +98,14 @@ async function ingestOnce(options: IngestOptions, direct: boolean): Promise<Repo
     }
     if (direct && changed.length > 0) {
       await prepareDirect(build.conn);
-      const outcome = await loadDirect(build.conn, changed, prev, { maxRejects, progress: log.progress, batchBytes: options.batchBytes });
+      const outcome = await loadDirect(build.conn, changed, prev, { maxRejects, progress: log.progress, batchBytes: options.batchBytes ?? memory.batchBytes });
       if (!outcome.loaded) {
         await abandonBuild(build);
         return { fallback: outcome.reason };
       }
       for (const p of outcome.parts) await addDataset(build.conn, p.ds, p);
       timer.lap('load');
-      return await finishBuild(build, copy, outcome, outcome.parts.map((p) => p.DOI), regions, reports, started, timer, options, log);
+      return await finishBuild(build, copy, outcome, outcome.parts.map((p) => p.DOI), regions, reports, started, timer, { ...options, memory }, log);
     }
     const staged = await stageAll(build, changed, maxRejects, log);
     timer.lap('validate');
@@ -112,7 +117,7 @@ async function ingestOnce(options: IngestOptions, direct: boolean): Promise<Repo
     }
     const maxima = await loadAll(build, loading, staged, prev, log);
     timer.lap('load');
-    return await finishBuild(build, copy, maxima, [...replaced], regions, reports, started, timer, options, log);
+    return await finishBuild(build, copy, maxima, [...replaced], regions, reports, started, timer, { ...options, memory }, log);
   } catch (err) {
     await abandonBuild(build);
     throw err;
@@ -134,7 +139,7 @@ async function finishBuild(
   reports: DatasetReport[],
   started: number,
   timer: ReturnType<typeof phaseTimer>,
-  options: IngestOptions,
+  options: IngestOptions & { readonly memory: IngestMemory },
   log: Log,
 ): Promise<Report> {
   await deriveRegions(build.conn, regions);
@@ -144,7 +149,7 @@ async function finishBuild(
   timer.lap('statistics');
   if (build.delta) {
     await checkpointAndClose(build);
-    await publishChange(build.target, { drop: loaded, delta: build.path, meta }, copy);
+    await publishChange(build.target, { drop: loaded, delta: build.path, meta }, { copy, memoryLimitBytes: options.memory.limitBytes });
     await abandonBuild(build);
   } else await publishBuild(build);
   timer.lap('publish');
@@ -267,7 +272,7 @@ export async function runRemove(options: RemoveOptions): Promise<Report> {
     return finish({ published: false, error, datasets: [failDataset(report, error)] }, started);
   }
   const publicationId = newPublicationId();
-  await publishChange(target, { drop: [options.doi], meta: { ingestVersion: INGEST_VERSION, maxObservationId: prev.maxObservationId, maxLocationId: prev.maxLocationId, publicationId } });
+  await publishChange(target, { drop: [options.doi], meta: { ingestVersion: INGEST_VERSION, maxObservationId: prev.maxObservationId, maxLocationId: prev.maxLocationId, publicationId } }, { memoryLimitBytes: ingestMemory(options.memoryLimitBytes).limitBytes });
   options.log?.info(`removed ${options.doi}; published ${options.duckdbPath}`);
   return { ...finish({ published: true, datasets: [report] }, started), publication: publicationId };
 }
