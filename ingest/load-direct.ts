@@ -5,7 +5,8 @@ import { locationSources } from './location-columns.js';
 import { batchDatasets } from './batch-datasets.js';
 import { loadDataset, locationCore, checkNewObservations, observationSortKey, type NewRows } from './load.js';
 import type { Previous } from './previous.js';
-import type { SourceDataset } from './read.js';
+import type { SourceDataset, SourceFile } from './read.js';
+import { failDataset as failReport } from './report.js';
 import { ident } from './sql.js';
 import { failedRulesMaskSql, warningRules } from './rule-sql.js';
 import { countRuleWarnings } from './rule-warnings.js';
@@ -26,20 +27,21 @@ import { castSql, rowOkSql } from './validate-sql.js';
  *
  * Invalid rows are written too, flagged `_ok = false` and sorted after the batch's valid rows, so one scan yields
  * exact counts; they are deleted once the valid ones are numbered. The statement has no source positions, so a
- * dataset with anything to explain — an invalid or malformed row, or a location whose attributes vary (the first
- * occurrence by line wins) — is staged again on its own, as the staged path does, for its rejects, warnings and
- * locations. Its rows are not reloaded: the staged verdicts must agree with these counts.
- *
- * Falls back (returns the reason) when a file cannot be read at all or a dataset has no valid row: the staged
- * path handles both per file and keeps a published version. Reports of earlier batches have been filled by then;
- * the pipeline reads the sources again, with new reports, for the staged path.
+ * dataset with anything to explain — an invalid or malformed row, a location whose attributes vary (the first
+ * occurrence by line wins), a file DuckDB could not read in the statement, or no valid row at all — is staged
+ * again on its own (validate.ts) for its rejects, warnings and locations. Its rows are not reloaded: the staged
+ * verdicts must agree with these counts. A dataset with no valid row fails alone; its published version, if
+ * any, is kept.
  */
 
-export type DirectOutcome =
-  | { readonly loaded: true; readonly maxObservationId: number; readonly maxLocationId: number; readonly parts: readonly Part[] }
-  | { readonly loaded: false; readonly reason: string };
+export interface DirectOutcome {
+  readonly maxObservationId: number;
+  readonly maxLocationId: number;
+  /** The datasets loaded, in Id order; a failed one is not among them. */
+  readonly parts: readonly Part[];
+}
 
-type Part = Omit<NewRows, 'stage'> & { readonly ds: SourceDataset };
+type Part = NewRows & { readonly ds: SourceDataset };
 
 export interface DirectOptions {
   readonly maxRejects: number;
@@ -63,20 +65,17 @@ export async function prepareDirect(conn: DuckDBConnection): Promise<void> {
 
 export async function loadDirect(conn: DuckDBConnection, datasets: readonly SourceDataset[], prev: Previous, options: DirectOptions): Promise<DirectOutcome> {
   const ordered = [...datasets].sort((a, b) => (a.metadata.DOI < b.metadata.DOI ? -1 : 1));
-  const empty = ordered.find((ds) => ds.files.length === 0);
-  if (empty) return { loaded: false, reason: `${empty.folder} has no readable data file` };
   const batches = await batchDatasets(ordered, options.batchBytes);
   let maxima = { observation: prev.maxObservationId, location: prev.maxLocationId };
   const parts: Part[] = [];
   for (const [i, batch] of batches.entries()) {
     const label = batches.length > 1 ? ` (batch ${i + 1} of ${batches.length})` : '';
     const outcome = await loadBatch(conn, batch, maxima, label, options);
-    if ('reason' in outcome) return { loaded: false, reason: outcome.reason };
     parts.push(...outcome.parts);
     maxima = outcome.maxima;
   }
   for (const column of [OK, FILE, WARN]) await run(conn, `ALTER TABLE observations DROP COLUMN ${column}`);
-  return { loaded: true, maxObservationId: maxima.observation, maxLocationId: maxima.location, parts };
+  return { maxObservationId: maxima.observation, maxLocationId: maxima.location, parts };
 }
 
 interface Maxima {
@@ -85,15 +84,11 @@ interface Maxima {
 }
 
 /** One batch: insert sorted, count, explain, number its locations and rows after `maxima`, delete its invalid rows. */
-async function loadBatch(conn: DuckDBConnection, batch: readonly SourceDataset[], maxima: Maxima, label: string, options: DirectOptions): Promise<{ parts: Part[]; maxima: Maxima } | { reason: string }> {
+async function loadBatch(conn: DuckDBConnection, batch: readonly SourceDataset[], maxima: Maxima, label: string, options: DirectOptions): Promise<{ parts: Part[]; maxima: Maxima }> {
   const before = await scalarNumber(conn, 'SELECT count(*) FROM observations');
   const fresh = freshRows(before);
   const t0 = performance.now();
-  try {
-    await run(conn, insertSql(batch), batch.flatMap((ds) => [ds.metadata.DOI, ...ds.files.map((f) => f.path)]));
-  } catch (err) {
-    return { reason: `a file could not be read in one pass (${(err as Error).message.split('\n')[0]})` };
-  }
+  const { files, unreadable } = await insertBatch(conn, batch, options);
   const perFile = await countRows(conn, fresh);
   const counts = new Map<string, { rows: number; valid: number }>();
   for (const c of perFile.values()) {
@@ -101,10 +96,6 @@ async function loadBatch(conn: DuckDBConnection, batch: readonly SourceDataset[]
     counts.set(c.DOI, { rows: sum.rows + c.rows, valid: sum.valid + c.valid });
   }
   const malformed = await malformedFiles(conn);
-  for (const ds of batch) {
-    if ((counts.get(ds.metadata.DOI)?.valid ?? 0) === 0) return { reason: `${ds.metadata.DOI} has no valid row` };
-  }
-  const files = batch.flatMap((ds) => ds.files.map((f) => ({ ds, name: f.name })));
   if (options.progress) reportPass(options.progress, files, perFile, batch.length, label, (performance.now() - t0) / 1000);
   for (const { fileIndex, warning } of await countRuleWarnings(conn, 'observations', `${fresh} AND ${OK}`, FILE, WARN, files.map((f) => f.name))) {
     files[fileIndex]?.ds.report.warnings.push(warning);
@@ -115,7 +106,11 @@ async function loadBatch(conn: DuckDBConnection, batch: readonly SourceDataset[]
   let { observation, location } = maxima;
   for (const ds of batch) {
     const count = counts.get(ds.metadata.DOI) ?? { rows: 0, valid: 0 };
-    const explain = count.rows > count.valid || ds.files.some((f) => malformed.has(f.path)) || varying.has(ds.metadata.DOI);
+    if (count.valid === 0) {
+      await failDataset(conn, ds, options);
+      continue;
+    }
+    const explain = count.rows > count.valid || ds.files.some((f) => malformed.has(f.path) || unreadable.has(f.path)) || varying.has(ds.metadata.DOI);
     location += await datasetLocations(conn, ds, count, explain, { observation, location }, options);
     Object.assign(ds.report, { rowsLoaded: count.valid, status: 'loaded' });
     parts.push({ ds, DOI: ds.metadata.DOI, from: observation + 1, to: observation + count.valid });
@@ -123,6 +118,61 @@ async function loadBatch(conn: DuckDBConnection, batch: readonly SourceDataset[]
   }
   await numberBatch(conn, before, parts, maxima.observation);
   return { parts, maxima: { observation, location } };
+}
+
+interface BatchFile {
+  readonly ds: SourceDataset;
+  readonly file: SourceFile;
+  readonly name: string;
+  /** The dataset's place in the batch (DOI order), the first sort key. */
+  readonly part: number;
+}
+
+/**
+ * Inserts the batch's files in one statement. A file DuckDB cannot read that way (a gzip stream with garbage after
+ * it, a record its parser cannot recover from) fails the whole statement: each file is then read on its own to
+ * find which, those are left out and the statement runs again without them. Their datasets are explained, and
+ * staging reports such a file as rejected, as it reports a file it cannot read.
+ */
+async function insertBatch(conn: DuckDBConnection, batch: readonly SourceDataset[], options: DirectOptions): Promise<{ files: BatchFile[]; unreadable: Set<string> }> {
+  const all = batch.flatMap((ds, part) => ds.files.map((file) => ({ ds, file, name: file.name, part })));
+  try {
+    await insertFiles(conn, all);
+    return { files: all, unreadable: new Set() };
+  } catch (err) {
+    const unreadable = await unreadableFiles(conn, all);
+    if (unreadable.size === 0) throw err;
+    for (const f of all) if (unreadable.has(f.file.path)) options.progress?.(`${f.name}: cannot be read in one statement; reported as rejected`);
+    const files = all.filter((f) => !unreadable.has(f.file.path));
+    await insertFiles(conn, files);
+    return { files, unreadable };
+  }
+}
+
+async function insertFiles(conn: DuckDBConnection, files: readonly BatchFile[]): Promise<void> {
+  if (files.length > 0) await run(conn, insertSql(files), files.flatMap((f) => [f.ds.metadata.DOI, f.file.path]));
+}
+
+/** Paths of the files that fail on their own; the reject tables are emptied for the statement that follows. */
+async function unreadableFiles(conn: DuckDBConnection, files: readonly BatchFile[]): Promise<Set<string>> {
+  const unreadable = new Set<string>();
+  for (const { file } of files) {
+    await scalarNumber(conn, `SELECT count(*) FROM (${fileRowsSql(file, '$1')})`, [file.path]).catch(() => unreadable.add(file.path));
+  }
+  await malformedFiles(conn);
+  return unreadable;
+}
+
+/**
+ * A dataset none of whose rows is valid fails on its own: staged for its rejects, its rows (all invalid) deleted
+ * with the batch's, its published version kept.
+ */
+async function failDataset(conn: DuckDBConnection, ds: SourceDataset, options: DirectOptions): Promise<void> {
+  const staged = await stageDataset(conn, ds, 'direct_stage', { maxRejects: options.maxRejects });
+  await run(conn, `DROP TABLE ${staged.table}`);
+  if (staged.rowsValid !== 0) throw new Error(`internal error: ${ds.metadata.DOI} has ${staged.rowsValid} valid rows when staged, none when loaded`);
+  const r = ds.report;
+  failReport(r, `no valid row in ${ds.folder}; ${r.rowsRejected} rejected, ${r.rejects.length > 0 ? 'see rejects' : 'no readable file'} (the published version, if any, is kept)`);
 }
 
 /** A line per file (its rows), then the pass's rows/s. */
@@ -143,7 +193,7 @@ async function datasetLocations(conn: DuckDBConnection, ds: SourceDataset, count
     return await run(conn, cleanLocationsSql(), [maxima.location, doi]);
   }
   const t1 = performance.now();
-  const staged = await stageDataset(conn, ds, 'direct_stage', { maxRejects: options.maxRejects, warnings: false });
+  const staged = await stageDataset(conn, ds, 'direct_stage', { maxRejects: options.maxRejects });
   if (staged.rowsValid !== count.valid) throw new Error(`internal error: ${doi} has ${staged.rowsValid} valid rows when staged, ${count.valid} when loaded`);
   const loaded = await loadDataset(conn, ds, staged, maxima);
   await run(conn, `DROP TABLE ${staged.table}`);
@@ -179,13 +229,8 @@ async function numberBatch(conn: DuckDBConnection, before: number, parts: readon
  * documented key. Columns that may not be NULL get a placeholder in invalid rows only (a valid row has them),
  * so the table's constraints hold until those rows are deleted. Id and LocationId are filled in afterwards.
  */
-function insertSql(ordered: readonly SourceDataset[]): string {
-  let param = 0;
-  let fileIndex = 0;
-  const sources = ordered.flatMap((ds, part) => {
-    const doi = `$${++param}`;
-    return ds.files.map((file) => `SELECT ${part} AS _part, ${fileIndex++} AS ${FILE}, ${doi}::VARCHAR AS "DOI", * EXCLUDE (extra_nl) FROM (${fileRowsSql(file, `$${++param}`)})`);
-  });
+function insertSql(files: readonly BatchFile[]): string {
+  const sources = files.map(({ file, part }, i) => `SELECT ${part} AS _part, ${i} AS ${FILE}, $${2 * i + 1}::VARCHAR AS "DOI", * EXCLUDE (extra_nl) FROM (${fileRowsSql(file, `$${2 * i + 2}`)})`);
   const notNull = new Set(storageTables.observations.filter((c) => !c.nullable).map((c) => c.column));
   const typed = storedUploadColumns.map((f) => {
     const value = castSql(f).replace(/^CAST\(/, 'TRY_CAST(');

@@ -10,12 +10,10 @@ import type { Staged } from './validate.js';
 import { castSql } from './validate-sql.js';
 
 /**
- * Stage 3 (load): valid staged rows become `observations`, numbered after the current maxima in the order
- * (MonitoringLocationID, ActivityStartDate, ActivityStartTime, every other column, source position) and
- * inserted in that order, so each location is one contiguous Id range and the table is physically in Id order.
- * `loadDataset` numbers a dataset's locations and plans its Id range; `insertNewObservations` then sorts and
- * writes every new dataset in one INSERT. Locations, statistics and datasets accumulate in temporary tables and
- * are written in order at the end.
+ * The build's tables, and what the load (load-direct.ts) shares with its explanation: `loadDataset` numbers the
+ * locations of a dataset staged line by line (validate.ts) from their first occurrences and reports conflicting
+ * ones; `checkNewObservations` checks the planned Id ranges and adds their statistics. Locations, statistics and
+ * datasets accumulate in temporary tables and are written in order at the end.
  */
 
 export const finalTables: readonly StorageTable[] = ['datasets', 'locations', 'location_regions', 'observations', 'observation_stats', 'observation_rollup', 'observation_region_rollup', 'tributary_meta'];
@@ -90,9 +88,8 @@ function datasetLocationsSql(stage: string): string {
 }
 
 /**
- * The documented numbering key within a dataset: location, date, time, then every other upload column. The
- * staged path adds the source position (`_src`) as the last tie-break; rows equal in every column are
- * indistinguishable once stored, so the direct path, which has no source position, numbers the same table.
+ * The documented numbering key within a dataset: location, date, time, then every other upload column. Rows
+ * equal in every column are indistinguishable once stored, so no source position is needed as a tie-break.
  */
 export const observationSortKey = (() => {
   const lead = ['MonitoringLocationID', 'ActivityStartDate', 'ActivityStartTime'];
@@ -100,75 +97,18 @@ export const observationSortKey = (() => {
   return [...lead, ...rest].map((c) => `${ident(c)} NULLS FIRST`).join(', ');
 })();
 
-/** A dataset whose valid staged rows are to be written, with the Id range `loadDataset` planned for it. */
+/** A dataset's new rows: the Id range planned for them. */
 export interface NewRows {
   readonly DOI: string;
-  readonly stage: string;
   readonly from: number;
   readonly to: number;
-}
-
-/** Every observations column as an expression over the typed valid rows; Id is filled in afterwards. */
-function observationExpr(column: string): string {
-  if (column === 'Id') return '0';
-  if (column === 'DOI' || column === 'LocationId' || column === 'ActivityStartYear' || column === 'ActivityGroupType') return ident(column);
-  if (!uploadColumns.some((f) => f.name === column)) throw new Error(`observations.${column} has no source`);
-  return ident(column);
-}
-
-/** One dataset's valid rows, typed, with its place in DOI order (`_part`) and source position (`_src`). */
-function partSql(part: number, stage: string): string {
-  const typed = uploadColumns.map((f) => `${castSql(f, `s.${ident(f.name)}`)} AS ${ident(f.name)}`).join(', ');
-  return `SELECT ${part} AS _part, l."DOI", ${typed}, l."Id" AS "LocationId", year(CAST(s."ActivityStartDate" AS DATE))::INTEGER AS "ActivityStartYear",
-      coalesce(g."ActivityGroupType", 'Other') AS "ActivityGroupType", s.rowid AS _src
-    FROM ${stage} s JOIN all_locations l ON l."DOI" = $${part + 1} AND l."MonitoringLocationID" = s."MonitoringLocationID"
-    LEFT JOIN activity_groups g ON g."ActivityType" = s."ActivityType"
-    WHERE s.ok`;
-}
-
-/**
- * Writes the valid rows of every new dataset, sorted by (DOI order, the documented key), in one INSERT, then
- * numbers them in place: Id = base + (rowid − rows before) + 1, rowid being the row's physical place (the build
- * file is append-only, so rowids are dense). Three measured reasons for this shape (2M sample rows, 2 cores):
- * - `row_number() OVER ()` over the sorted rows makes DuckDB run the whole insert pipeline after it (casts,
- *   compression, writes) on one thread: 3× the wall time. The UPDATE of one BIGINT column costs ~0.1 CPU-s.
- * - One INSERT for all datasets lets DuckDB write compressed row groups straight into the file; an INSERT per
- *   dataset (~150k rows) went through the WAL and an automatic checkpoint (12.8 vs 6 CPU-s), and appending
- *   per dataset to a temporary table left partial row groups that the final checkpoint rewrote (+3–6 CPU-s).
- * - Sorting by every column costs little in DuckDB 1.5 (~1.2 CPU-s over an unsorted copy); a hash of the
- *   remaining columns as tie-break was slower (hashing 42 columns costs more than comparing them).
- * DuckDB keeps the sorted order into the table (preserve_insertion_order); the ranges are checked here and the
- * statistics stage checks that each location's Ids are one contiguous range.
- */
-export async function insertNewObservations(conn: DuckDBConnection, parts: readonly NewRows[], base: number): Promise<number> {
-  if (parts.length === 0) return 0;
-  const before = await scalarNumber(conn, 'SELECT count(*) FROM observations');
-  const cols = columnNames('observations');
-  const union = parts.map((p, i) => partSql(i, p.stage)).join('\n    UNION ALL ');
-  const rows = await run(
-    conn,
-    `INSERT INTO observations (${list(cols)}) SELECT ${cols.map(observationExpr).join(', ')} FROM (${union}) ORDER BY _part, ${observationSortKey}, _src`,
-    parts.map((p) => p.DOI),
-  );
-  await numberNewObservations(conn, parts, base, before);
-  return rows;
-}
-
-/**
- * Numbers the rows appended after the first `before` rows in place — Id = base + (rowid − before) + 1, rowid
- * being the row's physical place (the build file is append-only, so rowids are dense) — checks each dataset's
- * planned range, and adds their statistics.
- */
-export async function numberNewObservations(conn: DuckDBConnection, parts: readonly Omit<NewRows, 'stage'>[], base: number, before: number): Promise<void> {
-  await run(conn, 'UPDATE observations SET "Id" = $1 + (rowid - $2) + 1 WHERE rowid >= $2', [base, before]);
-  await checkNewObservations(conn, parts, base);
 }
 
 /**
  * Checks that the rows numbered after `base` are exactly the planned ranges of `parts` (one per dataset), and adds
  * their statistics; every row above `base` must belong to `parts`.
  */
-export async function checkNewObservations(conn: DuckDBConnection, parts: readonly Omit<NewRows, 'stage'>[], base: number): Promise<void> {
+export async function checkNewObservations(conn: DuckDBConnection, parts: readonly NewRows[], base: number): Promise<void> {
   const written = await all(conn, 'SELECT "DOI", count(*) AS n, min("Id") AS lo, max("Id") AS hi FROM observations WHERE "Id" > $1 GROUP BY "DOI"', [base]);
   for (const p of parts) {
     const w = written.find((r) => r.DOI === p.DOI);

@@ -1,27 +1,27 @@
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { STORAGE_SCHEMA_VERSION } from '../schemas/index.js';
 import { newPublicationId } from '../schemas/publication.js';
-import { run, scalarNumber } from './db.js';
+import { run } from './db.js';
 import { deriveRegions } from './derive.js';
-import { insertNewObservations, loadDataset, prepareLoad, type NewRows } from './load.js';
+import { prepareLoad } from './load.js';
 import { loadDirect, prepareDirect } from './load-direct.js';
 import { publishChange, startCopy, type Copy } from './merge.js';
 import { readPrevious, type Previous } from './previous.js';
 import { abandonBuild, checkpointAndClose, openBuild, publishBuild, removeStaleBuilds, type Build } from './publish.js';
-import { readSources, type SourceDataset } from './read.js';
+import { readSources } from './read.js';
 import { ingestMemory, type IngestMemory } from './settings.js';
 import { canadaRegions, loadRegionsFile, type Region } from './regions.js';
 import { DEFAULT_MAX_REJECTS, datasetReport, failDataset, finish, type DatasetReport, type Report } from './report.js';
 import { literal } from './sql.js';
 import { addDataset, writeStatistics } from './statistics.js';
-import { prepareValidation, stageDataset, type Staged } from './validate.js';
+import { prepareValidation } from './validate.js';
 
 /**
- * read → validate → load → derive → statistics → publish; each stage is its own file. With a publication in place,
- * stages 2–5 build the new and changed datasets alone (a delta) and stage 6 merges it into a copy of the published
- * file (merge.ts); the first ingest and `compact` build the whole file.
+ * read → validate and load → derive → statistics → publish; each stage is its own file. With a publication in
+ * place, stages 2–5 build the new and changed datasets alone (a delta) and stage 6 merges it into a copy of the
+ * published file (merge.ts); the first ingest and `compact` build the whole file.
  */
 
 export interface Log {
@@ -38,15 +38,9 @@ export interface IngestOptions {
   /** Stored rejects per dataset (counts stay exact). */
   readonly maxRejects?: number;
   readonly log?: Log;
-  /**
-   * 'direct' (default): one statement reads, validates, sorts and writes the new rows (load-direct.ts), falling
-   * back to 'staged' when it cannot; 'staged': every file is staged and validated first (validate.ts, load.ts).
-   * Both publish identical files; tests run both.
-   */
-  readonly path?: 'direct' | 'staged';
   /** DuckDB's memory_limit for the build and the merge (INGEST_MEMORY_LIMIT; default half the RAM). */
   readonly memoryLimitBytes?: number;
-  /** Direct path: estimated data-file bytes per sorted batch (default: a quarter of the memory limit). */
+  /** Estimated data-file bytes per sorted batch (default: a quarter of the memory limit). */
   readonly batchBytes?: number;
 }
 
@@ -58,19 +52,10 @@ export interface RemoveOptions {
 }
 
 export const INGEST_VERSION = '1';
-const STAGING = 'staging';
 const quiet: Log = { info: () => {} };
-
 
 /** Adds or replaces the datasets under `src`, keeps every other published one, publishes atomically. */
 export async function runIngest(options: IngestOptions): Promise<Report> {
-  const result = await ingestOnce(options, options.path !== 'staged');
-  if (!('fallback' in result)) return result;
-  options.log?.progress?.(`validating file by file instead: ${result.fallback}`);
-  return (await ingestOnce(options, false)) as Report;
-}
-
-async function ingestOnce(options: IngestOptions, direct: boolean): Promise<Report | { fallback: string }> {
   const started = performance.now();
   const log = options.log ?? quiet;
   const maxRejects = options.maxRejects ?? DEFAULT_MAX_REJECTS;
@@ -96,28 +81,16 @@ async function ingestOnce(options: IngestOptions, direct: boolean): Promise<Repo
       if (!changed.includes(ds)) Object.assign(ds.report, { status: 'unchanged' });
       reports.push(ds.report);
     }
-    if (direct && changed.length > 0) {
-      await prepareDirect(build.conn);
-      const outcome = await loadDirect(build.conn, changed, prev, { maxRejects, progress: log.progress, batchBytes: options.batchBytes ?? memory.batchBytes });
-      if (!outcome.loaded) {
-        await abandonBuild(build);
-        return { fallback: outcome.reason };
-      }
-      for (const p of outcome.parts) await addDataset(build.conn, p.ds, p);
-      timer.lap('load');
-      return await finishBuild(build, copy, outcome, outcome.parts.map((p) => p.DOI), regions, reports, started, timer, { ...options, memory }, log);
-    }
-    const staged = await stageAll(build, changed, maxRejects, log);
-    timer.lap('validate');
-    const loading = changed.filter((ds) => staged.has(ds));
-    const replaced = new Set(loading.map((ds) => ds.metadata.DOI));
-    if (loading.length === 0 && sources.datasets.every((ds) => changed.includes(ds))) {
+    await prepareDirect(build.conn);
+    const outcome = await loadDirect(build.conn, changed, prev, { maxRejects, progress: log.progress, batchBytes: options.batchBytes ?? memory.batchBytes });
+    // Nothing to publish when every dataset read was new or changed and none of them loaded.
+    if (outcome.parts.length === 0 && changed.length === sources.datasets.length) {
       await abandonBuild(build);
       return finish({ published: false, error: 'no dataset has a valid row (see rejects)', datasets: reports }, started);
     }
-    const maxima = await loadAll(build, loading, staged, prev, log);
+    for (const p of outcome.parts) await addDataset(build.conn, p.ds, p);
     timer.lap('load');
-    return await finishBuild(build, copy, maxima, [...replaced], regions, reports, started, timer, { ...options, memory }, log);
+    return await finishBuild(build, copy, outcome, outcome.parts.map((p) => p.DOI), regions, reports, started, timer, { ...options, memory }, log);
   } catch (err) {
     await abandonBuild(build);
     throw err;
@@ -157,71 +130,6 @@ async function finishBuild(
   const report = { ...finish({ published: true, datasets: reports }, started), publication: meta.publicationId, timingsMs: timer.laps };
   log.info(`published ${options.duckdbPath}: ${reports.reduce((n, d) => n + d.rowsLoaded, 0)} rows loaded in ${(report.durationMs / 1000).toFixed(1)} s (${report.rowsPerSecond} rows/s)`);
   return report;
-}
-
-/**
- * Stages two datasets at a time, one per connection, with DuckDB on one thread per statement. A staging INSERT
- * on two threads cost more CPU than on one and no less wall (bow, 1.6M rows, machine loaded by other work: 5.6–6.2
- * vs 4.2–4.8 CPU-s, wall ≈ CPU both ways; the extra likely goes to keeping file order across threads). Two files on
- * two connections use both cores instead: 10M sample, validate 15.6–15.8 s instead of 20.5–22.0 s, output
- * identical. The stage tables live in the attached in-memory database `staging` so every connection sees them.
- */
-async function stageAll(build: Build, datasets: readonly SourceDataset[], maxRejects: number, log: Log): Promise<Map<SourceDataset, Staged>> {
-  const onFile = (file: string, rows: number, ms: number) =>
-    log.progress?.(`${file}: ${rows} rows in ${(ms / 1000).toFixed(1)} s (${Math.round(rows / Math.max(ms / 1000, 1e-3))} rows/s)`);
-  await run(build.conn, `ATTACH ':memory:' AS ${STAGING}`);
-  const second = await build.connect();
-  await prepareValidation(second);
-  const threads = await scalarNumber(build.conn, "SELECT current_setting('threads')");
-  await run(build.conn, 'SET threads = 1');
-  const results: Staged[] = [];
-  let next = 0;
-  const worker = async (conn: DuckDBConnection) => {
-    for (let i = next++; i < datasets.length; i = next++) {
-      const ds = datasets[i] as SourceDataset;
-      results[i] = await stageDataset(conn, ds, `stage_${i}`, { maxRejects, onFile, catalog: STAGING });
-    }
-  };
-  // allSettled: a failed worker must not leave the other's statement running while the build is closed.
-  const settled = await Promise.allSettled([worker(build.conn), worker(second)]);
-  await run(build.conn, `SET threads = ${threads}`);
-  for (const s of settled) if (s.status === 'rejected') throw s.reason;
-  const staged = new Map<SourceDataset, Staged>();
-  for (const [i, ds] of datasets.entries()) {
-    const s = results[i] as Staged;
-    if (s.rowsValid === 0) {
-      failDataset(ds.report, `no valid row in ${ds.folder}; ${ds.report.rowsRejected} rejected, ${ds.report.rejects.length > 0 ? 'see rejects' : 'no readable file'} (the published version, if any, is kept)`);
-      await run(build.conn, `DROP TABLE ${s.table}`);
-    } else staged.set(ds, s);
-  }
-  return staged;
-}
-
-async function loadAll(build: Build, datasets: readonly SourceDataset[], staged: Map<SourceDataset, Staged>, prev: Previous, log: Log) {
-  let maxObservationId = prev.maxObservationId;
-  let maxLocationId = prev.maxLocationId;
-  const parts: (NewRows & { ds: SourceDataset })[] = [];
-  // New and changed datasets are numbered after the current maxima, in DOI order.
-  for (const ds of [...datasets].sort((a, b) => (a.metadata.DOI < b.metadata.DOI ? -1 : 1))) {
-    const s = staged.get(ds);
-    if (!s) continue;
-    const t0 = performance.now();
-    const loaded = await loadDataset(build.conn, ds, s, { observation: maxObservationId, location: maxLocationId });
-    parts.push({ ds, DOI: ds.metadata.DOI, stage: s.table, from: maxObservationId + 1, to: loaded.maxObservationId });
-    Object.assign(ds.report, { rowsLoaded: loaded.rowsLoaded, status: 'loaded' });
-    ds.report.warnings.push(...loaded.warnings);
-    maxObservationId = loaded.maxObservationId;
-    maxLocationId = loaded.maxLocationId;
-    log.progress?.(`${ds.metadata.DOI}: ${loaded.rowsLoaded} rows, ${loaded.locations} locations numbered in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-  }
-  const t0 = performance.now();
-  const written = await insertNewObservations(build.conn, parts, prev.maxObservationId);
-  for (const p of parts) {
-    await addDataset(build.conn, p.ds, p);
-    await run(build.conn, `DROP TABLE ${p.stage}`);
-  }
-  log.progress?.(`${written} observations sorted and written in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-  return { maxObservationId, maxLocationId };
 }
 
 /** Wall time per phase, for the report and `make bench`. */

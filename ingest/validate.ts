@@ -6,15 +6,15 @@ import { lineOfParsed, lineOfRecord, type FileLines } from './line-numbers.js';
 import type { SourceDataset, SourceFile } from './read.js';
 import { pushReject, type DatasetReport } from './report.js';
 import { ident, literal } from './sql.js';
-import { errorRules, failedRulesMaskSql, failedRulesSql, warningRules } from './rule-sql.js';
-import { countRuleWarnings } from './rule-warnings.js';
+import { errorRules, failedRulesSql } from './rule-sql.js';
 import { rowOkSql, usedVocabularies, vocabularyType } from './validate-sql.js';
 
 /**
- * Stage 2 (validate): every CSV file of one dataset goes through DuckDB's reader into the temporary table
- * `stage_<n>` (all text, in file order, so `rowid` is the source position), with a verdict per row computed in the
- * same scan. Malformed records land in DuckDB's reject table; invalid rows stay in `stage` with ok = false.
- * Only the stored rejects (capped) are explained row by row, by the reference zod schema.
+ * The explanation of one dataset (load-direct.ts stages a dataset with something to explain): every CSV file of
+ * it goes through DuckDB's reader into a temporary table (all text, in file order, so `rowid` is the source
+ * position), with a verdict per row computed in the same scan. Malformed records land in DuckDB's reject table;
+ * invalid rows stay in the table with ok = false. Only the stored rejects (capped) are explained row by row, by
+ * the reference zod schema. Upstream's quality-control warnings are not counted here: the load counted them.
  */
 
 export interface StagedFile {
@@ -44,11 +44,6 @@ export interface Staged {
 
 export interface StageOptions {
   readonly maxRejects: number;
-  readonly onFile?: (file: string, rows: number, ms: number) => void;
-  /** An attached database to stage into instead of the connection's temporary tables (shared by connections). */
-  readonly catalog?: string;
-  /** Count upstream's quality-control warnings into the report (default true; false when the caller counted them). */
-  readonly warnings?: boolean;
 }
 
 const READ_OPTIONS = `header = true, auto_detect = false, delim = ',', quote = '"', escape = '"', store_rejects = true, rejects_table = 'csv_rejects', rejects_scan = 'csv_scans', max_line_size = 8388608`;
@@ -63,16 +58,15 @@ export async function prepareValidation(conn: DuckDBConnection): Promise<void> {
   }
 }
 
-/** Stages one dataset into the table `name` (an identifier of ours, e.g. stage_0): temporary, or in `options.catalog`. */
+/** Stages one dataset into the temporary table `name` (an identifier of ours). */
 export async function stageDataset(conn: DuckDBConnection, ds: SourceDataset, name: string, options: StageOptions): Promise<Staged> {
-  const STAGE = options.catalog ? `${ident(options.catalog)}.${ident(name)}` : ident(name);
+  const STAGE = ident(name);
   const columns = uploadColumns.map((f) => `${ident(f.name)} VARCHAR`).join(', ');
-  await run(conn, `CREATE OR REPLACE ${options.catalog ? '' : 'TEMP '}TABLE ${STAGE} (file_idx INTEGER, ${columns}, extra_nl INTEGER, ok BOOLEAN, warn UHUGEINT)`);
+  await run(conn, `CREATE OR REPLACE TEMP TABLE ${STAGE} (file_idx INTEGER, ${columns}, extra_nl INTEGER, ok BOOLEAN)`);
   const report = ds.report;
   const files: StagedFile[] = [];
   let start = 0;
   for (const [index, file] of ds.files.entries()) {
-    const t0 = performance.now();
     let parsed: number;
     try {
       parsed = await run(conn, insertFileSql(STAGE, file), [file.path, index]);
@@ -85,7 +79,6 @@ export async function stageDataset(conn: DuckDBConnection, ds: SourceDataset, na
     report.rowsRead += parsed + malformed.length;
     report.rowsRejected += malformed.length;
     start += parsed;
-    options.onFile?.(file.name, parsed + malformed.length, performance.now() - t0);
   }
   const staged = createStaged(conn, STAGE, files);
   for (const file of files) {
@@ -94,10 +87,6 @@ export async function stageDataset(conn: DuckDBConnection, ds: SourceDataset, na
     for (const m of file.malformed) {
       pushReject(report, { file: file.name, line: lineOfRecord(lines, m.record), column: m.column, reason: m.reason }, options.maxRejects);
     }
-  }
-  if (options.warnings !== false) {
-    const counted = await countRuleWarnings(conn, STAGE, 'ok', 'file_idx', 'warn', ds.files.map((f) => f.name));
-    report.warnings.push(...counted.map((c) => c.warning));
   }
   const invalid = await scalarNumber(conn, `SELECT count(*) FROM ${STAGE} WHERE NOT ok`);
   report.rowsRejected += invalid;
@@ -108,7 +97,7 @@ export async function stageDataset(conn: DuckDBConnection, ds: SourceDataset, na
 
 /** The INSERT reading one file into a stage table, with each row's verdict. */
 function insertFileSql(STAGE: string, file: SourceFile): string {
-  return `INSERT INTO ${STAGE} SELECT $2::INTEGER, *, (${rowOkSql()}) AS ok, ${failedRulesMaskSql(warningRules)} AS warn FROM (${fileRowsSql(file, '$1')})`;
+  return `INSERT INTO ${STAGE} SELECT $2::INTEGER, *, (${rowOkSql()}) AS ok FROM (${fileRowsSql(file, '$1')})`;
 }
 
 /**
