@@ -5,6 +5,7 @@
  */
 import { totalmem } from 'node:os';
 import { z } from 'zod';
+import { parseSettings, type SettingsOf } from '../schemas/settings.js';
 
 const UNITS: Readonly<Record<string, number>> = { B: 1, KB: 1e3, MB: 1e6, GB: 1e9, TB: 1e12, KIB: 2 ** 10, MIB: 2 ** 20, GIB: 2 ** 30, TIB: 2 ** 40 };
 
@@ -38,21 +39,11 @@ export const ingestSettings = {
   INGEST_TRACE: { schema: flag, default: '0', doc: 'Print the wall and CPU time of every SQL statement.' },
 } as const;
 
-type Settings = typeof ingestSettings;
-export type IngestSettings = { [K in keyof Settings]: z.output<Settings[K]['schema']> };
+export type IngestSettings = SettingsOf<typeof ingestSettings>;
 
 /** Parses the settings from an environment; throws one error naming every bad variable. */
 export function loadIngestSettings(env: Record<string, string | undefined> = process.env): IngestSettings {
-  const out: Record<string, unknown> = {};
-  const problems: string[] = [];
-  for (const [name, s] of Object.entries(ingestSettings)) {
-    const raw = env[name] === undefined || env[name] === '' ? s.default : env[name];
-    const parsed = (s.schema as z.ZodType).safeParse(raw);
-    if (parsed.success) out[name] = parsed.data;
-    else problems.push(`${name}=${JSON.stringify(raw)}: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
-  }
-  if (problems.length) throw new Error(`invalid settings:\n  ${problems.join('\n  ')}`);
-  return out as IngestSettings;
+  return parseSettings(ingestSettings, env);
 }
 
 export interface IngestMemory {
