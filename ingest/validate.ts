@@ -4,13 +4,13 @@ import { checkObservationRow } from '../schemas/observation-row.js';
 import { all, appendRows, run, scalarNumber } from './db.js';
 import { lineOfParsed, lineOfRecord, type FileLines } from './line-numbers.js';
 import type { SourceDataset, SourceFile } from './read.js';
-import { pushReject, type DatasetReport } from './report.js';
+import { pushReject, type Reject } from './report.js';
 import { ident, literal } from './sql.js';
 import { errorRules, failedRulesSql } from './rule-sql.js';
 import { rowOkSql, usedVocabularies, vocabularyType } from './validate-sql.js';
 
 /**
- * The explanation of one dataset (load-direct.ts stages a dataset with something to explain): every CSV file of
+ * Staging, for the explanation of one dataset (explain.ts): every CSV file of
  * it goes through DuckDB's reader into a temporary table (all text, in file order, so `rowid` is the source
  * position), with a verdict per row computed in the same scan. Malformed records land in DuckDB's reject table;
  * invalid rows stay in the table with ok = false. Only the stored rejects (capped) are explained row by row, by
@@ -37,7 +37,12 @@ export interface Staged {
   /** The temporary table holding the dataset's rows (quoted identifier). */
   readonly table: string;
   readonly files: readonly StagedFile[];
+  /** Records read (parsed and malformed), and of those rejected (malformed or invalid), valid. */
+  readonly rowsRead: number;
+  readonly rowsRejected: number;
   readonly rowsValid: number;
+  /** Every reject of the dataset: the read's first, then the staging's, capped together, by file and line. */
+  readonly rejects: readonly Reject[];
   /** Physical line of a staged row (by its `stage` rowid). */
   lineOf(rowid: number): Promise<{ file: string; line: number }>;
 }
@@ -63,7 +68,27 @@ export async function stageDataset(conn: DuckDBConnection, ds: SourceDataset, na
   const STAGE = ident(name);
   const columns = uploadColumns.map((f) => `${ident(f.name)} VARCHAR`).join(', ');
   await run(conn, `CREATE OR REPLACE TEMP TABLE ${STAGE} (file_idx INTEGER, ${columns}, extra_nl INTEGER, ok BOOLEAN)`);
-  const report = ds.report;
+  // The read's rejects come first: the cap on stored rejects counts them too.
+  const rejects = [...ds.found.rejects];
+  const files = await stageFiles(conn, STAGE, ds, rejects);
+  const staged = createStaged(conn, STAGE, files);
+  for (const file of files) {
+    if (file.malformed.length === 0) continue;
+    const lines = await staged.linesOf(file);
+    for (const m of file.malformed) {
+      pushReject(rejects, { file: file.name, line: lineOfRecord(lines, m.record), column: m.column, reason: m.reason }, options.maxRejects);
+    }
+  }
+  const invalid = await scalarNumber(conn, `SELECT count(*) FROM ${STAGE} WHERE NOT ok`);
+  if (invalid > 0) await explainInvalid(conn, STAGE, staged, rejects, options.maxRejects);
+  rejects.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
+  const parsed = files.reduce((n, f) => n + f.parsed, 0);
+  const malformed = files.reduce((n, f) => n + f.malformed.length, 0);
+  return { table: STAGE, files, lineOf: staged.lineOf, rowsRead: parsed + malformed, rowsRejected: malformed + invalid, rowsValid: parsed - invalid, rejects };
+}
+
+/** Each file into the stage, in order; a file DuckDB cannot read is rejected whole (into `rejects`) and skipped. */
+async function stageFiles(conn: DuckDBConnection, STAGE: string, ds: SourceDataset, rejects: Reject[]): Promise<StagedFile[]> {
   const files: StagedFile[] = [];
   let start = 0;
   for (const [index, file] of ds.files.entries()) {
@@ -71,28 +96,13 @@ export async function stageDataset(conn: DuckDBConnection, ds: SourceDataset, na
     try {
       parsed = await run(conn, insertFileSql(STAGE, file), [file.path, index]);
     } catch (err) {
-      report.rejects.push({ file: file.name, line: 1, column: null, reason: `file rejected: ${(err as Error).message.split('\n')[0]}` });
+      rejects.push({ file: file.name, line: 1, column: null, reason: `file rejected: ${(err as Error).message.split('\n')[0]}` });
       continue;
     }
-    const malformed = await readMalformed(conn, file);
-    files.push({ name: file.name, index, start, parsed, malformed });
-    report.rowsRead += parsed + malformed.length;
-    report.rowsRejected += malformed.length;
+    files.push({ name: file.name, index, start, parsed, malformed: await readMalformed(conn, file) });
     start += parsed;
   }
-  const staged = createStaged(conn, STAGE, files);
-  for (const file of files) {
-    if (file.malformed.length === 0) continue;
-    const lines = await staged.linesOf(file);
-    for (const m of file.malformed) {
-      pushReject(report, { file: file.name, line: lineOfRecord(lines, m.record), column: m.column, reason: m.reason }, options.maxRejects);
-    }
-  }
-  const invalid = await scalarNumber(conn, `SELECT count(*) FROM ${STAGE} WHERE NOT ok`);
-  report.rowsRejected += invalid;
-  if (invalid > 0) await explainInvalid(conn, STAGE, staged, report, options.maxRejects);
-  report.rejects.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
-  return { table: STAGE, files, lineOf: staged.lineOf, rowsValid: start - invalid };
+  return files;
 }
 
 /** The INSERT reading one file into a stage table, with each row's verdict. */
@@ -171,8 +181,8 @@ function createStaged(conn: DuckDBConnection, STAGE: string, files: readonly Sta
  * Reasons for the first `max` invalid rows: each column's from the reference schema, so messages match it exactly,
  * then each upstream error rule the row fails, by the rule's name.
  */
-async function explainInvalid(conn: DuckDBConnection, STAGE: string, staged: StagedLines, report: DatasetReport, max: number): Promise<void> {
-  const room = max - report.rejects.length;
+async function explainInvalid(conn: DuckDBConnection, STAGE: string, staged: StagedLines, rejects: Reject[], max: number): Promise<void> {
+  const room = max - rejects.length;
   if (room <= 0) return;
   const cols = uploadColumns.map((f) => ident(f.name)).join(', ');
   const rows = await all(conn, `SELECT rowid AS _rowid, ${failedRulesSql(errorRules)} AS _failed, ${cols} FROM ${STAGE} WHERE NOT ok ORDER BY rowid LIMIT $1`, [room]);
@@ -189,6 +199,6 @@ async function explainInvalid(conn: DuckDBConnection, STAGE: string, staged: Sta
     });
     const issues = [...columnIssues, ...ruleIssues];
     if (issues.length === 0) issues.push({ column: '', message: 'rejected by the bulk validation but accepted by the reference schema (please report)' });
-    for (const issue of issues) pushReject(report, { file, line, column: issue.column || null, reason: issue.message }, max);
+    for (const issue of issues) pushReject(rejects, { file, line, column: issue.column || null, reason: issue.message }, max);
   }
 }

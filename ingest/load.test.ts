@@ -42,10 +42,10 @@ async function stagedAlone(src: string, dir: string) {
   const build = await openBuild(join(dir, 'staged-alone.duckdb'));
   try {
     await prepareValidation(build.conn);
-    const out = new Map<string, { rowsRead: number; rowsRejected: number; rejects: unknown[]; rowsValid: number }>();
+    const out = new Map<string, { rowsRead: number; rowsRejected: number; rejects: readonly unknown[]; rowsValid: number }>();
     for (const ds of datasets) {
-      const staged = await stageDataset(build.conn, ds, 'alone', { maxRejects: 1000 });
-      out.set(ds.metadata.DOI, { rowsRead: ds.report.rowsRead, rowsRejected: ds.report.rowsRejected, rejects: ds.report.rejects, rowsValid: staged.rowsValid });
+      const { rowsRead, rowsRejected, rejects, rowsValid } = await stageDataset(build.conn, ds, 'alone', { maxRejects: 1000 });
+      out.set(ds.metadata.DOI, { rowsRead, rowsRejected, rejects, rowsValid });
     }
     return out;
   } finally {
