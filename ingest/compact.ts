@@ -1,10 +1,13 @@
-import { STORAGE_SCHEMA_VERSION } from '../schemas/index.js';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { columnNames, STORAGE_SCHEMA_VERSION } from '../schemas/index.js';
 import { newPublicationId } from '../schemas/publication.js';
-import { copyPublished, prepareLoad } from './load.js';
-import { INGEST_VERSION, type Log } from './pipeline.js';
+import { createBuildTables, list, locationCore } from './build-tables.js';
+import { run } from './db.js';
+import type { Log } from './ingest-build.js';
 import { readPrevious } from './previous.js';
 import { abandonBuild, openBuild, publishBuild } from './publish.js';
 import { finish, type Report } from './report.js';
+import { ingestMemory } from './settings.js';
 import { writeStatistics } from './statistics.js';
 
 /**
@@ -12,7 +15,7 @@ import { writeStatistics } from './statistics.js';
  * statistics; a new publication id), without the space that removed and replaced datasets left behind
  * (docs/storage.md, "Compaction").
  */
-export async function runCompact(options: { readonly duckdbPath: string; readonly log?: Log }): Promise<Report> {
+export async function runCompact(options: { readonly duckdbPath: string; readonly log?: Log; readonly memoryLimitBytes?: number }): Promise<Report> {
   const started = performance.now();
   const build = await openBuild(options.duckdbPath);
   if (!build.hasPrevious) {
@@ -22,10 +25,10 @@ export async function runCompact(options: { readonly duckdbPath: string; readonl
   const publicationId = newPublicationId();
   try {
     const prev = await readPrevious(build.conn, true);
-    await prepareLoad(build.conn);
+    await createBuildTables(build.conn, ingestMemory(options.memoryLimitBytes));
     // No REGIONS_FILE here: memberships are carried over as published.
     await copyPublished(build.conn);
-    await writeStatistics(build.conn, { ingestVersion: INGEST_VERSION, maxObservationId: prev.maxObservationId, maxLocationId: prev.maxLocationId, publicationId }, STORAGE_SCHEMA_VERSION);
+    await writeStatistics(build.conn, { maxObservationId: prev.maxObservationId, maxLocationId: prev.maxLocationId, publicationId }, STORAGE_SCHEMA_VERSION);
     await publishBuild(build);
   } catch (err) {
     await abandonBuild(build);
@@ -33,4 +36,19 @@ export async function runCompact(options: { readonly duckdbPath: string; readonl
   }
   options.log?.info(`compacted ${options.duckdbPath} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return { ...finish({ published: true, datasets: [] }, started), publication: publicationId };
+}
+
+/**
+ * Copies every row of the attached published file `prev` into the build, observations in one INSERT in stored
+ * order, which is Id order (the API checks it at open), so DuckDB writes full compressed row groups straight into
+ * the file; an INSERT per dataset went through the WAL and left partial row groups (docs/performance.md). The
+ * small tables go to the accumulators writeStatistics reads.
+ */
+async function copyPublished(conn: DuckDBConnection): Promise<void> {
+  const obs = list(columnNames('observations'));
+  await run(conn, `INSERT INTO observations (${obs}) SELECT ${obs} FROM prev.observations`);
+  await run(conn, `INSERT INTO all_locations SELECT ${list(locationCore)} FROM prev.locations`);
+  await run(conn, `INSERT INTO all_datasets SELECT ${list(columnNames('datasets'))} FROM prev.datasets`);
+  await run(conn, `INSERT INTO all_stats SELECT ${list(columnNames('observation_stats'))} FROM prev.observation_stats`);
+  await run(conn, 'CREATE TEMP TABLE all_regions AS SELECT * FROM prev.location_regions');
 }

@@ -1,5 +1,4 @@
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
-import { totalmem } from 'node:os';
 
 export type Params = readonly DuckDBValue[];
 
@@ -20,8 +19,11 @@ export async function run(conn: DuckDBConnection, sql: string, params: Params = 
 
 // INGEST_TRACE=1 prints each statement's wall and CPU time (the process's, so DuckDB's threads included): where an
 // ingest spends it, without a profiler. CPU time is the figure to compare on a loaded machine; wall ≈ CPU means
-// the statement ran on one core.
-const tracing = process.env.INGEST_TRACE === '1';
+// the statement ran on one core. Switched on by main.ts from the settings.
+let tracing = false;
+export function traceStatements(on: boolean): void {
+  tracing = on;
+}
 interface TraceStart {
   readonly wall: number;
   readonly cpu: NodeJS.CpuUsage;
@@ -59,33 +61,4 @@ export async function appendRows(
     appender.endRow();
   }
   appender.closeSync();
-}
-
-const UNITS: Readonly<Record<string, number>> = { B: 1, KB: 1e3, MB: 1e6, GB: 1e9, TB: 1e12, KIB: 2 ** 10, MIB: 2 ** 20, GIB: 2 ** 30, TIB: 2 ** 40 };
-
-/** Bytes of a DuckDB size such as `8GB`, `512MiB` or `1.5 GB`; undefined when it is not one. */
-export function parseSize(text: string): number | undefined {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*([KMGT]?I?B)\s*$/i.exec(text);
-  const unit = m ? UNITS[m[2]!.toUpperCase()] : undefined;
-  return m && unit ? Math.floor(Number(m[1]) * unit) : undefined;
-}
-
-export interface IngestMemory {
-  /** DuckDB's `memory_limit` for the build, in bytes. */
-  readonly limitBytes: number;
-  /** Data-file bytes loaded per sorted batch (load-direct.ts): a quarter of the limit. */
-  readonly batchBytes: number;
-}
-
-/**
- * The ingest's memory: `INGEST_MEMORY_LIMIT` (a DuckDB size), by default half the machine's RAM rather than
- * DuckDB's 80%, because the API (its own DuckDB) and the OS cache of the published file share the machine. A
- * batch's sort held ~2× its CSV bytes at 10M rows (4.9–5.2 GB for 2.8 GB), so a quarter of the limit per batch
- * sorts without spilling; beyond the limit DuckDB spills to `<build>.tmp`.
- */
-export function ingestMemory(env: NodeJS.ProcessEnv = process.env, totalBytes = totalmem()): IngestMemory {
-  const raw = env.INGEST_MEMORY_LIMIT;
-  const limitBytes = raw ? parseSize(raw) : Math.floor(totalBytes / 2);
-  if (limitBytes === undefined || limitBytes < 2 ** 27) throw new Error(`INGEST_MEMORY_LIMIT must be a size of at least 128MiB such as 8GB or 512MiB, got '${raw}'`);
-  return { limitBytes, batchBytes: Math.floor(limitBytes / 4) };
 }

@@ -1,13 +1,20 @@
-import type { DuckDBConnection } from '@duckdb/node-api';
 import { all, appendRows, run } from './db.js';
-import { regionsContaining, type Region } from './regions.js';
+import type { IngestBuild } from './ingest-build.js';
+import { regionsContaining } from './regions.js';
 
 /**
- * Stage 4 (derive): RegionId memberships of every location of the new file, by point-in-polygon in JS over the
+ * Stage 4 (derive): RegionId memberships of every location of the build, by point-in-polygon in JS over the
  * locations (thousands), never over observations. ActivityStartYear and ActivityGroupType are derived in the
  * load's bulk insert, where the rows already pass.
  */
-export async function deriveRegions(conn: DuckDBConnection, regions: readonly Region[]): Promise<number> {
+
+/** The derive stage's part: how many memberships were found. */
+export interface DerivePart {
+  readonly memberships: number;
+}
+
+export async function derive(build: IngestBuild): Promise<DerivePart> {
+  const conn = build.conn;
   await run(conn, 'CREATE OR REPLACE TEMP TABLE all_regions (LocationId BIGINT, RegionId VARCHAR)');
   const locations = await all(conn, 'SELECT "Id", "Latitude", "Longitude" FROM all_locations ORDER BY "Id"');
   const cache = new Map<string, string[]>();
@@ -16,11 +23,11 @@ export async function deriveRegions(conn: DuckDBConnection, regions: readonly Re
     const key = `${String(l.Longitude)},${String(l.Latitude)}`;
     let ids = cache.get(key);
     if (!ids) {
-      ids = regionsContaining(Number(l.Longitude), Number(l.Latitude), regions);
+      ids = regionsContaining(Number(l.Longitude), Number(l.Latitude), build.regions);
       cache.set(key, ids);
     }
     for (const id of ids) memberships.push([BigInt(l.Id as bigint), id]);
   }
   await appendRows(conn, 'all_regions', memberships, 'main', 'temp');
-  return memberships.length;
+  return { memberships: memberships.length };
 }

@@ -4,7 +4,8 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateSample } from '../scripts/sample/generate.js';
 import { runCompact } from './compact.js';
-import { runIngest, runRemove } from './pipeline.js';
+import { runIngest } from './pipeline.js';
+import { runRemove } from './remove.js';
 import { query, tempDir } from './test-support.js';
 
 /**

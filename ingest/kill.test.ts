@@ -3,7 +3,8 @@ import { existsSync } from 'node:fs';
 import { cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runIngest, runRemove } from './pipeline.js';
+import { runIngest } from './pipeline.js';
+import { runRemove } from './remove.js';
 import { copyFixtures, dumpTables, tempDir } from './test-support.js';
 
 const root = new URL('..', import.meta.url).pathname;

@@ -1,225 +1,197 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { activityGroupOf, columnNames, createTableSql, storedUploadColumns as uploadColumns, type StorageTable } from '../schemas/index.js';
-import { all, appendRows, ingestMemory, run, scalarNumber, type IngestMemory } from './db.js';
-import { conflictColumns, locationSources } from './location-columns.js';
+import { batchDatasets } from './batch-datasets.js';
+import { cleanLocationsSql, FILE, freshRows, insertSql, locationsSql, OK, WARN, WORKING_COLUMNS, type BatchFile } from './batch-sql.js';
+import { all, run, scalarNumber } from './db.js';
+import { explainDataset, type Explained } from './explain.js';
+import type { IngestBuild } from './ingest-build.js';
+import { numberBatch, type NewRows } from './number-batch.js';
 import type { SourceDataset } from './read.js';
-import type { Warning } from './report.js';
-import { ident } from './sql.js';
-import type { Staged } from './validate.js';
-import { castSql } from './validate-sql.js';
+import type { Reject, Warning } from './report.js';
+import { countRuleWarnings } from './rule-warnings.js';
+import { fileRowsSql, prepareValidation } from './validate.js';
 
 /**
- * Stage 3 (load): valid staged rows become `observations`, numbered after the current maxima in the order
- * (MonitoringLocationID, ActivityStartDate, ActivityStartTime, every other column, source position) and
- * inserted in that order, so each location is one contiguous Id range and the table is physically in Id order.
- * `loadDataset` numbers a dataset's locations and plans its Id range; `insertNewObservations` then sorts and
- * writes every new dataset in one INSERT. Locations, statistics and datasets accumulate in temporary tables and
- * are written in order at the end.
+ * Stages 2 and 3 (validate and load), one path: every CSV file of a batch of new or changed datasets is read,
+ * judged, typed, sorted and written straight into `observations` in one statement (batch-sql.ts). Staging the
+ * rows as text first and loading from there, as an earlier path did, cost twice the time (docs/performance.md §7).
+ *
+ * Batches (batch-datasets.ts) bound the sort's memory: datasets in DOI order, a quarter of INGEST_MEMORY_LIMIT of
+ * data files each, sorted and appended one batch after another, so Ids stay ascending and each location's Ids
+ * one contiguous range. Rows of the batch in hand are those with `Id = 0` (every earlier row is numbered) at
+ * rowids from the row count before it: a checkpoint may vacuum an earlier batch's deleted rows and shift the
+ * rowids of later rows, so numbering takes the batch's first rowid in the same statement (number-batch.ts).
+ *
+ * What the statement cannot say, its sub-step does: a dataset with something to explain is staged again on its
+ * own for line numbers (explain.ts), and a file DuckDB cannot read in the statement is left out of it and
+ * reported by that staging.
  */
 
-export const finalTables: readonly StorageTable[] = ['datasets', 'locations', 'location_regions', 'observations', 'observation_stats', 'observation_rollup', 'observation_region_rollup', 'tributary_meta'];
-
-const list = (cols: readonly string[], prefix = '') => cols.map((c) => `${prefix}${ident(c)}`).join(', ');
-/** Locations without the observation range, which is known only once every observation is in. */
-export const locationCore = columnNames('locations').filter((c) => c !== 'first_obs_id' && c !== 'last_obs_id');
-
-/** Creates the build's tables and sets its memory limit (INGEST_MEMORY_LIMIT, db.ts). */
-export async function prepareLoad(conn: DuckDBConnection, memory: IngestMemory = ingestMemory()): Promise<void> {
-  await run(conn, `SET memory_limit = '${Math.floor(memory.limitBytes / 2 ** 20)}MiB'`);
-  for (const table of finalTables) await run(conn, createTableSql(table));
-  await run(conn, `CREATE TEMP TABLE all_locations AS SELECT ${list(locationCore)} FROM locations WITH NO DATA`);
-  await run(conn, `CREATE TEMP TABLE all_stats AS SELECT * FROM observation_stats WITH NO DATA`);
-  await run(conn, `CREATE TEMP TABLE all_datasets AS SELECT * FROM datasets WITH NO DATA`);
-  await run(conn, 'CREATE TEMP TABLE activity_groups (ActivityType VARCHAR PRIMARY KEY, ActivityGroupType VARCHAR NOT NULL)');
-  await appendRows(conn, 'activity_groups', Object.entries(activityGroupOf), 'main', 'temp');
-}
-
-/** A published dataset: its rows are one Id range, ascending. */
-export interface KeptDataset {
-  readonly DOI: string;
-  readonly minId: number;
-  readonly maxId: number;
-}
-
-/**
- * Copies every row of the attached published file `prev` into the build, observations in one INSERT in stored
- * order, which is Id order (the API checks it at open), so DuckDB writes full compressed row groups straight into
- * the file; an INSERT per dataset went through the WAL and left partial row groups (10M rows: a 198 MB file in
- * 38.7 s against 145 MB in 18.8 s). The small tables go to the accumulators writeStatistics reads.
- */
-export async function copyPublished(conn: DuckDBConnection): Promise<void> {
-  const obs = list(columnNames('observations'));
-  await run(conn, `INSERT INTO observations (${obs}) SELECT ${obs} FROM prev.observations`);
-  await run(conn, `INSERT INTO all_locations SELECT ${list(locationCore)} FROM prev.locations`);
-  await run(conn, `INSERT INTO all_datasets SELECT ${list(columnNames('datasets'))} FROM prev.datasets`);
-  await run(conn, `INSERT INTO all_stats SELECT ${list(columnNames('observation_stats'))} FROM prev.observation_stats`);
-  await run(conn, 'CREATE TEMP TABLE all_regions AS SELECT * FROM prev.location_regions');
-}
-
-export interface Loaded {
+/** One new or changed dataset's part of the report. */
+export interface DatasetLoad {
+  readonly ds: SourceDataset;
+  readonly status: 'loaded' | 'failed';
+  readonly rowsRead: number;
   readonly rowsLoaded: number;
-  readonly locations: number;
+  readonly rowsRejected: number;
+  /** Every reject of the dataset, the read's included (they share the cap on stored rejects). */
+  readonly rejects: readonly Reject[];
+  /** What the load found: upstream's counted quality-control rules, conflicting locations. */
+  readonly warnings: readonly Warning[];
+  /** Why it was not loaded (status 'failed'); its published version, if any, is kept. */
+  readonly error?: string;
+}
+
+/** A dataset loaded: its planned Id range. */
+export type LoadedDataset = NewRows & { readonly ds: SourceDataset };
+
+/** The load's part: each dataset's outcome, in DOI order, and the new high-water marks. */
+export interface LoadPart {
+  readonly datasets: readonly DatasetLoad[];
+  /** The datasets loaded, in Id order; a failed one is not among them. */
+  readonly loaded: readonly LoadedDataset[];
   readonly maxObservationId: number;
   readonly maxLocationId: number;
-  readonly warnings: readonly Warning[];
 }
 
-export async function loadDataset(
-  conn: DuckDBConnection,
-  ds: SourceDataset,
-  staged: Staged,
-  offsets: { readonly observation: number; readonly location: number },
-): Promise<Loaded> {
-  await run(conn, datasetLocationsSql(staged.table), [offsets.location]);
-  const locations = await scalarNumber(conn, 'SELECT count(*) FROM dataset_locations');
-  await run(conn, `INSERT INTO all_locations SELECT ${locationCore.map((c) => (c === 'DOI' ? '$1' : ident(c))).join(', ')} FROM dataset_locations`, [ds.metadata.DOI]);
-  const rowsLoaded = staged.rowsValid;
-  const warnings = await conflicts(conn, staged);
-  return { rowsLoaded, locations, maxObservationId: offsets.observation + rowsLoaded, maxLocationId: offsets.location + locations, warnings };
+interface Maxima {
+  readonly observation: number;
+  readonly location: number;
 }
 
-/** One row per MonitoringLocationID: attributes of its first occurrence (lowest source position), new Id. */
-function datasetLocationsSql(stage: string): string {
-  const firsts = locationSources.map(({ column, source }) => `arg_min(${castSql(source)}, rowid) AS ${ident(column)}`);
-  const variants = `count(DISTINCT (${conflictAttrs('', false)})) AS variants`;
-  return `CREATE OR REPLACE TEMP TABLE dataset_locations AS
-    SELECT $1 + row_number() OVER (ORDER BY "MonitoringLocationID") AS "Id", ${firsts.filter((f) => !f.endsWith('AS "MonitoringLocationID"')).join(', ')},
-      "MonitoringLocationID", ${variants}
-    FROM ${stage} WHERE ok GROUP BY "MonitoringLocationID"`;
+export async function load(build: IngestBuild, datasets: readonly SourceDataset[]): Promise<LoadPart> {
+  await prepareValidation(build.conn);
+  for (const column of WORKING_COLUMNS) await run(build.conn, `ALTER TABLE observations ADD COLUMN ${column}`);
+  const ordered = [...datasets].sort((a, b) => (a.metadata.DOI < b.metadata.DOI ? -1 : 1));
+  const batches = await batchDatasets(ordered, build.memory.batchBytes);
+  let maxima: Maxima = { observation: build.previous.maxObservationId, location: build.previous.maxLocationId };
+  const outcomes: DatasetLoad[] = [];
+  const loaded: LoadedDataset[] = [];
+  for (const [i, batch] of batches.entries()) {
+    const label = batches.length > 1 ? ` (batch ${i + 1} of ${batches.length})` : '';
+    const part = await loadBatch(build, batch, maxima, label);
+    outcomes.push(...part.outcomes);
+    loaded.push(...part.loaded);
+    maxima = part.maxima;
+  }
+  for (const column of [OK, FILE, WARN]) await run(build.conn, `ALTER TABLE observations DROP COLUMN ${column}`);
+  return { datasets: outcomes, loaded, maxObservationId: maxima.observation, maxLocationId: maxima.location };
 }
 
-/**
- * The documented numbering key within a dataset: location, date, time, then every other upload column. The
- * staged path adds the source position (`_src`) as the last tie-break; rows equal in every column are
- * indistinguishable once stored, so the direct path, which has no source position, numbers the same table.
- */
-export const observationSortKey = (() => {
-  const lead = ['MonitoringLocationID', 'ActivityStartDate', 'ActivityStartTime'];
-  const rest = uploadColumns.map((f) => f.name).filter((n) => !lead.includes(n));
-  return [...lead, ...rest].map((c) => `${ident(c)} NULLS FIRST`).join(', ');
-})();
-
-/** A dataset whose valid staged rows are to be written, with the Id range `loadDataset` planned for it. */
-export interface NewRows {
-  readonly DOI: string;
-  readonly stage: string;
-  readonly from: number;
-  readonly to: number;
-}
-
-/** Every observations column as an expression over the typed valid rows; Id is filled in afterwards. */
-function observationExpr(column: string): string {
-  if (column === 'Id') return '0';
-  if (column === 'DOI' || column === 'LocationId' || column === 'ActivityStartYear' || column === 'ActivityGroupType') return ident(column);
-  if (!uploadColumns.some((f) => f.name === column)) throw new Error(`observations.${column} has no source`);
-  return ident(column);
-}
-
-/** One dataset's valid rows, typed, with its place in DOI order (`_part`) and source position (`_src`). */
-function partSql(part: number, stage: string): string {
-  const typed = uploadColumns.map((f) => `${castSql(f, `s.${ident(f.name)}`)} AS ${ident(f.name)}`).join(', ');
-  return `SELECT ${part} AS _part, l."DOI", ${typed}, l."Id" AS "LocationId", year(CAST(s."ActivityStartDate" AS DATE))::INTEGER AS "ActivityStartYear",
-      coalesce(g."ActivityGroupType", 'Other') AS "ActivityGroupType", s.rowid AS _src
-    FROM ${stage} s JOIN all_locations l ON l."DOI" = $${part + 1} AND l."MonitoringLocationID" = s."MonitoringLocationID"
-    LEFT JOIN activity_groups g ON g."ActivityType" = s."ActivityType"
-    WHERE s.ok`;
-}
-
-/**
- * Writes the valid rows of every new dataset, sorted by (DOI order, the documented key), in one INSERT, then
- * numbers them in place: Id = base + (rowid − rows before) + 1, rowid being the row's physical place (the build
- * file is append-only, so rowids are dense). Three measured reasons for this shape (2M sample rows, 2 cores):
- * - `row_number() OVER ()` over the sorted rows makes DuckDB run the whole insert pipeline after it (casts,
- *   compression, writes) on one thread: 3× the wall time. The UPDATE of one BIGINT column costs ~0.1 CPU-s.
- * - One INSERT for all datasets lets DuckDB write compressed row groups straight into the file; an INSERT per
- *   dataset (~150k rows) went through the WAL and an automatic checkpoint (12.8 vs 6 CPU-s), and appending
- *   per dataset to a temporary table left partial row groups that the final checkpoint rewrote (+3–6 CPU-s).
- * - Sorting by every column costs little in DuckDB 1.5 (~1.2 CPU-s over an unsorted copy); a hash of the
- *   remaining columns as tie-break was slower (hashing 42 columns costs more than comparing them).
- * DuckDB keeps the sorted order into the table (preserve_insertion_order); the ranges are checked here and the
- * statistics stage checks that each location's Ids are one contiguous range.
- */
-export async function insertNewObservations(conn: DuckDBConnection, parts: readonly NewRows[], base: number): Promise<number> {
-  if (parts.length === 0) return 0;
+/** One batch: insert sorted, count, explain, number its locations and rows after `maxima`, delete its invalid rows. */
+async function loadBatch(build: IngestBuild, batch: readonly SourceDataset[], maxima: Maxima, label: string) {
+  const conn = build.conn;
   const before = await scalarNumber(conn, 'SELECT count(*) FROM observations');
-  const cols = columnNames('observations');
-  const union = parts.map((p, i) => partSql(i, p.stage)).join('\n    UNION ALL ');
-  const rows = await run(
-    conn,
-    `INSERT INTO observations (${list(cols)}) SELECT ${cols.map(observationExpr).join(', ')} FROM (${union}) ORDER BY _part, ${observationSortKey}, _src`,
-    parts.map((p) => p.DOI),
-  );
-  await numberNewObservations(conn, parts, base, before);
-  return rows;
+  const t0 = performance.now();
+  const { files, unreadable } = await insertBatch(build, batch);
+  const seconds = (performance.now() - t0) / 1000;
+  const judged = await judgeBatch(conn, freshRows(before), files);
+  if (build.log.progress) reportPass(build.log.progress, files, judged.perFile, batch.length, label, seconds);
+  const outcomes: DatasetLoad[] = [];
+  const loaded: LoadedDataset[] = [];
+  let { observation, location } = maxima;
+  for (const ds of batch) {
+    const explain = ds.files.some((f) => judged.malformed.has(f.path) || unreadable.has(f.path)) || judged.varying.has(ds.metadata.DOI);
+    const { outcome, locations } = await datasetOutcome(build, ds, judged, explain, location);
+    outcomes.push(outcome);
+    if (outcome.status === 'failed') continue;
+    loaded.push({ ds, DOI: ds.metadata.DOI, from: observation + 1, to: observation + outcome.rowsLoaded });
+    observation += outcome.rowsLoaded;
+    location += locations;
+  }
+  await numberBatch(conn, before, loaded, maxima.observation);
+  return { outcomes, loaded, maxima: { observation, location } };
 }
 
 /**
- * Numbers the rows appended after the first `before` rows in place — Id = base + (rowid − before) + 1, rowid
- * being the row's physical place (the build file is append-only, so rowids are dense) — checks each dataset's
- * planned range, and adds their statistics.
+ * A dataset's outcome, its locations numbered after `locationBase`: one with invalid, malformed or unread rows,
+ * varying locations or no valid row is explained line by line; the others need nothing but their counts.
  */
-export async function numberNewObservations(conn: DuckDBConnection, parts: readonly Omit<NewRows, 'stage'>[], base: number, before: number): Promise<void> {
-  await run(conn, 'UPDATE observations SET "Id" = $1 + (rowid - $2) + 1 WHERE rowid >= $2', [base, before]);
-  await checkNewObservations(conn, parts, base);
+async function datasetOutcome(build: IngestBuild, ds: SourceDataset, judged: Judged, explain: boolean, locationBase: number): Promise<Explained> {
+  const count = judged.counts.get(ds.metadata.DOI) ?? { rows: 0, valid: 0 };
+  const warnings = judged.warnings.get(ds) ?? [];
+  if (explain || count.valid === 0 || count.rows > count.valid) return await explainDataset(build, ds, count, warnings, locationBase);
+  const locations = await run(build.conn, cleanLocationsSql(), [locationBase, ds.metadata.DOI]);
+  return { outcome: { ds, status: 'loaded', rowsRead: count.rows, rowsLoaded: count.valid, rowsRejected: 0, rejects: ds.found.rejects, warnings }, locations };
 }
 
 /**
- * Checks that the rows numbered after `base` are exactly the planned ranges of `parts` (one per dataset), and adds
- * their statistics; every row above `base` must belong to `parts`.
+ * Inserts the batch's files in one statement. A file DuckDB cannot read that way (a gzip stream with garbage after
+ * it, a record its parser cannot recover from) fails the whole statement: each file is then read on its own to
+ * find which, those are left out and the statement runs again without them. Their datasets are explained, and
+ * staging reports such a file as rejected, as it reports any file it cannot read.
  */
-export async function checkNewObservations(conn: DuckDBConnection, parts: readonly Omit<NewRows, 'stage'>[], base: number): Promise<void> {
-  const written = await all(conn, 'SELECT "DOI", count(*) AS n, min("Id") AS lo, max("Id") AS hi FROM observations WHERE "Id" > $1 GROUP BY "DOI"', [base]);
-  for (const p of parts) {
-    const w = written.find((r) => r.DOI === p.DOI);
-    if (!w || Number(w.n) !== p.to - p.from + 1 || Number(w.lo) !== p.from || Number(w.hi) !== p.to) {
-      throw new Error(`internal error: ${p.DOI} was numbered ${w ? `${String(w.lo)}…${String(w.hi)} (${String(w.n)} rows)` : 'nothing'}, planned ${p.from}…${p.to}`);
-    }
+async function insertBatch(build: IngestBuild, batch: readonly SourceDataset[]): Promise<{ files: BatchFile[]; unreadable: Set<string> }> {
+  const all = batch.flatMap((ds, part) => ds.files.map((file) => ({ ds, file, name: file.name, part })));
+  try {
+    await insertFiles(build.conn, all);
+    return { files: all, unreadable: new Set() };
+  } catch (err) {
+    const unreadable = await unreadableFiles(build.conn, all);
+    if (unreadable.size === 0) throw err;
+    for (const f of all) if (unreadable.has(f.file.path)) build.log.progress?.(`${f.name}: cannot be read in one statement; reported as rejected`);
+    const files = all.filter((f) => !unreadable.has(f.file.path));
+    await insertFiles(build.conn, files);
+    return { files, unreadable };
   }
-  await run(conn, statsSql(), [base]);
 }
 
-function statsSql(): string {
-  const keys = ['LocationId', 'CharacteristicName', 'ActivityMediaName', 'ActivityGroupType', 'ActivityStartYear'];
-  return `INSERT INTO all_stats SELECT ${list(keys)}, count(*), min("Id"), max("Id") FROM observations WHERE "Id" > $1 GROUP BY ${list(keys)}`;
+async function insertFiles(conn: DuckDBConnection, files: readonly BatchFile[]): Promise<void> {
+  if (files.length > 0) await run(conn, insertSql(files), files.flatMap((f) => [f.ds.metadata.DOI, f.file.path]));
 }
 
-/** The compared attributes, typed (45 and 45.0 are one latitude). */
-function conflictAttrs(prefix = '', alias = true): string {
-  return conflictColumns
-    .map((c) => {
-      const field = uploadColumns.find((f) => f.name === c);
-      if (!field) throw new Error(`unknown conflict column ${c}`);
-      return `${castSql(field, `${prefix}${ident(c)}`)}${alias ? ` AS ${ident(c)}` : ''}`;
-    })
-    .join(', ');
-}
-
-/** Locations whose name or coordinates differ between rows of one dataset; the first occurrence wins. */
-async function conflicts(conn: DuckDBConnection, staged: Staged): Promise<Warning[]> {
-  const attrs = conflictAttrs('s.');
-  const rows = await all(
-    conn,
-    `SELECT s."MonitoringLocationID" AS id, ${attrs}, min(s.rowid) AS first_row, count(*) AS n
-     FROM ${staged.table} s JOIN dataset_locations l USING ("MonitoringLocationID")
-     WHERE s.ok AND l.variants > 1 GROUP BY ALL ORDER BY id, first_row LIMIT 1000`,
-  );
-  const warnings: Warning[] = [];
-  const byId = new Map<string, Record<string, unknown>[]>();
-  for (const r of rows) byId.set(String(r.id), [...(byId.get(String(r.id)) ?? []), r]);
-  for (const [id, variants] of byId) {
-    const described = await Promise.all(
-      variants.map(async (v) => {
-        const at = await staged.lineOf(Number(v.first_row));
-        return { at, text: `'${String(v.MonitoringLocationName)}' (${String(v.MonitoringLocationLatitude)}, ${String(v.MonitoringLocationLongitude)}) first at ${at.file}:${at.line}, ${String(v.n)} row(s)` };
-      }),
-    );
-    const [first, ...others] = described;
-    if (!first) continue;
-    warnings.push({
-      file: others[0]?.at.file ?? first.at.file,
-      line: others[0]?.at.line ?? first.at.line,
-      message: `MonitoringLocationID '${id}' has conflicting name/coordinates: ${described.map((d) => d.text).join('; ')}. The first occurrence (lowest line) is used for the location.`,
-    });
+/** Paths of the files that fail on their own; the reject tables are emptied for the statement that follows. */
+async function unreadableFiles(conn: DuckDBConnection, files: readonly BatchFile[]): Promise<Set<string>> {
+  const unreadable = new Set<string>();
+  for (const { file } of files) {
+    await scalarNumber(conn, `SELECT count(*) FROM (${fileRowsSql(file, '$1')})`, [file.path]).catch(() => unreadable.add(file.path));
   }
-  return warnings;
+  await malformedFiles(conn);
+  return unreadable;
+}
+
+/** What one scan of the batch's rows says. */
+interface Judged {
+  /** Rows and valid rows per file, by its index in the batch. */
+  readonly perFile: ReadonlyMap<number, { readonly rows: number }>;
+  /** Rows and valid rows per dataset. */
+  readonly counts: ReadonlyMap<string, { readonly rows: number; readonly valid: number }>;
+  /** Paths of files with malformed records (the reader skipped them). */
+  readonly malformed: ReadonlySet<string>;
+  /** DOIs with a location whose attributes vary between rows. */
+  readonly varying: ReadonlySet<string>;
+  /** Upstream's quality-control warnings, counted per file, by dataset. */
+  readonly warnings: ReadonlyMap<SourceDataset, readonly Warning[]>;
+}
+
+async function judgeBatch(conn: DuckDBConnection, fresh: string, files: readonly BatchFile[]): Promise<Judged> {
+  const rows = await all(conn, `SELECT ${FILE} AS f, any_value("DOI") AS doi, count(*) AS n, count_if(${OK}) AS valid FROM observations WHERE ${fresh} GROUP BY ${FILE}`);
+  const counts = new Map<string, { rows: number; valid: number }>();
+  for (const r of rows) {
+    const sum = counts.get(String(r.doi)) ?? { rows: 0, valid: 0 };
+    counts.set(String(r.doi), { rows: sum.rows + Number(r.n), valid: sum.valid + Number(r.valid) });
+  }
+  const malformed = await malformedFiles(conn);
+  const warnings = new Map<SourceDataset, Warning[]>();
+  for (const { fileIndex, warning } of await countRuleWarnings(conn, 'observations', `${fresh} AND ${OK}`, FILE, WARN, files.map((f) => f.name))) {
+    const ds = files[fileIndex]?.ds;
+    if (ds) warnings.set(ds, [...(warnings.get(ds) ?? []), warning]);
+  }
+  await run(conn, locationsSql(fresh));
+  const varying = new Set((await all(conn, 'SELECT DISTINCT "DOI" FROM batch_locations WHERE variants > 1')).map((r) => String(r.DOI)));
+  return { perFile: new Map(rows.map((r) => [Number(r.f), { rows: Number(r.n) }])), counts, malformed, varying, warnings };
+}
+
+/** Paths of files with malformed records (the reader skipped them); the reject tables are emptied for staging. */
+async function malformedFiles(conn: DuckDBConnection): Promise<Set<string>> {
+  const rows = await all(conn, 'SELECT DISTINCT s.file_path FROM csv_rejects r JOIN csv_scans s USING (scan_id, file_id)').catch(() => []);
+  await run(conn, 'DELETE FROM csv_rejects').catch(() => 0);
+  await run(conn, 'DELETE FROM csv_scans').catch(() => 0);
+  return new Set(rows.map((r) => String(r.file_path)));
+}
+
+/** A line per file (its rows), then the pass's rows/s. */
+function reportPass(progress: (line: string) => void, files: readonly { name: string }[], perFile: Judged['perFile'], datasets: number, label: string, seconds: number): void {
+  const rows = [...perFile.values()].reduce((n, c) => n + c.rows, 0);
+  for (const [i, file] of files.entries()) progress(`${file.name}: ${perFile.get(i)?.rows ?? 0} rows`);
+  progress(`${rows} rows of ${datasets} dataset(s) read, validated and sorted in one pass${label} in ${seconds.toFixed(1)} s (${Math.round(rows / Math.max(seconds, 1e-3))} rows/s)`);
 }

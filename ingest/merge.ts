@@ -3,7 +3,7 @@ import { constants, existsSync } from 'node:fs';
 import { copyFile, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { columnNames, STORAGE_SCHEMA_VERSION, type StorageTable } from '../schemas/index.js';
-import { all, ingestMemory, run } from './db.js';
+import { all, run } from './db.js';
 import { fsyncPath, removeBuildFiles } from './publish.js';
 import { ident, literal, placeholders } from './sql.js';
 import { metaRows, type MetaValues } from './statistics.js';
@@ -76,15 +76,22 @@ export function startCopy(target: string): Copy {
   };
 }
 
-/** Publishes `change` over `target`, from `copy` when it was started early (startCopy). */
-export async function publishChange(target: string, change: Change, copy: Copy = startCopy(target)): Promise<void> {
+export interface MergeOptions {
+  /** The copy of `target` started early (startCopy); started here when absent. */
+  readonly copy?: Copy;
+  /** INGEST_MEMORY_LIMIT as for the build; the merge streams, so it never comes near it. */
+  readonly memoryLimitBytes: number;
+}
+
+/** Publishes `change` over `target`. */
+export async function publishChange(target: string, change: Change, options: MergeOptions): Promise<void> {
+  const copy = options.copy ?? startCopy(target);
   const path = copy.path;
   await copy.done;
   let instance: DuckDBInstance | undefined;
   let conn: DuckDBConnection | undefined;
   try {
-    // INGEST_MEMORY_LIMIT as for the build; the merge streams, so it never comes near it.
-    instance = await DuckDBInstance.create(path, { preserve_insertion_order: 'true', memory_limit: `${ingestMemory().limitBytes}B` });
+    instance = await DuckDBInstance.create(path, { preserve_insertion_order: 'true', memory_limit: `${options.memoryLimitBytes}B` });
     conn = await instance.connect();
     if (change.delta) await run(conn, `ATTACH ${literal(change.delta)} AS delta (READ_ONLY)`);
     await run(conn, 'BEGIN TRANSACTION');

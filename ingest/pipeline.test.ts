@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { STORAGE_SCHEMA_VERSION, upstreamSource } from '../schemas/index.js';
 import { datasetIdFromDoi } from './dataset-id.js';
-import { runIngest, runRemove } from './pipeline.js';
+import { runIngest } from './pipeline.js';
+import { runRemove } from './remove.js';
 import type { Report } from './report.js';
 import { copyFixtures, dumpTables, query, tempDir } from './test-support.js';
 

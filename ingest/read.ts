@@ -6,9 +6,10 @@ import { mapColumns, type ColumnMap } from './column-map.js';
 import { contentHash } from './content-hash.js';
 import { readCsvHeader } from './csv-header.js';
 import { datasetIdFromDoi } from './dataset-id.js';
-import { datasetReport, failDataset, type DatasetReport } from './report.js';
+import { canadaRegions, loadRegionsFile, type Region } from './regions.js';
+import { failedReport, type DatasetReport, type Findings, type Reject, type Warning } from './report.js';
 
-/** Stage 1 (read): what SRC holds, before any row is parsed. */
+/** Stage 1 (read): what SRC holds, before any row is parsed, and the regions locations will be placed in. */
 
 export interface SourceFile {
   readonly path: string;
@@ -20,16 +21,28 @@ export interface SourceFile {
 export interface SourceDataset {
   readonly folder: string;
   readonly metadata: DatasetMetadata & { readonly Id: string };
-  /** Readable files (header mapped); files rejected as a whole are already in `report`. */
+  /** Readable files (header mapped); files rejected as a whole are in `found`. */
   readonly files: readonly SourceFile[];
   readonly contentHash: string;
-  readonly report: DatasetReport;
+  /** What its files' headers say: files rejected whole, unknown and unserved columns. */
+  readonly found: Findings;
 }
 
 export interface ReadResult {
   readonly datasets: readonly SourceDataset[];
-  /** Folders that cannot be ingested (bad metadata, no data files, duplicate DOI). */
+  /** Folders that cannot be ingested (bad metadata, no data files, duplicate DOI): their final reports. */
   readonly failed: readonly DatasetReport[];
+}
+
+/** The read stage's part: the sources, and the regions (Canada's and REGIONS_FILE's) when there is a source. */
+export interface ReadPart extends ReadResult {
+  readonly regions: readonly Region[];
+}
+
+export async function read(src: string, regionsFile?: string): Promise<ReadPart> {
+  const sources = await readSources(src);
+  if (sources.datasets.length === 0) return { ...sources, regions: [] };
+  return { ...sources, regions: [...(await canadaRegions()), ...(regionsFile ? await loadRegionsFile(regionsFile) : [])] };
 }
 
 const isDataFile = (name: string) => /\.csv(\.gz)?$/i.test(name);
@@ -49,9 +62,9 @@ export async function readSources(src: string): Promise<ReadResult> {
     const key = result.metadata.DOI.toLowerCase();
     const other = byDoi.get(key);
     if (other !== undefined) {
-      failed.push(failDataset(result.report, `DOI ${result.metadata.DOI} is also the DOI of folder '${other}'; neither copy is ingested`));
+      failed.push(failedAs(result, `DOI ${result.metadata.DOI} is also the DOI of folder '${other}'; neither copy is ingested`));
       const first = datasets.findIndex((d) => d.folder === other);
-      if (first >= 0) failed.push(failDataset(datasets.splice(first, 1)[0]!.report, `DOI also used by folder '${folder}'`));
+      if (first >= 0) failed.push(failedAs(datasets.splice(first, 1)[0]!, `DOI also used by folder '${folder}'`));
       continue;
     }
     byDoi.set(key, folder);
@@ -60,55 +73,58 @@ export async function readSources(src: string): Promise<ReadResult> {
   return { datasets, failed };
 }
 
+const failedAs = (ds: SourceDataset, error: string) => failedReport(ds.metadata.DOI, ds.folder, error, ds.found);
+
 async function readDataset(dir: string, folder: string): Promise<SourceDataset | { error: DatasetReport }> {
   let bytes: Buffer;
   try {
     bytes = await readFile(join(dir, 'metadata.json'));
   } catch {
-    return { error: failDataset(datasetReport(null, folder), `${folder}/metadata.json is missing or unreadable`) };
+    return { error: failedReport(null, folder, `${folder}/metadata.json is missing or unreadable`) };
   }
   let json: unknown;
   try {
     json = JSON.parse(bytes.toString('utf8'));
   } catch (err) {
-    return { error: failDataset(datasetReport(null, folder), `${folder}/metadata.json is not valid JSON: ${(err as Error).message}`) };
+    return { error: failedReport(null, folder, `${folder}/metadata.json is not valid JSON: ${(err as Error).message}`) };
   }
   const rawDoi = typeof json === 'object' && json !== null && typeof (json as { DOI?: unknown }).DOI === 'string' ? (json as { DOI: string }).DOI : null;
   const parsed = datasetMetadataSchema.safeParse(json);
   if (!parsed.success) {
     const why = parsed.error.issues.map((i) => (i.path.length > 0 ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');
-    return { error: failDataset(datasetReport(rawDoi, folder), `${folder}/metadata.json is invalid: ${why}`) };
+    return { error: failedReport(rawDoi, folder, `${folder}/metadata.json is invalid: ${why}`) };
   }
   const metadata = { ...parsed.data, Id: parsed.data.Id ?? datasetIdFromDoi(parsed.data.DOI) };
-  const report = datasetReport(metadata.DOI, folder);
   const names = (await readdir(dir)).filter(isDataFile).sort();
-  if (names.length === 0) return { error: failDataset(report, `${folder} has no .csv or .csv.gz data file`) };
+  if (names.length === 0) return { error: failedReport(metadata.DOI, folder, `${folder} has no .csv or .csv.gz data file`) };
   const files: SourceFile[] = [];
+  const found = { rejects: [] as Reject[], warnings: [] as Warning[] };
   for (const name of names) {
-    const file = await readFileHeader(join(dir, name), `${folder}/${name}`, report);
+    const file = await readFileHeader(join(dir, name), `${folder}/${name}`, found);
     if (file) files.push(file);
   }
   const hash = await contentHash(bytes, names.map((n) => join(dir, n)));
-  return { folder, metadata, files, contentHash: hash, report };
+  return { folder, metadata, files, contentHash: hash, found };
 }
 
-async function readFileHeader(path: string, name: string, report: DatasetReport): Promise<SourceFile | null> {
+/** One file's header mapped to the upload columns; what it says about the file goes into `found`. */
+async function readFileHeader(path: string, name: string, found: { rejects: Reject[]; warnings: Warning[] }): Promise<SourceFile | null> {
   let header: string[];
   try {
     header = await readCsvHeader(path);
   } catch (err) {
-    report.rejects.push({ file: name, line: 1, column: null, reason: `file rejected: ${(err as Error).message}` });
+    found.rejects.push({ file: name, line: 1, column: null, reason: `file rejected: ${(err as Error).message}` });
     return null;
   }
   const columns = mapColumns(header);
   for (const { index, name: column } of columns.unknown) {
-    report.warnings.push({ file: name, line: 1, message: `unknown column '${column}' (position ${index + 1}) is ignored` });
+    found.warnings.push({ file: name, line: 1, message: `unknown column '${column}' (position ${index + 1}) is ignored` });
   }
   const unserved = uploadOnlyColumns.filter((f) => columns.indexOf.get(f.name) != null).map((f) => f.name);
   if (unserved.length > 0) {
-    report.warnings.push({ file: name, line: 1, message: `column(s) ${unserved.join(', ')} are validated as DataStream schema ${upstreamSource.version} says, then not stored: this API version does not serve them` });
+    found.warnings.push({ file: name, line: 1, message: `column(s) ${unserved.join(', ')} are validated as DataStream schema ${upstreamSource.version} says, then not stored: this API version does not serve them` });
   }
-  for (const { column, reason } of columns.errors) report.rejects.push({ file: name, line: 1, column, reason });
+  for (const { column, reason } of columns.errors) found.rejects.push({ file: name, line: 1, column, reason });
   if (columns.errors.length > 0) return null;
   return { path, name, columns };
 }

@@ -1,4 +1,8 @@
-/** The JSON report of one ingest or remove: `{"datasets":[{DOI, rowsRead, rowsLoaded, rowsRejected, rejects}]}`. */
+/**
+ * The JSON report of one ingest, remove or compact: `{"datasets":[{DOI, rowsRead, rowsLoaded, rowsRejected,
+ * rejects}]}`. Each stage returns its part (read.ts: the folders and what their headers say; load.ts: each new or
+ * changed dataset's counts, rejects and warnings; publish: the publication); pipeline.ts puts them together.
+ */
 
 export interface Reject {
   readonly file: string;
@@ -18,7 +22,7 @@ export interface Warning {
   readonly message: string;
 }
 
-export type DatasetStatus = 'loaded' | 'unchanged' | 'kept' | 'failed' | 'removed';
+export type DatasetStatus = 'loaded' | 'unchanged' | 'failed' | 'removed';
 
 export interface DatasetReport {
   DOI: string | null;
@@ -42,26 +46,31 @@ export interface Report {
   rowsPerSecond: number;
   /** The publication id written (tributary_meta.publication_id), when something was published. */
   publication?: string;
-  /** Wall time per phase: read, open, load, derive, statistics, publish (+ validate on the staged path). */
+  /** Wall time per stage: read, open, load, derive, statistics, publish. */
   timingsMs?: Record<string, number>;
   datasets: DatasetReport[];
 }
 
 export const DEFAULT_MAX_REJECTS = 1000;
 
-export function datasetReport(DOI: string | null, folder?: string): DatasetReport {
-  return { DOI, folder, status: 'loaded', rowsRead: 0, rowsLoaded: 0, rowsRejected: 0, rejects: [], warnings: [] };
+/** Rejects and warnings found about a dataset before any of its rows is judged (read.ts: its files' headers). */
+export interface Findings {
+  readonly rejects: readonly Reject[];
+  readonly warnings: readonly Warning[];
 }
 
-/** Stores a reject unless the dataset already holds `max` of them; counts are kept by the caller, exactly. */
-export function pushReject(report: DatasetReport, reject: Reject, max: number): void {
-  if (report.rejects.length < max) report.rejects.push(reject);
+export function datasetReport(DOI: string | null, folder: string | undefined, status: DatasetStatus, found: Findings = { rejects: [], warnings: [] }): DatasetReport {
+  return { DOI, folder, status, rowsRead: 0, rowsLoaded: 0, rowsRejected: 0, rejects: [...found.rejects], warnings: [...found.warnings] };
 }
 
-export function failDataset(report: DatasetReport, error: string): DatasetReport {
-  report.status = 'failed';
-  report.error = error;
-  return report;
+/** A dataset that could not be published, with why. */
+export function failedReport(DOI: string | null, folder: string | undefined, error: string, found?: Findings): DatasetReport {
+  return { ...datasetReport(DOI, folder, 'failed', found), error };
+}
+
+/** Stores a reject unless `rejects` holds `max` already; counts are kept by the caller, exactly. */
+export function pushReject(rejects: Reject[], reject: Reject, max: number): void {
+  if (rejects.length < max) rejects.push(reject);
 }
 
 /** The report's totals: duration and rows per second over every dataset read. */

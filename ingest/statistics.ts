@@ -1,6 +1,10 @@
 import { listValue, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
-import { columnNames, metadataFields, upstreamSource, type FieldType } from '../schemas/index.js';
+import { columnNames, metadataFields, STORAGE_SCHEMA_VERSION, upstreamSource, type FieldType } from '../schemas/index.js';
+import { newPublicationId } from '../schemas/publication.js';
+import { list } from './build-tables.js';
 import { run, scalarNumber } from './db.js';
+import type { IngestBuild } from './ingest-build.js';
+import type { LoadPart } from './load.js';
 import type { SourceDataset } from './read.js';
 import { ident } from './sql.js';
 
@@ -10,7 +14,20 @@ import { ident } from './sql.js';
  * with TemporalExtent, and tributary_meta.
  */
 
-const list = (cols: readonly string[], prefix = '') => cols.map((c) => `${prefix}${ident(c)}`).join(', ');
+export const INGEST_VERSION = '1';
+
+/** The statistics stage's part: what tributary_meta says of the new publication. */
+export interface StatisticsPart {
+  readonly meta: MetaValues;
+}
+
+/** The loaded datasets into all_datasets, then every small table in order, under a new publication id. */
+export async function statistics(build: IngestBuild, loaded: LoadPart): Promise<StatisticsPart> {
+  for (const d of loaded.loaded) await addDataset(build.conn, d.ds, d);
+  const meta = { maxObservationId: loaded.maxObservationId, maxLocationId: loaded.maxLocationId, publicationId: newPublicationId() };
+  await writeStatistics(build.conn, meta, STORAGE_SCHEMA_VERSION);
+  return { meta };
+}
 
 /** A metadata.json value as a bound parameter plus its SQL cast, by catalogue type. */
 function metadataParam(type: FieldType, value: unknown): { value: DuckDBValue; sql: (p: string) => string } {
@@ -43,7 +60,6 @@ export async function addDataset(conn: DuckDBConnection, ds: SourceDataset, ids:
 }
 
 export interface MetaValues {
-  readonly ingestVersion: string;
   readonly maxObservationId: number;
   readonly maxLocationId: number;
   /** This publication's identity (schemas/publication.ts), served in /readyz and the ETag. */
@@ -56,7 +72,7 @@ export function metaRows(meta: MetaValues, schemaVersion: string): [string, stri
     ['schema_version', schemaVersion],
     ['publication_id', meta.publicationId],
     ['published_at', new Date().toISOString()],
-    ['ingest_version', meta.ingestVersion],
+    ['ingest_version', INGEST_VERSION],
     // The DataStream schema whose vocabularies, groups and rules judged and derived these rows.
     ['upstream_schema', `${upstreamSource.repository}@${upstreamSource.commit} (${upstreamSource.version})`],
     // High-water marks: Ids of removed or replaced datasets are never reused.

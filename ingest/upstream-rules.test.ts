@@ -27,7 +27,7 @@ const rows: Record<string, string[]> = {
   tab: [...well, 'Sample-Routine', 'Groundwater', '2024-05-05', '10:00', 'Flowing', 'pH', '7.4', 'None', 'Actual', 'Validated', 'Delta Lab', 'Undefined', 'DL\t5'],
 };
 
-async function ingestWell(path: 'direct' | 'staged'): Promise<{ report: DatasetReport; db: string }> {
+async function ingestWell(): Promise<{ report: DatasetReport; db: string }> {
   const dir = await tempDir();
   await mkdir(join(dir, 'src', 'delta'), { recursive: true });
   await writeFile(join(dir, 'src', 'delta', 'metadata.json'), JSON.stringify({ DOI: '10.25976/delt-dd44', DatasetName: 'Delta Aquifer Survey' }));
@@ -35,14 +35,14 @@ async function ingestWell(path: 'direct' | 'staged'): Promise<{ report: DatasetR
   const csv = [header, ...Object.values(rows)].map((r) => r.map(field).join(',')).join('\n');
   await writeFile(join(dir, 'src', 'delta', 'data.csv'), `${csv}\n`);
   const db = join(dir, 'tributary.duckdb');
-  const result = await runIngest({ src: join(dir, 'src'), duckdbPath: db, path });
+  const result = await runIngest({ src: join(dir, 'src'), duckdbPath: db });
   expect(result.published).toBe(true);
   return { report: result.datasets[0] as DatasetReport, db };
 }
 
-describe.each(['direct', 'staged'] as const)('DataStream schema 3.0.0 upload, %s path', (path) => {
+describe('DataStream schema 3.0.0 upload', () => {
   it('loads groundwater rows, rejects rows breaking upstream error rules by rule name, counts warnings', async () => {
-    const { report, db } = await ingestWell(path);
+    const { report, db } = await ingestWell();
     expect([report.rowsRead, report.rowsLoaded, report.rowsRejected]).toEqual([5, 2, 3]);
     expect(report.rejects.map((r) => [r.file, r.line, r.column, r.reason.split(':')[0]])).toEqual([
       ['delta/data.csv', 3, 'LaboratoryName', 'upstream rule ActivityType-ResultAnalyticalMethod'],

@@ -4,17 +4,17 @@ import { checkObservationRow } from '../schemas/observation-row.js';
 import { all, appendRows, run, scalarNumber } from './db.js';
 import { lineOfParsed, lineOfRecord, type FileLines } from './line-numbers.js';
 import type { SourceDataset, SourceFile } from './read.js';
-import { pushReject, type DatasetReport } from './report.js';
+import { pushReject, type Reject } from './report.js';
 import { ident, literal } from './sql.js';
-import { errorRules, failedRulesMaskSql, failedRulesSql, warningRules } from './rule-sql.js';
-import { countRuleWarnings } from './rule-warnings.js';
+import { errorRules, failedRulesSql } from './rule-sql.js';
 import { rowOkSql, usedVocabularies, vocabularyType } from './validate-sql.js';
 
 /**
- * Stage 2 (validate): every CSV file of one dataset goes through DuckDB's reader into the temporary table
- * `stage_<n>` (all text, in file order, so `rowid` is the source position), with a verdict per row computed in the
- * same scan. Malformed records land in DuckDB's reject table; invalid rows stay in `stage` with ok = false.
- * Only the stored rejects (capped) are explained row by row, by the reference zod schema.
+ * Staging, for the explanation of one dataset (explain.ts): every CSV file of
+ * it goes through DuckDB's reader into a temporary table (all text, in file order, so `rowid` is the source
+ * position), with a verdict per row computed in the same scan. Malformed records land in DuckDB's reject table;
+ * invalid rows stay in the table with ok = false. Only the stored rejects (capped) are explained row by row, by
+ * the reference zod schema. Upstream's quality-control warnings are not counted here: the load counted them.
  */
 
 export interface StagedFile {
@@ -37,18 +37,18 @@ export interface Staged {
   /** The temporary table holding the dataset's rows (quoted identifier). */
   readonly table: string;
   readonly files: readonly StagedFile[];
+  /** Records read (parsed and malformed), and of those rejected (malformed or invalid), valid. */
+  readonly rowsRead: number;
+  readonly rowsRejected: number;
   readonly rowsValid: number;
+  /** Every reject of the dataset: the read's first, then the staging's, capped together, by file and line. */
+  readonly rejects: readonly Reject[];
   /** Physical line of a staged row (by its `stage` rowid). */
   lineOf(rowid: number): Promise<{ file: string; line: number }>;
 }
 
 export interface StageOptions {
   readonly maxRejects: number;
-  readonly onFile?: (file: string, rows: number, ms: number) => void;
-  /** An attached database to stage into instead of the connection's temporary tables (shared by connections). */
-  readonly catalog?: string;
-  /** Count upstream's quality-control warnings into the report (default true; false when the caller counted them). */
-  readonly warnings?: boolean;
 }
 
 const READ_OPTIONS = `header = true, auto_detect = false, delim = ',', quote = '"', escape = '"', store_rejects = true, rejects_table = 'csv_rejects', rejects_scan = 'csv_scans', max_line_size = 8388608`;
@@ -63,52 +63,51 @@ export async function prepareValidation(conn: DuckDBConnection): Promise<void> {
   }
 }
 
-/** Stages one dataset into the table `name` (an identifier of ours, e.g. stage_0): temporary, or in `options.catalog`. */
+/** Stages one dataset into the temporary table `name` (an identifier of ours). */
 export async function stageDataset(conn: DuckDBConnection, ds: SourceDataset, name: string, options: StageOptions): Promise<Staged> {
-  const STAGE = options.catalog ? `${ident(options.catalog)}.${ident(name)}` : ident(name);
+  const STAGE = ident(name);
   const columns = uploadColumns.map((f) => `${ident(f.name)} VARCHAR`).join(', ');
-  await run(conn, `CREATE OR REPLACE ${options.catalog ? '' : 'TEMP '}TABLE ${STAGE} (file_idx INTEGER, ${columns}, extra_nl INTEGER, ok BOOLEAN, warn UHUGEINT)`);
-  const report = ds.report;
-  const files: StagedFile[] = [];
-  let start = 0;
-  for (const [index, file] of ds.files.entries()) {
-    const t0 = performance.now();
-    let parsed: number;
-    try {
-      parsed = await run(conn, insertFileSql(STAGE, file), [file.path, index]);
-    } catch (err) {
-      report.rejects.push({ file: file.name, line: 1, column: null, reason: `file rejected: ${(err as Error).message.split('\n')[0]}` });
-      continue;
-    }
-    const malformed = await readMalformed(conn, file);
-    files.push({ name: file.name, index, start, parsed, malformed });
-    report.rowsRead += parsed + malformed.length;
-    report.rowsRejected += malformed.length;
-    start += parsed;
-    options.onFile?.(file.name, parsed + malformed.length, performance.now() - t0);
-  }
+  await run(conn, `CREATE OR REPLACE TEMP TABLE ${STAGE} (file_idx INTEGER, ${columns}, extra_nl INTEGER, ok BOOLEAN)`);
+  // The read's rejects come first: the cap on stored rejects counts them too.
+  const rejects = [...ds.found.rejects];
+  const files = await stageFiles(conn, STAGE, ds, rejects);
   const staged = createStaged(conn, STAGE, files);
   for (const file of files) {
     if (file.malformed.length === 0) continue;
     const lines = await staged.linesOf(file);
     for (const m of file.malformed) {
-      pushReject(report, { file: file.name, line: lineOfRecord(lines, m.record), column: m.column, reason: m.reason }, options.maxRejects);
+      pushReject(rejects, { file: file.name, line: lineOfRecord(lines, m.record), column: m.column, reason: m.reason }, options.maxRejects);
     }
   }
-  if (options.warnings !== false) {
-    const counted = await countRuleWarnings(conn, STAGE, 'ok', 'file_idx', 'warn', ds.files.map((f) => f.name));
-    report.warnings.push(...counted.map((c) => c.warning));
-  }
   const invalid = await scalarNumber(conn, `SELECT count(*) FROM ${STAGE} WHERE NOT ok`);
-  report.rowsRejected += invalid;
-  if (invalid > 0) await explainInvalid(conn, STAGE, staged, report, options.maxRejects);
-  report.rejects.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
-  return { table: STAGE, files, lineOf: staged.lineOf, rowsValid: start - invalid };
+  if (invalid > 0) await explainInvalid(conn, STAGE, staged, rejects, options.maxRejects);
+  rejects.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
+  const parsed = files.reduce((n, f) => n + f.parsed, 0);
+  const malformed = files.reduce((n, f) => n + f.malformed.length, 0);
+  return { table: STAGE, files, lineOf: staged.lineOf, rowsRead: parsed + malformed, rowsRejected: malformed + invalid, rowsValid: parsed - invalid, rejects };
+}
+
+/** Each file into the stage, in order; a file DuckDB cannot read is rejected whole (into `rejects`) and skipped. */
+async function stageFiles(conn: DuckDBConnection, STAGE: string, ds: SourceDataset, rejects: Reject[]): Promise<StagedFile[]> {
+  const files: StagedFile[] = [];
+  let start = 0;
+  for (const [index, file] of ds.files.entries()) {
+    let parsed: number;
+    try {
+      parsed = await run(conn, insertFileSql(STAGE, file), [file.path, index]);
+    } catch (err) {
+      rejects.push({ file: file.name, line: 1, column: null, reason: `file rejected: ${(err as Error).message.split('\n')[0]}` });
+      continue;
+    }
+    files.push({ name: file.name, index, start, parsed, malformed: await readMalformed(conn, file) });
+    start += parsed;
+  }
+  return files;
 }
 
 /** The INSERT reading one file into a stage table, with each row's verdict. */
 function insertFileSql(STAGE: string, file: SourceFile): string {
-  return `INSERT INTO ${STAGE} SELECT $2::INTEGER, *, (${rowOkSql()}) AS ok, ${failedRulesMaskSql(warningRules)} AS warn FROM (${fileRowsSql(file, '$1')})`;
+  return `INSERT INTO ${STAGE} SELECT $2::INTEGER, *, (${rowOkSql()}) AS ok FROM (${fileRowsSql(file, '$1')})`;
 }
 
 /**
@@ -182,8 +181,8 @@ function createStaged(conn: DuckDBConnection, STAGE: string, files: readonly Sta
  * Reasons for the first `max` invalid rows: each column's from the reference schema, so messages match it exactly,
  * then each upstream error rule the row fails, by the rule's name.
  */
-async function explainInvalid(conn: DuckDBConnection, STAGE: string, staged: StagedLines, report: DatasetReport, max: number): Promise<void> {
-  const room = max - report.rejects.length;
+async function explainInvalid(conn: DuckDBConnection, STAGE: string, staged: StagedLines, rejects: Reject[], max: number): Promise<void> {
+  const room = max - rejects.length;
   if (room <= 0) return;
   const cols = uploadColumns.map((f) => ident(f.name)).join(', ');
   const rows = await all(conn, `SELECT rowid AS _rowid, ${failedRulesSql(errorRules)} AS _failed, ${cols} FROM ${STAGE} WHERE NOT ok ORDER BY rowid LIMIT $1`, [room]);
@@ -200,6 +199,6 @@ async function explainInvalid(conn: DuckDBConnection, STAGE: string, staged: Sta
     });
     const issues = [...columnIssues, ...ruleIssues];
     if (issues.length === 0) issues.push({ column: '', message: 'rejected by the bulk validation but accepted by the reference schema (please report)' });
-    for (const issue of issues) pushReject(report, { file, line, column: issue.column || null, reason: issue.message }, max);
+    for (const issue of issues) pushReject(rejects, { file, line, column: issue.column || null, reason: issue.message }, max);
   }
 }

@@ -4,14 +4,17 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ingestSettings } from '../../ingest/settings.js';
 import { apiSettings } from '../../services/api/config.js';
 import { API_ERROR_CODES } from '../../services/api/errors.js';
 import { SETTINGS as boardSettings } from '../../services/board/config.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-/** The README's table row of a variable, e.g. "| `API_PORT` | `3000` | TCP port … |". */
-const rowOf = (name: string) => readme.split('\n').find((l) => l.startsWith(`| \`${name}\` |`));
+/** The README's table row of a variable, e.g. "| `API_PORT` | `3000` | TCP port … |", in `text` (default: all of it). */
+const rowOf = (name: string, text = readme) => text.split('\n').find((l) => l.startsWith(`| \`${name}\` |`));
+/** One `### heading` section of the README, up to the next heading: the services share some names (DUCKDB_PATH). */
+const section = (heading: string) => readme.split(/^(?=#{2,3} )/m).find((s) => s.startsWith(`### ${heading}\n`)) ?? '';
 
 describe('README.md', () => {
   it('names every make target', () => {
@@ -25,6 +28,15 @@ describe('README.md', () => {
     const missing = Object.entries(apiSettings).filter(([name, s]) => {
       const row = rowOf(name);
       return !row || (s.default !== undefined && s.default !== '' && !row.includes(`\`${s.default}\``));
+    });
+    expect(missing.map(([name]) => name)).toEqual([]);
+  });
+
+  it('has a configuration row for every ingest setting, with its default, in the ingest table', () => {
+    const ingest = section('Ingest and sample data');
+    const missing = Object.entries(ingestSettings).filter(([name, s]) => {
+      const row = rowOf(name, ingest);
+      return !row || (s.default !== undefined && !row.includes(`\`${s.default}\``));
     });
     expect(missing.map(([name]) => name)).toEqual([]);
   });

@@ -3,6 +3,7 @@
  * the validation cannot drift apart: each entry is the variable, its default and what it does.
  */
 import { z } from 'zod';
+import { parseSettings, type SettingsOf } from '../../schemas/settings.js';
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const flag = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
@@ -44,19 +45,9 @@ export const apiSettings = {
   SHUTDOWN_GRACE_MS: { schema: int(0, 3_600_000), default: '10000', doc: 'On SIGTERM, how long in-flight responses may take to finish before their connections are closed.' },
 } as const;
 
-type Settings = typeof apiSettings;
-export type ApiConfig = { [K in keyof Settings]: z.output<Settings[K]['schema']> };
+export type ApiConfig = SettingsOf<typeof apiSettings>;
 
 /** Parses the settings from an environment; throws one error naming every bad variable. */
 export function loadApiConfig(env: Record<string, string | undefined> = process.env): ApiConfig {
-  const out: Record<string, unknown> = {};
-  const problems: string[] = [];
-  for (const [name, s] of Object.entries(apiSettings)) {
-    const raw = env[name] === undefined || env[name] === '' ? s.default : env[name];
-    const parsed = (s.schema as z.ZodType).safeParse(raw);
-    if (parsed.success) out[name] = parsed.data;
-    else problems.push(`${name}=${JSON.stringify(raw)}: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
-  }
-  if (problems.length) throw new Error(`invalid settings:\n  ${problems.join('\n  ')}`);
-  return out as ApiConfig;
+  return parseSettings(apiSettings, env);
 }

@@ -1,0 +1,30 @@
+import type { IngestBuild } from './ingest-build.js';
+import type { LoadPart } from './load.js';
+import { publishChange } from './merge.js';
+import { abandonBuild, checkpointAndClose, publishBuild } from './publish.js';
+import type { StatisticsPart } from './statistics.js';
+
+/**
+ * Stage 6 (publish): the first build is the file (publish.ts: checkpoint, fsync, rename over DUCKDB_PATH); onto a
+ * published file the build is a delta, merged into the copy of it made meanwhile (merge.ts), which is then
+ * renamed over DUCKDB_PATH the same way, and the delta deleted.
+ */
+
+/** The publish stage's part. */
+export interface PublishPart {
+  readonly published: true;
+  /** tributary_meta.publication_id of the file now at DUCKDB_PATH. */
+  readonly publication: string;
+}
+
+export async function publishIngest(build: IngestBuild, loaded: LoadPart, stats: StatisticsPart): Promise<PublishPart> {
+  const { file } = build;
+  if (file.delta) {
+    await checkpointAndClose(file);
+    // The datasets the delta holds new versions of replace their published rows.
+    const change = { drop: loaded.loaded.map((d) => d.DOI), delta: file.path, meta: stats.meta };
+    await publishChange(file.target, change, { copy: build.copy, memoryLimitBytes: build.memory.limitBytes });
+    await abandonBuild(file);
+  } else await publishBuild(file);
+  return { published: true, publication: stats.meta.publicationId };
+}

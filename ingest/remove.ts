@@ -1,0 +1,50 @@
+import { DuckDBInstance } from '@duckdb/node-api';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { newPublicationId } from '../schemas/publication.js';
+import { run } from './db.js';
+import type { Log } from './ingest-build.js';
+import { publishChange } from './merge.js';
+import { readPrevious, type Previous } from './previous.js';
+import { removeStaleBuilds } from './publish.js';
+import { datasetReport, failedReport, finish, type Report } from './report.js';
+import { ingestMemory } from './settings.js';
+import { literal } from './sql.js';
+
+/** `make remove DOI=…`: publishes the current file without one dataset, a merge that only deletes (merge.ts). */
+
+export interface RemoveOptions {
+  readonly duckdbPath: string;
+  readonly doi: string;
+  readonly log?: Log;
+  readonly memoryLimitBytes?: number;
+}
+
+export async function runRemove(options: RemoveOptions): Promise<Report> {
+  const started = performance.now();
+  const target = resolve(options.duckdbPath);
+  await removeStaleBuilds(target);
+  const prev = await publishedAt(target);
+  if (!prev?.datasets.has(options.doi)) {
+    const error = prev ? `DOI ${options.doi} is not published in ${options.duckdbPath}` : `${options.duckdbPath} does not exist`;
+    return finish({ published: false, error, datasets: [failedReport(options.doi, undefined, error)] }, started);
+  }
+  const meta = { maxObservationId: prev.maxObservationId, maxLocationId: prev.maxLocationId, publicationId: newPublicationId() };
+  await publishChange(target, { drop: [options.doi], meta }, { memoryLimitBytes: ingestMemory(options.memoryLimitBytes).limitBytes });
+  options.log?.info(`removed ${options.doi}; published ${options.duckdbPath}`);
+  return { ...finish({ published: true, datasets: [datasetReport(options.doi, undefined, 'removed')] }, started), publication: meta.publicationId };
+}
+
+/** What is published at `path` (numbering, change detection), read through an in-memory instance. */
+async function publishedAt(path: string): Promise<Previous | undefined> {
+  if (!existsSync(path)) return undefined;
+  const instance = await DuckDBInstance.create(':memory:');
+  const conn = await instance.connect();
+  try {
+    await run(conn, `ATTACH ${literal(resolve(path))} AS prev (READ_ONLY)`);
+    return await readPrevious(conn, true);
+  } finally {
+    conn.closeSync();
+    instance.closeSync();
+  }
+}

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { ingestMemory, loadIngestSettings, parseSize } from './settings.js';
+
+describe('ingest settings', () => {
+  it.each([
+    ['8GB', 8e9],
+    ['512MiB', 512 * 2 ** 20],
+    ['1.5 gb', 1.5e9],
+    ['2TiB', 2 * 2 ** 40],
+    ['8', undefined],
+    ['8 GBs', undefined],
+    ['-1GB', undefined],
+  ])('parses the size %s', (text, bytes) => {
+    expect(parseSize(text)).toBe(bytes);
+  });
+
+  it('defaults to half the RAM, batches a quarter of the limit, and refuses what DuckDB could not work in', () => {
+    expect(ingestMemory(undefined, 24e9)).toEqual({ limitBytes: 12e9, batchBytes: 3e9 });
+    expect(ingestMemory(loadIngestSettings({ INGEST_MEMORY_LIMIT: '4GB' }).INGEST_MEMORY_LIMIT, 24e9)).toEqual({ limitBytes: 4e9, batchBytes: 1e9 });
+    expect(() => loadIngestSettings({ INGEST_MEMORY_LIMIT: '64MB' })).toThrow(/at least 128MiB/);
+    expect(() => loadIngestSettings({ INGEST_MEMORY_LIMIT: 'lots' })).toThrow(/INGEST_MEMORY_LIMIT="lots": must be a size/);
+  });
+
+  it('has defaults for an empty environment, an empty value meaning the default', () => {
+    expect(loadIngestSettings({ DUCKDB_PATH: '', REPORT_MAX_REJECTS: '' })).toEqual({
+      SRC: undefined, DUCKDB_PATH: 'data/tributary.duckdb', PUBLICATION_STORE: undefined, REGIONS_FILE: undefined, REPORT: undefined,
+      REPORT_MAX_REJECTS: 1000, INGEST_MEMORY_LIMIT: undefined, INGEST_TRACE: false,
+    });
+  });
+
+  it('names every bad variable in one message', () => {
+    expect(() => loadIngestSettings({ REPORT_MAX_REJECTS: '-3', INGEST_MEMORY_LIMIT: 'lots', INGEST_TRACE: 'yes' })).toThrow(
+      /^invalid settings:\n {2}REPORT_MAX_REJECTS="-3": must be a whole number\n {2}INGEST_MEMORY_LIMIT="lots": .*\n {2}INGEST_TRACE="yes": /,
+    );
+  });
+});

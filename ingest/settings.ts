@@ -1,0 +1,66 @@
+/**
+ * Settings of the ingest job (`make ingest`, `make remove`, `make compact`), read once from the environment by
+ * main.ts. Declared as one table, like the API's (services/api/config.ts), so the README's list and the
+ * validation cannot drift apart: each entry is the variable, its default and what it does.
+ */
+import { totalmem } from 'node:os';
+import { z } from 'zod';
+import { parseSettings, type SettingsOf } from '../schemas/settings.js';
+
+const UNITS: Readonly<Record<string, number>> = { B: 1, KB: 1e3, MB: 1e6, GB: 1e9, TB: 1e12, KIB: 2 ** 10, MIB: 2 ** 20, GIB: 2 ** 30, TIB: 2 ** 40 };
+
+/** Bytes of a DuckDB size such as `8GB`, `512MiB` or `1.5 GB`; undefined when it is not one. */
+export function parseSize(text: string): number | undefined {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([KMGT]?I?B)\s*$/i.exec(text);
+  const unit = m ? UNITS[m[2]!.toUpperCase()] : undefined;
+  return m && unit ? Math.floor(Number(m[1]) * unit) : undefined;
+}
+
+/** Below this DuckDB cannot sort a batch of any use; refused rather than left to fail mid-build. */
+const MIN_MEMORY = 2 ** 27;
+const size = z.string().transform((text, ctx) => {
+  const bytes = parseSize(text);
+  if (bytes === undefined || bytes < MIN_MEMORY) {
+    ctx.addIssue({ code: 'custom', message: `must be a size of at least 128MiB such as 8GB or 512MiB, got '${text}'` });
+    return z.NEVER;
+  }
+  return bytes;
+});
+const flag = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
+
+export const ingestSettings = {
+  SRC: { schema: z.string().min(1).optional(), default: undefined, doc: 'Folder of dataset folders (`make ingest` passes `$(OUT)` unless set); required by `ingest`.' },
+  DUCKDB_PATH: { schema: z.string().min(1), default: 'data/tributary.duckdb', doc: 'The published file (with PUBLICATION_STORE: the working file it is built in).' },
+  PUBLICATION_STORE: { schema: z.string().min(1).optional(), default: undefined, doc: 'Also publish the result into this publication store, which the API replicas serve from.' },
+  REGIONS_FILE: { schema: z.string().min(1).optional(), default: undefined, doc: 'GeoJSON FeatureCollection of Polygon/MultiPolygon features with properties.RegionId.' },
+  REPORT: { schema: z.string().min(1).optional(), default: undefined, doc: 'Path of the JSON report.' },
+  REPORT_MAX_REJECTS: { schema: z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(0, 'must be a whole number'), default: '1000', doc: 'Rejects stored per dataset in the report (counts stay exact).' },
+  INGEST_MEMORY_LIMIT: { schema: size.optional(), default: undefined, doc: "DuckDB's memory_limit for the build (default: half the RAM); batches of new datasets are a quarter of it." },
+  INGEST_TRACE: { schema: flag, default: '0', doc: 'Print the wall and CPU time of every SQL statement.' },
+  INGEST_LOCK_TIMEOUT_MS: { schema: z.coerce.number({ error: 'must be a whole number of milliseconds' }).int('must be a whole number of milliseconds').min(0, 'must be a whole number of milliseconds'), default: '600000', doc: 'How long a publish waits for another on the same DUCKDB_PATH or store before it exits 3 (0: tries once).' },
+} as const;
+
+export type IngestSettings = SettingsOf<typeof ingestSettings>;
+
+/** Parses the settings from an environment; throws one error naming every bad variable. */
+export function loadIngestSettings(env: Record<string, string | undefined> = process.env): IngestSettings {
+  return parseSettings(ingestSettings, env);
+}
+
+export interface IngestMemory {
+  /** DuckDB's `memory_limit` for the build, in bytes. */
+  readonly limitBytes: number;
+  /** Data-file bytes loaded per sorted batch (load.ts): a quarter of the limit. */
+  readonly batchBytes: number;
+}
+
+/**
+ * The ingest's memory: INGEST_MEMORY_LIMIT, by default half the machine's RAM rather than DuckDB's 80%, because
+ * the API (its own DuckDB) and the OS cache of the published file share the machine. A batch's sort held ~2× its
+ * CSV bytes at 10M rows, so a quarter of the limit per batch sorts without spilling; beyond the limit DuckDB
+ * spills to `<build>.tmp`.
+ */
+export function ingestMemory(limitBytes?: number, totalBytes = totalmem()): IngestMemory {
+  const limit = limitBytes ?? Math.floor(totalBytes / 2);
+  return { limitBytes: limit, batchBytes: Math.floor(limit / 4) };
+}
