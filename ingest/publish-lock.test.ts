@@ -94,7 +94,7 @@ describe('two publishes on one DUCKDB_PATH', () => {
     expect(await dumpTables(db)).toEqual(before);
     const bad = await startCli(['ingest'], { DUCKDB_PATH: db, SRC: await src('beta'), INGEST_LOCK_TIMEOUT_MS: 'soon' }).exit;
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('INGEST_LOCK_TIMEOUT_MS must be a whole number of milliseconds');
+    expect(bad.stderr).toContain('INGEST_LOCK_TIMEOUT_MS="soon": must be a whole number of milliseconds');
   });
 
   it('a holder killed with SIGKILL blocks nobody: its lock ends with its process', async () => {
