@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -39,7 +39,7 @@ describe('an ingest killed midway', () => {
     const before = await dumpTables(db);
 
     const big = join(dir, 'big');
-    const gen = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/sample/main.ts'], { cwd: root, env: { ...process.env, ROWS: '300000', OUT: big }, encoding: 'utf8' });
+    const gen = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/sample/main.ts'], { cwd: root, env: { ...process.env, ROWS: '100000', OUT: big }, encoding: 'utf8' });
     expect(gen.status, gen.stderr).toBe(0);
     const { killedMidway } = await ingestAndKill({ SRC: big, DUCKDB_PATH: db }, dbDir);
     expect(killedMidway).toBe(true);
@@ -56,15 +56,29 @@ describe('an ingest killed midway', () => {
   });
 });
 
-/** Spawns the CLI and SIGKILLs it after `delayMs`, resolving with its exit (code null when killed). */
-function runAndKill(args: string[], env: NodeJS.ProcessEnv, delayMs: number): Promise<{ killed: boolean }> {
+/**
+ * Runs the CLI; with `killAfterMs`, SIGKILLs it that long after its publish lock exists (the run has started work:
+ * a kill during the process's start-up would test nothing). Resolves with when the lock appeared, the whole run's
+ * time and whether it was killed.
+ */
+function runAndKill(args: string[], env: NodeJS.ProcessEnv, db: string, killAfterMs?: number): Promise<{ killed: boolean; code: number | null; startMs: number; fullMs: number }> {
   return new Promise((resolve, reject) => {
+    // A killed run leaves its holder note behind; this run writes its own once it holds the lock.
+    rmSync(`${db}.lock.json`, { force: true });
+    const t0 = performance.now();
     const child = spawn(process.execPath, ['--import', 'tsx', 'ingest/main.ts', ...args], { cwd: root, env: { ...process.env, ...env }, stdio: 'ignore' });
-    const timer = setTimeout(() => child.kill('SIGKILL'), delayMs);
+    let startMs = NaN;
+    let timer: NodeJS.Timeout | undefined;
+    const poll = setInterval(() => {
+      if (!Number.isNaN(startMs) || !existsSync(`${db}.lock.json`)) return;
+      startMs = performance.now() - t0;
+      if (killAfterMs !== undefined) timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+    }, 5);
     child.on('error', reject);
-    child.on('exit', (_code, signal) => {
+    child.on('exit', (code, signal) => {
+      clearInterval(poll);
       clearTimeout(timer);
-      resolve({ killed: signal === 'SIGKILL' });
+      resolve({ killed: signal === 'SIGKILL', code, startMs, fullMs: performance.now() - t0 });
     });
   });
 }
@@ -103,15 +117,15 @@ describe('an incremental publish killed at a random point', () => {
       const before = await dumpTables(db);
       const backup = `${db}.backup`;
       await cp(db, backup);
-      const t0 = performance.now();
-      const alone = spawnSync(process.execPath, ['--import', 'tsx', 'ingest/main.ts', ...trial.args], { cwd: root, env: { ...process.env, DUCKDB_PATH: db, ...trial.env }, encoding: 'utf8' });
-      expect(alone.status, alone.stderr).toBe(0);
-      const fullMs = performance.now() - t0;
+      const alone = await runAndKill(trial.args, { DUCKDB_PATH: db, ...trial.env }, db);
+      expect(alone.code).toBe(0);
       const after = await dumpTables(db);
       expect(after).not.toEqual(before);
-      for (let k = 0; k < 3; k++) {
+      // Kill points within the work itself (after the lock is taken, before the run would end).
+      const workMs = Number.isNaN(alone.startMs) ? alone.fullMs : alone.fullMs - alone.startMs;
+      for (let k = 0; k < 2; k++) {
         await cp(backup, db);
-        const { killed } = await runAndKill(trial.args, { DUCKDB_PATH: db, ...trial.env }, Math.round(random() * fullMs));
+        const { killed } = await runAndKill(trial.args, { DUCKDB_PATH: db, ...trial.env }, db, Math.round(random() * workMs));
         const now = await dumpTables(db);
         if (killed && JSON.stringify(now) === JSON.stringify(before)) killedMidway++;
         expect([before, after]).toContainEqual(now);
