@@ -7,6 +7,7 @@
  */
 import zlib from 'node:zlib';
 import type { Transform } from 'node:stream';
+import { COMPRESSORS } from '../../services/api/middleware/compress.js';
 import { BENCH_API_KEY } from './api-process.js';
 import { repeat, summary, type Context } from './context.js';
 import { url } from './extract.js';
@@ -16,14 +17,14 @@ import type { Figure } from './table.js';
 const ENCODINGS: readonly (Encoding | undefined)[] = [undefined, 'gzip', 'br', 'zstd'];
 
 const z = zlib.constants;
-/** Each codec at the level the middleware uses (marked) and its neighbours. */
+/** What the middleware serves (its own table, so the label cannot drift from it) and neighbouring levels. */
 const CODECS: readonly (readonly [string, () => Transform])[] = [
   ['gzip 1', () => zlib.createGzip({ level: 1, flush: z.Z_SYNC_FLUSH })],
-  ['gzip 4 (served)', () => zlib.createGzip({ level: 4, flush: z.Z_SYNC_FLUSH })],
+  ['gzip (served)', COMPRESSORS.gzip],
   ['gzip 6', () => zlib.createGzip({ level: 6, flush: z.Z_SYNC_FLUSH })],
   ['br 1', () => zlib.createBrotliCompress({ flush: z.BROTLI_OPERATION_FLUSH, params: { [z.BROTLI_PARAM_QUALITY]: 1 } })],
-  ['br 4 (served)', () => zlib.createBrotliCompress({ flush: z.BROTLI_OPERATION_FLUSH, params: { [z.BROTLI_PARAM_QUALITY]: 4 } })],
-  ['zstd 1 (served)', () => zlib.createZstdCompress({ flush: z.ZSTD_e_flush, params: { [z.ZSTD_c_compressionLevel]: 1 } })],
+  ['br (served)', COMPRESSORS.br],
+  ['zstd (served)', COMPRESSORS.zstd],
   ['zstd 3', () => zlib.createZstdCompress({ flush: z.ZSTD_e_flush, params: { [z.ZSTD_c_compressionLevel]: 3 } })],
   ['zstd 6', () => zlib.createZstdCompress({ flush: z.ZSTD_e_flush, params: { [z.ZSTD_c_compressionLevel]: 6 } })],
 ];
