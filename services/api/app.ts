@@ -11,6 +11,7 @@ import { securityHeaders } from './middleware/security-headers.js';
 import { collectionHandler, JSON_TYPE, notFound, type CollectionDeps } from './routes/collection.js';
 import { registerDiscovery } from './routes/discovery.js';
 import { registerExplore, type ExploreOptions } from './routes/explore.js';
+import { EXPORT_PATH, exportHandler } from './routes/export.js';
 import { BASE_PATH } from './routes/links.js';
 
 export interface AppDeps extends CollectionDeps {
@@ -22,6 +23,8 @@ export interface AppDeps extends CollectionDeps {
   readonly draining?: () => boolean;
   /** Runs before every collection request, after the access checks (publication/follow-current.ts). */
   readonly beforeCollection?: MiddlewareHandler;
+  /** EXPORT_TIMEOUT_MS for whole-result exports (routes/export.ts); unlimited when left out. */
+  readonly exportTimeoutMs?: number;
   /** The explorer page at /explore (routes/explore.ts); left out, there is none. */
   readonly explore?: ExploreOptions;
 }
@@ -60,6 +63,13 @@ export function createApp(deps: AppDeps): Hono {
   app.options(`${BASE_PATH}/:resource`, (c) => c.body(null, 204, { Allow: ALLOW }));
   app.all(`${BASE_PATH}/:resource`, (c) => {
     throw new ApiError('method_not_allowed', `${c.req.method} is not allowed: this API is read-only. Use GET.`, {}, { Allow: ALLOW });
+  });
+
+  if (deps.beforeCollection) app.use(`${EXPORT_PATH}/:resource`, deps.beforeCollection);
+  app.get(`${EXPORT_PATH}/:resource`, exportHandler({ acquire: deps.acquire, ...(deps.exportTimeoutMs ? { timeoutMs: deps.exportTimeoutMs } : {}) }));
+  app.options(`${EXPORT_PATH}/:resource`, (c) => c.body(null, 204, { Allow: ALLOW }));
+  app.all(`${EXPORT_PATH}/:resource`, (c) => {
+    throw new ApiError('method_not_allowed', `${c.req.method} is not allowed: exports are read-only. Use GET (or HEAD for the row count alone).`, {}, { Allow: ALLOW });
   });
 
   app.notFound((c) => {

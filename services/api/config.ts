@@ -31,6 +31,8 @@ export const apiSettings = {
   CURSOR_IDLE_MS: { schema: int(1, 3_600_000), default: '15000', doc: 'How long an extract cursor waits for its next page request before it is closed.' },
   QUERY_QUEUE: { schema: int(0, 100_000), default: '64', doc: 'Requests that may wait for a query slot; beyond it, or after QUERY_TIMEOUT_MS of waiting, 503 with Retry-After.' },
   QUERY_TIMEOUT_MS: { schema: int(1, 3_600_000), default: '30000', doc: 'A query that has not produced its first row by then is interrupted in DuckDB and answered 504.' },
+  MAX_CONCURRENT_EXPORTS: { schema: int(1, 100_000), default: '1', doc: 'Whole-result exports (`/v1/export/…`) one client may run at once; one more gets 429 with Retry-After. An export also holds one of MAX_CONCURRENT_PER_KEY and one of MAX_CONCURRENT_QUERIES while it streams.' },
+  EXPORT_TIMEOUT_MS: { schema: int(1000, 86_400_000), default: String(60 * 60 * 1000), doc: 'A whole-result export still streaming after this long is interrupted and its connection cut (the client sees an incomplete transfer); one that has not started by then is answered 504.' },
   MAX_PAGE_BYTES: { schema: int(1024, Number.MAX_SAFE_INTEGER), default: String(64 * 1024 * 1024), doc: 'Pages estimated larger than this (rows × average width of the selected fields) are refused with 413 before any byte is sent.' },
   MAX_URL_BYTES: { schema: int(256, 60 * 1024), default: String(16 * 1024), doc: 'Longer request targets (path and query) get 414.' },
   SHUTDOWN_DELAY_MS: { schema: int(0, 600_000), default: '0', doc: 'On SIGTERM, how long to keep serving new requests while /readyz answers 503, so a load balancer takes the replica out of rotation before it stops accepting (a little more than its health-check interval × fall count).' },

@@ -19,6 +19,7 @@ export const API_ERROR_CODES = {
   ...statuses(PLAN_ERROR_CODES),
   not_found: 404,
   method_not_allowed: 405,
+  not_acceptable: 406,
   missing_api_key: 401,
   invalid_api_key: 403,
   payload_too_large: 413,

@@ -71,6 +71,7 @@ const app = createApp({
   beforeCollection: store ? followCurrent({ refresh: () => db.refresh(), log }) : undefined,
   links: { publicBaseUrl: config.PUBLIC_BASE_URL, trustProxy: config.TRUST_PROXY },
   limits: { queryTimeoutMs: config.QUERY_TIMEOUT_MS, maxPageBytes: config.MAX_PAGE_BYTES },
+  exportTimeoutMs: config.EXPORT_TIMEOUT_MS,
   log,
   explore: { assetsDir: config.EXPLORE_ASSETS_DIR, regionsFile: config.REGIONS_FILE, tileUrl: config.EXPLORE_TILE_URL, tileAttribution: config.EXPLORE_TILE_ATTRIBUTION },
   access: {
@@ -78,6 +79,7 @@ const app = createApp({
     corsOrigins: config.CORS_ORIGINS,
     rateLimit: { rps: config.RATE_LIMIT_RPS, burst: config.RATE_LIMIT_BURST },
     maxConcurrentPerKey: config.MAX_CONCURRENT_PER_KEY,
+    maxConcurrentExports: config.MAX_CONCURRENT_EXPORTS,
     shared: redis && slots ? { take: redisRateLimit(redis, { rps: config.RATE_LIMIT_RPS, burst: config.RATE_LIMIT_BURST, prefix }), slots } : undefined,
     queryGate: createQueryGate({ maxConcurrent: config.MAX_CONCURRENT_QUERIES, maxQueue: config.QUERY_QUEUE, maxWaitMs: config.QUERY_TIMEOUT_MS }),
     maxUrlBytes: config.MAX_URL_BYTES,

@@ -24,13 +24,15 @@ export interface QueryRunner {
    * interrupted when the consumer stops or aborts.
    */
   copyText(q: CompiledQuery, rowEnd: RowEnd, signal?: AbortSignal): AsyncGenerator<Uint8Array, number>;
+  /** A whole result written by DuckDB's COPY with `options` (db/extract/copy-export.ts); returns the row count. */
+  copyExport(q: CompiledQuery, options: string, signal?: AbortSignal): AsyncGenerator<Uint8Array, number>;
   /** Streams `id, c0, c1, …` as JS values (Dates, bigints, arrays) per column, for typed writers (Arrow). */
   streamColumns(q: CompiledQuery, signal?: AbortSignal): AsyncGenerator<ColumnChunk>;
   /** Queries running now (for tests and /readyz). */
   readonly running: number;
 }
 
-export function createQueryRunner(instance: DuckDBInstance, extract: Pick<Extract, 'copyText'>): QueryRunner {
+export function createQueryRunner(instance: DuckDBInstance, extract: Pick<Extract, 'copyText' | 'copyExport'>): QueryRunner {
   let running = 0;
 
   /** A connection of its own for one query, interrupted when the request aborts, counted while open. */
@@ -83,6 +85,14 @@ export function createQueryRunner(instance: DuckDBInstance, extract: Pick<Extrac
       const { conn, done } = await acquireConnection(signal);
       try {
         return yield* extract.copyText(conn, q, rowEnd);
+      } finally {
+        done();
+      }
+    },
+    async *copyExport(q, options, signal) {
+      const { conn, done } = await acquireConnection(signal);
+      try {
+        return yield* extract.copyExport(conn, q, options);
       } finally {
         done();
       }

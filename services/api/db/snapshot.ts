@@ -77,6 +77,7 @@ export async function openSnapshot(path: string, opts: SnapshotOptions = {}): Pr
     columnWidths,
     columns: runner.columns,
     copyText: runner.copyText,
+    copyExport: runner.copyExport,
     streamColumns: runner.streamColumns,
     get running() {
       return runner.running;

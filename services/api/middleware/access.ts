@@ -2,7 +2,10 @@
  * Who may call the API and how much: the middleware chain in its one order, built from one options object.
  *
  *   urlLength (414) → headWithoutBody → cors (preflight, allowed origin) → apiKey (401/403) → rateLimit (429)
- *   → concurrencyPerClient (429) → queryGate (503, data requests only)
+ *   → concurrencyPerClient (429) → exportsPerClient (429, exports only) → queryGate (503, data requests only)
+ *
+ * An export (`/v1/export/…`) is one request to the rate limit however long it streams; it holds a place of
+ * MAX_CONCURRENT_PER_KEY, one of MAX_CONCURRENT_EXPORTS and a query slot until its last byte is sent.
  *
  * Keys and limits cover everything under /v1 (collections, service document, `$metadata`, OpenAPI); the docs
  * page `/` and the health checks stay open for people and load balancers. Every option left out is off: tests
@@ -24,6 +27,8 @@ export interface AccessOptions {
   readonly corsOrigins?: readonly string[];
   readonly rateLimit?: { readonly rps: number; readonly burst: number; readonly now?: () => number };
   readonly maxConcurrentPerKey?: number;
+  /** Whole-result exports one client may run at once (counted where `shared.slots` counts, under its own names). */
+  readonly maxConcurrentExports?: number;
   /** Limits shared by every replica (shared/): the rate limit's buckets and the places in flight, e.g. in Redis. */
   readonly shared?: { readonly take: (id: string) => Promise<Decision>; readonly slots: ClientSlots };
   readonly queryGate?: QueryGate;
@@ -37,7 +42,7 @@ export interface AccessOptions {
 export const DEFAULT_MAX_URL_BYTES = 16 * 1024;
 const PROTECTED = '/v1/*';
 
-export function registerAccess(app: Hono, opts: AccessOptions = {}, collectionPath = '/v1/odata/v4/:resource'): void {
+export function registerAccess(app: Hono, opts: AccessOptions = {}, collectionPath = '/v1/odata/v4/:resource', exportPath = '/v1/export/:resource'): void {
   const trustProxy = opts.trustProxy ?? false;
   app.use('*', urlLength({ maxBytes: opts.maxUrlBytes ?? DEFAULT_MAX_URL_BYTES }));
   app.use('*', headWithoutBody());
@@ -45,10 +50,15 @@ export function registerAccess(app: Hono, opts: AccessOptions = {}, collectionPa
   app.use(PROTECTED, apiKey({ store: opts.keys, trustProxy, log: opts.log }));
   if (opts.rateLimit) app.use(PROTECTED, rateLimit({ ...opts.rateLimit, trustProxy, take: opts.shared?.take }));
   if (opts.maxConcurrentPerKey) app.use(PROTECTED, concurrencyPerClient({ max: opts.maxConcurrentPerKey, trustProxy, slots: opts.shared?.slots }));
+  const reads = (c: Context) => (c.req.method === 'GET' || c.req.method === 'HEAD') && getResource(c.req.param('resource') ?? '') !== undefined;
+  if (opts.maxConcurrentExports) {
+    const exports = concurrencyPerClient({ max: opts.maxConcurrentExports, trustProxy, slots: opts.shared?.slots, scope: 'export' });
+    app.use(exportPath, (c, next) => (reads(c) ? exports(c, next) : next()));
+  }
   if (opts.queryGate) {
     const gate = queryGate(opts.queryGate);
     // Only requests that run a DuckDB query wait for a slot; `$metadata` shares the route pattern.
-    const queries = (c: Context) => (c.req.method === 'GET' || c.req.method === 'HEAD') && getResource(c.req.param('resource') ?? '') !== undefined;
-    app.use(collectionPath, (c, next) => (queries(c) ? gate(c, next) : next()));
+    app.use(collectionPath, (c, next) => (reads(c) ? gate(c, next) : next()));
+    app.use(exportPath, (c, next) => (reads(c) ? gate(c, next) : next()));
   }
 }

@@ -18,6 +18,8 @@ export interface PerClientOptions {
    * the limit holds across replicas.
    */
   readonly slots?: ClientSlots;
+  /** A second limit beside the requests' own: `export` counts whole-result exports under names of their own. */
+  readonly scope?: 'export';
 }
 
 /** Places in flight per client: `tryAcquire` resolves the release of a place, or undefined when all `max` are taken. */
@@ -46,8 +48,16 @@ export function concurrencyPerClient(opts: PerClientOptions): MiddlewareHandler 
   if (!Number.isInteger(opts.max) || opts.max < 1) throw new Error(`max concurrent requests per key must be ≥ 1, got ${opts.max}`);
   const slots = opts.slots ?? localSlots();
   return async function limitConcurrencyPerClient(c, next) {
-    const id = apiClient(c, opts.trustProxy).id;
-    const release = await slots.tryAcquire(id, opts.max);
+    const client = apiClient(c, opts.trustProxy).id;
+    const release = await slots.tryAcquire(opts.scope ? `${opts.scope}:${client}` : client, opts.max);
+    if (!release && opts.scope === 'export') {
+      throw new ApiError(
+        'rate_limited',
+        `Too many exports at once: at most ${opts.max} per key. Wait for your running export to finish (or cancel it), then retry.`,
+        {},
+        { 'Retry-After': '5' },
+      );
+    }
     if (!release) {
       throw new ApiError(
         'rate_limited',

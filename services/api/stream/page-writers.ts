@@ -46,7 +46,7 @@ function csvFrame(fields: readonly FieldDef[]): TextFrame {
 }
 
 /** The CSV header line of a selection. */
-function csvHeader(fields: readonly FieldDef[]): string {
+export function csvHeader(fields: readonly FieldDef[]): string {
   return fields.map((f) => f.name).join(',');
 }
 

@@ -61,15 +61,23 @@ export interface PipeCopy<R extends PipeReader = PipeReader> {
  * its end yet).
  */
 export function startPipeCopy(conn: DuckDBConnection, q: CompiledQuery, pipe: string, rowEnd: RowEnd): PipeCopy<Socket> {
-  return start(conn, q, pipe, rowEnd, (fd) => new Socket({ fd, readable: true, writable: false }));
+  return start(conn, copySql(q, pipe, rowEnd), q.params, pipe, (fd) => new Socket({ fd, readable: true, writable: false }));
 }
 
 /** The same, read by a thread of its own so the event loop never holds DuckDB's writer up (cursors). */
 export function startThreadedPipeCopy(conn: DuckDBConnection, q: CompiledQuery, pipe: string, rowEnd: RowEnd, options?: PipeThreadOptions): PipeCopy<PipeThread> {
-  return start(conn, q, pipe, rowEnd, (fd) => new PipeThread(fd, pipe, options));
+  return start(conn, copySql(q, pipe, rowEnd), q.params, pipe, (fd) => new PipeThread(fd, pipe, options));
 }
 
-function start<R extends PipeReader>(conn: DuckDBConnection, q: CompiledQuery, pipe: string, rowEnd: RowEnd, open: (fd: number) => R): PipeCopy<R> {
+/**
+ * `COPY (q) TO pipe (options)` in any format DuckDB writes sequentially (Parquet, CSV, JSON), read by a thread of
+ * its own: a whole-result export (db/extract/copy-export.ts). `options` are compiled by query/compile-export.ts.
+ */
+export function startThreadedFileCopy(conn: DuckDBConnection, q: CompiledQuery, options: string, pipe: string, thread?: PipeThreadOptions): PipeCopy<PipeThread> {
+  return start(conn, `COPY (${q.sql}) TO ${literal(pipePath(pipe))} (${options})`, q.params, pipe, (fd) => new PipeThread(fd, pipe, thread));
+}
+
+function start<R extends PipeReader>(conn: DuckDBConnection, sql: string, params: CompiledQuery['params'], pipe: string, open: (fd: number) => R): PipeCopy<R> {
   const readEnd = openSync(pipe, constants.O_RDONLY | constants.O_NONBLOCK);
   let guard: number | undefined = openSync(pipe, constants.O_WRONLY | constants.O_NONBLOCK);
   const reader = open(readEnd);
@@ -81,7 +89,7 @@ function start<R extends PipeReader>(conn: DuckDBConnection, q: CompiledQuery, p
     guard = undefined;
   };
   const done = conn
-    .run(copySql(q, pipe, rowEnd), q.params as DuckDBValue[])
+    .run(sql, params as DuckDBValue[])
     .then((result) => result.rowsChanged)
     .finally(closeGuard);
   done.catch((err: unknown) => reader.destroy(err instanceof Error ? err : new Error(String(err))));

@@ -33,6 +33,7 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { CompiledQuery } from '../../query/sql.js';
+import { copyExport } from './copy-export.js';
 import { copyThroughPipe, type RowEnd } from './copy-text.js';
 import type { Cursor } from './cursor.js';
 import { CursorCache, type CursorCacheOptions } from './cursor-cache.js';
@@ -72,6 +73,11 @@ export interface ExtractCursors {
 export interface Extract {
   /** A page's rows as text: `q`'s one text column through one COPY on `conn`, each row followed by `rowEnd`. */
   copyText(conn: DuckDBConnection, q: CompiledQuery, rowEnd: RowEnd): AsyncGenerator<Uint8Array, number>;
+  /**
+   * A whole result as DuckDB's COPY writes it with `options` (Parquet, CSV, NDJSON: query/compile-export.ts), read
+   * by a thread of its own with back-pressure (copy-export.ts); returns the row count COPY reports.
+   */
+  copyExport(conn: DuckDBConnection, q: CompiledQuery, options: string): AsyncGenerator<Uint8Array, number>;
   /** Undefined when cursors are off. */
   readonly cursors?: ExtractCursors;
   /** Opens a cursor whether or not cursors are kept between requests (tests). */
@@ -106,6 +112,14 @@ export function createExtract(path: string, opts: ExtractOptions): Extract {
       const pipe = await pipes.acquire();
       try {
         return yield* copyThroughPipe(conn, q, pipe, rowEnd);
+      } finally {
+        pipes.release(pipe);
+      }
+    },
+    async *copyExport(conn, q, options) {
+      const pipe = await pipes.acquire();
+      try {
+        return yield* copyExport(conn, q, options, pipe);
       } finally {
         pipes.release(pipe);
       }

@@ -1,0 +1,78 @@
+/**
+ * The formats of a whole-result export (`/v1/export/{Records|Observations}`, routes/export.ts), declared once: the
+ * route negotiates them (`$format` or `Accept`), query/compile-export.ts compiles each one's COPY, OpenAPI offers
+ * them. Separate from formats.ts, the paged formats: an export never pages, and Parquet cannot be a page.
+ */
+
+export interface ExportFormatDef {
+  /** Accepted as a `$format` value and in `Accept`. */
+  readonly mediaType: string;
+  readonly contentType: string;
+  /** The file name's extension in Content-Disposition. */
+  readonly extension: string;
+  /** What OpenAPI says a 200 of this format holds. */
+  readonly description: string;
+}
+
+export const EXPORT_FORMATS = {
+  parquet: {
+    mediaType: 'application/vnd.apache.parquet',
+    contentType: 'application/vnd.apache.parquet',
+    extension: 'parquet',
+    description: 'Apache Parquet (zstd), one column per field with the API\'s names and types (timestamps UTC, dates, numbers, text).',
+  },
+  csv: {
+    mediaType: 'text/csv',
+    contentType: 'text/csv; charset=utf-8',
+    extension: 'csv',
+    description: 'RFC 4180 with a header row: the same lines as $format=csv pages, every matching row.',
+  },
+  ndjson: {
+    mediaType: 'application/x-ndjson',
+    contentType: 'application/x-ndjson; charset=utf-8',
+    extension: 'ndjson',
+    description: 'Newline-delimited JSON: one object per row, the same objects as a JSON page\'s "value" items.',
+  },
+} as const satisfies Record<string, ExportFormatDef>;
+
+export type ExportFormat = keyof typeof EXPORT_FORMATS;
+
+export const EXPORT_FORMAT_NAMES = Object.keys(EXPORT_FORMATS) as ExportFormat[];
+
+/** Without `$format` and without an Accept naming one of them (`*\/*`, none): Parquet, the format made for bulk. */
+export const DEFAULT_EXPORT_FORMAT: ExportFormat = 'parquet';
+
+export function isExportFormat(name: string): name is ExportFormat {
+  return Object.hasOwn(EXPORT_FORMATS, name);
+}
+
+/** `$format` takes a name (`parquet`) or a media type (`application/vnd.apache.parquet`). */
+export function exportFormatByName(value: string): ExportFormat | undefined {
+  const v = value.trim().toLowerCase();
+  if (isExportFormat(v)) return v;
+  return EXPORT_FORMAT_NAMES.find((f) => EXPORT_FORMATS[f].mediaType === v);
+}
+
+/**
+ * The format an Accept header asks for: the first listed media range (by q, then order) that names one; `*\/*` or
+ * no header gives the default; undefined when the header names only formats we do not export (406).
+ */
+export function exportFormatFromAccept(accept: string | undefined): ExportFormat | undefined {
+  if (!accept || !accept.trim()) return DEFAULT_EXPORT_FORMAT;
+  const ranges = accept
+    .split(',')
+    .map((part, order) => {
+      const [type = '', ...params] = part.split(';').map((s) => s.trim().toLowerCase());
+      const q = params.find((p) => p.startsWith('q='));
+      return { type, q: q ? Number(q.slice(2)) : 1, order };
+    })
+    .filter((r) => r.type && !(r.q <= 0))
+    .sort((a, b) => b.q - a.q || a.order - b.order);
+  for (const r of ranges) {
+    if (r.type === '*/*' || r.type === 'application/*') return DEFAULT_EXPORT_FORMAT;
+    const f = EXPORT_FORMAT_NAMES.find((name) => EXPORT_FORMATS[name].mediaType === r.type);
+    if (f) return f;
+    if (r.type === 'text/*') return 'csv';
+  }
+  return undefined;
+}

@@ -1,0 +1,66 @@
+import type { FieldDef } from '../../../schemas/index.js';
+import type { ExportFormat } from '../export-formats.js';
+import type { PagePlan } from './plan.js';
+import { renderRow } from './render-row.js';
+import { resourceTable, resourceWhere, whereClause } from './resource-where.js';
+import { RESOURCE_ALIAS } from './source.js';
+import { column, ident, literal, Params, type CompiledQuery } from './sql.js';
+
+/** A whole result's query and the options of the COPY that writes it (db/extract/copy-export.ts). */
+export interface CompiledExport {
+  readonly query: CompiledQuery;
+  /** The COPY's options: fixed text per format, never user input. */
+  readonly options: string;
+}
+
+/**
+ * Rows per Parquet row group: DuckDB's default (122,880) keeps a group of Records near a megabyte compressed, small
+ * enough for a reader to fetch one by a range request, large enough for zstd and column statistics to work.
+ */
+export const PARQUET_ROW_GROUP = 122_880;
+
+/**
+ * A whole-result export: every row the plan's filter matches, in stored (Id) order, as the format's COPY writes it.
+ * No ORDER BY and no LIMIT: the resource's table is a plain scan, and DuckDB keeps insertion order (its
+ * `preserve_insertion_order` default), which is Id order in every published file (db/order-check.ts).
+ *
+ * - Parquet: the fields as typed columns named as the API names them (UUIDs as text, as the Arrow pages send them).
+ * - CSV and NDJSON: the same row text as a `$format=csv` or JSON page (query/render-row.ts), written verbatim.
+ *
+ * @example
+ * compileExport(planQuery(parseQuery('$select=Id'), getResource('Records')!) as PagePlan, 'csv')
+ * // { query: { sql: `SELECT concat_ws(',', CAST(t."Id" AS VARCHAR)) AS row FROM "observations" t`, params: [] },
+ * //   options: `FORMAT csv, HEADER false, QUOTE '', ESCAPE '', DELIMITER '\x01', NEW_LINE '\r\n'` }
+ */
+export function compileExport(plan: PagePlan, format: ExportFormat): CompiledExport {
+  const params = new Params();
+  const from = `${resourceTable(plan)}${whereClause([resourceWhere(plan, params)])}`;
+  switch (format) {
+    case 'parquet':
+      return {
+        query: { sql: `SELECT ${typedColumns(plan.fields)} FROM ${from}`, params: params.values },
+        options: `FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${PARQUET_ROW_GROUP}`,
+      };
+    case 'csv':
+      return { query: { sql: `SELECT ${renderRow('csv', plan.fields)} FROM ${from}`, params: params.values }, options: textOptions('\\r\\n') };
+    case 'ndjson':
+      return { query: { sql: `SELECT ${renderRow('json', plan.fields)} FROM ${from}`, params: params.values }, options: textOptions('\\n') };
+  }
+}
+
+/**
+ * DuckDB's CSV writer with quoting off writes each row's one text value verbatim (as pages do: copy-text.ts). The
+ * query has one column, so the delimiter is never written; it is set to a byte no row holds all the same.
+ */
+function textOptions(newLine: string): string {
+  return `FORMAT csv, HEADER false, QUOTE '', ESCAPE '', DELIMITER ${literal('\x01')}, NEW_LINE ${literal(newLine)}`;
+}
+
+function typedColumns(fields: readonly FieldDef[]): string {
+  return fields
+    .map((f) => {
+      const c = column(RESOURCE_ALIAS, f.column);
+      return `${f.type === 'uuid' ? `CAST(${c} AS VARCHAR)` : c} AS ${ident(f.name)}`;
+    })
+    .join(', ');
+}
