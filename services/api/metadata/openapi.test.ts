@@ -14,7 +14,7 @@ import { buildOpenApi } from './openapi.js';
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const doc = buildOpenApi('https://api.example.org') as Json;
-const STATUSES = ['400', '401', '403', '404', '405', '413', '414', '429', '500', '503', '504'];
+const STATUSES = ['400', '401', '403', '404', '405', '406', '413', '414', '429', '500', '503', '504'];
 
 describe('OpenAPI document', () => {
   it('is a valid OpenAPI 3.1 document', async () => {
@@ -33,8 +33,18 @@ describe('OpenAPI document', () => {
 
   it('has every endpoint', () => {
     expect(Object.keys(doc['paths']).sort()).toEqual(
-      ['/', '/healthz', '/readyz', '/v1/openapi.json', '/v1/odata/v4/', '/v1/odata/v4/$metadata', ...resources.map((r) => `/v1/odata/v4/${r.name}`)].sort(),
+      ['/', '/healthz', '/readyz', '/v1/openapi.json', '/v1/odata/v4/', '/v1/odata/v4/$metadata', ...resources.map((r) => `/v1/odata/v4/${r.name}`), '/v1/export/Records', '/v1/export/Observations'].sort(),
     );
+  });
+
+  it('describes the exports: their formats, the count header, and the paging options they refuse left out', () => {
+    for (const name of ['Records', 'Observations']) {
+      const op = doc['paths'][`/v1/export/${name}`]['get'];
+      expect(op['parameters'].map((p: { name: string }) => p.name)).toEqual(['$select', '$filter', '$format']);
+      expect(Object.keys(op['responses']['200']['content'])).toEqual(['application/vnd.apache.parquet', 'text/csv', 'application/x-ndjson']);
+      expect(op['responses']['200']['headers']).toHaveProperty('X-Total-Count');
+      expect(op['responses']).toHaveProperty('406');
+    }
   });
 
   it('declares the x-api-key security scheme and requires it', () => {

@@ -9,6 +9,8 @@ import { FILTER_LIMITS, ODATA_ERROR_CODES, TOP_RANGE } from '../odata/index.js';
 import { DEFAULT_TOP, GROUPABLE } from '../query/plan.js';
 import { PLAN_ERROR_CODES } from '../query/plan-error.js';
 import { BASE_PATH } from '../routes/links.js';
+import { COUNT_HEADER, EXPORT_PATH, EXPORT_RESOURCES } from '../routes/export.js';
+import { DEFAULT_EXPORT_FORMAT, EXPORT_FORMAT_NAMES, EXPORT_FORMATS } from '../export-formats.js';
 import { filterOnlyNames } from './csdl.js';
 
 export const OPENAPI_PATH = '/v1/openapi.json';
@@ -167,6 +169,41 @@ const INFO_DESCRIPTION = [
 ].join('\n');
 
 /** The document for a server reachable at `serverUrl` (scheme and host, no path). */
+/** `/v1/export/{Records|Observations}`: the whole result of a filter in one response (routes/export.ts). */
+function exportOperation(resource: ResourceDef): Schema {
+  const page = collectionOperation(resource);
+  const pageParams = page['parameters'] as Schema[];
+  const selectAndFilter = pageParams.filter((p) => p['name'] === '$select' || p['name'] === '$filter');
+  return {
+    operationId: `export${resource.name}`,
+    summary: `Every ${resource.name} row a $filter/$select matches, in one streamed response.`,
+    description:
+      `No paging: $top, $skiptoken, $count and $apply are 400. Rows in Id order. ${COUNT_HEADER} gives the exact row count before the first byte; ` +
+      'HEAD answers the headers alone. A failure after the first byte aborts the connection (an incomplete chunked transfer), never a short file. ' +
+      'One request against the rate limit; at most MAX_CONCURRENT_EXPORTS per key at once (429 beyond).',
+    tags: ['Data'],
+    parameters: [
+      ...selectAndFilter,
+      {
+        name: '$format', in: 'query',
+        description: `${EXPORT_FORMAT_NAMES.join(', ')} (or their media types); without it, Accept chooses (${EXPORT_FORMAT_NAMES.map((f) => EXPORT_FORMATS[f].mediaType).join(', ')}), else ${DEFAULT_EXPORT_FORMAT}.`,
+        schema: { type: 'string', enum: EXPORT_FORMAT_NAMES, default: DEFAULT_EXPORT_FORMAT },
+      },
+    ],
+    responses: {
+      200: {
+        description: 'The whole result.',
+        headers: {
+          [COUNT_HEADER]: { description: 'Rows in the body, exact.', schema: { type: 'integer', minimum: 0 } },
+          'Content-Disposition': { description: `attachment; filename="${resource.name}.<extension>"`, schema: { type: 'string' } },
+        },
+        content: Object.fromEntries(EXPORT_FORMAT_NAMES.map((f) => [EXPORT_FORMATS[f].mediaType, { schema: { type: 'string', format: 'binary', description: EXPORT_FORMATS[f].description } }])),
+      },
+      ...errorRefs(),
+    },
+  };
+}
+
 export function buildOpenApi(serverUrl: string): Schema {
   const discovery = (operationId: string, summary: string, media: string, schema: Schema) => ({
     get: { operationId, summary, tags: ['Discovery'], responses: { 200: { description: summary, content: { [media]: { schema } } }, ...errorRefs(DISCOVERY_ERRORS) } },
@@ -179,6 +216,7 @@ export function buildOpenApi(serverUrl: string): Schema {
     tags: [{ name: 'Data' }, { name: 'Discovery' }],
     paths: {
       ...Object.fromEntries(resources.map((r) => [`${BASE_PATH}/${r.name}`, { get: collectionOperation(r) }])),
+      ...Object.fromEntries(resources.filter((r) => (EXPORT_RESOURCES as readonly string[]).includes(r.name)).map((r) => [`${EXPORT_PATH}/${r.name}`, { get: exportOperation(r) }])),
       [`${BASE_PATH}/`]: discovery('getServiceDocument', `OData service document (also at ${BASE_PATH} without the slash).`, JSON_MEDIA, ref('ServiceDocument')),
       [`${BASE_PATH}/$metadata`]: discovery('getMetadataDocument', 'OData CSDL XML (4.0) with Capabilities annotations.', 'application/xml', { type: 'string' }),
       [OPENAPI_PATH]: discovery('getOpenApi', 'This document.', JSON_MEDIA, { type: 'object' }),
