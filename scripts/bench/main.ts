@@ -8,7 +8,7 @@
  * Env: ROWS, SEED (1), BENCH_QUICK, BENCH_RUNS (5), BENCH_EXTRACT_RUNS (3 quick, 1 full: an extract of 10M rows takes minutes), BENCH_INGEST=1
  * (re-measure ingest on a cached database), BENCH_FULL_FORMATS=1 (CSV and Arrow over
  * every row, not the first 1M), BENCH_SKIP_PG=1, BENCH_SCALE (0, or the sizes), BENCH_SCALE_ONLY=1, BENCH_OUT,
- * BENCH_PUBLISHES (200: the publish section's no-decay run), BENCH_ONLY=publish (that section alone, on the cached hub).
+ * BENCH_PUBLISHES (200: the publish section's no-decay run), BENCH_ONLY=publish (that section alone, on the cached hub), BENCH_ONLY=export (§1e whole-result exports alone).
  */
 import { cpus, totalmem } from 'node:os';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -23,6 +23,7 @@ import { ensurePostgres } from './postgres.js';
 import { compressionSection } from './section-compression.js';
 import { countsSection } from './section-counts.js';
 import { extractSection } from './section-extract.js';
+import { exportSection } from './section-export.js';
 import { pagesSection } from './section-pages.js';
 import { partitionedSection } from './section-partitioned.js';
 import { postgresSection } from './section-postgres.js';
@@ -58,8 +59,9 @@ log(`ROWS=${settings.rows} SEED=${settings.seed}${quick ? ' (BENCH_QUICK)' : ''}
 
 const scaleOnly = process.env.BENCH_SCALE_ONLY === '1';
 const publishOnly = process.env.BENCH_ONLY === 'publish';
-if (process.env.BENCH_ONLY && !publishOnly) throw new Error(`BENCH_ONLY=${process.env.BENCH_ONLY}: the only section that runs alone is 'publish'`);
-const sizes = publishOnly ? [] : scaleSizes(process.env.BENCH_SCALE, settings);
+const exportOnly = process.env.BENCH_ONLY === 'export';
+if (process.env.BENCH_ONLY && !publishOnly && !exportOnly) throw new Error(`BENCH_ONLY=${process.env.BENCH_ONLY}: the sections that run alone are 'publish' and 'export'`);
+const sizes = publishOnly || exportOnly ? [] : scaleSizes(process.env.BENCH_SCALE, settings);
 const figures: Figure[] = [];
 let failure: unknown;
 let main: Awaited<ReturnType<typeof mainSections>> | undefined;
@@ -98,8 +100,13 @@ async function mainSections() {
   });
   const ctx: Context = { settings, base: api.base, apiPid: api.pid, client, duck, filters, figures, details: { clientHeapMB: client.heapMB }, log };
   try {
+    if (exportOnly) {
+      await exportSection(ctx);
+      return { cache, filters, pgLoad, details: ctx.details };
+    }
     await extractSection(ctx);
     await compressionSection(ctx);
+    await exportSection(ctx);
     log('§2 pages');
     const pages = await pagesSection(ctx);
     await partitionedSection(ctx);
@@ -117,7 +124,7 @@ async function mainSections() {
     duck.close();
   }
 
-  if (!failure) await publish(cache, ctx.details);
+  if (!failure && !exportOnly) await publish(cache, ctx.details);
   const ingest = cache.ingest;
   figures.push({
     section: '7',
@@ -142,7 +149,7 @@ async function publish(cache: { readonly duckdbPath: string; readonly dir: strin
 
 const durationS = (performance.now() - t0) / 1000;
 const table = figures.length > 0 ? renderTable(figures) : undefined;
-const command = `${quick ? 'BENCH_QUICK=1 ' : ''}${publishOnly ? 'BENCH_ONLY=publish ' : ''}${scaleOnly ? 'BENCH_SCALE_ONLY=1 ' : ''}${process.env.BENCH_SCALE ? `BENCH_SCALE=${process.env.BENCH_SCALE} ` : ''}make bench${process.env.ROWS ? ` ROWS=${settings.rows}` : ''}`;
+const command = `${quick ? 'BENCH_QUICK=1 ' : ''}${process.env.BENCH_ONLY ? `BENCH_ONLY=${process.env.BENCH_ONLY} ` : ''}${scaleOnly ? 'BENCH_SCALE_ONLY=1 ' : ''}${process.env.BENCH_SCALE ? `BENCH_SCALE=${process.env.BENCH_SCALE} ` : ''}make bench${process.env.ROWS ? ` ROWS=${settings.rows}` : ''}`;
 if (table) console.log(`\n${table}\n`);
 for (const f of figures.filter((x) => x.note)) console.log(`- §${f.section} ${f.name}: ${f.note}`);
 if (scaleTable) console.log(`\nScale:\n\n${scaleTable}\n`);

@@ -1,6 +1,7 @@
 /**
  * Taking the selection away: the CSV extract downloaded page by page through the API's next links (one file,
- * one header), and the same request "copied as" a script. A selection of more than one page first says how
+ * one header); the whole result as one Parquet or CSV file from the export route (a plain link: the browser
+ * streams it to disk, and the API's own page needs no key); and the same request "copied as" a script. A selection of more than one page first says how
  * many rows and how long the whole takes at the rate just measured on its first page, and waits for a yes.
  */
 import { apiGet } from './api.js';
@@ -57,6 +58,7 @@ export function takeAwayPanel(root: HTMLElement, onError: (err: unknown) => void
   let total = 0;
   let running: AbortController | undefined;
 
+  const exports = [...root.querySelectorAll<HTMLAnchorElement>('a.export')];
   language.replaceChildren(...Object.entries(SNIPPET_TITLES).map(([value, text]) => new Option(text, value)));
   const collectionUrl = () => `${location.origin}/v1/odata/v4/Observations`;
   const renderSnippet = () => void (code.textContent = snippet(language.value as SnippetLanguage, collectionUrl(), filter));
@@ -125,6 +127,12 @@ export function takeAwayPanel(root: HTMLElement, onError: (err: unknown) => void
       filter = f;
       total = t;
       button.textContent = `Download CSV (${fmt(t)} rows)`;
+      for (const a of exports) {
+        const format = a.dataset['format']!;
+        const params = new URLSearchParams({ ...(f ? { $filter: f } : {}), $format: format });
+        a.href = `/v1/export/Observations?${params.toString().replaceAll('+', '%20')}`;
+        a.textContent = `${format === 'parquet' ? 'Parquet' : 'CSV'} (${fmt(t)} rows)`;
+      }
       renderSnippet();
     },
   };

@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildExplore } from '../../../scripts/build/build-explore.js';
@@ -297,6 +298,27 @@ describe('the explorer page in Chromium', () => {
     const bigCsv = readFileSync((await big.path())!, 'utf8');
     expect(csvRows(bigCsv)).toBe(all);
     expect(bigCsv.split('\n').filter((l) => l.startsWith('Id,')).length).toBe(1);
+  });
+
+  it('downloads the whole selection in one request from the export route, as Parquet and as CSV', async () => {
+    const filter = `DOI eq ${q(smallDoi)}`;
+    await page.goto(`${api.origin}/explore?DOI=${encodeURIComponent(smallDoi)}`);
+    await settled();
+    const expected = await count(filter);
+    expect(await page.textContent('#take-away a.export[data-format="parquet"]')).toBe(`Parquet (${expected.toLocaleString('en-CA')} rows)`);
+    const [parquet] = await Promise.all([page.waitForEvent('download'), page.click('#take-away a.export[data-format="parquet"]')]);
+    expect(parquet.suggestedFilename()).toBe('Observations.parquet');
+    const file = (await parquet.path())!;
+    const reader = await DuckDBInstance.create(':memory:');
+    const conn = await reader.connect();
+    const read = (await conn.runAndReadAll(`SELECT count(*)::INTEGER AS n, count(DISTINCT "DOI")::INTEGER AS dois FROM read_parquet('${file}')`)).getRowObjects()[0]!;
+    conn.closeSync();
+    reader.closeSync();
+    expect(read).toEqual({ n: expected, dois: 1 });
+    const [csv] = await Promise.all([page.waitForEvent('download'), page.click('#take-away a.export[data-format="csv"]')]);
+    const text = readFileSync((await csv.path())!, 'utf8');
+    expect(text).toMatch(/^Id,DOI,LocationId,/);
+    expect(csvRows(text)).toBe(expected);
   });
 
   it('"copy as" snippets run for real (curl, Python, Node) and fetch exactly the selection', async () => {

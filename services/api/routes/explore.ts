@@ -120,6 +120,10 @@ function page(config: { tileUrl?: string; tileAttribution?: string }): string {
     <section id="take-away" aria-labelledby="take-away-title">
       <h2 id="take-away-title">Take it away</h2>
       <button type="button" class="download">Download CSV</button>
+      <p class="exports">The whole result in one file, one request:
+        <a class="export" data-format="parquet" download>Parquet</a>
+        <a class="export" data-format="csv" download>CSV</a>
+      </p>
       <p class="download-status status" role="status"></p>
       <div class="confirm" role="group" aria-label="Confirm a large download" hidden>
         <p></p>

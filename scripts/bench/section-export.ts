@@ -1,0 +1,110 @@
+/**
+ * §1e whole-result exports: every Records row in one response (`/v1/export/Records`), pulled to a file on disk by
+ * curl (a real client, in a process of its own), against DuckDB's own COPY of the same rows to the same format into
+ * a file on the same disk. The Parquet reference runs the export's own compiled query and COPY options; CSV and
+ * NDJSON compare with §1's references (COPY of the Records columns). Beside the Parquet pull: the paged pull of the
+ * same rows at the API's default rate limit (RATE_LIMIT_RPS 2, RATE_LIMIT_BURST 4), whose floor is the number of
+ * pages over the rate whatever the server's speed, and the paged JSON extract §1 measured without a rate limit.
+ */
+import { execFile } from 'node:child_process';
+import { statSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { promisify } from 'node:util';
+import { getResource } from '../../schemas/index.js';
+import { parseQuery } from '../../services/api/odata/index.js';
+import { compileExport } from '../../services/api/query/compile-export.js';
+import { planQuery, type PagePlan } from '../../services/api/query/plan.js';
+import type { DuckDBValue } from '@duckdb/node-api';
+import { BENCH_API_KEY } from './api-process.js';
+import { repeat, summary, type Context } from './context.js';
+import { duckCopy } from './reference.js';
+import { verdict } from './table.js';
+
+const run = promisify(execFile);
+const MB = 1e6;
+/** The API's defaults (services/api/config.ts): what a paged pull is held to, however fast the server is. */
+const DEFAULT_RPS = 2;
+const DEFAULT_BURST = 4;
+const PAGE = 10_000;
+
+interface Pull {
+  readonly ms: number;
+  readonly bytes: number;
+  readonly count: number;
+}
+
+/** curl -o <file>: status, X-Total-Count and wall time of the whole transfer to disk. */
+async function curlPull(url: string, file: string): Promise<Pull> {
+  const t0 = performance.now();
+  const { stdout } = await run('curl', ['-sS', '--fail-with-body', '-o', file, '-D', '-', '-H', `x-api-key: ${BENCH_API_KEY}`, url], { maxBuffer: 1 << 20 });
+  const ms = performance.now() - t0;
+  const count = Number(/^x-total-count:\s*(\d+)/im.exec(stdout)?.[1] ?? NaN);
+  return { ms, bytes: statSync(file).size, count };
+}
+
+export async function exportSection(ctx: Context): Promise<void> {
+  const { settings, base, duck, filters, figures, log } = ctx;
+  const total = filters.totalRows;
+  const file = (ext: string) => `/tmp/tributary-bench-export-${process.pid}.${ext}`;
+  const rps = (rs: readonly { ms: number }[]) => rs.map((r) => total / (r.ms / 1000));
+  const pulls: Record<string, Pull[]> = {};
+
+  for (const format of ['parquet', 'csv', 'ndjson'] as const) {
+    log(`§1e export: ${settings.extractRuns} run(s) of /v1/export/Records as ${format}, ${total} rows, curl to disk`);
+    pulls[format] = await repeat(settings.extractRuns, 0, async () => {
+      const p = await curlPull(`${base}/v1/export/Records?$format=${format}`, file(format));
+      if (p.count !== total) throw new Error(`export ${format}: X-Total-Count ${p.count}, expected ${total}`);
+      if (format === 'parquet') {
+        const { rows } = await duck.timed(`SELECT count(*) AS n FROM read_parquet('${file(format)}')`);
+        if (Number(rows[0]?.['n']) !== total) throw new Error(`export parquet holds ${String(rows[0]?.['n'])} rows, expected ${total}`);
+      }
+      await rm(file(format), { force: true });
+      return p;
+    });
+  }
+
+  log('§1e DuckDB COPY of the same query TO parquet, and of the Records columns TO CSV and NDJSON');
+  const plan = planQuery(parseQuery(''), getResource('Records')!) as PagePlan;
+  const parquet = compileExport(plan, 'parquet');
+  const copyParquet = await repeat(settings.extractRuns, 0, async () => {
+    const { ms } = await duck.timed(`COPY (${parquet.query.sql}) TO '${file('ref.parquet')}' (${parquet.options})`, parquet.query.params as DuckDBValue[]);
+    const bytes = statSync(file('ref.parquet')).size;
+    await rm(file('ref.parquet'), { force: true });
+    return { ms, bytes };
+  });
+  const copyCsv = await repeat(settings.extractRuns, 0, () => duckCopy(duck, 'csv'));
+  const copyJson = await repeat(settings.extractRuns, 0, () => duckCopy(duck, 'json'));
+
+  const row = (format: string, pullRuns: Pull[], ref: { ms: number; bytes: number }[], refName: string, target?: number) => {
+    const ratio = summary(rps(pullRuns)).median / summary(rps(ref)).median;
+    figures.push({
+      section: '1e',
+      name: `HTTP /v1/export/Records as ${format}, curl to disk`,
+      unit: 'rows/s',
+      value: summary(rps(pullRuns)),
+      ratio,
+      ratioOf: refName,
+      ...(target ? { target: `≥ ${target}× ${refName}`, verdict: verdict(ratio >= target) } : { verdict: 'info' as const }),
+      note: `${(pullRuns[0]!.bytes / MB).toFixed(0)} MB in ${(summary(pullRuns.map((p) => p.ms)).median / 1000).toFixed(1)} s; ${refName} ${(summary(ref.map((r) => r.ms)).median / 1000).toFixed(1)} s, ${(ref[0]!.bytes / MB).toFixed(0)} MB`,
+    });
+  };
+  row('Parquet', pulls['parquet']!, copyParquet, 'COPY TO parquet', 0.8);
+  row('CSV', pulls['csv']!, copyCsv, 'COPY TO CSV', 0.8);
+  row('NDJSON', pulls['ndjson']!, copyJson, 'COPY TO NDJSON');
+
+  // The end-to-end figure: a 10M-row pull to disk, ≤ 30 s as Parquet (issue #29); below 10M rows it is shown, not judged.
+  const parquetS = summary(pulls['parquet']!.map((p) => p.ms)).median / 1000;
+  const pages = Math.ceil(total / PAGE);
+  const floorS = Math.max(0, pages - DEFAULT_BURST) / DEFAULT_RPS;
+  const json = (ctx.details['extract'] as { json?: { ms: number }[] } | undefined)?.json;
+  const pagedS = json ? summary(json.map((r) => r.ms)).median / 1000 : undefined;
+  figures.push({
+    section: '1e',
+    name: `${total} rows to a file on disk: one Parquet export`,
+    unit: 's',
+    value: summary([parquetS]),
+    ...(total >= 10_000_000 ? { target: '≤ 30 s at 10M rows', verdict: verdict(parquetS <= 30) } : { verdict: 'info' as const }),
+    note: `the paged pull of the same rows: ${pages} pages of ${PAGE}, at least ${floorS.toFixed(0)} s at the default ${DEFAULT_RPS} requests/s${pagedS ? `; ${pagedS.toFixed(1)} s unthrottled as JSON (§1)` : ''}`,
+  });
+  ctx.details['export'] = { pulls, copyParquet, copyCsv, copyJson, pagedFloorS: floorS };
+}
