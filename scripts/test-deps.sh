@@ -24,6 +24,11 @@ if [ ${#need[@]} -gt 0 ]; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
 fi
+# pandas and pyarrow for the export recipe (docs/recipes/python_pandas_export.py), from pip's index or mirror.
+if ! python3 -c 'import pandas, pyarrow' 2>/dev/null; then
+  echo "test-deps: installing pandas and pyarrow with pip"
+  python3 -m pip install --quiet pandas pyarrow
+fi
 if ! redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then
   echo "test-deps: starting Redis on 127.0.0.1:6379"
   redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no >/dev/null

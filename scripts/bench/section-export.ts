@@ -16,7 +16,7 @@ import { compileExport } from '../../services/api/query/compile-export.js';
 import { planQuery, type PagePlan } from '../../services/api/query/plan.js';
 import type { DuckDBValue } from '@duckdb/node-api';
 import { BENCH_API_KEY } from './api-process.js';
-import { repeat, summary, type Context } from './context.js';
+import { summary, type Context } from './context.js';
 import { duckCopy } from './reference.js';
 import { verdict } from './table.js';
 
@@ -26,6 +26,8 @@ const MB = 1e6;
 const DEFAULT_RPS = 2;
 const DEFAULT_BURST = 4;
 const PAGE = 10_000;
+const FORMATS = ['parquet', 'csv', 'ndjson'] as const;
+type Format = (typeof FORMATS)[number];
 
 interface Pull {
   readonly ms: number;
@@ -49,31 +51,41 @@ export async function exportSection(ctx: Context): Promise<void> {
   const rps = (rs: readonly { ms: number }[]) => rs.map((r) => total / (r.ms / 1000));
   const pulls: Record<string, Pull[]> = {};
 
-  for (const format of ['parquet', 'csv', 'ndjson'] as const) {
-    log(`§1e export: ${settings.extractRuns} run(s) of /v1/export/Records as ${format}, ${total} rows, curl to disk`);
-    pulls[format] = await repeat(settings.extractRuns, 0, async () => {
-      const p = await curlPull(`${base}/v1/export/Records?$format=${format}`, file(format));
-      if (p.count !== total) throw new Error(`export ${format}: X-Total-Count ${p.count}, expected ${total}`);
-      if (format === 'parquet') {
-        const { rows } = await duck.timed(`SELECT count(*) AS n FROM read_parquet('${file(format)}')`);
-        if (Number(rows[0]?.['n']) !== total) throw new Error(`export parquet holds ${String(rows[0]?.['n'])} rows, expected ${total}`);
-      }
-      await rm(file(format), { force: true });
-      return p;
-    });
-  }
-
-  log('§1e DuckDB COPY of the same query TO parquet, and of the Records columns TO CSV and NDJSON');
   const plan = planQuery(parseQuery(''), getResource('Records')!) as PagePlan;
   const parquet = compileExport(plan, 'parquet');
-  const copyParquet = await repeat(settings.extractRuns, 0, async () => {
-    const { ms } = await duck.timed(`COPY (${parquet.query.sql}) TO '${file('ref.parquet')}' (${parquet.options})`, parquet.query.params as DuckDBValue[]);
-    const bytes = statSync(file('ref.parquet')).size;
-    await rm(file('ref.parquet'), { force: true });
-    return { ms, bytes };
-  });
-  const copyCsv = await repeat(settings.extractRuns, 0, () => duckCopy(duck, 'csv'));
-  const copyJson = await repeat(settings.extractRuns, 0, () => duckCopy(duck, 'json'));
+  const references: Record<Format, () => Promise<{ ms: number; bytes: number }>> = {
+    parquet: async () => {
+      const { ms } = await duck.timed(`COPY (${parquet.query.sql}) TO '${file('ref.parquet')}' (${parquet.options})`, parquet.query.params as DuckDBValue[]);
+      const bytes = statSync(file('ref.parquet')).size;
+      await rm(file('ref.parquet'), { force: true });
+      return { ms, bytes };
+    },
+    csv: () => duckCopy(duck, 'csv'),
+    ndjson: () => duckCopy(duck, 'json'),
+  };
+  const refs: Record<string, { ms: number; bytes: number }[]> = {};
+  for (const format of FORMATS) {
+    log(`§1e export: ${settings.extractRuns} run(s) of /v1/export/Records as ${format} (${total} rows, curl to disk), each beside DuckDB's COPY to ${format}`);
+    pulls[format] = [];
+    refs[format] = [];
+    // Export and reference back to back, in alternating order: both see the same moment of the machine's load.
+    for (let i = 0; i < settings.extractRuns; i++) {
+      const pull = async () => {
+        const p = await curlPull(`${base}/v1/export/Records?$format=${format}`, file(format));
+        if (p.count !== total) throw new Error(`export ${format}: X-Total-Count ${p.count}, expected ${total}`);
+        if (format === 'parquet') {
+          const { rows } = await duck.timed(`SELECT count(*) AS n FROM read_parquet('${file(format)}')`);
+          if (Number(rows[0]?.['n']) !== total) throw new Error(`export parquet holds ${String(rows[0]?.['n'])} rows, expected ${total}`);
+        }
+        await rm(file(format), { force: true });
+        pulls[format]!.push(p);
+      };
+      const ref = async () => void refs[format]!.push(await references[format]());
+      if (i % 2 === 0) (await pull(), await ref());
+      else (await ref(), await pull());
+    }
+  }
+  const [copyParquet, copyCsv, copyJson] = [refs['parquet']!, refs['csv']!, refs['ndjson']!];
 
   const row = (format: string, pullRuns: Pull[], ref: { ms: number; bytes: number }[], refName: string, target?: number) => {
     const ratio = summary(rps(pullRuns)).median / summary(rps(ref)).median;

@@ -55,6 +55,16 @@ describe('docs/recipes', () => {
     expect(stdout).toContain('DOI,MonitoringLocationID,ActivityStartDate,CharacteristicName,ResultValue,ResultUnit');
   });
 
+  it('python_pandas_export.py: pandas reads a whole filtered result as Parquet from the export URL, as many rows as X-Total-Count', async () => {
+    const { status, stdout, stderr } = await run('python3', [join(RECIPES, 'python_pandas_export.py'), 'pH']);
+    expect(stderr).toBe('');
+    expect(status).toBe(0);
+    const [, rows, total] = /^(\d+) pH rows \(X-Total-Count (\d+)\)/.exec(stdout) ?? [];
+    expect(Number(rows)).toBeGreaterThan(0);
+    expect(rows).toBe(total);
+    expect(stdout).toMatch(/^ActivityStartDate\s*$/m);
+  });
+
   it('python_urllib.py: pages a whole dataset by @odata.nextLink and matches $count', async () => {
     const { status, stdout, stderr } = await run('python3', [join(RECIPES, 'python_urllib.py')]);
     expect(stderr).toBe('');
