@@ -148,7 +148,10 @@ async function publish(cache: { readonly duckdbPath: string; readonly dir: strin
 
 const durationS = (performance.now() - t0) / 1000;
 const table = figures.length > 0 ? renderTable(figures) : undefined;
-const command = `${quick ? 'BENCH_QUICK=1 ' : ''}${process.env.BENCH_ONLY ? `BENCH_ONLY=${process.env.BENCH_ONLY} ` : ''}${scaleOnly ? 'BENCH_SCALE_ONLY=1 ' : ''}${process.env.BENCH_SCALE ? `BENCH_SCALE=${process.env.BENCH_SCALE} ` : ''}make bench${process.env.ROWS ? ` ROWS=${settings.rows}` : ''}`;
+// Every setting that changes what is measured, so the generated page names the run that produced it.
+const SHOWN = ['BENCH_ONLY', 'BENCH_SCALE_ONLY', 'BENCH_SCALE', 'BENCH_SKIP_PG', 'BENCH_PUBLISHES', 'BENCH_RUNS', 'BENCH_EXTRACT_RUNS', 'BENCH_FULL_FORMATS', 'BENCH_INGEST'];
+const shown = SHOWN.filter((k) => process.env[k]).map((k) => `${k}=${process.env[k]} `).join('');
+const command = `${quick ? 'BENCH_QUICK=1 ' : ''}${shown}make bench${process.env.ROWS ? ` ROWS=${settings.rows}` : ''}`;
 if (table) console.log(`\n${table}\n`);
 for (const f of figures.filter((x) => x.note)) console.log(`- §${f.section} ${f.name}: ${f.note}`);
 if (scaleTable) console.log(`\nScale:\n\n${scaleTable}\n`);
