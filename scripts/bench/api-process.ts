@@ -1,6 +1,6 @@
 /** The data API as a child process on loopback, and a sampler of its resident memory from /proc. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
 export const BENCH_API_KEY = 'bench-key';
@@ -98,4 +98,19 @@ export function sampleRss(pid: number, everyMs = 100) {
       return { peakMB: peak, samples };
     },
   };
+}
+
+/** Threads of libuv's pool in process `pid` (Linux): what UV_THREADPOOL_SIZE came to (services/api/limits/thread-pool.ts). */
+export function libuvThreads(pid: number): number | undefined {
+  try {
+    return readdirSync(`/proc/${pid}/task`).filter((t) => {
+      try {
+        return readFileSync(`/proc/${pid}/task/${t}/comm`, 'utf8').startsWith('libuv-worker');
+      } catch {
+        return false;
+      }
+    }).length;
+  } catch {
+    return undefined;
+  }
 }

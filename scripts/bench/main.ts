@@ -8,12 +8,14 @@
  * Env: ROWS, SEED (1), BENCH_QUICK, BENCH_RUNS (5), BENCH_EXTRACT_RUNS (3 quick, 1 full: an extract of 10M rows takes minutes), BENCH_INGEST=1
  * (re-measure ingest on a cached database), BENCH_FULL_FORMATS=1 (CSV and Arrow over
  * every row, not the first 1M), BENCH_SKIP_PG=1, BENCH_SCALE (0, or the sizes), BENCH_SCALE_ONLY=1, BENCH_OUT,
- * BENCH_PUBLISHES (200: the publish section's no-decay run), BENCH_ONLY=publish (that section alone, on the cached hub), BENCH_ONLY=export (§1e whole-result exports alone).
+ * BENCH_PUBLISHES (200: the publish section's no-decay run), BENCH_ONLY=publish (that section alone, on the cached hub),
+ * BENCH_ONLY=extract (§1, §5 and §1z alone: the formats' extracts and compression, no scale table), BENCH_ONLY=export
+ * (§1e whole-result exports alone).
  */
 import { cpus, totalmem } from 'node:os';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { BENCH_API_KEY, startApi } from './api-process.js';
+import { BENCH_API_KEY, libuvThreads, startApi } from './api-process.js';
 import { ensureCache } from './cache.js';
 import type { Context, Settings } from './context.js';
 import { openClient } from './client.js';
@@ -59,9 +61,10 @@ log(`ROWS=${settings.rows} SEED=${settings.seed}${quick ? ' (BENCH_QUICK)' : ''}
 
 const scaleOnly = process.env.BENCH_SCALE_ONLY === '1';
 const publishOnly = process.env.BENCH_ONLY === 'publish';
+const extractOnly = process.env.BENCH_ONLY === 'extract';
 const exportOnly = process.env.BENCH_ONLY === 'export';
-if (process.env.BENCH_ONLY && !publishOnly && !exportOnly) throw new Error(`BENCH_ONLY=${process.env.BENCH_ONLY}: the sections that run alone are 'publish' and 'export'`);
-const sizes = publishOnly || exportOnly ? [] : scaleSizes(process.env.BENCH_SCALE, settings);
+if (process.env.BENCH_ONLY && !publishOnly && !extractOnly && !exportOnly) throw new Error(`BENCH_ONLY=${process.env.BENCH_ONLY}: the sections that run alone are 'publish', 'extract' and 'export'`);
+const sizes = publishOnly || extractOnly || exportOnly ? [] : scaleSizes(process.env.BENCH_SCALE, settings);
 const figures: Figure[] = [];
 let failure: unknown;
 let main: Awaited<ReturnType<typeof mainSections>> | undefined;
@@ -77,7 +80,7 @@ if (sizes.length > 0 && !failure) {
   }
 }
 
-/** §1–§7 and §P at ROWS (BENCH_ONLY=publish: §P alone). */
+/** §1–§7 and §P at ROWS (BENCH_ONLY=publish: §P alone; BENCH_ONLY=extract: §1, §5 and §1z alone). */
 async function mainSections() {
   const cache = await ensureCache(settings.rows, settings.seed, process.env.BENCH_INGEST === '1', log);
   const duck = await openDuck(cache.duckdbPath);
@@ -89,7 +92,7 @@ async function mainSections() {
     await publish(cache, details);
     return { cache, filters, pgLoad: undefined, details };
   }
-  const pgLoad = settings.skipPostgres ? undefined : await ensurePostgres(duck, cache.dir, cache.key, log);
+  const pgLoad = settings.skipPostgres || extractOnly ? undefined : await ensurePostgres(duck, cache.dir, cache.key, log);
 
   log(`starting the data API on ${cache.duckdbPath}`);
   const api = await startApi(cache.duckdbPath);
@@ -98,7 +101,10 @@ async function mainSections() {
     await api.stop();
     throw err;
   });
-  const ctx: Context = { settings, base: api.base, apiPid: api.pid, client, duck, filters, figures, details: { clientHeapMB: client.heapMB }, log };
+  // The API sizes libuv's pool before loading DuckDB (services/api/limits/thread-pool.ts); 4 would be libuv's default.
+  const apiLibuvThreads = libuvThreads(api.pid);
+  log(`the API's libuv pool: ${apiLibuvThreads ?? 'unknown'} threads`);
+  const ctx: Context = { settings, base: api.base, apiPid: api.pid, client, duck, filters, figures, details: { clientHeapMB: client.heapMB, apiLibuvThreads }, log };
   try {
     if (exportOnly) {
       await exportSection(ctx);
@@ -106,6 +112,7 @@ async function mainSections() {
     }
     await extractSection(ctx);
     await compressionSection(ctx);
+    if (extractOnly) return { cache, filters, pgLoad, details: ctx.details };
     await exportSection(ctx);
     log('§2 pages');
     const pages = await pagesSection(ctx);
@@ -149,7 +156,10 @@ async function publish(cache: { readonly duckdbPath: string; readonly dir: strin
 
 const durationS = (performance.now() - t0) / 1000;
 const table = figures.length > 0 ? renderTable(figures) : undefined;
-const command = `${quick ? 'BENCH_QUICK=1 ' : ''}${process.env.BENCH_ONLY ? `BENCH_ONLY=${process.env.BENCH_ONLY} ` : ''}${scaleOnly ? 'BENCH_SCALE_ONLY=1 ' : ''}${process.env.BENCH_SCALE ? `BENCH_SCALE=${process.env.BENCH_SCALE} ` : ''}make bench${process.env.ROWS ? ` ROWS=${settings.rows}` : ''}`;
+// Every setting that changes what is measured, so the generated page names the run that produced it.
+const SHOWN = ['BENCH_ONLY', 'BENCH_SCALE_ONLY', 'BENCH_SCALE', 'BENCH_SKIP_PG', 'BENCH_PUBLISHES', 'BENCH_RUNS', 'BENCH_EXTRACT_RUNS', 'BENCH_FULL_FORMATS', 'BENCH_INGEST'];
+const shown = SHOWN.filter((k) => process.env[k]).map((k) => `${k}=${process.env[k]} `).join('');
+const command = `${quick ? 'BENCH_QUICK=1 ' : ''}${shown}make bench${process.env.ROWS ? ` ROWS=${settings.rows}` : ''}`;
 if (table) console.log(`\n${table}\n`);
 for (const f of figures.filter((x) => x.note)) console.log(`- §${f.section} ${f.name}: ${f.note}`);
 if (scaleTable) console.log(`\nScale:\n\n${scaleTable}\n`);

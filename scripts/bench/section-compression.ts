@@ -19,8 +19,8 @@ const ENCODINGS: readonly (Encoding | undefined)[] = [undefined, 'gzip', 'br', '
 const z = zlib.constants;
 /** What the middleware serves (its own table, so the label cannot drift from it) and neighbouring levels. */
 const CODECS: readonly (readonly [string, () => Transform])[] = [
-  ['gzip 1', () => zlib.createGzip({ level: 1, flush: z.Z_SYNC_FLUSH })],
   ['gzip (served)', COMPRESSORS.gzip],
+  ['gzip 4', () => zlib.createGzip({ level: 4, flush: z.Z_SYNC_FLUSH })],
   ['gzip 6', () => zlib.createGzip({ level: 6, flush: z.Z_SYNC_FLUSH })],
   ['br 1', () => zlib.createBrotliCompress({ flush: z.BROTLI_OPERATION_FLUSH, params: { [z.BROTLI_PARAM_QUALITY]: 1 } })],
   ['br (served)', COMPRESSORS.br],

@@ -6,6 +6,8 @@ import { duckCopy } from './reference.js';
 import { verdict } from './table.js';
 
 const MB = 1e6;
+/** Where a missed extract target's time goes: the design's analysis, measured (not restated here). */
+const WHERE_THE_TIME_GOES = 'where the time goes: docs/performance.md, §1 extract';
 
 export async function extractSection(ctx: Context): Promise<void> {
   const { settings, client, base, duck, filters, figures, log } = ctx;
@@ -48,9 +50,9 @@ export async function extractSection(ctx: Context): Promise<void> {
   const jsonRatio = summary(rps(json)).median / summary(rps(copyJson)).median;
   const csvRatio = summary(rps(csv)).median / summary(rps(copyCsv)).median;
   figures.push(
-    { section: '1', name: 'HTTP /Records JSON extract ($top=10000, nextLink)', unit: 'rows/s', value: summary(rps(json)), target: '≥ 0.5× COPY JSON (aim 1×)', ratio: jsonRatio, ratioOf: 'COPY JSON', verdict: verdict(jsonRatio >= 0.5), note: `${summary(mbps(json)).median.toFixed(0)} MB/s, ${(json[0]!.bytes / MB).toFixed(0)} MB` },
+    { section: '1', name: 'HTTP /Records JSON extract ($top=10000, nextLink)', unit: 'rows/s', value: summary(rps(json)), target: '≥ 1× COPY NDJSON', ratio: jsonRatio, ratioOf: 'COPY JSON', verdict: verdict(jsonRatio >= 1), note: `${summary(mbps(json)).median.toFixed(0)} MB/s, ${(json[0]!.bytes / MB).toFixed(0)} MB${jsonRatio >= 1 ? '' : `; ${WHERE_THE_TIME_GOES}`}` },
     { section: '1', name: 'HTTP /Records JSON extract', unit: 'MB/s', value: summary(mbps(json)), verdict: 'info' },
-    { section: '1', name: `HTTP /Records CSV extract ($format=csv)${formatRows < total ? `, first ${formatRows} rows` : ''}`, unit: 'rows/s', value: summary(rps(csv)), ratio: csvRatio, ratioOf: 'COPY CSV', verdict: 'info', note: `${(csv[0]!.bytes / MB).toFixed(0)} MB` },
+    { section: '1', name: `HTTP /Records CSV extract ($format=csv)${formatRows < total ? `, first ${formatRows} rows` : ''}`, unit: 'rows/s', value: summary(rps(csv)), target: '≥ 0.8× COPY CSV', ratio: csvRatio, ratioOf: 'COPY CSV', verdict: verdict(csvRatio >= 0.8), note: `${(csv[0]!.bytes / MB).toFixed(0)} MB${csvRatio >= 0.8 ? '' : `; ${WHERE_THE_TIME_GOES}`}` },
     { section: '1', name: 'HTTP /Records CSV extract', unit: 'MB/s', value: summary(mbps(csv)), verdict: 'info' },
     { section: '1', name: 'DuckDB COPY TO NDJSON (same columns, Id order)', unit: 'rows/s', value: summary(rps(copyJson)), verdict: 'info', note: `${summary(mbps(copyJson)).median.toFixed(0)} MB/s` },
     { section: '1', name: 'DuckDB COPY TO CSV', unit: 'rows/s', value: summary(rps(copyCsv)), verdict: 'info', note: `${summary(mbps(copyCsv)).median.toFixed(0)} MB/s` },
@@ -63,8 +65,10 @@ export async function extractSection(ctx: Context): Promise<void> {
       if (r.pages !== Math.ceil(formatRows / 10_000)) throw new Error(`Arrow extract ended after ${r.pages} pages`);
       return { ...r, rows: formatRows };
     });
+    // Arrow against the paged JSON extract's rows/s in the same run (issue #29: ≥ 3× JSON).
+    const arrowRatio = summary(rps(runs)).median / summary(rps(json)).median;
     figures.push(
-      { section: '1', name: `HTTP /Records Arrow extract ($format=arrow)${formatRows < total ? `, first ${formatRows} rows` : ''}`, unit: 'rows/s', value: summary(rps(runs)), ratio: summary(rps(runs)).median / summary(rps(copyJson)).median, ratioOf: 'COPY JSON', verdict: 'info', note: `${(runs[0]!.bytes / MB).toFixed(0)} MB` },
+      { section: '1', name: `HTTP /Records Arrow extract ($format=arrow)${formatRows < total ? `, first ${formatRows} rows` : ''}`, unit: 'rows/s', value: summary(rps(runs)), target: '≥ 3× JSON extract', ratio: arrowRatio, ratioOf: 'JSON extract', verdict: verdict(arrowRatio >= 3), note: `${(runs[0]!.bytes / MB).toFixed(0)} MB${arrowRatio >= 3 ? '' : `; ${WHERE_THE_TIME_GOES}`}` },
       { section: '1', name: 'HTTP /Records Arrow extract', unit: 'MB/s', value: summary(mbps(runs)), verdict: 'info' },
     );
     ctx.details['arrow'] = runs;

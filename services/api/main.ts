@@ -1,22 +1,24 @@
 /** The data API process: the only file with side effects (environment, files, port, signals). */
-import { serve } from '@hono/node-server';
-import { createApp } from './app.js';
 import { loadApiConfig } from './config.js';
-import { openDatabase } from './db/database.js';
-import { stopPipeThreadsOnExit, threadPoolSize } from './db/extract/extract.js';
-import { openKeyStore } from './keys/key-store.js';
-import { openRedisKeyStore } from './keys/redis-key-store.js';
-import { createQueryGate } from './limits/query-gate.js';
-import { NODE_SERVER_OPTIONS } from './middleware/url-length.js';
-import { followCurrent } from './publication/follow-current.js';
-import { storeLocator } from './publication/store-source.js';
-import { createRedis, redisLabel, waitForRedis } from './redis/redis-client.js';
-import { redisRateLimit } from './redis/redis-rate-limit.js';
-import { redisSlots } from './redis/redis-slots.js';
+import { threadPoolSize } from './limits/thread-pool.js';
 
 const config = loadApiConfig();
-// Read by libuv at its first use, which comes after this line (db/extract/thread-pool.ts says why this size).
+// Read by libuv at its first use, and loading DuckDB's addon is one: everything else is imported after this line
+// (limits/thread-pool.ts says why this size; limits/thread-pool.test.ts pins the order).
 process.env.UV_THREADPOOL_SIZE ??= String(threadPoolSize({ maxConcurrentQueries: config.MAX_CONCURRENT_QUERIES, cursorCacheSize: config.CURSOR_CACHE_SIZE }));
+const { serve } = await import('@hono/node-server');
+const { createApp } = await import('./app.js');
+const { openDatabase } = await import('./db/database.js');
+const { stopPipeThreadsOnExit } = await import('./db/extract/extract.js');
+const { openKeyStore } = await import('./keys/key-store.js');
+const { openRedisKeyStore } = await import('./keys/redis-key-store.js');
+const { createQueryGate } = await import('./limits/query-gate.js');
+const { NODE_SERVER_OPTIONS } = await import('./middleware/url-length.js');
+const { followCurrent } = await import('./publication/follow-current.js');
+const { storeLocator } = await import('./publication/store-source.js');
+const { createRedis, redisLabel, waitForRedis } = await import('./redis/redis-client.js');
+const { redisRateLimit } = await import('./redis/redis-rate-limit.js');
+const { redisSlots } = await import('./redis/redis-slots.js');
 stopPipeThreadsOnExit();
 const log = (msg: string) => console.log(JSON.stringify({ time: new Date().toISOString(), service: 'api', msg }));
 

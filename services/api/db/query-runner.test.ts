@@ -25,13 +25,14 @@ describe('createQueryRunner', () => {
     expect(runner.running).toBe(0);
   });
 
-  it('streamColumns: Ids first, then one JS array per column, chunk by chunk', async () => {
+  it('streamColumns: Ids first, then each column in Arrow\'s layout, chunk by chunk', async () => {
     const ids: bigint[] = [];
     let width = 0;
     for await (const chunk of runner.streamColumns({ sql: 'SELECT "Id" AS id, "ActivityStartDate" AS c0, "ResultValue" AS c1 FROM observations WHERE "Id" <= 5000 ORDER BY "Id"', params: [] })) {
       ids.push(...(chunk.ids as bigint[]));
       width = chunk.columns.length;
-      expect(chunk.columns[0]![0]).toBeInstanceOf(Date);
+      expect(chunk.columns[0]).toMatchObject({ kind: 'fixed', type: 'DATE', length: chunk.ids.length });
+      expect(chunk.columns[1]).toMatchObject({ kind: 'fixed', type: 'DOUBLE', length: chunk.ids.length });
     }
     expect(ids).toEqual(Array.from({ length: 5000 }, (_, i) => BigInt(i + 1)));
     expect(width).toBe(2);

@@ -2,18 +2,28 @@
  * Running queries on one DuckDB instance. Each query gets its own connection so that an abort can interrupt
  * exactly that query (`connection.interrupt()`), and so that a slow query never blocks another.
  */
-import { DuckDBConnection, JSDuckDBValueConverter, type DuckDBDataChunk, type DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
+import { DuckDBConnection, type DuckDBDataChunk, type DuckDBInstance, type DuckDBTypeId, type DuckDBValue } from '@duckdb/node-api';
+import { TEXT_BYTES_COLUMN } from '../query/render-row.js';
+import { chunkColumns, type ChunkColumn } from './chunk-columns.js';
 import type { Key } from '../query/plan.js';
 import type { CompiledQuery } from '../query/sql.js';
 import type { Extract, RowEnd } from './extract/extract.js';
 
-/** A chunk of typed columns: `columns[i][row]`. */
+export type { ChunkColumn } from './chunk-columns.js';
+
+/** A chunk of typed columns in Arrow's layout (db/chunk-columns.ts), and the rows' Ids. */
 export interface ColumnChunk {
   readonly ids: readonly Key[];
-  readonly columns: readonly (readonly unknown[])[];
+  readonly columns: readonly ChunkColumn[];
 }
 
 export type Columns = Record<string, DuckDBValue[]>;
+
+/** A streamed result's column types, and which column holds the rows' text bytes (query/render-row.ts), if one does. */
+interface ResultShape {
+  readonly types: readonly DuckDBTypeId[];
+  readonly textBytes: number | undefined;
+}
 
 export interface QueryRunner {
   /** Runs a query with a small result (Ids, counts) and returns its columns by name. */
@@ -26,7 +36,7 @@ export interface QueryRunner {
   copyText(q: CompiledQuery, rowEnd: RowEnd, signal?: AbortSignal): AsyncGenerator<Uint8Array, number>;
   /** A whole result written by DuckDB's COPY with `options` (db/extract/copy-export.ts); returns the row count. */
   copyExport(q: CompiledQuery, options: string, signal?: AbortSignal): AsyncGenerator<Uint8Array, number>;
-  /** Streams `id, c0, c1, …` as JS values (Dates, bigints, arrays) per column, for typed writers (Arrow). */
+  /** Streams `id, c0, c1, …` per column in Arrow's layout (db/chunk-columns.ts), for typed writers (Arrow). */
   streamColumns(q: CompiledQuery, signal?: AbortSignal): AsyncGenerator<ColumnChunk>;
   /** Queries running now (for tests and /readyz). */
   readonly running: number;
@@ -55,14 +65,17 @@ export function createQueryRunner(instance: DuckDBInstance, extract: Pick<Extrac
   }
 
   /** Streams a query chunk by chunk; `done` runs on completion, on error and when the consumer returns early. */
-  async function* chunks<T>(q: CompiledQuery, signal: AbortSignal | undefined, convert: (chunk: DuckDBDataChunk) => T): AsyncGenerator<T> {
+  async function* chunks<T>(q: CompiledQuery, signal: AbortSignal | undefined, convert: (chunk: DuckDBDataChunk, result: ResultShape) => T): AsyncGenerator<T> {
     const { conn, done } = await acquireConnection(signal);
     try {
       const result = await conn.stream(q.sql, q.params as DuckDBValue[]);
+      const names = result.columnNames();
+      const textBytes = names.indexOf(TEXT_BYTES_COLUMN);
+      const shape: ResultShape = { types: names.map((_, i) => result.columnTypeId(i)), textBytes: textBytes < 0 ? undefined : textBytes };
       for (;;) {
         const chunk = await result.fetchChunk();
         if (!chunk || chunk.rowCount === 0) break;
-        yield convert(chunk);
+        yield convert(chunk, shape);
       }
     } finally {
       done();
@@ -98,10 +111,20 @@ export function createQueryRunner(instance: DuckDBInstance, extract: Pick<Extrac
       }
     },
     streamColumns(q, signal) {
-      return chunks(q, signal, (chunk) => {
-        const columns = Array.from({ length: chunk.columnCount }, (_, i) => chunk.convertColumnValues(i, JSDuckDBValueConverter));
-        return { ids: columns[0] as Key[], columns: columns.slice(1) };
+      return chunks(q, signal, (chunk, { types, textBytes }) => {
+        const columns = chunkColumns(chunk, types, textBytes);
+        return { ids: keys(columns[0]!), columns: columns.slice(1) };
       });
     },
   };
+}
+
+const utf8 = new TextDecoder();
+
+/** The Id column as keys: BIGINT Ids as bigints, text keys as strings. */
+function keys(col: ChunkColumn): Key[] {
+  if (col.kind === 'fixed' && col.type === 'BIGINT') return Array.from(col.values);
+  if (col.kind === 'utf8') return Array.from({ length: col.length }, (_, i) => utf8.decode(col.data.subarray(col.valueOffsets[i], col.valueOffsets[i + 1])));
+  if (col.kind === 'values') return col.values as Key[];
+  throw new Error(`an Id column of ${col.type} values is not a key this runner reads`);
 }

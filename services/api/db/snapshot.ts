@@ -12,7 +12,7 @@ import { createExtract, type Cursor, type ExtractCursors, type ExtractOptions } 
 import { keepsOrderCheck, storedInIdOrder } from './order-check.js';
 import { createQueryRunner, type QueryRunner } from './query-runner.js';
 
-export type { ColumnChunk } from './query-runner.js';
+export type { ChunkColumn, ColumnChunk } from './query-runner.js';
 export type { ColumnWidths } from './column-widths.js';
 
 export interface SnapshotOptions {

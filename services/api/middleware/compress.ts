@@ -4,7 +4,8 @@
  * brotli module and datastreamsh's curl without --compressed send `Accept-Encoding: br` alone and cannot decode it.
  * zstd (RFC 8878; Node's zlib since 22.15) goes to any client that lists it: browsers since 2024, curl built with
  * libzstd, urllib3 2 with `zstandard` installed. Level 1 compresses a JSON page both faster and smaller than
- * brotli 4 or gzip 4 (docs/performance.md, §1z compression; the bench's codec table).
+ * brotli 4 or gzip 4. gzip is served at level 1: at 4 it compresses a CSV page at half the rate of 1 and held the
+ * CSV extract below half its identity rate (docs/performance.md, §1z compression; the bench's codec table).
  */
 import { Readable, type Transform } from 'node:stream';
 import zlib from 'node:zlib';
@@ -36,7 +37,7 @@ export function chooseEncoding(acceptEncoding: string | undefined): Encoding | u
 export const COMPRESSORS: { readonly [E in Encoding]: () => Transform } = {
   zstd: () => zlib.createZstdCompress({ flush: zlib.constants.ZSTD_e_flush, params: { [zlib.constants.ZSTD_c_compressionLevel]: 1 } }),
   br: () => zlib.createBrotliCompress({ flush: zlib.constants.BROTLI_OPERATION_FLUSH, params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } }),
-  gzip: () => zlib.createGzip({ level: 4, flush: zlib.constants.Z_SYNC_FLUSH }),
+  gzip: () => zlib.createGzip({ level: 1, flush: zlib.constants.Z_SYNC_FLUSH }),
 };
 
 export function compress(opts: CompressOptions = {}): MiddlewareHandler {

@@ -139,7 +139,7 @@ const ROWS: readonly RowsCase[] = [
     qs: "$select=Id,ID,Name,Latitude&$filter=CharacteristicName eq 'pH'",
     format: 'arrow',
     window: { first: 1n, last: 40n },
-    sql: `SELECT t."Id" AS id, t."Id" AS c0, t."MonitoringLocationID" AS c1, t."Name" AS c2, t."Latitude" AS c3 FROM "locations" t WHERE t."Id" BETWEEN CAST($1 AS BIGINT) AND CAST($2 AS BIGINT) AND EXISTS (SELECT 1 FROM "observation_stats" s WHERE s."LocationId" = t."Id" AND (s."CharacteristicName" = CAST($3 AS VARCHAR))) ORDER BY t."Id"`,
+    sql: `SELECT t."Id" AS id, t."Id" AS c0, t."MonitoringLocationID" AS c1, t."Name" AS c2, t."Latitude" AS c3, concat(t."MonitoringLocationID", t."Name") AS text_bytes FROM "locations" t WHERE t."Id" BETWEEN CAST($1 AS BIGINT) AND CAST($2 AS BIGINT) AND EXISTS (SELECT 1 FROM "observation_stats" s WHERE s."LocationId" = t."Id" AND (s."CharacteristicName" = CAST($3 AS VARCHAR))) ORDER BY t."Id"`,
     params: [1n, 40n, 'pH'],
   },
   {
@@ -175,7 +175,8 @@ function csvFields(line: string): string[] {
 
 /** A row's key and its field names (JSON) or count (CSV, Arrow), whatever the format. */
 function rowShape(row: Record<string, DuckDBValue>, format: Format): { id: string; fields: number; names?: string[] } {
-  if (format === 'arrow') return { id: String(row['id']), fields: Object.keys(row).length - 1 };
+  // Arrow: the Id, the typed columns and their text bytes (render-row.ts TEXT_BYTES_COLUMN).
+  if (format === 'arrow') return { id: String(row['id']), fields: Object.keys(row).filter((k) => k !== 'id' && k !== 'text_bytes').length };
   const text = String(row['row']);
   if (format === 'csv') {
     const fields = csvFields(text);

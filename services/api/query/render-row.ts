@@ -12,11 +12,25 @@ type RowRenderer = (fields: readonly FieldDef[]) => string;
 
 export const TEXT_ROWS: { readonly [F in TextFormat]: RowRenderer } = { json: jsonRow, csv: csvRow };
 export const COLUMN_ROWS: { readonly [F in Exclude<Format, TextFormat>]: RowRenderer } = {
-  arrow: (fields) => `${field(storageKeys.id)} AS id, ${typedColumns(fields)}`,
+  arrow: (fields) => `${field(storageKeys.id)} AS id, ${typedColumns(fields)}${textBytes(fields)}`,
 };
 
+/** The name of the column that carries a row's text columns' bytes (db/chunk-columns.ts reads it). */
+export const TEXT_BYTES_COLUMN = 'text_bytes';
+
 /**
- * The select list of a page's rows: `… AS row` (one text value) for JSON and CSV, `id` and `c0, c1, …` for Arrow.
+ * Every text column of the row (c0, c1, … of type string or uuid, in order) concatenated, NULL as nothing: DuckDB
+ * hands a chunk's text over one pointer per value longer than 12 bytes, each fetched by a native call, and one
+ * call per row for this column costs a fraction of one per value (docs/performance.md, §1 extract).
+ */
+function textBytes(fields: readonly FieldDef[]): string {
+  const texts = fields.filter((f) => f.type === 'string' || f.type === 'uuid').map(typedValue);
+  return texts.length === 0 ? '' : `, concat(${texts.join(', ')}) AS ${TEXT_BYTES_COLUMN}`;
+}
+
+/**
+ * The select list of a page's rows: `… AS row` (one text value) for JSON and CSV, `id`, `c0, c1, …` and the text
+ * columns' bytes for Arrow.
  *
  * @example
  * renderRow('csv', [idField]) // `concat_ws(',', CAST(t."Id" AS VARCHAR)) AS row`
@@ -30,7 +44,11 @@ function field(name: string): string {
 }
 
 function typedColumns(fields: readonly FieldDef[]): string {
-  return fields.map((f, i) => `${f.type === 'uuid' ? `CAST(${field(f.column)} AS VARCHAR)` : field(f.column)} AS c${i}`).join(', ');
+  return fields.map((f, i) => `${typedValue(f)} AS c${i}`).join(', ');
+}
+
+function typedValue(f: FieldDef): string {
+  return f.type === 'uuid' ? `CAST(${field(f.column)} AS VARCHAR)` : field(f.column);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { Field, makeData, RecordBatch, Schema, Struct, Table, tableFromIPC, tableToIPC, vectorFromArray } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
 import type { FieldType } from '../../../schemas/index.js';
-import { arrowSchema, columnData } from './arrow-frame.js';
+import { arrowSchema, chunkColumnData, columnData } from './arrow-frame.js';
 
 /** Columns as the DuckDB converter hands them over: strings, numbers, bigints, Dates, nulls anywhere. */
 const cases: { type: FieldType; values: unknown[] }[] = [
@@ -33,5 +33,29 @@ describe('columnData', () => {
     expect(fast.type).toBe(reference.type);
     expect(fast.rows).toEqual(reference.rows);
     expect(fast.rows.filter((v) => v === null).length).toBe(c.values.filter((v) => v === null).length);
+  });
+});
+
+describe('chunkColumnData', () => {
+  const utf8 = new TextEncoder();
+  const texts = ['pH', null, '', 'Température 😀'];
+  const bytes = texts.map((t) => utf8.encode(t ?? ''));
+  const valueOffsets = Int32Array.from([0, ...bytes.map((_, i) => bytes.slice(0, i + 1).reduce((n, b) => n + b.length, 0))]);
+  const data = Uint8Array.from(bytes.flatMap((b) => [...b]));
+  // Rows 0, 2, 3 valid: bits 0, 2, 3.
+  const validity = { length: 4, nullCount: 1, nullBitmap: Uint8Array.of(0b1101) };
+
+  it('DuckDB\'s buffers decode to the values the converter gives', () => {
+    const text = decode('string', (t) => chunkColumnData('string', t, { kind: 'utf8', ...validity, valueOffsets, data }), 4);
+    expect(text.rows).toEqual(texts);
+    const days = decode('date', (t) => chunkColumnData('date', t, { kind: 'fixed', type: 'DATE', ...validity, values: Int32Array.of(18262, 0, -1, 0) }), 4);
+    expect(days.rows).toEqual(decode('date', (t) => columnData('date', t, [new Date(Date.UTC(2020, 0, 1)), null, new Date(Date.UTC(1969, 11, 31)), new Date(0)]), 4).rows);
+    const ints = decode('integer', (t) => chunkColumnData('integer', t, { kind: 'fixed', type: 'INTEGER', ...validity, values: Int32Array.of(-5, 0, 7, 2147483647) }), 4);
+    expect(ints.type).toBe('Int64');
+    expect(ints.rows).toEqual([-5n, null, 7n, 2147483647n]);
+  });
+
+  it('refuses a column whose stored type is not the field\'s', () => {
+    expect(() => decode('date', (t) => chunkColumnData('date', t, { kind: 'fixed', type: 'DOUBLE', length: 1, nullCount: 0, values: Float64Array.of(1) }), 1)).toThrow(/catalogue and the stored column disagree/);
   });
 });

@@ -26,7 +26,7 @@ import {
   type DataType,
 } from 'apache-arrow';
 import type { FieldDef, FieldType } from '../../../schemas/index.js';
-import type { ColumnChunk } from '../db/snapshot.js';
+import type { ChunkColumn, ColumnChunk } from '../db/snapshot.js';
 import type { Frame } from './page-stream.js';
 
 const END_OF_STREAM = 8; // continuation marker 0xFFFFFFFF + zero length
@@ -86,6 +86,37 @@ export function columnData(type: FieldType, arrow: DataType, values: readonly un
   }
 }
 
+/**
+ * What each field type accepts from DuckDB's memory as it is: its Arrow type's values buffer has the same layout
+ * (db/chunk-columns.ts). An INTEGER column is widened to Arrow's Int64.
+ */
+const SAME_LAYOUT: Partial<Record<FieldType, readonly string[]>> = {
+  integer: ['BIGINT', 'INTEGER'],
+  number: ['DOUBLE'],
+  date: ['DATE'],
+  time: ['TIME'],
+};
+
+/**
+ * One column of a batch from a chunk's column: DuckDB's buffers become Arrow's as they are (no value is converted);
+ * JS values (lists, timestamps) go through `columnData`.
+ */
+export function chunkColumnData(type: FieldType, arrow: DataType, col: ChunkColumn): Data {
+  switch (col.kind) {
+    case 'values':
+      return columnData(type, arrow, col.values);
+    case 'utf8':
+      if (type !== 'string' && type !== 'uuid') break;
+      return makeData({ type: arrow as Utf8, length: col.length, nullCount: col.nullCount, nullBitmap: col.nullBitmap, valueOffsets: col.valueOffsets, data: col.data });
+    case 'fixed': {
+      if (!SAME_LAYOUT[type]?.includes(col.type)) break;
+      const data = col.type === 'INTEGER' ? BigInt64Array.from(col.values as Int32Array, (v: number) => BigInt(v)) : col.values;
+      return makeData({ type: arrow, length: col.length, nullCount: col.nullCount, nullBitmap: col.nullBitmap, data } as never);
+    }
+  }
+  throw new Error(`a ${type} field was read as ${col.kind === 'fixed' ? col.type : col.kind} values: the catalogue and the stored column disagree`);
+}
+
 /** Arrow's validity bitmap (bit i set: row i is not null) and the null count, or none when nothing is null. */
 function validity(values: readonly unknown[]): { nullBitmap?: Uint8Array; nullCount: number } {
   let nullCount = 0;
@@ -136,7 +167,7 @@ export function arrowFrame(fields: readonly FieldDef[]): Frame<ColumnChunk> {
     prefix,
     suffix: empty.subarray(empty.length - END_OF_STREAM),
     render(chunk) {
-      const children = schema.fields.map((field, i) => columnData(fields[i]!.type, field.type, chunk.columns[i]!));
+      const children = schema.fields.map((field, i) => chunkColumnData(fields[i]!.type, field.type, chunk.columns[i]!));
       const batch = new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length: chunk.ids.length, nullCount: 0, children }));
       const ipc = tableToIPC(new Table([batch]), 'stream');
       if (!Buffer.from(ipc.buffer, ipc.byteOffset, prefix.length).equals(prefix)) throw new Error('Arrow schema message changed between batches');

@@ -28,8 +28,8 @@
  *    back-pressure, and ends at end-of-file: pipe-thread.test.ts. Its body is a typed function run from its source
  *    (pipe-worker.ts) and its process exit hook is registered by main.ts (stopPipeThreadsOnExit), not on import:
  *    pipe-thread.test.ts 'importing the module registers no exit hook…', 'the worker runs from its source alone…'.
- * 9. UV_THREADPOOL_SIZE is MAX_CONCURRENT_QUERIES + CURSOR_CACHE_SIZE + 4 (libuv's own 4), at most 1024: each
- *    page's or cursor's COPY may hold a libuv thread while it waits on its pipe: thread-pool.test.ts.
+ * 9. Each page's or cursor's COPY may hold a libuv thread while it waits on its pipe: main.ts sizes libuv's pool for
+ *    them (limits/thread-pool.ts, before anything loads DuckDB's addon).
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { CompiledQuery } from '../../query/sql.js';
@@ -45,7 +45,6 @@ export { SYSTEM_CLOCK, type IdleClock } from './cursor-cache.js';
 export { MAX_FRAMED_ID } from './row-frame.js';
 export { copySql, type RowEnd } from './copy-text.js';
 export { stopPipeThreadsOnExit } from './pipe-thread.js';
-export { threadPoolSize } from './thread-pool.js';
 
 export interface ExtractOptions {
   /** The snapshot's DuckDB settings; the cursor instance takes them with one thread. */

@@ -5,6 +5,10 @@
  * read-ahead full (db/extract/cursor.ts). With only libuv's default 4 threads, four slow clients stop every file
  * read, DNS lookup and new query of the process. So: one thread per query the gate admits at once
  * (MAX_CONCURRENT_QUERIES), one per cursor that may wait (CURSOR_CACHE_SIZE), and libuv's own 4 on top.
+ *
+ * libuv sizes its pool once, at its first use, and loading DuckDB's addon is one: main.ts sets the size before it
+ * imports anything that loads DuckDB (this module imports nothing). A pool left at 4 had two idle cursors and a page
+ * hold every thread, and a gzip response, whose zlib work runs on the same pool, waited ~12 s for a cursor to idle out.
  */
 
 /** libuv's default pool, kept for file and DNS work. */
