@@ -53,6 +53,7 @@ export async function exportSection(ctx: Context): Promise<void> {
 
   const plan = planQuery(parseQuery(''), getResource('Records')!) as PagePlan;
   const parquet = compileExport(plan, 'parquet');
+  if (parquet.kind !== 'copy') throw new Error('a Parquet export is written by COPY');
   const references: Record<Format, () => Promise<{ ms: number; bytes: number }>> = {
     parquet: async () => {
       const { ms } = await duck.timed(`COPY (${parquet.query.sql}) TO '${file('ref.parquet')}' (${parquet.options})`, parquet.query.params as DuckDBValue[]);

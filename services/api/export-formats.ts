@@ -1,7 +1,7 @@
 /**
  * The formats of a whole-result export (`/v1/export/{Records|Observations}`, routes/export.ts), declared once: the
- * route negotiates them (`$format` or `Accept`), query/compile-export.ts compiles each one's COPY, OpenAPI offers
- * them. Separate from formats.ts, the paged formats: an export never pages, and Parquet cannot be a page.
+ * route negotiates them (`$format` or `Accept`), query/compile-export.ts compiles each one's query (a COPY for
+ * Parquet, CSV and NDJSON; typed columns for Arrow, which DuckDB's core cannot COPY), OpenAPI offers them. Separate from formats.ts, the paged formats: an export never pages, and Parquet cannot be a page.
  */
 
 export interface ExportFormatDef {
@@ -32,6 +32,12 @@ export const EXPORT_FORMATS = {
     contentType: 'application/x-ndjson; charset=utf-8',
     extension: 'ndjson',
     description: 'Newline-delimited JSON: one object per row, the same objects as a JSON page\'s "value" items.',
+  },
+  arrow: {
+    mediaType: 'application/vnd.apache.arrow.stream',
+    contentType: 'application/vnd.apache.arrow.stream',
+    extension: 'arrows',
+    description: 'An Arrow IPC stream, one record batch per DuckDB chunk: the schema and values of $format=arrow pages, every matching row.',
   },
 } as const satisfies Record<string, ExportFormatDef>;
 

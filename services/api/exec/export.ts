@@ -4,21 +4,29 @@
  * generator that starts only when first read: the route sends its headers (the count among them) before any row
  * is written, and a HEAD never starts the COPY.
  */
-import type { Snapshot } from '../db/snapshot.js';
+import type { ColumnChunk, Snapshot } from '../db/snapshot.js';
 import type { ExportFormat } from '../export-formats.js';
 import { compileCount } from '../query/compile-count.js';
 import { compileExport } from '../query/compile-export.js';
 import type { PagePlan } from '../query/plan.js';
 
+/** The body: bytes DuckDB's COPY wrote (returns the row count it reports), or typed chunks for the Arrow writer. */
+export type ExportRows =
+  | { readonly kind: 'bytes'; readonly chunks: AsyncGenerator<Uint8Array, number> }
+  | { readonly kind: 'columns'; readonly chunks: AsyncGenerator<ColumnChunk> };
+
 export interface ExportResult {
-  /** Rows the body will hold: exact, counted before the first byte. */
+  /** Rows the body will hold: exact, counted before the first byte (the route checks the body against it). */
   readonly count: number;
-  /** The body's bytes; returns the row count COPY reports (checked against `count` by the route). */
-  readonly chunks: AsyncGenerator<Uint8Array, number>;
+  readonly rows: ExportRows;
 }
 
 export async function executeExport(plan: PagePlan, format: ExportFormat, snapshot: Snapshot, signal: AbortSignal): Promise<ExportResult> {
   const counted = await snapshot.columns(compileCount({ kind: 'count', resource: plan.resource, where: plan.where }), signal);
-  const { query, options } = compileExport(plan, format);
-  return { count: Number(counted['n']?.[0] ?? 0), chunks: snapshot.copyExport(query, options, signal) };
+  const compiled = compileExport(plan, format);
+  const rows: ExportRows =
+    compiled.kind === 'copy'
+      ? { kind: 'bytes', chunks: snapshot.copyExport(compiled.query, compiled.options, signal) }
+      : { kind: 'columns', chunks: snapshot.streamColumns(compiled.query, signal) };
+  return { count: Number(counted['n']?.[0] ?? 0), rows };
 }

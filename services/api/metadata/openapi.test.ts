@@ -41,7 +41,7 @@ describe('OpenAPI document', () => {
     for (const name of ['Records', 'Observations']) {
       const op = doc['paths'][`/v1/export/${name}`]['get'];
       expect(op['parameters'].map((p: { name: string }) => p.name)).toEqual(['$select', '$filter', '$format']);
-      expect(Object.keys(op['responses']['200']['content'])).toEqual(['application/vnd.apache.parquet', 'text/csv', 'application/x-ndjson']);
+      expect(Object.keys(op['responses']['200']['content'])).toEqual(['application/vnd.apache.parquet', 'text/csv', 'application/x-ndjson', 'application/vnd.apache.arrow.stream']);
       expect(op['responses']['200']['headers']).toHaveProperty('X-Total-Count');
       expect(op['responses']).toHaveProperty('406');
     }

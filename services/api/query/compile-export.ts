@@ -6,12 +6,13 @@ import { resourceTable, resourceWhere, whereClause } from './resource-where.js';
 import { RESOURCE_ALIAS } from './source.js';
 import { column, ident, literal, Params, type CompiledQuery } from './sql.js';
 
-/** A whole result's query and the options of the COPY that writes it (db/extract/copy-export.ts). */
-export interface CompiledExport {
-  readonly query: CompiledQuery;
-  /** The COPY's options: fixed text per format, never user input. */
-  readonly options: string;
-}
+/**
+ * A whole result's query and, for the formats DuckDB writes itself, the options of the COPY that writes it
+ * (db/extract/copy-export.ts). Arrow has none: its query gives the typed columns the Arrow writer frames.
+ */
+export type CompiledExport =
+  | { readonly kind: 'copy'; readonly query: CompiledQuery; /** Fixed text per format, never user input. */ readonly options: string }
+  | { readonly kind: 'columns'; readonly query: CompiledQuery };
 
 /**
  * Rows per Parquet row group: DuckDB's default (122,880) keeps a group of Records near a megabyte compressed, small
@@ -26,10 +27,11 @@ export const PARQUET_ROW_GROUP = 122_880;
  *
  * - Parquet: the fields as typed columns named as the API names them (UUIDs as text, as the Arrow pages send them).
  * - CSV and NDJSON: the same row text as a `$format=csv` or JSON page (query/render-row.ts), written verbatim.
+ * - Arrow: the same Id and typed columns as a `$format=arrow` page, framed by the page's Arrow writer.
  *
  * @example
  * compileExport(planQuery(parseQuery('$select=Id'), getResource('Records')!) as PagePlan, 'csv')
- * // { query: { sql: `SELECT concat_ws(',', CAST(t."Id" AS VARCHAR)) AS row FROM "observations" t`, params: [] },
+ * // { kind: 'copy', query: { sql: `SELECT concat_ws(',', CAST(t."Id" AS VARCHAR)) AS row FROM "observations" t`, params: [] },
  * //   options: `FORMAT csv, HEADER false, QUOTE '', ESCAPE '', DELIMITER '\x01', NEW_LINE '\r\n'` }
  */
 export function compileExport(plan: PagePlan, format: ExportFormat): CompiledExport {
@@ -38,13 +40,16 @@ export function compileExport(plan: PagePlan, format: ExportFormat): CompiledExp
   switch (format) {
     case 'parquet':
       return {
+        kind: 'copy',
         query: { sql: `SELECT ${typedColumns(plan.fields)} FROM ${from}`, params: params.values },
         options: `FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${PARQUET_ROW_GROUP}`,
       };
     case 'csv':
-      return { query: { sql: `SELECT ${renderRow('csv', plan.fields)} FROM ${from}`, params: params.values }, options: textOptions('\\r\\n') };
+      return { kind: 'copy', query: { sql: `SELECT ${renderRow('csv', plan.fields)} FROM ${from}`, params: params.values }, options: textOptions('\\r\\n') };
     case 'ndjson':
-      return { query: { sql: `SELECT ${renderRow('json', plan.fields)} FROM ${from}`, params: params.values }, options: textOptions('\\n') };
+      return { kind: 'copy', query: { sql: `SELECT ${renderRow('json', plan.fields)} FROM ${from}`, params: params.values }, options: textOptions('\\n') };
+    case 'arrow':
+      return { kind: 'columns', query: { sql: `SELECT ${renderRow('arrow', plan.fields)} FROM ${from}`, params: params.values } };
   }
 }
 

@@ -4,6 +4,7 @@
  * against reference SQL on the observations table; the Parquet file is read back by a separate DuckDB.
  */
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { tableFromIPC, type Table } from 'apache-arrow';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -116,6 +117,25 @@ describe('a whole result in one response', () => {
     expect(fromFile.length).toBe(json.length);
   });
 
+  it('Arrow: one IPC stream of every row, the same schema and values as the $format=arrow pages', async () => {
+    const q = `$filter=${enc(filterOf(characteristic))}&$select=Id,LocationId,ActivityStartDate,ResultValue,ResultUnit`;
+    const res = await fetch(`${server.origin}/v1/export/Observations?${q}`, { headers: { Accept: 'application/vnd.apache.arrow.stream' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-disposition')).toBe('attachment; filename="Observations.arrows"');
+    const table = tableFromIPC(new Uint8Array(await res.arrayBuffer()));
+    expect(table.numRows).toBe(Number(res.headers.get('x-total-count')));
+    const pagedTables: Table[] = [];
+    let next: string | undefined = `${server.origin}/v1/odata/v4/Observations?${q}&$format=arrow&$top=2000`;
+    while (next) {
+      const page: Response = await fetch(next);
+      pagedTables.push(tableFromIPC(new Uint8Array(await page.arrayBuffer())));
+      next = /<([^>]+)>;\s*rel="next"/.exec(page.headers.get('link') ?? '')?.[1];
+    }
+    expect(pagedTables.length).toBeGreaterThan(1);
+    expect(table.schema.fields.map((f) => `${f.name}:${String(f.type)}`)).toEqual(pagedTables[0]!.schema.fields.map((f) => `${f.name}:${String(f.type)}`));
+    expect(table.toArray().map((r) => r.toJSON())).toEqual(pagedTables.flatMap((t) => t.toArray().map((r) => r.toJSON())));
+  });
+
   it('HEAD answers the count and the headers without running the COPY', async () => {
     const res = await fetch(`${server.origin}/v1/export/Records?$format=ndjson`, { method: 'HEAD' });
     expect(res.status).toBe(200);
@@ -139,7 +159,7 @@ describe('bad requests get the page\'s errors, or the export\'s own', () => {
     const body = (await res.json()) as { message: string; errors: { code: string; source?: { parameter?: string } }[] };
     if (code) expect(body.errors[0]!.code).toBe(code);
     expect(body.errors[0]!.source?.parameter).toBe(parameter);
-    if (status === 406) expect(body.message).toContain('parquet (application/vnd.apache.parquet), csv (text/csv), ndjson (application/x-ndjson)');
+    if (status === 406) expect(body.message).toContain('parquet (application/vnd.apache.parquet), csv (text/csv), ndjson (application/x-ndjson), arrow (application/vnd.apache.arrow.stream)');
   });
 
   it('a filter the pages refuse is refused the same way', async () => {

@@ -1,6 +1,6 @@
 /**
  * GET /v1/export/{Records|Observations}: every row a `$filter`/`$select` matches, in one streamed response, as
- * Parquet, CSV or NDJSON (export-formats.ts). The same stages as a page (parse → plan → execute → respond), with
+ * Parquet, CSV, NDJSON or Arrow (export-formats.ts). The same stages as a page (parse → plan → execute → respond), with
  * the paging options refused, the exact row count sent before the first byte (`X-Total-Count`), and a time limit
  * of its own (EXPORT_TIMEOUT_MS) over the whole transfer. Keys, rate limits, the per-key export limit and the query
  * gate are middleware/access.ts's.
@@ -14,7 +14,9 @@ import { ODataError, parseQuery } from '../odata/index.js';
 import { planQuery, type PagePlan } from '../query/plan.js';
 import { PlanError } from '../query/plan-error.js';
 import { csvHeader } from '../stream/page-writers.js';
+import { arrowFrame } from '../stream/arrow-frame.js';
 import { exportStream } from '../stream/export-stream.js';
+import { pageStream } from '../stream/page-stream.js';
 import type { CollectionDeps } from './collection.js';
 import { rawQueryString } from './collection.js';
 import { matchesIfNoneMatch, publicationETag } from './publication-etag.js';
@@ -70,12 +72,19 @@ export function exportHandler(deps: ExportDeps) {
     try {
       const result = await executeExport(plan, format, snapshot, deadline.signal);
       headers[COUNT_HEADER] = String(result.count);
+      const { rows } = result;
       if (c.req.method === 'HEAD') {
-        await result.chunks.return(0);
+        await (rows.kind === 'bytes' ? rows.chunks.return(0) : rows.chunks.return(undefined));
         return c.body(null, 200, headers);
       }
-      const prefix = format === 'csv' ? encoder.encode(`${csvHeader(plan.fields)}\r\n`) : undefined;
-      body = await exportStream(whileOpen(result.chunks, () => (release(), deadline.stop())), prefix, result.count);
+      const done = () => (release(), deadline.stop());
+      if (rows.kind === 'columns') {
+        // The Arrow page writer over every row: its frame checks Id order and the count as for a page.
+        body = await pageStream(whileOpen(rows.chunks, done), arrowFrame(plan.fields), { count: result.count });
+      } else {
+        const prefix = format === 'csv' ? encoder.encode(`${csvHeader(plan.fields)}\r\n`) : undefined;
+        body = await exportStream(whileOpen(rows.chunks, done), prefix, result.count);
+      }
       return c.body(body, 200, headers);
     } catch (err) {
       throw deadline.explain(err);
@@ -175,7 +184,7 @@ function exportDeadline(client: AbortSignal, timeoutMs: number | undefined): Exp
 }
 
 /** Runs `done` once the body's generator has finished, failed or been abandoned. */
-async function* whileOpen<R>(source: AsyncGenerator<Uint8Array, R>, done: () => void): AsyncGenerator<Uint8Array, R> {
+async function* whileOpen<T, R>(source: AsyncGenerator<T, R>, done: () => void): AsyncGenerator<T, R> {
   try {
     return yield* source;
   } finally {
