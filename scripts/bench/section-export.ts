@@ -15,7 +15,7 @@ import { parseQuery } from '../../services/api/odata/index.js';
 import { compileExport } from '../../services/api/query/compile-export.js';
 import { planQuery, type PagePlan } from '../../services/api/query/plan.js';
 import type { DuckDBValue } from '@duckdb/node-api';
-import { BENCH_API_KEY } from './api-process.js';
+import { BENCH_API_KEY, readRss, sampleRss } from './api-process.js';
 import { summary, type Context } from './context.js';
 import { duckCopy } from './reference.js';
 import { verdict } from './table.js';
@@ -65,6 +65,9 @@ export async function exportSection(ctx: Context): Promise<void> {
     ndjson: () => duckCopy(duck, 'json'),
   };
   const refs: Record<string, { ms: number; bytes: number }[]> = {};
+  // The API's RSS over every export: flat means the largest sample stays near the RSS before the first one.
+  const rssBefore = readRss(ctx.apiPid)?.rssMB ?? NaN;
+  const sampler = sampleRss(ctx.apiPid);
   for (const format of FORMATS) {
     log(`§1e export: ${settings.extractRuns} run(s) of /v1/export/Records as ${format} (${total} rows, curl to disk), each beside DuckDB's COPY to ${format}`);
     pulls[format] = [];
@@ -86,6 +89,8 @@ export async function exportSection(ctx: Context): Promise<void> {
       else (await ref(), await pull());
     }
   }
+  const rss = sampler.stop();
+  const rssMax = Math.max(...rss.samples.map((x) => x.rssMB));
   const [copyParquet, copyCsv, copyJson] = [refs['parquet']!, refs['csv']!, refs['ndjson']!];
 
   const row = (format: string, pullRuns: Pull[], ref: { ms: number; bytes: number }[], refName: string, target?: number) => {
@@ -119,5 +124,14 @@ export async function exportSection(ctx: Context): Promise<void> {
     ...(total >= 10_000_000 ? { target: '≤ 30 s at 10M rows', verdict: verdict(parquetS <= 30) } : { verdict: 'info' as const }),
     note: `the paged pull of the same rows: ${pages} pages of ${PAGE}, at least ${floorS.toFixed(0)} s at the default ${DEFAULT_RPS} requests/s${pagedS ? `; ${pagedS.toFixed(1)} s unthrottled as JSON (§1)` : ''}`,
   });
-  ctx.details['export'] = { pulls, copyParquet, copyCsv, copyJson, pagedFloorS: floorS };
+  figures.push({
+    section: '1e',
+    name: 'API RSS during the exports (largest sample, every 100 ms)',
+    unit: 'MB',
+    value: summary([rssMax]),
+    target: '< 300 MB, flat',
+    verdict: verdict(rssMax < 300),
+    note: `${rssBefore.toFixed(0)} MB before the first export, ${rssMax.toFixed(0)} MB at most while ${FORMATS.length} formats × ${settings.extractRuns} run(s) of ${total} rows streamed`,
+  });
+  ctx.details['export'] = { rssBeforeMB: rssBefore, rssSamples: rss.samples.filter((_, k) => k % 10 === 0), pulls, copyParquet, copyCsv, copyJson, pagedFloorS: floorS };
 }
