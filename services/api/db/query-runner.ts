@@ -103,11 +103,12 @@ export function createQueryRunner(instance: DuckDBInstance, extract: Pick<Extrac
       }
     },
     async *copyExport(q, options, signal) {
-      const { conn, done } = await acquireConnection(signal);
+      // On the extract's single-threaded export instance (db/extract/copy-export.ts), counted here with the rest.
+      running++;
       try {
-        return yield* extract.copyExport(conn, q, options);
+        return yield* extract.copyExport(q, options, signal);
       } finally {
-        done();
+        running--;
       }
     },
     streamColumns(q, signal) {

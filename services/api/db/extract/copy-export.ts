@@ -7,11 +7,14 @@
  * file front to back (footer last), so a pipe serves as well as a file: the bytes are those of `COPY … TO file`.
  *
  * Back-pressure: at most READ_AHEAD bytes wait here; beyond that the thread stops reading, the pipe fills and
- * DuckDB's writer blocks until the socket has taken more. Memory stays flat whatever the size.
+ * DuckDB's writer blocks until the socket has taken more. The COPY runs on an instance of its own with one thread
+ * (`createExportInstance`), as cursors do: with every thread, DuckDB renders ahead of a blocked writer and keeps
+ * what it rendered in order in memory (the API's RSS rose to 1.9 GB over 1M-row exports at 2 threads, against 200 to
+ * 310 MB at one: docs/performance.md). Memory stays flat whatever the size.
  * A consumer that stops (client gone, deadline) interrupts the COPY and drains the pipe until DuckDB lets go; a
  * COPY that fails throws its error to the consumer, which must cut the response (never end it as if complete).
  */
-import type { DuckDBConnection } from '@duckdb/node-api';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import type { CompiledQuery } from '../../query/sql.js';
 import { startThreadedFileCopy } from './copy-text.js';
 
@@ -63,4 +66,53 @@ export async function* copyExport(conn: DuckDBConnection, q: CompiledQuery, opti
     if (rows === undefined) await copy.stop();
     await reader.finished;
   }
+}
+
+/** The single-threaded DuckDB instance exports run on, over the snapshot's file: created on the first export. */
+export interface ExportInstance {
+  /** A connection of its own for one export; throws once the instance is closing. */
+  connect(): Promise<DuckDBConnection>;
+  /** The export on `conn` is over (finished, failed or abandoned): its connection is closed. */
+  done(conn: DuckDBConnection): void;
+  /** Exports running now. */
+  readonly running: number;
+  /** Interrupts the running exports, waits until each has let go, then closes the instance. */
+  close(): Promise<void>;
+}
+
+export function createExportInstance(path: string, config: Readonly<Record<string, string>>): ExportInstance {
+  let instance: Promise<DuckDBInstance> | undefined;
+  const open = new Set<DuckDBConnection>();
+  let closing = false;
+  let idle: (() => void) | undefined;
+  return {
+    get running() {
+      return open.size;
+    },
+    async connect() {
+      if (closing) throw new Error(`${path} is closed`);
+      const creating = (instance ??= DuckDBInstance.create(path, { ...config, threads: '1' }));
+      creating.catch(() => {
+        if (instance === creating) instance = undefined;
+      });
+      const conn = await (await creating).connect();
+      open.add(conn);
+      return conn;
+    },
+    done(conn) {
+      if (!open.delete(conn)) return;
+      conn.interrupt();
+      conn.closeSync();
+      if (open.size === 0) idle?.();
+    },
+    async close() {
+      closing = true;
+      if (open.size > 0) {
+        const drained = new Promise<void>((resolve) => (idle = resolve));
+        for (const conn of open) conn.interrupt();
+        await drained;
+      }
+      if (instance) (await instance.catch(() => undefined))?.closeSync();
+    },
+  };
 }

@@ -30,10 +30,13 @@
  *    pipe-thread.test.ts 'importing the module registers no exit hook…', 'the worker runs from its source alone…'.
  * 9. Each page's or cursor's COPY may hold a libuv thread while it waits on its pipe: main.ts sizes libuv's pool for
  *    them (limits/thread-pool.ts, before anything loads DuckDB's addon).
+ * 10. A whole-result export's COPY runs on a single-threaded instance of its own, reads at most 4 MiB ahead of the
+ *    socket, gives its pipe back and leaves no query running however it ends (finished, client gone, time limit,
+ *    failure): copy-export.ts, routes/export.test.ts 'a client that disconnects…', 'a failure mid-stream…'.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { CompiledQuery } from '../../query/sql.js';
-import { copyExport } from './copy-export.js';
+import { copyExport, createExportInstance } from './copy-export.js';
 import { copyThroughPipe, type RowEnd } from './copy-text.js';
 import type { Cursor } from './cursor.js';
 import { CursorCache, type CursorCacheOptions } from './cursor-cache.js';
@@ -73,10 +76,11 @@ export interface Extract {
   /** A page's rows as text: `q`'s one text column through one COPY on `conn`, each row followed by `rowEnd`. */
   copyText(conn: DuckDBConnection, q: CompiledQuery, rowEnd: RowEnd): AsyncGenerator<Uint8Array, number>;
   /**
-   * A whole result as DuckDB's COPY writes it with `options` (Parquet, CSV, NDJSON: query/compile-export.ts), read
-   * by a thread of its own with back-pressure (copy-export.ts); returns the row count COPY reports.
+   * A whole result as DuckDB's COPY writes it with `options` (Parquet, CSV, NDJSON: query/compile-export.ts), on the
+   * single-threaded export instance, read by a thread of its own with back-pressure (copy-export.ts); returns the
+   * row count COPY reports. `signal` interrupts it.
    */
-  copyExport(conn: DuckDBConnection, q: CompiledQuery, options: string): AsyncGenerator<Uint8Array, number>;
+  copyExport(q: CompiledQuery, options: string, signal?: AbortSignal): AsyncGenerator<Uint8Array, number>;
   /** Undefined when cursors are off. */
   readonly cursors?: ExtractCursors;
   /** Opens a cursor whether or not cursors are kept between requests (tests). */
@@ -93,6 +97,7 @@ export function createExtract(path: string, opts: ExtractOptions): Extract {
   const pipes = createPipePool();
   const instance = createCursorInstance(path, pipes, { config: opts.config, ...(opts.cursors?.memoryLimit ? { memoryLimit: opts.cursors.memoryLimit } : {}) });
   const cache = opts.cursors && opts.cursors.max > 0 ? new CursorCache(opts.cursors) : undefined;
+  const exports = createExportInstance(path, opts.config);
   const cursors: ExtractCursors | undefined = cache && {
     take: (here) => cache.take(keyOf(here)),
     followed: (here) => cache.followed(keyOf(here)),
@@ -115,12 +120,21 @@ export function createExtract(path: string, opts: ExtractOptions): Extract {
         pipes.release(pipe);
       }
     },
-    async *copyExport(conn, q, options) {
-      const pipe = await pipes.acquire();
+    async *copyExport(q, options, signal) {
+      signal?.throwIfAborted();
+      const conn = await exports.connect();
+      const onAbort = () => conn.interrupt();
+      signal?.addEventListener('abort', onAbort, { once: true });
       try {
-        return yield* copyExport(conn, q, options, pipe);
+        const pipe = await pipes.acquire();
+        try {
+          return yield* copyExport(conn, q, options, pipe);
+        } finally {
+          pipes.release(pipe);
+        }
       } finally {
-        pipes.release(pipe);
+        signal?.removeEventListener('abort', onAbort);
+        exports.done(conn);
       }
     },
     cursors,
@@ -132,7 +146,10 @@ export function createExtract(path: string, opts: ExtractOptions): Extract {
       return pipes.inUse;
     },
     // Cursors first: a COPY blocked on a full pipe has to be interrupted and drained before its instance closes.
-    close: () => instance.close(() => cache?.close() ?? Promise.resolve()).finally(() => pipes.close()),
+    close: () =>
+      Promise.all([instance.close(() => cache?.close() ?? Promise.resolve()), exports.close()])
+        .then(() => undefined)
+        .finally(() => pipes.close()),
   };
 }
 
