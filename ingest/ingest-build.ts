@@ -23,6 +23,8 @@ export interface IngestOptions {
   readonly src: string;
   readonly duckdbPath: string;
   readonly regionsFile?: string;
+  /** DOI_PATTERN: the DOIs this hub accepts; any DOI by its standard syntax when absent. */
+  readonly doiPattern?: RegExp;
   /** Stored rejects per dataset (counts stay exact). */
   readonly maxRejects?: number;
   readonly log?: Log;

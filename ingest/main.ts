@@ -44,7 +44,7 @@ function jobOf(settings: IngestSettings, [name, arg]: readonly string[]): (() =>
   if (name === 'ingest' && arg === undefined) {
     const src = settings.SRC;
     if (!src) return 'SRC is required';
-    return () => runIngest({ ...common, src, regionsFile: settings.REGIONS_FILE, maxRejects: settings.REPORT_MAX_REJECTS });
+    return () => runIngest({ ...common, src, regionsFile: settings.REGIONS_FILE, doiPattern: settings.DOI_PATTERN, maxRejects: settings.REPORT_MAX_REJECTS });
   }
   if (name === 'remove' && arg) return () => runRemove({ ...common, doi: arg });
   if (name === 'compact' && arg === undefined) return () => runCompact(common);

@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { datasetMetadataSchema, type DatasetMetadata } from '../schemas/metadata-schema.js';
+import { doiKey, metadataSchema, type DatasetMetadata } from '../schemas/metadata-schema.js';
 import { uploadOnlyColumns, upstreamSource } from '../schemas/index.js';
 import { mapColumns, type ColumnMap } from './column-map.js';
 import { contentHash } from './content-hash.js';
@@ -39,27 +39,34 @@ export interface ReadPart extends ReadResult {
   readonly regions: readonly Region[];
 }
 
-export async function read(src: string, regionsFile?: string): Promise<ReadPart> {
-  const sources = await readSources(src);
+/** How metadata.json is judged beyond its schema. */
+export interface SourceOptions {
+  /** The operator's restriction of DOIs (DOI_PATTERN); any DOI by its standard syntax when absent. */
+  readonly doiPattern?: RegExp;
+}
+
+export async function read(src: string, regionsFile?: string, options: SourceOptions = {}): Promise<ReadPart> {
+  const sources = await readSources(src, options);
   if (sources.datasets.length === 0) return { ...sources, regions: [] };
   return { ...sources, regions: [...(await canadaRegions()), ...(regionsFile ? await loadRegionsFile(regionsFile) : [])] };
 }
 
 const isDataFile = (name: string) => /\.csv(\.gz)?$/i.test(name);
 
-export async function readSources(src: string): Promise<ReadResult> {
+export async function readSources(src: string, options: SourceOptions = {}): Promise<ReadResult> {
+  const schema = metadataSchema(options);
   const entries = await readdir(src, { withFileTypes: true });
   const folders = entries.filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name).sort();
   const datasets: SourceDataset[] = [];
   const failed: DatasetReport[] = [];
   const byDoi = new Map<string, string>();
   for (const folder of folders) {
-    const result = await readDataset(join(src, folder), folder);
+    const result = await readDataset(join(src, folder), folder, schema);
     if ('error' in result) {
       failed.push(result.error);
       continue;
     }
-    const key = result.metadata.DOI.toLowerCase();
+    const key = doiKey(result.metadata.DOI);
     const other = byDoi.get(key);
     if (other !== undefined) {
       failed.push(failedAs(result, `DOI ${result.metadata.DOI} is also the DOI of folder '${other}'; neither copy is ingested`));
@@ -75,7 +82,7 @@ export async function readSources(src: string): Promise<ReadResult> {
 
 const failedAs = (ds: SourceDataset, error: string) => failedReport(ds.metadata.DOI, ds.folder, error, ds.found);
 
-async function readDataset(dir: string, folder: string): Promise<SourceDataset | { error: DatasetReport }> {
+async function readDataset(dir: string, folder: string, schema: ReturnType<typeof metadataSchema>): Promise<SourceDataset | { error: DatasetReport }> {
   let bytes: Buffer;
   try {
     bytes = await readFile(join(dir, 'metadata.json'));
@@ -89,7 +96,7 @@ async function readDataset(dir: string, folder: string): Promise<SourceDataset |
     return { error: failedReport(null, folder, `${folder}/metadata.json is not valid JSON: ${(err as Error).message}`) };
   }
   const rawDoi = typeof json === 'object' && json !== null && typeof (json as { DOI?: unknown }).DOI === 'string' ? (json as { DOI: string }).DOI : null;
-  const parsed = datasetMetadataSchema.safeParse(json);
+  const parsed = schema.safeParse(json);
   if (!parsed.success) {
     const why = parsed.error.issues.map((i) => (i.path.length > 0 ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');
     return { error: failedReport(rawDoi, folder, `${folder}/metadata.json is invalid: ${why}`) };

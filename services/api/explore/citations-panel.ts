@@ -3,6 +3,7 @@
  * licences require citing data where it is presented.
  */
 import { h } from './dom.js';
+import { doiUrl } from './doi-url.js';
 
 export interface Dataset {
   readonly DOI: string;
@@ -14,7 +15,7 @@ export interface Dataset {
 export function showCitations(list: HTMLElement, datasets: ReadonlyMap<string, Dataset>, dois: readonly string[]): void {
   const items = [...dois].sort().map((doi) => {
     const d = datasets.get(doi);
-    const href = `https://doi.org/${doi}`;
+    const href = doiUrl(doi);
     return h('li', {},
       h('cite', {}, d?.Citation ?? d?.DatasetName ?? doi), ' ',
       h('a', { href, rel: 'noopener' }, href),
