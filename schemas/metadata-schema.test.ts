@@ -61,16 +61,27 @@ describe('datasetMetadataSchema', () => {
   });
 
   it.each([
-    [{ DatasetName: 'x' }, ['DOI: DOI is required: give the dataset\'s DOI, e.g. "DOI": "10.5066/P9ABCDEF"']],
-    [{ DOI: '10.25976/ab12-cd34' }, ['DatasetName: DatasetName must be a string']],
-    [{ ...minimal, DatasetName: '  ' }, ['DatasetName: DatasetName is required']],
+    [{ DatasetName: 'x' }, ['DOI: DOI is required: give it in metadata.json, e.g. "DOI": "10.5066/P9ABCDEF"']],
+    [{ DatasetName: 'x', DOI: '' }, ['DOI: DOI is required: give it in metadata.json, e.g. "DOI": "10.5066/P9ABCDEF"']],
+    [{ DOI: '10.25976/ab12-cd34' }, ['DatasetName: DatasetName is required: give it in metadata.json, e.g. "DatasetName": "Bow River Monitoring"']],
+    [{ ...minimal, DatasetName: null }, ['DatasetName: DatasetName is required: give it in metadata.json, e.g. "DatasetName": "Bow River Monitoring"']],
+    [{ ...minimal, DatasetName: '  ' }, ['DatasetName: DatasetName is required: give it in metadata.json, e.g. "DatasetName": "Bow River Monitoring"']],
+    [{ ...minimal, DatasetName: 7 }, ['DatasetName: DatasetName must be a string']],
     [{ ...minimal, Id: 'abc' }, ['Id: Id must be a UUID']],
     [{ ...minimal, Keywords: 'a, b' }, ['Keywords: Keywords must be an array of strings']],
     [{ ...minimal, TopicCategoryCode: [1] }, ['TopicCategoryCode.0: TopicCategoryCode[] must be a string']],
     [{ ...minimal, CreateTimestamp: '01/04/2021' }, ['CreateTimestamp: CreateTimestamp must be an ISO 8601 date or date-time with a UTC offset, e.g. 2021-04-01T12:00:00Z']],
-    [{ ...minimal, Version: 'v1' }, ['Version: Version must look like 1.0.0']],
+    [{ ...minimal, Version: 3 }, ['Version: Version must be a string']],
   ])('rejects %o', (input, expected) => {
     expect(messages(input)).toEqual(expected);
+  });
+
+  it('reads a blank optional field ("" or null) as absent, as an empty CSV cell is, and keeps any Version text', () => {
+    const blanks = Object.fromEntries(metadataFields.filter((f) => !['DOI', 'DatasetName', 'TemporalExtent'].includes(f.name)).map((f, i) => [f.name, i % 2 ? '' : null]));
+    const parsed = datasetMetadataSchema.parse({ ...minimal, ...blanks });
+    expect(Object.entries(parsed).filter(([, v]) => v !== undefined)).toEqual(Object.entries(minimal));
+    expect(messages({ ...minimal, Version: '', CreateTimestamp: '', Id: '' })).toEqual([]);
+    expect(datasetMetadataSchema.parse({ ...minimal, Version: 'v2 (2021 download)' }).Version).toBe('v2 (2021 download)');
   });
 
   it('rejects unknown keys, naming them and the allowed ones, and TemporalExtent as derived', () => {

@@ -27,6 +27,16 @@ const derivedFields = new Set(['TemporalExtent']);
 
 const text = (name: string) => z.string({ error: `${name} must be a string` });
 
+/** A field the API cannot serve a dataset without: absent, null or '' is named as missing, with what to write. */
+const requiredText = (name: string, example: string) =>
+  z.string({ error: (iss) => (iss.input === undefined ? `${name} is required: give it in metadata.json, e.g. "${name}": "${example}"` : `${name} must be a string`) });
+
+/**
+ * A blank optional value is "not given", exactly as an empty CSV cell is: '' and null read as absent, for every
+ * field, so a required one that is blank is reported as missing rather than as malformed.
+ */
+const blankIsAbsent = (schema: z.ZodType) => z.preprocess((v) => (v === '' || v === null ? undefined : v), schema);
+
 const timestamp = (name: string) =>
   z.union([z.iso.datetime({ offset: true }), z.iso.date()], {
     error: `${name} must be an ISO 8601 date or date-time with a UTC offset, e.g. 2021-04-01T12:00:00Z`,
@@ -38,9 +48,7 @@ export interface MetadataOptions {
 }
 
 function doiSchema(pattern: RegExp | undefined): z.ZodType {
-  const doi = z
-    .string({ error: 'DOI is required: give the dataset\'s DOI, e.g. "DOI": "10.5066/P9ABCDEF"' })
-    .regex(DOI_SYNTAX, { error: (iss) => `DOI '${String(iss.input)}' is not a DOI: expected 10.<registrant>/<suffix> without a resolver prefix, e.g. 10.5066/P9ABCDEF` });
+  const doi = requiredText('DOI', '10.5066/P9ABCDEF').regex(DOI_SYNTAX, { error: (iss) => `DOI '${String(iss.input)}' is not a DOI: expected 10.<registrant>/<suffix> without a resolver prefix, e.g. 10.5066/P9ABCDEF` });
   if (!pattern) return doi;
   return doi.regex(pattern, { error: (iss) => `DOI '${String(iss.input)}' does not match DOI_PATTERN ${pattern.source}, the DOIs this hub's operator accepts` });
 }
@@ -53,26 +61,22 @@ function fieldSchema(field: FieldDef, options: MetadataOptions): z.ZodType {
     case 'DOI':
       return doiSchema(options.doiPattern);
     case 'DatasetName':
-      return text('DatasetName').trim().min(1, { error: 'DatasetName is required' });
-    case 'Version':
-      return text('Version')
-        .regex(/^[0-9]+\.[0-9]+\.[0-9]+$/, { error: 'Version must look like 1.0.0' })
-        .nullish();
+      return requiredText('DatasetName', 'Bow River Monitoring').trim().min(1, { error: 'DatasetName is required: give it in metadata.json, e.g. "DatasetName": "Bow River Monitoring"' });
   }
   switch (field.type) {
     case 'string[]':
-      return z.array(text(`${field.name}[]`), { error: `${field.name} must be an array of strings` }).nullish();
+      return z.array(text(`${field.name}[]`), { error: `${field.name} must be an array of strings` }).optional();
     case 'timestamp':
-      return timestamp(field.name).nullish();
+      return timestamp(field.name).optional();
     default:
-      return text(field.name).nullish();
+      return text(field.name).optional();
   }
 }
 
 const metadataInputFields = metadataFields.filter((f) => !derivedFields.has(f.name));
 const allowed = metadataInputFields.map((f) => f.name);
 
-/** A parsed metadata.json. Optional fields may be absent or null. */
+/** A parsed metadata.json. Optional fields may be absent (given as absent, null or ''). */
 export interface DatasetMetadata {
   readonly Id?: string;
   readonly DOI: string;
@@ -85,7 +89,7 @@ export interface DatasetMetadata {
 /** The metadata.json schema, with the operator's DOI restriction if any. */
 export function metadataSchema(options: MetadataOptions = {}): z.ZodType<DatasetMetadata> {
   return z.strictObject(
-    Object.fromEntries(metadataInputFields.map((f) => [f.name, fieldSchema(f, options)])),
+    Object.fromEntries(metadataInputFields.map((f) => [f.name, blankIsAbsent(fieldSchema(f, options))])),
     {
       error: (iss) => {
         if (iss.code !== 'unrecognized_keys') return undefined;

@@ -3,14 +3,17 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runIngest } from './pipeline.js';
 import { runRemove } from './remove.js';
-import { fixturesDir, publishedDois, tempDir } from './test-support.js';
+import { fixturesDir, publishedDois, query, tempDir } from './test-support.js';
 
-/** DOIs are compared case-insensitively by ingest: one spelling per DOI is published, and remove finds it in any case. */
+/**
+ * metadata.json as real ones are written: DOIs compared case-insensitively (one spelling per DOI is published, remove
+ * finds it in any case), blank optional fields published as absent.
+ */
 
-async function folderWithDoi(src: string, name: string, doi: string): Promise<void> {
+async function folderWithDoi(src: string, name: string, doi: string, extra: Record<string, unknown> = {}): Promise<void> {
   await cp(join(fixturesDir, 'alpha'), join(src, name), { recursive: true });
   const meta = JSON.parse(await readFile(join(src, name, 'metadata.json'), 'utf8')) as Record<string, unknown>;
-  await writeFile(join(src, name, 'metadata.json'), JSON.stringify({ ...meta, DOI: doi }));
+  await writeFile(join(src, name, 'metadata.json'), JSON.stringify({ ...meta, DOI: doi, ...extra }));
 }
 
 describe('DOIs in any case', () => {
@@ -43,5 +46,23 @@ describe('DOIs in any case', () => {
     const report = await runIngest({ src: dir, duckdbPath: join(dir, 'p.duckdb'), doiPattern: /^10\.(25976|81029)\/.+$/ });
     expect(report.datasets.map((d) => [d.folder, d.status])).toEqual([['a', 'failed'], ['b', 'loaded']]);
     expect(report.datasets[0]?.error).toContain("DOI '10.5066/P9ABCDEF' does not match DOI_PATTERN ^10\\.(25976|81029)\\/.+$");
+  });
+});
+
+describe('blank metadata fields', () => {
+  it('publishes a dataset whose optional fields are "" or null, as absent (NULL)', async () => {
+    const dir = await tempDir();
+    await folderWithDoi(dir, 'a', '10.23719/blank', { Version: '', CreateTimestamp: '', Licence: null, Keywords: null, Abstract: '' });
+    const duckdbPath = join(dir, 'b.duckdb');
+    expect((await runIngest({ src: dir, duckdbPath })).published).toBe(true);
+    const [row] = await query(duckdbPath, 'SELECT "Version", "CreateTimestamp", "Licence", "Keywords", "Abstract", "DatasetName" FROM datasets');
+    expect(row).toEqual({ Version: null, CreateTimestamp: null, Licence: null, Keywords: null, Abstract: null, DatasetName: 'Alpha River Monitoring' });
+  });
+
+  it('fails a dataset whose required field is blank, naming it and what to write', async () => {
+    const dir = await tempDir();
+    await folderWithDoi(dir, 'a', '10.23719/blank', { DatasetName: '' });
+    const report = await runIngest({ src: dir, duckdbPath: join(dir, 'b.duckdb') });
+    expect(report.datasets[0]?.error).toBe('a/metadata.json is invalid: DatasetName: DatasetName is required: give it in metadata.json, e.g. "DatasetName": "Bow River Monitoring"');
   });
 });
