@@ -7,6 +7,7 @@ import type { IngestBuild } from './ingest-build.js';
 import { numberBatch, type NewRows } from './number-batch.js';
 import type { SourceDataset } from './read.js';
 import type { Reject, Warning } from './report.js';
+import { rejectsPath, removeRejectsFile } from './rejects-file.js';
 import { countRuleWarnings } from './rule-warnings.js';
 import { fileRowsSql, prepareValidation } from './validate.js';
 
@@ -39,6 +40,8 @@ export interface DatasetLoad {
   readonly warnings: readonly Warning[];
   /** Why it was not loaded (status 'failed'); its published version, if any, is kept. */
   readonly error?: string;
+  /** The rejects file written for it (every reject, every reason), when it has rejects (or warnings asked for). */
+  readonly rejectsFile?: string;
 }
 
 /** A dataset loaded: its planned Id range. */
@@ -109,7 +112,9 @@ async function loadBatch(build: IngestBuild, batch: readonly SourceDataset[], ma
 async function datasetOutcome(build: IngestBuild, ds: SourceDataset, judged: Judged, explain: boolean, locationBase: number): Promise<Explained> {
   const count = judged.counts.get(ds.metadata.DOI) ?? { rows: 0, valid: 0 };
   const warnings = judged.warnings.get(ds) ?? [];
-  if (explain || count.valid === 0 || count.rows > count.valid) return await explainDataset(build, ds, count, warnings, locationBase);
+  const warnRows = build.rejects.warnings && warnings.length > 0;
+  if (explain || count.valid === 0 || count.rows > count.valid || warnRows) return await explainDataset(build, ds, count, warnings, locationBase);
+  await removeRejectsFile(rejectsPath(build.rejects.dir, ds.folder));
   const locations = await run(build.conn, cleanLocationsSql(), [locationBase, ds.metadata.DOI]);
   return { outcome: { ds, status: 'loaded', rowsRead: count.rows, rowsLoaded: count.valid, rowsRejected: 0, rejects: ds.found.rejects, warnings }, locations };
 }

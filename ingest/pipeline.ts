@@ -67,8 +67,8 @@ function datasetReports(sources: ReadPart, loaded: LoadPart): DatasetReport[] {
 function datasetReportOf(ds: SourceDataset, outcome: DatasetLoad | undefined): DatasetReport {
   const base = datasetReport(ds.metadata.DOI, ds.folder, outcome?.status ?? 'unchanged', ds.found);
   if (!outcome) return base;
-  const { rowsRead, rowsLoaded, rowsRejected, rejects, warnings, error } = outcome;
-  return { ...base, rowsRead, rowsLoaded, rowsRejected, rejects: [...rejects], warnings: [...base.warnings, ...warnings], ...(error ? { error } : {}) };
+  const { rowsRead, rowsLoaded, rowsRejected, rejects, warnings, error, rejectsFile } = outcome;
+  return { ...base, rowsRead, rowsLoaded, rowsRejected, rejects: [...rejects], warnings: [...base.warnings, ...warnings], ...(error ? { error } : {}), ...(rejectsFile ? { rejectsFile } : {}) };
 }
 
 /**
@@ -102,10 +102,11 @@ function stageClock() {
   };
 }
 
-function summaryLine(d: DatasetReport): string {
+export function summaryLine(d: DatasetReport): string {
   const name = d.DOI ?? d.folder ?? '(unknown)';
-  if (d.status === 'failed') return `${name}: FAILED: ${d.error ?? ''}`;
+  const file = d.rejectsFile ? ` (every reject: ${d.rejectsFile})` : '';
+  if (d.status === 'failed') return `${name}: FAILED: ${d.error ?? ''}${file}`;
   if (d.status === 'unchanged') return `${name}: unchanged, kept with its Ids`;
   const warn = d.warnings.length > 0 ? `, ${d.warnings.length} warning(s)` : '';
-  return `${name}: ${d.rowsRead} read, ${d.rowsLoaded} loaded, ${d.rowsRejected} rejected${warn}`;
+  return `${name}: ${d.rowsRead} read, ${d.rowsLoaded} loaded, ${d.rowsRejected} rejected${warn}${file}`;
 }

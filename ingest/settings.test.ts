@@ -24,7 +24,7 @@ describe('ingest settings', () => {
   it('has defaults for an empty environment, an empty value meaning the default', () => {
     expect(loadIngestSettings({ DUCKDB_PATH: '', REPORT_MAX_REJECTS: '' })).toEqual({
       SRC: undefined, DUCKDB_PATH: 'data/tributary.duckdb', PUBLICATION_STORE: undefined, REGIONS_FILE: undefined, REPORT: undefined,
-      REPORT_MAX_REJECTS: 1000, DOI_PATTERN: undefined, INGEST_MEMORY_LIMIT: undefined, INGEST_TRACE: false, INGEST_LOCK_TIMEOUT_MS: 600_000,
+      REPORT_MAX_REJECTS: 1000, DOI_PATTERN: undefined, REJECTS_DIR: undefined, REJECTS_WARNINGS: false, INGEST_MEMORY_LIMIT: undefined, INGEST_TRACE: false, INGEST_LOCK_TIMEOUT_MS: 600_000,
     });
   });
 

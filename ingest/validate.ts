@@ -43,6 +43,8 @@ export interface Staged {
   readonly rowsValid: number;
   /** Every reject of the dataset: the read's first, then the staging's, capped together, by file and line. */
   readonly rejects: readonly Reject[];
+  /** Every record rejected before its columns were judged (files rejected whole, malformed records), uncapped. */
+  readonly records: readonly Reject[];
   /** Physical line of a staged row (by its `stage` rowid). */
   lineOf(rowid: number): Promise<{ file: string; line: number }>;
 }
@@ -71,12 +73,15 @@ export async function stageDataset(conn: DuckDBConnection, ds: SourceDataset, na
   // The read's rejects come first: the cap on stored rejects counts them too.
   const rejects = [...ds.found.rejects];
   const files = await stageFiles(conn, STAGE, ds, rejects);
+  const records = [...rejects];
   const staged = createStaged(conn, STAGE, files);
   for (const file of files) {
     if (file.malformed.length === 0) continue;
     const lines = await staged.linesOf(file);
     for (const m of file.malformed) {
-      pushReject(rejects, { file: file.name, line: lineOfRecord(lines, m.record), column: m.column, reason: m.reason }, options.maxRejects);
+      const reject = { file: file.name, line: lineOfRecord(lines, m.record), column: m.column, reason: m.reason };
+      records.push(reject);
+      pushReject(rejects, reject, options.maxRejects);
     }
   }
   const invalid = await scalarNumber(conn, `SELECT count(*) FROM ${STAGE} WHERE NOT ok`);
@@ -84,7 +89,7 @@ export async function stageDataset(conn: DuckDBConnection, ds: SourceDataset, na
   rejects.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
   const parsed = files.reduce((n, f) => n + f.parsed, 0);
   const malformed = files.reduce((n, f) => n + f.malformed.length, 0);
-  return { table: STAGE, files, lineOf: staged.lineOf, rowsRead: parsed + malformed, rowsRejected: malformed + invalid, rowsValid: parsed - invalid, rejects };
+  return { table: STAGE, files, lineOf: staged.lineOf, rowsRead: parsed + malformed, rowsRejected: malformed + invalid, rowsValid: parsed - invalid, rejects, records };
 }
 
 /** Each file into the stage, in order; a file DuckDB cannot read is rejected whole (into `rejects`) and skipped. */
@@ -151,16 +156,20 @@ interface StagedLines {
   linesOf(file: StagedFile): Promise<FileLines>;
 }
 
+/** SQL: the newlines inside a staged record (its columns and its ignored ones), which shift the lines after it. */
+export function newlinesSql(): string {
+  return `(${uploadColumns.map((f) => `coalesce(strlen(${ident(f.name)}) - strlen(replace(${ident(f.name)}, chr(10), '')), 0)`).join(' + ')} + extra_nl)`;
+}
+
 function createStaged(conn: DuckDBConnection, STAGE: string, files: readonly StagedFile[]): StagedLines {
   const cache = new Map<number, Promise<FileLines>>();
   const nlChecks = uploadColumns.map((f) => `contains(${ident(f.name)}, chr(10))`).join(' OR ');
-  const nlCount = uploadColumns.map((f) => `coalesce(strlen(${ident(f.name)}) - strlen(replace(${ident(f.name)}, chr(10), '')), 0)`).join(' + ');
   const linesOf = (file: StagedFile) => {
     let lines = cache.get(file.index);
     if (!lines) {
       lines = all(
         conn,
-        `SELECT rowid - $1 AS k, ${nlCount} + extra_nl AS n FROM ${STAGE} WHERE file_idx = $2 AND (${nlChecks} OR extra_nl > 0) ORDER BY rowid`,
+        `SELECT rowid - $1 AS k, ${newlinesSql()} AS n FROM ${STAGE} WHERE file_idx = $2 AND (${nlChecks} OR extra_nl > 0) ORDER BY rowid`,
         [file.start, file.index],
       ).then((rows) => ({ malformed: file.malformed, parsed: rows.map((r) => ({ index: Number(r.k), newlines: Number(r.n) })) }));
       cache.set(file.index, lines);
