@@ -9,7 +9,7 @@ import type { SourceDataset } from './read.js';
 import type { Warning } from './report.js';
 import { ident } from './sql.js';
 import { rejectsPath, removeRejectsFile, writeRejectsFile } from './rejects-file.js';
-import { rowChecks } from './row-checks.js';
+import { levelChecks } from './validation-level.js';
 import { stageDataset, type Staged } from './validate.js';
 import { castSql } from './validate-sql.js';
 
@@ -56,9 +56,10 @@ export async function explainDataset(build: IngestBuild, ds: SourceDataset, coun
 /** The dataset's rejects file, every reject and every reason in it; none (an old one removed) when it has nothing to say. */
 async function writeDatasetRejects(build: IngestBuild, ds: SourceDataset, staged: Staged): Promise<{ rejectsFile?: string }> {
   const path = rejectsPath(build.rejects.dir, ds.folder);
-  const errors = rowChecks.filter((c) => c.kind !== 'quality');
-  const warnings = rowChecks.filter((c) => c.kind === 'quality');
-  const lines = await writeRejectsFile(build.conn, path, { staged, records: staged.records, errors, warnings, warnRows: build.rejects.warnings });
+  const level = ds.metadata.ValidationLevel;
+  const { errors, warnings } = levelChecks(level);
+  // At `storable`, what upstream would have rejected is a warning: its rows are always in the file.
+  const lines = await writeRejectsFile(build.conn, path, { staged, records: staged.records, errors, warnings, warnRows: build.rejects.warnings || level === 'storable' });
   if (lines > 0) return { rejectsFile: path };
   await removeRejectsFile(path);
   return {};

@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { doiKey, metadataSchema, type DatasetMetadata } from '../schemas/metadata-schema.js';
+import { doiKey, metadataSchema, type DatasetMetadata, type ValidationLevel } from '../schemas/metadata-schema.js';
 import { uploadOnlyColumns, upstreamSource } from '../schemas/index.js';
 import { mapColumns, type ColumnMap } from './column-map.js';
 import { contentHash } from './content-hash.js';
@@ -20,7 +20,7 @@ export interface SourceFile {
 
 export interface SourceDataset {
   readonly folder: string;
-  readonly metadata: DatasetMetadata & { readonly Id: string };
+  readonly metadata: DatasetMetadata & { readonly Id: string; readonly ValidationLevel: ValidationLevel };
   /** Readable files (header mapped); files rejected as a whole are in `found`. */
   readonly files: readonly SourceFile[];
   readonly contentHash: string;
@@ -34,7 +34,7 @@ export interface ReadResult {
   readonly failed: readonly DatasetReport[];
 }
 
-/** The read stage's part: the sources, and the regions (Canada's and REGIONS_FILE's) when there is a source. */
+/** The read stage's part: the sources, and the regions (world-geojson's countries and REGIONS_FILE's) when there is a source. */
 export interface ReadPart extends ReadResult {
   readonly regions: readonly Region[];
 }
@@ -101,7 +101,7 @@ async function readDataset(dir: string, folder: string, schema: ReturnType<typeo
     const why = parsed.error.issues.map((i) => (i.path.length > 0 ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');
     return { error: failedReport(rawDoi, folder, `${folder}/metadata.json is invalid: ${why}`) };
   }
-  const metadata = { ...parsed.data, Id: parsed.data.Id ?? datasetIdFromDoi(parsed.data.DOI) };
+  const metadata = { ...parsed.data, Id: parsed.data.Id ?? datasetIdFromDoi(parsed.data.DOI), ValidationLevel: (parsed.data.ValidationLevel ?? 'upstream') as ValidationLevel };
   const names = (await readdir(dir)).filter(isDataFile).sort();
   if (names.length === 0) return { error: failedReport(metadata.DOI, folder, `${folder} has no .csv or .csv.gz data file`) };
   const files: SourceFile[] = [];

@@ -26,7 +26,7 @@ export type CheckKind =
   | 'quality';
 
 export interface RowCheck {
-  /** The column's name, `required-<column>`, or the upstream rule's name. */
+  /** `required-<column>`, `value-<column>`, or the upstream rule's name. */
   readonly name: string;
   readonly kind: CheckKind;
   readonly column: string | null;
@@ -49,7 +49,7 @@ function valueCheck(field: FieldDef): RowCheck | null {
   const v = ident(field.name);
   const name = field.name;
   const fail = (kind: CheckKind, present: string, reason: string): RowCheck => ({
-    name, kind, column: name, ok: `(${v} IS NULL OR ${present})`, message: `${text(`${name} `)} || ${quoted(v)} || ${text(` ${reason}`)}`, description: `${name} ${reason}`,
+    name: `value-${name}`, kind, column: name, ok: `(${v} IS NULL OR ${present})`, message: `${text(`${name} `)} || ${quoted(v)} || ${text(` ${reason}`)}`, description: `${name} ${reason}`,
   });
   const vocabulary = vocabularyOfColumn[name];
   if (vocabulary) return fail('vocabulary', `TRY_CAST(${v} AS ${vocabularyType(vocabulary)}) IS NOT NULL`, `is not in the ${vocabulary} vocabulary`);
@@ -63,7 +63,7 @@ function valueCheck(field: FieldDef): RowCheck | null {
       if (!range) return fail('type', number, 'is not a finite number');
       // One check, two messages, as the reference words them.
       return {
-        name, kind: 'type', column: name,
+        name: `value-${name}`, kind: 'type', column: name,
         ok: `(${v} IS NULL OR (${number} AND ${n} BETWEEN ${range[0]} AND ${range[1]}))`,
         message: `${text(`${name} `)} || ${quoted(v)} || (CASE WHEN ${number} THEN ${text(` is out of range (${range[0]} to ${range[1]})`)} ELSE ' is not a finite number' END)`,
         description: `${name} is not a finite number from ${range[0]} to ${range[1]}`,

@@ -7,7 +7,9 @@ import type { SourceDataset, SourceFile } from './read.js';
 import { pushReject, type Reject } from './report.js';
 import { ident, literal } from './sql.js';
 import { errorRules, failedRulesSql } from './rule-sql.js';
-import { rowOkSql, usedVocabularies, vocabularyType } from './validate-sql.js';
+import { usedVocabularies, vocabularyType } from './validate-sql.js';
+import { levelChecks, rowOkAtSql } from './validation-level.js';
+import type { ValidationLevel } from '../schemas/metadata-schema.js';
 
 /**
  * Staging, for the explanation of one dataset (explain.ts): every CSV file of
@@ -85,7 +87,8 @@ export async function stageDataset(conn: DuckDBConnection, ds: SourceDataset, na
     }
   }
   const invalid = await scalarNumber(conn, `SELECT count(*) FROM ${STAGE} WHERE NOT ok`);
-  if (invalid > 0) await explainInvalid(conn, STAGE, staged, rejects, options.maxRejects);
+  if (invalid > 0 && ds.metadata.ValidationLevel === 'upstream') await explainInvalid(conn, STAGE, staged, rejects, options.maxRejects);
+  else if (invalid > 0) await explainByChecks(conn, STAGE, staged, rejects, options.maxRejects, ds.metadata.ValidationLevel);
   rejects.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
   const parsed = files.reduce((n, f) => n + f.parsed, 0);
   const malformed = files.reduce((n, f) => n + f.malformed.length, 0);
@@ -99,7 +102,7 @@ async function stageFiles(conn: DuckDBConnection, STAGE: string, ds: SourceDatas
   for (const [index, file] of ds.files.entries()) {
     let parsed: number;
     try {
-      parsed = await run(conn, insertFileSql(STAGE, file), [file.path, index]);
+      parsed = await run(conn, insertFileSql(STAGE, file, ds.metadata.ValidationLevel), [file.path, index]);
     } catch (err) {
       rejects.push({ file: file.name, line: 1, column: null, reason: `file rejected: ${(err as Error).message.split('\n')[0]}` });
       continue;
@@ -111,8 +114,8 @@ async function stageFiles(conn: DuckDBConnection, STAGE: string, ds: SourceDatas
 }
 
 /** The INSERT reading one file into a stage table, with each row's verdict. */
-function insertFileSql(STAGE: string, file: SourceFile): string {
-  return `INSERT INTO ${STAGE} SELECT $2::INTEGER, *, (${rowOkSql()}) AS ok FROM (${fileRowsSql(file, '$1')})`;
+function insertFileSql(STAGE: string, file: SourceFile, level: ValidationLevel): string {
+  return `INSERT INTO ${STAGE} SELECT $2::INTEGER, *, (${rowOkAtSql(level)}) AS ok FROM (${fileRowsSql(file, '$1')})`;
 }
 
 /**
@@ -209,5 +212,21 @@ async function explainInvalid(conn: DuckDBConnection, STAGE: string, staged: Sta
     const issues = [...columnIssues, ...ruleIssues];
     if (issues.length === 0) issues.push({ column: '', message: 'rejected by the bulk validation but accepted by the reference schema (please report)' });
     for (const issue of issues) pushReject(rejects, { file, line, column: issue.column || null, reason: issue.message }, max);
+  }
+}
+
+/**
+ * Reasons for the first `max` invalid rows at a level other than upstream's: the level's own error checks
+ * (row-checks.ts), each failed one a reject with its column and message.
+ */
+async function explainByChecks(conn: DuckDBConnection, STAGE: string, staged: StagedLines, rejects: Reject[], max: number, level: ValidationLevel): Promise<void> {
+  const room = max - rejects.length;
+  if (room <= 0) return;
+  const { errors } = levelChecks(level);
+  const failed = `list_filter([${errors.map((c) => `CASE WHEN NOT ${c.ok} THEN {'column': ${c.column ? literal(c.column) : 'NULL::VARCHAR'}, 'message': ${c.message}} END`).join(', ')}], x -> x IS NOT NULL)`;
+  const rows = await all(conn, `SELECT rowid AS _rowid, ${failed} AS _failed FROM ${STAGE} WHERE NOT ok ORDER BY rowid LIMIT $1`, [room]);
+  for (const row of rows) {
+    const { file, line } = await staged.lineOf(Number(row._rowid));
+    for (const f of row._failed as { column: string | null; message: string }[]) pushReject(rejects, { file, line, column: f.column, reason: f.message }, max);
   }
 }

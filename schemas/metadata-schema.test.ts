@@ -11,7 +11,7 @@ function messages(input: unknown): string[] {
 
 describe('datasetMetadataSchema', () => {
   it('accepts a full metadata.json with every catalogue field but TemporalExtent', () => {
-    const full: Record<string, unknown> = { ...minimal, Id: '6f1c2a9e-3b7d-4c1e-9a2b-0d4e5f6a7b8c', Version: '1.0.0', TopicCategoryCode: ['inlandWaters'], Keywords: ['water quality', 'rivière'], CreateTimestamp: '2021-04-01T12:00:00.000Z', PublishedTimestamp: '2021-04-02T08:00:00-06:00' };
+    const full: Record<string, unknown> = { ...minimal, Id: '6f1c2a9e-3b7d-4c1e-9a2b-0d4e5f6a7b8c', Version: '1.0.0', TopicCategoryCode: ['inlandWaters'], Keywords: ['water quality', 'rivière'], CreateTimestamp: '2021-04-01T12:00:00.000Z', PublishedTimestamp: '2021-04-02T08:00:00-06:00', ValidationLevel: 'storable' };
     for (const f of metadataFields) if (!(f.name in full) && f.type === 'string') full[f.name] = `${f.name} text`;
     expect(Object.keys(full).sort()).toEqual(metadataFields.map((f) => f.name).filter((n) => n !== 'TemporalExtent').sort());
     expect(messages(full)).toEqual([]);

@@ -22,6 +22,10 @@ export const DATASTREAM_DOI_PATTERN = /^10\.(25976|81029)\/[a-z0-9]{4}-[a-z0-9]{
 /** The form DOIs are compared in: lower-cased (DOIs are case-insensitive). */
 export const doiKey = (doi: string): string => doi.toLowerCase();
 
+/** How strictly a dataset's rows are judged (ingest/validation-level.ts); `upstream` when not given. */
+export const VALIDATION_LEVELS = ['upstream', 'storable'] as const;
+export type ValidationLevel = (typeof VALIDATION_LEVELS)[number];
+
 /** Fields ingest derives; present in metadata.json they are an error, not silently ignored. */
 const derivedFields = new Set(['TemporalExtent']);
 
@@ -60,6 +64,8 @@ function fieldSchema(field: FieldDef, options: MetadataOptions): z.ZodType {
       return z.uuid({ error: 'Id must be a UUID' }).optional();
     case 'DOI':
       return doiSchema(options.doiPattern);
+    case 'ValidationLevel':
+      return z.enum(VALIDATION_LEVELS, { error: (iss) => `ValidationLevel '${String(iss.input)}' is not one of ${VALIDATION_LEVELS.join(', ')}: upstream judges rows by DataStream's upload rules, storable only by what the API needs to store them` }).optional();
     case 'DatasetName':
       return requiredText('DatasetName', 'Bow River Monitoring').trim().min(1, { error: 'DatasetName is required: give it in metadata.json, e.g. "DatasetName": "Bow River Monitoring"' });
   }

@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from './app.js';
 import { openDatabase, type Database } from './db/database.js';
+import { levelNote } from './explore/citations-panel.js';
 import { doiUrl as explorerDoiUrl } from './explore/doi-url.js';
 import { emptySelection, filterText, searchOfSelection, selectionFromSearch } from './explore/selection.js';
 import { doiUrl } from './routes/links.js';
@@ -33,7 +34,8 @@ beforeAll(async () => {
   for (const [i, doi] of DOIS.entries()) {
     const folder = join(dir, 'src', `d${i}`);
     cpSync(join(REPO_ROOT, 'ingest/fixtures/src/alpha'), folder, { recursive: true });
-    writeFileSync(join(folder, 'metadata.json'), JSON.stringify({ DOI: doi, DatasetName: `Dataset ${i}`, Citation: `Someone. 2026. Dataset ${i}. ${doiUrl(doi)}` }));
+    const level = doi === UPPER ? { ValidationLevel: 'storable' } : {};
+    writeFileSync(join(folder, 'metadata.json'), JSON.stringify({ DOI: doi, DatasetName: `Dataset ${i}`, Citation: `Someone. 2026. Dataset ${i}. ${doiUrl(doi)}`, ...level }));
   }
   const duckdbPath = join(dir, 'doi.duckdb');
   await run(process.execPath, ['--import', 'tsx', 'ingest/main.ts', 'ingest'], { cwd: REPO_ROOT, env: { ...process.env, SRC: join(dir, 'src'), DUCKDB_PATH: duckdbPath } });
@@ -98,4 +100,17 @@ describe.each(DOIS)('the DOI %s', (doi) => {
 it('compares the DOI as published in $filter (OData eq is exact): ingest keeps one spelling per DOI', async () => {
   const exact = await get(`/Metadata${query({ $filter: `DOI eq ${quote(UPPER.toLowerCase())}` })}`);
   expect(exact.body.value).toEqual([]);
+});
+
+it('serves ValidationLevel when $select names it, and keeps it out of the default (DataStream) shape of /Metadata', async () => {
+  const shape = await get('/Metadata');
+  const rows = shape.body.value as Record<string, unknown>[];
+  expect(rows).toHaveLength(2);
+  for (const row of rows) expect(Object.keys(row)).not.toContain('ValidationLevel');
+  const levels = await get(`/Metadata${query({ $select: 'DOI,ValidationLevel' })}`);
+  expect(new Map((levels.body.value as { DOI: string; ValidationLevel: string }[]).map((r) => [r.DOI, r.ValidationLevel]))).toEqual(new Map([[ODD, 'upstream'], [UPPER, 'storable']]));
+  const csdl = await (await fetch(`${server.origin}${BASE}/$metadata`)).text();
+  expect(csdl).toMatch(/<Property Name="ValidationLevel" Type="Edm.String" Nullable="false"/);
+  expect(levelNote('storable')).toContain('validated at level storable');
+  expect(levelNote('upstream')).toBeNull();
 });

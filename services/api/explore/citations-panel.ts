@@ -10,6 +10,13 @@ export interface Dataset {
   readonly DatasetName: string;
   readonly Citation: string | null;
   readonly Licence: string | null;
+  /** The rules its rows passed at ingest; `storable` is said beside it, `upstream` (DataStream's own) is not. */
+  readonly ValidationLevel?: string;
+}
+
+/** What a citation says of a dataset's validation level: nothing for DataStream's own rules. */
+export function levelNote(level: string | undefined): string | null {
+  return level && level !== 'upstream' ? ` · validated at level ${level} (only what the API needs; DataStream's rules counted as warnings)` : null;
 }
 
 export function showCitations(list: HTMLElement, datasets: ReadonlyMap<string, Dataset>, dois: readonly string[]): void {
@@ -19,7 +26,8 @@ export function showCitations(list: HTMLElement, datasets: ReadonlyMap<string, D
     return h('li', {},
       h('cite', {}, d?.Citation ?? d?.DatasetName ?? doi), ' ',
       h('a', { href, rel: 'noopener' }, href),
-      d?.Licence ? ` · ${d.Licence}` : null);
+      d?.Licence ? ` · ${d.Licence}` : null,
+      levelNote(d?.ValidationLevel));
   });
   list.replaceChildren(...(items.length ? items : [h('li', {}, 'No dataset matches the selection.')]));
 }

@@ -43,7 +43,7 @@ const fetchStatic = async (path: string): Promise<object> => {
 
 async function boot(): Promise<void> {
   const [datasetRows, cube, provinces, regions] = await Promise.all([
-    allRows<Dataset>(`/Metadata${query({ $select: 'DOI,DatasetName,Citation,Licence', $top: '10000' })}`),
+    allRows<Dataset>(`/Metadata${query({ $select: 'DOI,DatasetName,Citation,Licence,ValidationLevel', $top: '10000' })}`),
     loadCube(),
     fetchStatic('/explore/assets/provinces.json'),
     fetchStatic('/explore/regions.geojson'),
