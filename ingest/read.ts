@@ -6,7 +6,7 @@ import { mapColumns, type ColumnMap } from './column-map.js';
 import { contentHash } from './content-hash.js';
 import { readCsvHeader } from './csv-header.js';
 import { datasetIdFromDoi } from './dataset-id.js';
-import { canadaRegions, loadRegionsFile, type Region } from './regions.js';
+import { boundaryRegions, loadRegionsFile, type Region } from './regions.js';
 import { failedReport, type DatasetReport, type Findings, type Reject, type Warning } from './report.js';
 
 /** Stage 1 (read): what SRC holds, before any row is parsed, and the regions locations will be placed in. */
@@ -48,7 +48,7 @@ export interface SourceOptions {
 export async function read(src: string, regionsFile?: string, options: SourceOptions = {}): Promise<ReadPart> {
   const sources = await readSources(src, options);
   if (sources.datasets.length === 0) return { ...sources, regions: [] };
-  return { ...sources, regions: [...(await canadaRegions()), ...(regionsFile ? await loadRegionsFile(regionsFile) : [])] };
+  return { ...sources, regions: [...(await boundaryRegions()), ...(regionsFile ? await loadRegionsFile(regionsFile) : [])] };
 }
 
 const isDataFile = (name: string) => /\.csv(\.gz)?$/i.test(name);

@@ -67,6 +67,8 @@ describe('validation levels', () => {
     const [d] = (await runIngest({ src: await source(dir), duckdbPath })).datasets;
     expect(d).toMatchObject({ status: 'loaded', rowsLoaded: 40, rowsRejected: allFaults });
     expect(await query(duckdbPath, 'SELECT "ValidationLevel" FROM datasets')).toEqual([{ ValidationLevel: 'upstream' }]);
+    // The location is in Minneapolis: its memberships are the United States' and Minnesota's.
+    expect(await query(duckdbPath, 'SELECT "RegionId" FROM location_regions ORDER BY 1')).toEqual([{ RegionId: 'admin.2.us' }, { RegionId: 'admin.4.us.mn' }]);
   });
 
   it('storable rejects only what the API cannot store, counts the rest per check, and writes each as a warning line', async () => {
