@@ -2,7 +2,9 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { doiKey, metadataSchema, type DatasetMetadata, type ValidationLevel } from '../schemas/metadata-schema.js';
 import { uploadOnlyColumns, upstreamSource } from '../schemas/index.js';
+import { requiredUploadColumns } from '../schemas/observation-row.js';
 import { mapColumns, type ColumnMap } from './column-map.js';
+import { storedRequired } from './row-checks.js';
 import { contentHash } from './content-hash.js';
 import { readCsvHeader } from './csv-header.js';
 import { datasetIdFromDoi } from './dataset-id.js';
@@ -107,7 +109,7 @@ async function readDataset(dir: string, folder: string, schema: ReturnType<typeo
   const files: SourceFile[] = [];
   const found = { rejects: [] as Reject[], warnings: [] as Warning[] };
   for (const name of names) {
-    const file = await readFileHeader(join(dir, name), `${folder}/${name}`, found);
+    const file = await readFileHeader(join(dir, name), `${folder}/${name}`, found, metadata.ValidationLevel);
     if (file) files.push(file);
   }
   const hash = await contentHash(bytes, names.map((n) => join(dir, n)));
@@ -115,7 +117,7 @@ async function readDataset(dir: string, folder: string, schema: ReturnType<typeo
 }
 
 /** One file's header mapped to the upload columns; what it says about the file goes into `found`. */
-async function readFileHeader(path: string, name: string, found: { rejects: Reject[]; warnings: Warning[] }): Promise<SourceFile | null> {
+async function readFileHeader(path: string, name: string, found: { rejects: Reject[]; warnings: Warning[] }, level: ValidationLevel): Promise<SourceFile | null> {
   let header: string[];
   try {
     header = await readCsvHeader(path);
@@ -123,7 +125,9 @@ async function readFileHeader(path: string, name: string, found: { rejects: Reje
     found.rejects.push({ file: name, line: 1, column: null, reason: `file rejected: ${(err as Error).message}` });
     return null;
   }
-  const columns = mapColumns(header);
+  // At `storable` a file may lack a column upstream requires and the API does not (ResultValueType): its rows
+  // then fail that check, counted as a warning, as an empty cell would.
+  const columns = mapColumns(header, level === 'storable' ? requiredUploadColumns.filter((c) => storedRequired.has(c)) : requiredUploadColumns);
   for (const { index, name: column } of columns.unknown) {
     found.warnings.push({ file: name, line: 1, message: `unknown column '${column}' (position ${index + 1}) is ignored` });
   }

@@ -43,7 +43,7 @@ const quoted = (v: string) => `'''' || (CASE WHEN length(${v}) > 80 THEN left(${
 const text = (s: string) => literal(s);
 
 /** The stored columns the API cannot serve a row or its location without. */
-const storedRequired = new Set(uploadColumns.filter((f) => !f.nullable && f.name !== 'ResultValueType').map((f) => f.name));
+export const storedRequired: ReadonlySet<string> = new Set(uploadColumns.filter((f) => !f.nullable && f.name !== 'ResultValueType').map((f) => f.name));
 
 function valueCheck(field: FieldDef): RowCheck | null {
   const v = ident(field.name);
