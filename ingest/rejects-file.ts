@@ -65,18 +65,23 @@ export async function writeRejectsFile(conn: DuckDBConnection, path: string, inp
   );
   const errors = failuresSql(input.errors);
   const warnings = failuresSql(input.warnings);
+  // Every row is numbered (the lines after a quoted newline shift), but messages are built only for the rows
+  // written: the staged verdict `ok` says which rows fail an error check (validate-sql.test.ts holds them equal).
+  const warned = input.warnRows && input.warnings.length > 0 ? `(${input.warnings.map((c) => `NOT coalesce(${c.ok}, TRUE)`).join(' OR ')})` : 'FALSE';
   const rows = `
     WITH judged AS (
-      SELECT file_idx, rowid AS r, ${newlinesSql()} AS nl, ${errors} AS errors, ${warnings} AS warnings FROM ${staged.table}
+      SELECT file_idx, rowid AS r, ${newlinesSql()} AS nl, ok, ${warned} AS warned FROM ${staged.table}
     ), numbered AS (
       SELECT j.*, j.r - f.start AS k, f.name,
         coalesce(sum(nl) OVER (PARTITION BY j.file_idx ORDER BY j.r ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS nl_before
       FROM judged j JOIN rejects_files f USING (file_idx)
+    ), written AS (
+      SELECT n.name AS file, 2 + n.k + coalesce(m.records, 0) + n.nl_before + coalesce(m.newlines, 0) AS line, n.r, n.ok
+      FROM numbered n ASOF LEFT JOIN rejects_malformed m ON n.file_idx = m.file_idx AND n.k >= m.parsed_before
+      WHERE NOT n.ok OR n.warned
     )
-    SELECT n.name AS file, 2 + n.k + coalesce(m.records, 0) + n.nl_before + coalesce(m.newlines, 0) AS line,
-      CASE WHEN n.errors IS NOT NULL THEN 'error' ELSE 'warning' END AS severity, n.errors, n.warnings
-    FROM numbered n ASOF LEFT JOIN rejects_malformed m ON n.file_idx = m.file_idx AND n.k >= m.parsed_before
-    WHERE n.errors IS NOT NULL${input.warnRows ? ' OR n.warnings IS NOT NULL' : ''}`;
+    SELECT w.file, w.line, CASE WHEN NOT w.ok THEN 'error' ELSE 'warning' END AS severity, ${errors} AS errors, ${warnings} AS warnings
+    FROM written w JOIN ${staged.table} s ON s.rowid = w.r`;
   const temp = `${path}.tmp-${process.pid}`;
   let written: number;
   await mkdir(join(path, '..'), { recursive: true });
