@@ -2,7 +2,8 @@ import { columnNames, storageTables, storedUploadColumns } from '../schemas/inde
 import { locationCore } from './build-tables.js';
 import { locationSources } from './location-columns.js';
 import type { SourceDataset, SourceFile } from './read.js';
-import { failedRulesMaskSql, warningRules } from './rule-sql.js';
+import { failedMaskSql, failedRulesMaskSql, warningRules } from './rule-sql.js';
+import { demotedChecks, rowOkAtSql } from './validation-level.js';
 import { ident } from './sql.js';
 import { fileRowsSql } from './validate.js';
 import { castSql, rowOkSql } from './validate-sql.js';
@@ -18,7 +19,9 @@ export const OK = '_ok';
 export const FILE = '_file';
 /** The upstream quality-control rules the row fails (NULL when none), counted into warnings per file. */
 export const WARN = '_warn';
-export const WORKING_COLUMNS = [`${OK} BOOLEAN`, `${FILE} INTEGER`, `${WARN} UHUGEINT`] as const;
+/** At the `storable` level, upstream's errors the row fails (validation-level.ts `demotedChecks`), counted as warnings. */
+export const DEMOTED = '_demoted';
+export const WORKING_COLUMNS = [`${OK} BOOLEAN`, `${FILE} INTEGER`, `${WARN} UHUGEINT`, `${DEMOTED} UHUGEINT`] as const;
 
 /** One file of a batch. */
 export interface BatchFile {
@@ -49,7 +52,12 @@ const observationSortKey = (() => {
  * LocationId are filled in afterwards.
  */
 export function insertSql(files: readonly BatchFile[]): string {
-  const sources = files.map(({ file, part }, i) => `SELECT ${part} AS _part, ${i} AS ${FILE}, $${2 * i + 1}::VARCHAR AS "DOI", * EXCLUDE (extra_nl) FROM (${fileRowsSql(file, `$${2 * i + 2}`)})`);
+  const lenient = (f: BatchFile) => f.ds.metadata.ValidationLevel === 'storable';
+  const sources = files.map((f, i) => `SELECT ${f.part} AS _part, ${i} AS ${FILE}, ${lenient(f)} AS _lenient, $${2 * i + 1}::VARCHAR AS "DOI", * EXCLUDE (extra_nl) FROM (${fileRowsSql(f.file, `$${2 * i + 2}`)})`);
+  // A batch of upstream datasets only (the usual one) runs the one verdict it always did.
+  const anyLenient = files.some(lenient);
+  const ok = !anyLenient ? rowOkSql() : files.every(lenient) ? rowOkAtSql('storable') : `CASE WHEN _lenient THEN (${rowOkAtSql('storable')}) ELSE (${rowOkSql()}) END`;
+  const demoted = anyLenient ? `CASE WHEN _lenient THEN ${failedMaskSql(demotedChecks.map((c) => c.ok))} END` : 'NULL::UHUGEINT';
   const notNull = new Set(storageTables.observations.filter((c) => !c.nullable).map((c) => c.column));
   const typed = storedUploadColumns.map((f) => {
     const value = castSql(f).replace(/^CAST\(/, 'TRY_CAST(');
@@ -62,9 +70,9 @@ export function insertSql(files: readonly BatchFile[]): string {
     ActivityGroupType: `coalesce(g._group, 'Other')`,
   };
   const cols = columnNames('observations');
-  return `INSERT INTO observations (${cols.map(ident).join(', ')}, ${OK}, ${FILE}, ${WARN})
-    SELECT ${cols.map((c) => derived[c] ?? ident(c)).join(', ')}, ${OK}, ${FILE}, ${WARN} FROM (
-      SELECT _part, ${FILE}, "DOI", ${typed.join(', ')}, (${rowOkSql()}) AS ${OK}, ${failedRulesMaskSql(warningRules)} AS ${WARN}
+  return `INSERT INTO observations (${cols.map(ident).join(', ')}, ${OK}, ${FILE}, ${WARN}, ${DEMOTED})
+    SELECT ${cols.map((c) => derived[c] ?? ident(c)).join(', ')}, ${OK}, ${FILE}, ${WARN}, ${DEMOTED} FROM (
+      SELECT _part, ${FILE}, "DOI", ${typed.join(', ')}, (${ok}) AS ${OK}, ${failedRulesMaskSql(warningRules)} AS ${WARN}, ${demoted} AS ${DEMOTED}
       FROM (${sources.join('\n      UNION ALL ')})
     ) LEFT JOIN (SELECT "ActivityType" AS _type, "ActivityGroupType" AS _group FROM activity_groups) g ON g._type = "ActivityType"
     ORDER BY NOT ${OK}, _part, ${observationSortKey}`;

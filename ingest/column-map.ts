@@ -16,8 +16,11 @@ export interface ColumnMap {
 
 const known = new Set(uploadColumns.map((f) => f.name));
 
-/** Maps a header (as read, order free) onto the upload schema. Matching is exact, as DataStream's template. */
-export function mapColumns(header: readonly string[]): ColumnMap {
+/**
+ * Maps a header (as read, order free) onto the upload schema. Matching is exact, as DataStream's template. A file
+ * without one of `required` (by default upstream's required columns) is rejected whole.
+ */
+export function mapColumns(header: readonly string[], required: readonly string[] = requiredUploadColumns): ColumnMap {
   const positions = new Map<string, number[]>();
   const unknown: { index: number; name: string }[] = [];
   header.forEach((name, index) => {
@@ -28,7 +31,7 @@ export function mapColumns(header: readonly string[]): ColumnMap {
   for (const [column, at] of positions) {
     if (at.length > 1) errors.push({ column, reason: `file rejected: column ${column} appears ${at.length} times in the header` });
   }
-  for (const column of requiredUploadColumns) {
+  for (const column of required) {
     if (!positions.has(column)) errors.push({ column, reason: `file rejected: required column ${column} is missing from the header` });
   }
   const indexOf = new Map(uploadColumns.map((f) => [f.name, positions.get(f.name)?.[0] ?? null] as const));

@@ -8,6 +8,8 @@ import { conflictColumns, locationSources } from './location-columns.js';
 import type { SourceDataset } from './read.js';
 import type { Warning } from './report.js';
 import { ident } from './sql.js';
+import { rejectsPath, removeRejectsFile, writeRejectsFile } from './rejects-file.js';
+import { levelChecks } from './validation-level.js';
 import { stageDataset, type Staged } from './validate.js';
 import { castSql } from './validate-sql.js';
 
@@ -36,18 +38,31 @@ export async function explainDataset(build: IngestBuild, ds: SourceDataset, coun
   try {
     if (staged.rowsValid !== count.valid) throw new Error(`internal error: ${doi} has ${staged.rowsValid} valid rows when staged, ${count.valid} when loaded`);
     const { rowsRead, rowsRejected, rejects } = staged;
+    const rejectsFile = await writeDatasetRejects(build, ds, staged);
     if (count.valid === 0) {
       const error = `no valid row in ${ds.folder}; ${rowsRejected} rejected, ${rejects.length > 0 ? 'see rejects' : 'no readable file'} (the published version, if any, is kept)`;
       build.log.progress?.(`${doi}: no valid row; rejects explained line by line in ${seconds(t0)} s`);
-      return { outcome: { ds, status: 'failed', rowsRead, rowsLoaded: 0, rowsRejected, rejects, warnings, error }, locations: 0 };
+      return { outcome: { ds, status: 'failed', rowsRead, rowsLoaded: 0, rowsRejected, rejects, warnings, error, ...rejectsFile }, locations: 0 };
     }
     const located = await stagedLocations(build.conn, doi, staged, locationBase);
     build.log.progress?.(`${doi}: rejects and locations explained line by line in ${seconds(t0)} s`);
-    const outcome: DatasetLoad = { ds, status: 'loaded', rowsRead, rowsLoaded: count.valid, rowsRejected, rejects, warnings: [...warnings, ...located.conflicts] };
+    const outcome: DatasetLoad = { ds, status: 'loaded', rowsRead, rowsLoaded: count.valid, rowsRejected, rejects, warnings: [...warnings, ...located.conflicts], ...rejectsFile };
     return { outcome, locations: located.locations };
   } finally {
     await run(build.conn, `DROP TABLE ${staged.table}`);
   }
+}
+
+/** The dataset's rejects file, every reject and every reason in it; none (an old one removed) when it has nothing to say. */
+async function writeDatasetRejects(build: IngestBuild, ds: SourceDataset, staged: Staged): Promise<{ rejectsFile?: string }> {
+  const path = rejectsPath(build.rejects.dir, ds.folder);
+  const level = ds.metadata.ValidationLevel;
+  const { errors, warnings } = levelChecks(level);
+  // At `storable`, what upstream would have rejected is a warning: its rows are always in the file.
+  const lines = await writeRejectsFile(build.conn, path, { staged, records: staged.records, errors, warnings, warnRows: build.rejects.warnings || level === 'storable' });
+  if (lines > 0) return { rejectsFile: path };
+  await removeRejectsFile(path);
+  return {};
 }
 
 const seconds = (t0: number) => ((performance.now() - t0) / 1000).toFixed(1);

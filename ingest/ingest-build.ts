@@ -23,8 +23,14 @@ export interface IngestOptions {
   readonly src: string;
   readonly duckdbPath: string;
   readonly regionsFile?: string;
+  /** DOI_PATTERN: the DOIs this hub accepts; any DOI by its standard syntax when absent. */
+  readonly doiPattern?: RegExp;
   /** Stored rejects per dataset (counts stay exact). */
   readonly maxRejects?: number;
+  /** Where each dataset's rejects file goes (REJECTS_DIR; default `<duckdbPath>.rejects`). */
+  readonly rejectsDir?: string;
+  /** Valid rows that fail a quality-control rule get a line in the rejects file too (REJECTS_WARNINGS). */
+  readonly rejectsWarnings?: boolean;
   readonly log?: Log;
   /** DuckDB's memory_limit for the build and the merge (INGEST_MEMORY_LIMIT; default half the RAM). */
   readonly memoryLimitBytes?: number;
@@ -40,6 +46,8 @@ export interface IngestBuild {
   readonly previous: Previous;
   readonly regions: readonly Region[];
   readonly maxRejects: number;
+  /** Each dataset's rejects file: `<dir>/<folder>.csv`, with valid rows' warnings when `warnings`. */
+  readonly rejects: { readonly dir: string; readonly warnings: boolean };
   readonly memory: IngestMemory;
   readonly log: Log;
   /** The published file's copy for the merge, made while the delta is built (merge.ts). */
@@ -62,6 +70,7 @@ export async function openIngest(options: IngestOptions, regions: readonly Regio
       previous,
       regions,
       maxRejects: options.maxRejects ?? DEFAULT_MAX_REJECTS,
+      rejects: { dir: options.rejectsDir ?? `${options.duckdbPath}.rejects`, warnings: options.rejectsWarnings ?? false },
       memory: { ...memory, batchBytes: options.batchBytes ?? memory.batchBytes },
       log: options.log ?? quiet,
       copy,

@@ -1,13 +1,15 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { batchDatasets } from './batch-datasets.js';
-import { cleanLocationsSql, FILE, freshRows, insertSql, locationsSql, OK, WARN, WORKING_COLUMNS, type BatchFile } from './batch-sql.js';
+import { cleanLocationsSql, DEMOTED, FILE, freshRows, insertSql, locationsSql, OK, WARN, WORKING_COLUMNS, type BatchFile } from './batch-sql.js';
 import { all, run, scalarNumber } from './db.js';
 import { explainDataset, type Explained } from './explain.js';
 import type { IngestBuild } from './ingest-build.js';
 import { numberBatch, type NewRows } from './number-batch.js';
 import type { SourceDataset } from './read.js';
 import type { Reject, Warning } from './report.js';
-import { countRuleWarnings } from './rule-warnings.js';
+import { rejectsPath, removeRejectsFile } from './rejects-file.js';
+import { countRuleWarnings, type CountedRule } from './rule-warnings.js';
+import { demotedChecks } from './validation-level.js';
 import { fileRowsSql, prepareValidation } from './validate.js';
 
 /**
@@ -39,6 +41,8 @@ export interface DatasetLoad {
   readonly warnings: readonly Warning[];
   /** Why it was not loaded (status 'failed'); its published version, if any, is kept. */
   readonly error?: string;
+  /** The rejects file written for it (every reject, every reason), when it has rejects (or warnings asked for). */
+  readonly rejectsFile?: string;
 }
 
 /** A dataset loaded: its planned Id range. */
@@ -73,7 +77,7 @@ export async function load(build: IngestBuild, datasets: readonly SourceDataset[
     loaded.push(...part.loaded);
     maxima = part.maxima;
   }
-  for (const column of [OK, FILE, WARN]) await run(build.conn, `ALTER TABLE observations DROP COLUMN ${column}`);
+  for (const column of [OK, FILE, WARN, DEMOTED]) await run(build.conn, `ALTER TABLE observations DROP COLUMN ${column}`);
   return { datasets: outcomes, loaded, maxObservationId: maxima.observation, maxLocationId: maxima.location };
 }
 
@@ -109,7 +113,9 @@ async function loadBatch(build: IngestBuild, batch: readonly SourceDataset[], ma
 async function datasetOutcome(build: IngestBuild, ds: SourceDataset, judged: Judged, explain: boolean, locationBase: number): Promise<Explained> {
   const count = judged.counts.get(ds.metadata.DOI) ?? { rows: 0, valid: 0 };
   const warnings = judged.warnings.get(ds) ?? [];
-  if (explain || count.valid === 0 || count.rows > count.valid) return await explainDataset(build, ds, count, warnings, locationBase);
+  const warnRows = (build.rejects.warnings || ds.metadata.ValidationLevel === 'storable') && warnings.length > 0;
+  if (explain || count.valid === 0 || count.rows > count.valid || warnRows) return await explainDataset(build, ds, count, warnings, locationBase);
+  await removeRejectsFile(rejectsPath(build.rejects.dir, ds.folder));
   const locations = await run(build.conn, cleanLocationsSql(), [locationBase, ds.metadata.DOI]);
   return { outcome: { ds, status: 'loaded', rowsRead: count.rows, rowsLoaded: count.valid, rowsRejected: 0, rejects: ds.found.rejects, warnings }, locations };
 }
@@ -149,6 +155,14 @@ async function unreadableFiles(conn: DuckDBConnection, files: readonly BatchFile
   return unreadable;
 }
 
+/** Upstream's errors a `storable` dataset counts as warnings, as the report names them. */
+const demotedRules: readonly CountedRule[] = demotedChecks.map((c) => ({
+  name: c.name,
+  column: c.column,
+  description: c.description,
+  what: c.kind === 'rule' ? 'upstream rule (a warning at ValidationLevel storable)' : 'upstream check (a warning at ValidationLevel storable)',
+}));
+
 /** What one scan of the batch's rows says. */
 interface Judged {
   /** Rows and valid rows per file, by its index in the batch. */
@@ -172,7 +186,12 @@ async function judgeBatch(conn: DuckDBConnection, fresh: string, files: readonly
   }
   const malformed = await malformedFiles(conn);
   const warnings = new Map<SourceDataset, Warning[]>();
-  for (const { fileIndex, warning } of await countRuleWarnings(conn, 'observations', `${fresh} AND ${OK}`, FILE, WARN, files.map((f) => f.name))) {
+  const names = files.map((f) => f.name);
+  const counted = [
+    ...(await countRuleWarnings(conn, 'observations', `${fresh} AND ${OK}`, FILE, WARN, names)),
+    ...(files.some((f) => f.ds.metadata.ValidationLevel === 'storable') ? await countRuleWarnings(conn, 'observations', `${fresh} AND ${OK}`, FILE, DEMOTED, names, demotedRules) : []),
+  ].sort((a, b) => a.fileIndex - b.fileIndex);
+  for (const { fileIndex, warning } of counted) {
     const ds = files[fileIndex]?.ds;
     if (ds) warnings.set(ds, [...(warnings.get(ds) ?? []), warning]);
   }

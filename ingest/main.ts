@@ -44,7 +44,7 @@ function jobOf(settings: IngestSettings, [name, arg]: readonly string[]): (() =>
   if (name === 'ingest' && arg === undefined) {
     const src = settings.SRC;
     if (!src) return 'SRC is required';
-    return () => runIngest({ ...common, src, regionsFile: settings.REGIONS_FILE, maxRejects: settings.REPORT_MAX_REJECTS });
+    return () => runIngest({ ...common, src, regionsFile: settings.REGIONS_FILE, doiPattern: settings.DOI_PATTERN, rejectsDir: settings.REJECTS_DIR, rejectsWarnings: settings.REJECTS_WARNINGS, maxRejects: settings.REPORT_MAX_REJECTS });
   }
   if (name === 'remove' && arg) return () => runRemove({ ...common, doi: arg });
   if (name === 'compact' && arg === undefined) return () => runCompact(common);
@@ -85,7 +85,7 @@ async function publish(report: Report, settings: IngestSettings, base: string | 
   await writeReport(settings.REPORT, report);
   for (const d of report.datasets) for (const w of d.warnings.slice(0, 20)) log.info(`warning: ${d.DOI ?? d.folder}: ${w.file ?? ''}${w.line ? `:${w.line}` : ''} ${w.message}`);
   if (!report.published) {
-    for (const d of report.datasets) if (d.error) log.info(`${d.DOI ?? d.folder}: ${d.error}`);
+    for (const d of report.datasets) if (d.error) log.info(`${d.DOI ?? d.folder}: ${d.error}${d.rejectsFile ? ` (every reject: ${d.rejectsFile})` : ''}`);
     log.info(`nothing published: ${report.error ?? 'unknown reason'}; ${settings.DUCKDB_PATH} is unchanged`);
     return 1;
   }

@@ -1,10 +1,11 @@
+import { doiKey } from '../schemas/metadata-schema.js';
 import { derive } from './derive.js';
 import { openIngest, type IngestOptions } from './ingest-build.js';
 import { load, type DatasetLoad, type LoadPart } from './load.js';
 import { abandonBuild } from './publish.js';
 import { publishIngest, type PublishPart } from './publish-ingest.js';
 import { read, type ReadPart, type SourceDataset } from './read.js';
-import { datasetReport, finish, type DatasetReport, type Report } from './report.js';
+import { datasetReport, failedReport, finish, type DatasetReport, type Report } from './report.js';
 import { statistics } from './statistics.js';
 
 export type { IngestOptions, Log } from './ingest-build.js';
@@ -21,13 +22,15 @@ export type { IngestOptions, Log } from './ingest-build.js';
 export async function runIngest(options: IngestOptions): Promise<Report> {
   const started = performance.now();
   const clock = stageClock();
-  const sources = await clock.time('read', () => read(options.src, options.regionsFile));
+  let sources = await clock.time('read', () => read(options.src, options.regionsFile, { doiPattern: options.doiPattern }));
   if (sources.datasets.length === 0) {
     const error = sources.failed.length === 0 ? `no dataset folder (with metadata.json) under ${options.src}` : 'no dataset could be read';
     return finish({ published: false, error, datasets: [...sources.failed] }, started);
   }
   const build = await clock.time('open', () => openIngest(options, sources.regions));
   try {
+    const recased = recasedDois(sources, build.previous.datasets.keys());
+    if (recased.failed.length > 0) sources = recased;
     const changed = sources.datasets.filter((ds) => build.previous.datasets.get(ds.metadata.DOI)?.contentHash !== ds.contentHash);
     const loaded = await clock.time('load', () => load(build, changed));
     // Nothing to publish when every dataset read was new or changed and none of them loaded.
@@ -64,8 +67,25 @@ function datasetReports(sources: ReadPart, loaded: LoadPart): DatasetReport[] {
 function datasetReportOf(ds: SourceDataset, outcome: DatasetLoad | undefined): DatasetReport {
   const base = datasetReport(ds.metadata.DOI, ds.folder, outcome?.status ?? 'unchanged', ds.found);
   if (!outcome) return base;
-  const { rowsRead, rowsLoaded, rowsRejected, rejects, warnings, error } = outcome;
-  return { ...base, rowsRead, rowsLoaded, rowsRejected, rejects: [...rejects], warnings: [...base.warnings, ...warnings], ...(error ? { error } : {}) };
+  const { rowsRead, rowsLoaded, rowsRejected, rejects, warnings, error, rejectsFile } = outcome;
+  return { ...base, rowsRead, rowsLoaded, rowsRejected, rejects: [...rejects], warnings: [...base.warnings, ...warnings], ...(error ? { error } : {}), ...(rejectsFile ? { rejectsFile } : {}) };
+}
+
+/**
+ * DOIs compare case-insensitively: a folder whose DOI differs from a published one only in case is the same
+ * dataset under another spelling. Replacing it would keep both spellings in the file, so it fails with what to do.
+ */
+function recasedDois(sources: ReadPart, published: Iterable<string>): ReadPart {
+  const byKey = new Map([...published].map((doi) => [doiKey(doi), doi]));
+  const failed: DatasetReport[] = [];
+  const datasets = sources.datasets.filter((ds) => {
+    const other = byKey.get(doiKey(ds.metadata.DOI));
+    if (other === undefined || other === ds.metadata.DOI) return true;
+    const error = `DOI ${ds.metadata.DOI} differs only in case from the published ${other}, the same DOI: spell it as published, or remove the published one first (make remove DOI='${other}')`;
+    failed.push(failedReport(ds.metadata.DOI, ds.folder, error, ds.found));
+    return false;
+  });
+  return { ...sources, datasets, failed: [...sources.failed, ...failed] };
 }
 
 /** Wall time per stage, for the report and `make bench`. */
@@ -82,10 +102,11 @@ function stageClock() {
   };
 }
 
-function summaryLine(d: DatasetReport): string {
+export function summaryLine(d: DatasetReport): string {
   const name = d.DOI ?? d.folder ?? '(unknown)';
-  if (d.status === 'failed') return `${name}: FAILED: ${d.error ?? ''}`;
+  const file = d.rejectsFile ? ` (every reject: ${d.rejectsFile})` : '';
+  if (d.status === 'failed') return `${name}: FAILED: ${d.error ?? ''}${file}`;
   if (d.status === 'unchanged') return `${name}: unchanged, kept with its Ids`;
   const warn = d.warnings.length > 0 ? `, ${d.warnings.length} warning(s)` : '';
-  return `${name}: ${d.rowsRead} read, ${d.rowsLoaded} loaded, ${d.rowsRejected} rejected${warn}`;
+  return `${name}: ${d.rowsRead} read, ${d.rowsLoaded} loaded, ${d.rowsRejected} rejected${warn}${file}`;
 }

@@ -1,12 +1,14 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { datasetMetadataSchema, type DatasetMetadata } from '../schemas/metadata-schema.js';
+import { doiKey, metadataSchema, type DatasetMetadata, type ValidationLevel } from '../schemas/metadata-schema.js';
 import { uploadOnlyColumns, upstreamSource } from '../schemas/index.js';
+import { requiredUploadColumns } from '../schemas/observation-row.js';
 import { mapColumns, type ColumnMap } from './column-map.js';
+import { storedRequired } from './row-checks.js';
 import { contentHash } from './content-hash.js';
 import { readCsvHeader } from './csv-header.js';
 import { datasetIdFromDoi } from './dataset-id.js';
-import { canadaRegions, loadRegionsFile, type Region } from './regions.js';
+import { boundaryRegions, loadRegionsFile, type Region } from './regions.js';
 import { failedReport, type DatasetReport, type Findings, type Reject, type Warning } from './report.js';
 
 /** Stage 1 (read): what SRC holds, before any row is parsed, and the regions locations will be placed in. */
@@ -20,7 +22,7 @@ export interface SourceFile {
 
 export interface SourceDataset {
   readonly folder: string;
-  readonly metadata: DatasetMetadata & { readonly Id: string };
+  readonly metadata: DatasetMetadata & { readonly Id: string; readonly ValidationLevel: ValidationLevel };
   /** Readable files (header mapped); files rejected as a whole are in `found`. */
   readonly files: readonly SourceFile[];
   readonly contentHash: string;
@@ -34,32 +36,39 @@ export interface ReadResult {
   readonly failed: readonly DatasetReport[];
 }
 
-/** The read stage's part: the sources, and the regions (Canada's and REGIONS_FILE's) when there is a source. */
+/** The read stage's part: the sources, and the regions (world-geojson's countries and REGIONS_FILE's) when there is a source. */
 export interface ReadPart extends ReadResult {
   readonly regions: readonly Region[];
 }
 
-export async function read(src: string, regionsFile?: string): Promise<ReadPart> {
-  const sources = await readSources(src);
+/** How metadata.json is judged beyond its schema. */
+export interface SourceOptions {
+  /** The operator's restriction of DOIs (DOI_PATTERN); any DOI by its standard syntax when absent. */
+  readonly doiPattern?: RegExp;
+}
+
+export async function read(src: string, regionsFile?: string, options: SourceOptions = {}): Promise<ReadPart> {
+  const sources = await readSources(src, options);
   if (sources.datasets.length === 0) return { ...sources, regions: [] };
-  return { ...sources, regions: [...(await canadaRegions()), ...(regionsFile ? await loadRegionsFile(regionsFile) : [])] };
+  return { ...sources, regions: [...(await boundaryRegions()), ...(regionsFile ? await loadRegionsFile(regionsFile) : [])] };
 }
 
 const isDataFile = (name: string) => /\.csv(\.gz)?$/i.test(name);
 
-export async function readSources(src: string): Promise<ReadResult> {
+export async function readSources(src: string, options: SourceOptions = {}): Promise<ReadResult> {
+  const schema = metadataSchema(options);
   const entries = await readdir(src, { withFileTypes: true });
   const folders = entries.filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name).sort();
   const datasets: SourceDataset[] = [];
   const failed: DatasetReport[] = [];
   const byDoi = new Map<string, string>();
   for (const folder of folders) {
-    const result = await readDataset(join(src, folder), folder);
+    const result = await readDataset(join(src, folder), folder, schema);
     if ('error' in result) {
       failed.push(result.error);
       continue;
     }
-    const key = result.metadata.DOI.toLowerCase();
+    const key = doiKey(result.metadata.DOI);
     const other = byDoi.get(key);
     if (other !== undefined) {
       failed.push(failedAs(result, `DOI ${result.metadata.DOI} is also the DOI of folder '${other}'; neither copy is ingested`));
@@ -75,7 +84,7 @@ export async function readSources(src: string): Promise<ReadResult> {
 
 const failedAs = (ds: SourceDataset, error: string) => failedReport(ds.metadata.DOI, ds.folder, error, ds.found);
 
-async function readDataset(dir: string, folder: string): Promise<SourceDataset | { error: DatasetReport }> {
+async function readDataset(dir: string, folder: string, schema: ReturnType<typeof metadataSchema>): Promise<SourceDataset | { error: DatasetReport }> {
   let bytes: Buffer;
   try {
     bytes = await readFile(join(dir, 'metadata.json'));
@@ -89,18 +98,18 @@ async function readDataset(dir: string, folder: string): Promise<SourceDataset |
     return { error: failedReport(null, folder, `${folder}/metadata.json is not valid JSON: ${(err as Error).message}`) };
   }
   const rawDoi = typeof json === 'object' && json !== null && typeof (json as { DOI?: unknown }).DOI === 'string' ? (json as { DOI: string }).DOI : null;
-  const parsed = datasetMetadataSchema.safeParse(json);
+  const parsed = schema.safeParse(json);
   if (!parsed.success) {
     const why = parsed.error.issues.map((i) => (i.path.length > 0 ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');
     return { error: failedReport(rawDoi, folder, `${folder}/metadata.json is invalid: ${why}`) };
   }
-  const metadata = { ...parsed.data, Id: parsed.data.Id ?? datasetIdFromDoi(parsed.data.DOI) };
+  const metadata = { ...parsed.data, Id: parsed.data.Id ?? datasetIdFromDoi(parsed.data.DOI), ValidationLevel: (parsed.data.ValidationLevel ?? 'upstream') as ValidationLevel };
   const names = (await readdir(dir)).filter(isDataFile).sort();
   if (names.length === 0) return { error: failedReport(metadata.DOI, folder, `${folder} has no .csv or .csv.gz data file`) };
   const files: SourceFile[] = [];
   const found = { rejects: [] as Reject[], warnings: [] as Warning[] };
   for (const name of names) {
-    const file = await readFileHeader(join(dir, name), `${folder}/${name}`, found);
+    const file = await readFileHeader(join(dir, name), `${folder}/${name}`, found, metadata.ValidationLevel);
     if (file) files.push(file);
   }
   const hash = await contentHash(bytes, names.map((n) => join(dir, n)));
@@ -108,7 +117,7 @@ async function readDataset(dir: string, folder: string): Promise<SourceDataset |
 }
 
 /** One file's header mapped to the upload columns; what it says about the file goes into `found`. */
-async function readFileHeader(path: string, name: string, found: { rejects: Reject[]; warnings: Warning[] }): Promise<SourceFile | null> {
+async function readFileHeader(path: string, name: string, found: { rejects: Reject[]; warnings: Warning[] }, level: ValidationLevel): Promise<SourceFile | null> {
   let header: string[];
   try {
     header = await readCsvHeader(path);
@@ -116,7 +125,9 @@ async function readFileHeader(path: string, name: string, found: { rejects: Reje
     found.rejects.push({ file: name, line: 1, column: null, reason: `file rejected: ${(err as Error).message}` });
     return null;
   }
-  const columns = mapColumns(header);
+  // At `storable` a file may lack a column upstream requires and the API does not (ResultValueType): its rows
+  // then fail that check, counted as a warning, as an empty cell would.
+  const columns = mapColumns(header, level === 'storable' ? requiredUploadColumns.filter((c) => storedRequired.has(c)) : requiredUploadColumns);
   for (const { index, name: column } of columns.unknown) {
     found.warnings.push({ file: name, line: 1, message: `unknown column '${column}' (position ${index + 1}) is ignored` });
   }

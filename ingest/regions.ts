@@ -4,10 +4,11 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
 /**
- * Region polygons for RegionId memberships. Canada and its provinces/territories come from the world-geojson
- * npm package (GPL-3.0-or-later data, read from node_modules, no network); hubs and other regions from the
- * optional REGIONS_FILE. Each polygon keeps its bounding box so a point is tested only against the few
- * polygons whose box contains it.
+ * Region polygons for RegionId memberships. Countries and their first-level subdivisions come from the
+ * world-geojson npm package (GPL-3.0-or-later data, read from node_modules, no network): every country it has
+ * subdivisions for whose codes are mapped below (`boundaryCountries`); hubs and other regions from the optional
+ * REGIONS_FILE. Each polygon keeps its bounding box so a point is tested only against the few polygons whose box
+ * contains it.
  */
 
 type Ring = readonly (readonly number[])[];
@@ -32,6 +33,44 @@ export const provinceFiles: Readonly<Record<string, string>> = {
   nova_scotia: 'ns', northwest_territories: 'nt', nunavut: 'nu', ontario: 'on', prince_edward_island: 'pe',
   quebec: 'qc', saskatchewan: 'sk', yukon: 'yt',
 };
+
+/** world-geojson file name → USPS code (ISO 3166-2:US): 49 states and the District of Columbia (the package has no Hawaii file). */
+export const usStateFiles: Readonly<Record<string, string>> = {
+  alabama: 'al', alaska: 'ak', arizona: 'az', arkansas: 'ar', california: 'ca', colorado: 'co', connecticut: 'ct',
+  delaware: 'de', district_of_columbia: 'dc', florida: 'fl', georgia: 'ga', idaho: 'id', illinois: 'il',
+  indiana: 'in', iowa: 'ia', kansas: 'ks', kentucky: 'ky', louisiana: 'la', maine: 'me', maryland: 'md',
+  massachusetts: 'ma', michigan: 'mi', minnesota: 'mn', mississippi: 'ms', missouri: 'mo', montana: 'mt',
+  nebraska: 'ne', nevada: 'nv', new_hampshire: 'nh', new_jersey: 'nj', new_mexico: 'nm', new_york: 'ny',
+  north_carolina: 'nc', north_dakota: 'nd', ohio: 'oh', oklahoma: 'ok', oregon: 'or', pennsylvania: 'pa',
+  rhode_island: 'ri', south_carolina: 'sc', south_dakota: 'sd', tennessee: 'tn', texas: 'tx', utah: 'ut',
+  vermont: 'vt', virginia: 'va', washington: 'wa', west_virginia: 'wv', wisconsin: 'wi', wyoming: 'wy',
+};
+
+/** world-geojson file name → ISO 3166-2:AU code (the package has no Australian Capital Territory file). */
+export const australiaStateFiles: Readonly<Record<string, string>> = {
+  new_south_wales: 'nsw', northern_territory: 'nt', queensland: 'qld', south_australia: 'sa', tasmania: 'tas',
+  victoria: 'vic', western_australia: 'wa',
+};
+
+/** world-geojson file name → ISO 3166-2:CH canton code. */
+export const swissCantonFiles: Readonly<Record<string, string>> = {
+  aargau: 'ag', 'appenzell-ausserrhoden': 'ar', 'appenzell-innerrhoden': 'ai', 'basel-landschaft': 'bl', 'basel-stadt': 'bs',
+  berne: 'be', fribourg: 'fr', geneva: 'ge', glarus: 'gl', grisons: 'gr', jura: 'ju', lucerne: 'lu', 'neuchâtel': 'ne',
+  nidwalden: 'nw', obwalden: 'ow', schaffhausen: 'sh', schwyz: 'sz', solothurn: 'so', 'st-gallen': 'sg', thurgau: 'tg',
+  ticino: 'ti', uri: 'ur', valais: 'vs', vaud: 'vd', zug: 'zg', zurich: 'zh',
+};
+
+/**
+ * The countries whose boundaries give RegionIds: `admin.2.<ISO 3166-1 alpha-2>` for the country, and
+ * `admin.4.<country>.<subdivision code>` for each subdivision file. world-geojson also has India's and Thailand's
+ * subdivisions, not mapped: their ISO 3166-2 codes are not in the package, and a guessed code would be a wrong Id.
+ */
+export const boundaryCountries: readonly { readonly code: string; readonly country: string; readonly dir: string; readonly ext: string; readonly subdivisions: Readonly<Record<string, string>> }[] = [
+  { code: 'ca', country: 'countries/canada.json', dir: 'states/canada', ext: '.json', subdivisions: provinceFiles },
+  { code: 'us', country: 'countries/usa.json', dir: 'states/usa', ext: '.json', subdivisions: usStateFiles },
+  { code: 'au', country: 'countries/australia.json', dir: 'states/australia', ext: '.json', subdivisions: australiaStateFiles },
+  { code: 'ch', country: 'countries/switzerland.json', dir: 'states/switzerland', ext: '.geojson', subdivisions: swissCantonFiles },
+];
 
 function partsOf(geometry: unknown, where: string): RegionPart[] {
   const g = geometry as { type?: string; coordinates?: unknown } | null;
@@ -70,21 +109,24 @@ function regionOfFile(json: unknown, id: string, where: string): Region {
   return { id, parts: featuresOf(json, where).flatMap((f, i) => partsOf(f.geometry, `${where} feature ${i}`)) };
 }
 
-let canada: Promise<Region[]> | undefined;
+let boundaries: Promise<Region[]> | undefined;
 
-/** `admin.2.ca` and the thirteen `admin.4.ca.<code>` regions, loaded once per process. */
-export function canadaRegions(): Promise<Region[]> {
-  canada ??= (async () => {
+/** Each country of `boundaryCountries` (`admin.2.<cc>`) and its subdivisions (`admin.4.<cc>.<code>`), loaded once per process. */
+export function boundaryRegions(): Promise<Region[]> {
+  boundaries ??= (async () => {
     const root = dirname(createRequire(import.meta.url).resolve('world-geojson/package.json'));
     const load = async (path: string) => JSON.parse(await readFile(join(root, path), 'utf8')) as unknown;
-    const regions = [regionOfFile(await load('countries/canada.json'), 'admin.2.ca', 'world-geojson countries/canada.json')];
-    for (const [file, code] of Object.entries(provinceFiles)) {
-      const path = `states/canada/${file}.json`;
-      regions.push(regionOfFile(await load(path), `admin.4.ca.${code}`, `world-geojson ${path}`));
+    const regions: Region[] = [];
+    for (const { code, country, dir, ext, subdivisions } of boundaryCountries) {
+      regions.push(regionOfFile(await load(country), `admin.2.${code}`, `world-geojson ${country}`));
+      for (const [file, sub] of Object.entries(subdivisions)) {
+        const path = `${dir}/${file}${ext}`;
+        regions.push(regionOfFile(await load(path), `admin.4.${code}.${sub}`, `world-geojson ${path}`));
+      }
     }
     return regions;
   })();
-  return canada;
+  return boundaries;
 }
 
 export async function loadRegionsFile(path: string): Promise<Region[]> {

@@ -1,6 +1,7 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { doiKey } from '../schemas/metadata-schema.js';
 import { newPublicationId } from '../schemas/publication.js';
 import { run } from './db.js';
 import type { Log } from './ingest-build.js';
@@ -25,14 +26,16 @@ export async function runRemove(options: RemoveOptions): Promise<Report> {
   const target = resolve(options.duckdbPath);
   await removeStaleBuilds(target);
   const prev = await publishedAt(target);
-  if (!prev?.datasets.has(options.doi)) {
+  // DOIs compare case-insensitively; the published spelling is the one removed and reported.
+  const doi = [...(prev?.datasets.keys() ?? [])].find((d) => doiKey(d) === doiKey(options.doi));
+  if (!prev || doi === undefined) {
     const error = prev ? `DOI ${options.doi} is not published in ${options.duckdbPath}` : `${options.duckdbPath} does not exist`;
     return finish({ published: false, error, datasets: [failedReport(options.doi, undefined, error)] }, started);
   }
   const meta = { maxObservationId: prev.maxObservationId, maxLocationId: prev.maxLocationId, publicationId: newPublicationId() };
-  await publishChange(target, { drop: [options.doi], meta }, { memoryLimitBytes: ingestMemory(options.memoryLimitBytes).limitBytes });
-  options.log?.info(`removed ${options.doi}; published ${options.duckdbPath}`);
-  return { ...finish({ published: true, datasets: [datasetReport(options.doi, undefined, 'removed')] }, started), publication: meta.publicationId };
+  await publishChange(target, { drop: [doi], meta }, { memoryLimitBytes: ingestMemory(options.memoryLimitBytes).limitBytes });
+  options.log?.info(`removed ${doi}; published ${options.duckdbPath}`);
+  return { ...finish({ published: true, datasets: [datasetReport(doi, undefined, 'removed')] }, started), publication: meta.publicationId };
 }
 
 /** What is published at `path` (numbering, change detection), read through an in-memory instance. */

@@ -36,6 +36,8 @@ export interface DatasetReport {
   warnings: Warning[];
   /** Why the dataset could not be published (status 'failed'). */
   error?: string;
+  /** Its rejects file: every rejected row with every reason (the `rejects` above are a sample). */
+  rejectsFile?: string;
 }
 
 export interface Report {

@@ -240,9 +240,14 @@ export const warningRules: readonly CompiledRule[] = compiled.filter((r) => r.se
  * row of an ingest, so no list is built per row (a list of the failed indexes cost 0.4–0.9 s more per million rows).
  */
 export function failedRulesMaskSql(rules: readonly CompiledRule[]): string {
-  if (rules.length > MASK_BITS) throw new Error(`${rules.length} rules do not fit one ${MASK_BITS}-bit mask: give the mask a second column`);
-  if (rules.length === 0) return 'NULL::UHUGEINT';
-  return `nullif(${rules.map((r, i) => `(CASE WHEN ${r.sql} THEN 0 ELSE ${bit(i)} END)`).join(' + ')}, 0::UHUGEINT)`;
+  return failedMaskSql(rules.map((r) => r.sql));
+}
+
+/** SQL: the conditions a row fails as bits of a UHUGEINT (bit i: `passes[i]` is not true), NULL when none. */
+export function failedMaskSql(passes: readonly string[]): string {
+  if (passes.length > MASK_BITS) throw new Error(`${passes.length} checks do not fit one ${MASK_BITS}-bit mask: give the mask a second column`);
+  if (passes.length === 0) return 'NULL::UHUGEINT';
+  return `nullif(${passes.map((p, i) => `(CASE WHEN ${p} THEN 0 ELSE ${bit(i)} END)`).join(' + ')}, 0::UHUGEINT)`;
 }
 
 const MASK_BITS = 128;

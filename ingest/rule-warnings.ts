@@ -22,17 +22,28 @@ export async function countRuleWarnings(
   fileColumn: string,
   warnColumn: string,
   fileNames: readonly string[],
+  rules: readonly CountedRule[] = qualityControl,
 ): Promise<FileWarning[]> {
-  if (warningRules.length === 0) return [];
+  if (rules.length === 0) return [];
   const w = ident(warnColumn);
-  const counts = warningRules.map((_r, i) => `count(*) FILTER (WHERE ${w} & ${bit(i)} <> 0) AS r${i}`);
+  const counts = rules.map((_r, i) => `count(*) FILTER (WHERE ${w} & ${bit(i)} <> 0) AS r${i}`);
   const perFile = await all(conn, `SELECT ${ident(fileColumn)} AS f, ${counts.join(', ')} FROM ${table} WHERE ${where} AND ${w} IS NOT NULL GROUP BY 1 ORDER BY 1`);
-  const rows = perFile.flatMap((r) => warningRules.flatMap((_rule, i) => (Number(r[`r${i}`]) > 0 ? [{ f: r.f, rule: i, n: r[`r${i}`] }] : [])));
+  const rows = perFile.flatMap((r) => rules.flatMap((_rule, i) => (Number(r[`r${i}`]) > 0 ? [{ f: r.f, rule: i, n: r[`r${i}`] }] : [])));
   return rows.map((r) => {
-    const rule = warningRules[Number(r.rule)] as (typeof warningRules)[number];
+    const rule = rules[Number(r.rule)] as CountedRule;
     const n = Number(r.n);
     const fileIndex = Number(r.f);
-    const message = `${n} row${n === 1 ? ' fails' : 's fail'} upstream quality-control rule ${rule.name}${rule.column ? ` (${rule.column})` : ''}: ${rule.description || 'see docs/upstream-rules.md'}`;
+    const message = `${n} row${n === 1 ? ' fails' : 's fail'} ${rule.what} ${rule.name}${rule.column ? ` (${rule.column})` : ''}: ${rule.description || 'see docs/upstream-rules.md'}`;
     return { fileIndex, warning: { file: fileNames[fileIndex] ?? '', rule: rule.name, rows: n, message } };
   });
 }
+
+/** A rule or check counted into warnings: what it is called in the message, its name, column and description. */
+export interface CountedRule {
+  readonly name: string;
+  readonly column: string | null;
+  readonly description: string;
+  readonly what: string;
+}
+
+const qualityControl: readonly CountedRule[] = warningRules.map((r) => ({ ...r, what: 'upstream quality-control rule' }));

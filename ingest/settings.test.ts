@@ -24,8 +24,16 @@ describe('ingest settings', () => {
   it('has defaults for an empty environment, an empty value meaning the default', () => {
     expect(loadIngestSettings({ DUCKDB_PATH: '', REPORT_MAX_REJECTS: '' })).toEqual({
       SRC: undefined, DUCKDB_PATH: 'data/tributary.duckdb', PUBLICATION_STORE: undefined, REGIONS_FILE: undefined, REPORT: undefined,
-      REPORT_MAX_REJECTS: 1000, INGEST_MEMORY_LIMIT: undefined, INGEST_TRACE: false, INGEST_LOCK_TIMEOUT_MS: 600_000,
+      REPORT_MAX_REJECTS: 1000, DOI_PATTERN: undefined, REJECTS_DIR: undefined, REJECTS_WARNINGS: false, INGEST_MEMORY_LIMIT: undefined, INGEST_TRACE: false, INGEST_LOCK_TIMEOUT_MS: 600_000,
     });
+  });
+
+  it('reads DOI_PATTERN as a regular expression the whole DOI must match, and refuses one that is not', () => {
+    const pattern = loadIngestSettings({ DOI_PATTERN: '10\\.(25976|81029)/.+' }).DOI_PATTERN;
+    expect(pattern?.test('10.25976/ab12-cd34')).toBe(true);
+    expect(pattern?.test('10.5066/P9ABCDEF')).toBe(false);
+    expect(pattern?.test('x10.25976/ab12-cd34')).toBe(false);
+    expect(() => loadIngestSettings({ DOI_PATTERN: '10.(' })).toThrow(/DOI_PATTERN="10.\(": must be a JavaScript regular expression/);
   });
 
   it('names every bad variable in one message', () => {

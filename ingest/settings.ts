@@ -26,6 +26,15 @@ const size = z.string().transform((text, ctx) => {
   }
   return bytes;
 });
+/** A JavaScript regular expression the whole value must match (anchored here), compiled once. */
+const wholePattern = z.string().transform((text, ctx) => {
+  try {
+    return new RegExp(`^(?:${text})$`, 'u');
+  } catch (err) {
+    ctx.addIssue({ code: 'custom', message: `must be a JavaScript regular expression: ${(err as Error).message}` });
+    return z.NEVER;
+  }
+});
 const flag = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
 
 export const ingestSettings = {
@@ -35,6 +44,9 @@ export const ingestSettings = {
   REGIONS_FILE: { schema: z.string().min(1).optional(), default: undefined, doc: 'GeoJSON FeatureCollection of Polygon/MultiPolygon features with properties.RegionId.' },
   REPORT: { schema: z.string().min(1).optional(), default: undefined, doc: 'Path of the JSON report.' },
   REPORT_MAX_REJECTS: { schema: z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(0, 'must be a whole number'), default: '1000', doc: 'Rejects stored per dataset in the report (counts stay exact).' },
+  DOI_PATTERN: { schema: wholePattern.optional(), default: undefined, doc: "A regular expression every dataset's whole DOI must match, on top of the DOI syntax; unset: any DOI." },
+  REJECTS_DIR: { schema: z.string().min(1).optional(), default: undefined, doc: 'Folder of the rejects files, one `<dataset folder>.csv` per dataset with rejects (default `<DUCKDB_PATH>.rejects`).' },
+  REJECTS_WARNINGS: { schema: flag, default: '0', doc: "Also write a line per valid row that fails an upstream quality-control rule into the dataset's rejects file." },
   INGEST_MEMORY_LIMIT: { schema: size.optional(), default: undefined, doc: "DuckDB's memory_limit for the build (default: half the RAM); batches of new datasets are a quarter of it." },
   INGEST_TRACE: { schema: flag, default: '0', doc: 'Print the wall and CPU time of every SQL statement.' },
   INGEST_LOCK_TIMEOUT_MS: { schema: z.coerce.number({ error: 'must be a whole number of milliseconds' }).int('must be a whole number of milliseconds').min(0, 'must be a whole number of milliseconds'), default: '600000', doc: 'How long a publish waits for another on the same DUCKDB_PATH or store before it exits 3 (0: tries once).' },

@@ -8,7 +8,8 @@ import { ident } from './sql.js';
 import { copyFixtures, tempDir } from './test-support.js';
 import { prepareValidation, stageDataset } from './validate.js';
 import { ajvAccepts, checkableRules } from './rule-oracle.js';
-import { columnsOkSql } from './validate-sql.js';
+import { failuresSql, rowChecks } from './row-checks.js';
+import { columnsOkSql, rowOkSql } from './validate-sql.js';
 
 const base: Record<string, string> = {
   DatasetName: 'D', MonitoringLocationID: 'L1', MonitoringLocationName: 'Loc', MonitoringLocationLatitude: '53.5',
@@ -67,6 +68,15 @@ describe('the SQL verdicts agree with the references: observationRowSchema per c
     expect(disagreements).toEqual([]);
     // The table exercises both verdicts.
     expect(new Set(reference.map((r) => r.ok))).toEqual(new Set([true, false]));
+    // The rejects file's checks one by one (row-checks.ts) fail exactly the rows the one verdict rejects, and their
+    // messages name each column the reference names.
+    const errors = rowChecks.filter((c) => c.kind !== 'quality');
+    const split = await all(conn, `SELECT i, (${rowOkSql()}) AS ok, ${failuresSql(errors)} AS why FROM t ORDER BY i`);
+    expect(split.filter((r) => r.ok === (r.why !== null)).map((r) => rows[Number(r.i)])).toEqual([]);
+    for (const [i, r] of rows.entries()) {
+      const verdict = checkObservationRow(r);
+      for (const issue of verdict.ok ? [] : verdict.issues) expect(String(split[i]?.why)).toContain(issue.message);
+    }
   });
 
   const errorRulesOf = checkableRules('error');

@@ -7,7 +7,9 @@ import type { SourceDataset, SourceFile } from './read.js';
 import { pushReject, type Reject } from './report.js';
 import { ident, literal } from './sql.js';
 import { errorRules, failedRulesSql } from './rule-sql.js';
-import { rowOkSql, usedVocabularies, vocabularyType } from './validate-sql.js';
+import { usedVocabularies, vocabularyType } from './validate-sql.js';
+import { levelChecks, rowOkAtSql } from './validation-level.js';
+import type { ValidationLevel } from '../schemas/metadata-schema.js';
 
 /**
  * Staging, for the explanation of one dataset (explain.ts): every CSV file of
@@ -43,6 +45,8 @@ export interface Staged {
   readonly rowsValid: number;
   /** Every reject of the dataset: the read's first, then the staging's, capped together, by file and line. */
   readonly rejects: readonly Reject[];
+  /** Every record rejected before its columns were judged (files rejected whole, malformed records), uncapped. */
+  readonly records: readonly Reject[];
   /** Physical line of a staged row (by its `stage` rowid). */
   lineOf(rowid: number): Promise<{ file: string; line: number }>;
 }
@@ -71,20 +75,24 @@ export async function stageDataset(conn: DuckDBConnection, ds: SourceDataset, na
   // The read's rejects come first: the cap on stored rejects counts them too.
   const rejects = [...ds.found.rejects];
   const files = await stageFiles(conn, STAGE, ds, rejects);
+  const records = [...rejects];
   const staged = createStaged(conn, STAGE, files);
   for (const file of files) {
     if (file.malformed.length === 0) continue;
     const lines = await staged.linesOf(file);
     for (const m of file.malformed) {
-      pushReject(rejects, { file: file.name, line: lineOfRecord(lines, m.record), column: m.column, reason: m.reason }, options.maxRejects);
+      const reject = { file: file.name, line: lineOfRecord(lines, m.record), column: m.column, reason: m.reason };
+      records.push(reject);
+      pushReject(rejects, reject, options.maxRejects);
     }
   }
   const invalid = await scalarNumber(conn, `SELECT count(*) FROM ${STAGE} WHERE NOT ok`);
-  if (invalid > 0) await explainInvalid(conn, STAGE, staged, rejects, options.maxRejects);
+  if (invalid > 0 && ds.metadata.ValidationLevel === 'upstream') await explainInvalid(conn, STAGE, staged, rejects, options.maxRejects);
+  else if (invalid > 0) await explainByChecks(conn, STAGE, staged, rejects, options.maxRejects, ds.metadata.ValidationLevel);
   rejects.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
   const parsed = files.reduce((n, f) => n + f.parsed, 0);
   const malformed = files.reduce((n, f) => n + f.malformed.length, 0);
-  return { table: STAGE, files, lineOf: staged.lineOf, rowsRead: parsed + malformed, rowsRejected: malformed + invalid, rowsValid: parsed - invalid, rejects };
+  return { table: STAGE, files, lineOf: staged.lineOf, rowsRead: parsed + malformed, rowsRejected: malformed + invalid, rowsValid: parsed - invalid, rejects, records };
 }
 
 /** Each file into the stage, in order; a file DuckDB cannot read is rejected whole (into `rejects`) and skipped. */
@@ -94,7 +102,7 @@ async function stageFiles(conn: DuckDBConnection, STAGE: string, ds: SourceDatas
   for (const [index, file] of ds.files.entries()) {
     let parsed: number;
     try {
-      parsed = await run(conn, insertFileSql(STAGE, file), [file.path, index]);
+      parsed = await run(conn, insertFileSql(STAGE, file, ds.metadata.ValidationLevel), [file.path, index]);
     } catch (err) {
       rejects.push({ file: file.name, line: 1, column: null, reason: `file rejected: ${(err as Error).message.split('\n')[0]}` });
       continue;
@@ -106,8 +114,8 @@ async function stageFiles(conn: DuckDBConnection, STAGE: string, ds: SourceDatas
 }
 
 /** The INSERT reading one file into a stage table, with each row's verdict. */
-function insertFileSql(STAGE: string, file: SourceFile): string {
-  return `INSERT INTO ${STAGE} SELECT $2::INTEGER, *, (${rowOkSql()}) AS ok FROM (${fileRowsSql(file, '$1')})`;
+function insertFileSql(STAGE: string, file: SourceFile, level: ValidationLevel): string {
+  return `INSERT INTO ${STAGE} SELECT $2::INTEGER, *, (${rowOkAtSql(level)}) AS ok FROM (${fileRowsSql(file, '$1')})`;
 }
 
 /**
@@ -151,16 +159,23 @@ interface StagedLines {
   linesOf(file: StagedFile): Promise<FileLines>;
 }
 
+/** SQL: the newlines inside a staged record (its columns and its ignored ones), which shift the lines after it. */
+export function newlinesSql(): string {
+  // Counted only in the rare row that has one: the count costs two string scans per column.
+  const any = uploadColumns.map((f) => `contains(${ident(f.name)}, chr(10))`).join(' OR ');
+  const count = uploadColumns.map((f) => `coalesce(strlen(${ident(f.name)}) - strlen(replace(${ident(f.name)}, chr(10), '')), 0)`).join(' + ');
+  return `(CASE WHEN ${any} THEN ${count} ELSE 0 END + extra_nl)`;
+}
+
 function createStaged(conn: DuckDBConnection, STAGE: string, files: readonly StagedFile[]): StagedLines {
   const cache = new Map<number, Promise<FileLines>>();
   const nlChecks = uploadColumns.map((f) => `contains(${ident(f.name)}, chr(10))`).join(' OR ');
-  const nlCount = uploadColumns.map((f) => `coalesce(strlen(${ident(f.name)}) - strlen(replace(${ident(f.name)}, chr(10), '')), 0)`).join(' + ');
   const linesOf = (file: StagedFile) => {
     let lines = cache.get(file.index);
     if (!lines) {
       lines = all(
         conn,
-        `SELECT rowid - $1 AS k, ${nlCount} + extra_nl AS n FROM ${STAGE} WHERE file_idx = $2 AND (${nlChecks} OR extra_nl > 0) ORDER BY rowid`,
+        `SELECT rowid - $1 AS k, ${newlinesSql()} AS n FROM ${STAGE} WHERE file_idx = $2 AND (${nlChecks} OR extra_nl > 0) ORDER BY rowid`,
         [file.start, file.index],
       ).then((rows) => ({ malformed: file.malformed, parsed: rows.map((r) => ({ index: Number(r.k), newlines: Number(r.n) })) }));
       cache.set(file.index, lines);
@@ -200,5 +215,21 @@ async function explainInvalid(conn: DuckDBConnection, STAGE: string, staged: Sta
     const issues = [...columnIssues, ...ruleIssues];
     if (issues.length === 0) issues.push({ column: '', message: 'rejected by the bulk validation but accepted by the reference schema (please report)' });
     for (const issue of issues) pushReject(rejects, { file, line, column: issue.column || null, reason: issue.message }, max);
+  }
+}
+
+/**
+ * Reasons for the first `max` invalid rows at a level other than upstream's: the level's own error checks
+ * (row-checks.ts), each failed one a reject with its column and message.
+ */
+async function explainByChecks(conn: DuckDBConnection, STAGE: string, staged: StagedLines, rejects: Reject[], max: number, level: ValidationLevel): Promise<void> {
+  const room = max - rejects.length;
+  if (room <= 0) return;
+  const { errors } = levelChecks(level);
+  const failed = `list_filter([${errors.map((c) => `CASE WHEN NOT ${c.ok} THEN {'column': ${c.column ? literal(c.column) : 'NULL::VARCHAR'}, 'message': ${c.message}} END`).join(', ')}], x -> x IS NOT NULL)`;
+  const rows = await all(conn, `SELECT rowid AS _rowid, ${failed} AS _failed FROM ${STAGE} WHERE NOT ok ORDER BY rowid LIMIT $1`, [room]);
+  for (const row of rows) {
+    const { file, line } = await staged.lineOf(Number(row._rowid));
+    for (const f of row._failed as { column: string | null; message: string }[]) pushReject(rejects, { file, line, column: f.column, reason: f.message }, max);
   }
 }

@@ -23,8 +23,13 @@ export interface FieldDef {
   readonly column: string;
   readonly type: FieldType;
   readonly nullable: boolean;
-  /** Offered by `$select` and in the default projection. */
+  /** Offered by `$select` and, unless `onRequest`, in the default projection. */
   readonly selectable: boolean;
+  /**
+   * Returned only when `$select` names it (OData's "default set of properties" leaves it out): a field of this
+   * service's own that DataStream's shape has not, so clients built for that shape see it unchanged.
+   */
+  readonly onRequest?: boolean;
   readonly description: string;
 }
 

@@ -24,5 +24,6 @@ export const metadataFields: readonly FieldDef[] = [
   { name: 'Keywords', column: 'Keywords', type: 'string[]', nullable: true, selectable: true, description: 'Free keywords.' },
   { name: 'CreateTimestamp', column: 'CreateTimestamp', type: 'timestamp', nullable: true, selectable: true, description: 'When the dataset was created (UTC).' },
   { name: 'PublishedTimestamp', column: 'PublishedTimestamp', type: 'timestamp', nullable: true, selectable: true, description: 'When the dataset was published (UTC).' },
+  { name: 'ValidationLevel', column: 'ValidationLevel', type: 'string', nullable: false, selectable: true, onRequest: true, description: "The rules the dataset's rows passed at ingest: upstream (DataStream schema 3.0.0's upload rules, the default) or storable (only what the API needs to store and serve a row; upstream's other failures counted as warnings). Returned when $select names it." },
   { name: 'TemporalExtent', column: 'TemporalExtent', type: 'date[]', nullable: true, selectable: true, description: 'First and last ActivityStartDate of the dataset, [first, last].' },
 ];

@@ -43,13 +43,13 @@ const fetchStatic = async (path: string): Promise<object> => {
 
 async function boot(): Promise<void> {
   const [datasetRows, cube, provinces, regions] = await Promise.all([
-    allRows<Dataset>(`/Metadata${query({ $select: 'DOI,DatasetName,Citation,Licence', $top: '10000' })}`),
+    allRows<Dataset>(`/Metadata${query({ $select: 'DOI,DatasetName,Citation,Licence,ValidationLevel', $top: '10000' })}`),
     loadCube(),
     fetchStatic('/explore/assets/provinces.json'),
     fetchStatic('/explore/regions.geojson'),
   ]);
   const datasets = new Map(datasetRows.rows.map((d) => [d.DOI, d]));
-  const regionNames = new Map<string, string>([['admin.2.ca', 'Canada']]);
+  const regionNames = new Map<string, string>([['admin.2.ca', 'Canada'], ['admin.2.us', 'United States'], ['admin.2.au', 'Australia'], ['admin.2.ch', 'Switzerland']]);
   for (const fc of [provinces, regions] as { features?: { properties?: Record<string, unknown> }[] }[])
     for (const f of fc.features ?? []) if (typeof f.properties?.['RegionId'] === 'string') regionNames.set(f.properties['RegionId'], String(f.properties['name'] ?? f.properties['Name'] ?? f.properties['RegionId']));
   const label = (f: Facet, v: string): string => (f === 'DOI' ? datasets.get(v)?.DatasetName ?? v : f === 'RegionId' ? regionNames.get(v) ?? v : v);

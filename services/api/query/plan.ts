@@ -131,7 +131,7 @@ function planApply(query: Query, resource: ResourceDef, where: Cond | undefined)
 
 function planSelect(select: readonly Property[] | undefined, resource: ResourceDef): FieldDef[] {
   const selectable = resource.fields.filter((f) => f.selectable);
-  if (!select) return selectable;
+  if (!select) return selectable.filter((f) => !f.onRequest);
   const wanted = new Set<string>();
   for (const p of select) {
     const field = resource.fields.find((f) => f.name === p.name);
