@@ -15,7 +15,11 @@ export interface QueryDeadline {
   explain(err: unknown): unknown;
 }
 
-export function queryDeadline(client: AbortSignal, timeoutMs: number | undefined): QueryDeadline {
+/** What a page answers when its deadline stopped the query (an export says its own: routes/export.ts). */
+const PAGE_TIMEOUT = (seconds: number) =>
+  `The query did not produce its first row within ${seconds} s and was stopped. Retry once; if it times out again, lower $top or narrow $filter (e.g. a LocationId, a DOI or a date range).`;
+
+export function queryDeadline(client: AbortSignal, timeoutMs: number | undefined, message: (seconds: number) => string = PAGE_TIMEOUT): QueryDeadline {
   const controller = new AbortController();
   if (client.aborted) controller.abort(client.reason);
   else client.addEventListener('abort', () => controller.abort(client.reason), { once: true });
@@ -32,10 +36,7 @@ export function queryDeadline(client: AbortSignal, timeoutMs: number | undefined
     stop: () => clearTimeout(timer),
     explain(err) {
       if (!expired) return err;
-      return new ApiError(
-        'query_timeout',
-        `The query did not produce its first row within ${(timeoutMs ?? 0) / 1000} s and was stopped. Retry once; if it times out again, lower $top or narrow $filter (e.g. a LocationId, a DOI or a date range).`,
-      );
+      return new ApiError('query_timeout', message((timeoutMs ?? 0) / 1000));
     },
   };
 }

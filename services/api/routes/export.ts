@@ -11,6 +11,7 @@ import { ApiError } from '../errors.js';
 import { executeExport } from '../exec/export.js';
 import { DEFAULT_EXPORT_FORMAT, EXPORT_FORMATS, EXPORT_FORMAT_NAMES, exportFormatByName, exportFormatFromAccept, type ExportFormat } from '../export-formats.js';
 import { ODataError, parseQuery } from '../odata/index.js';
+import { queryDeadline } from '../limits/query-deadline.js';
 import { planQuery, type PagePlan } from '../query/plan.js';
 import { PlanError } from '../query/plan-error.js';
 import { csvHeader } from '../stream/page-writers.js';
@@ -35,6 +36,8 @@ export interface ExportDeps extends Pick<CollectionDeps, 'acquire'> {
 const PAGING_OPTIONS = ['$top', '$skiptoken', '$count', '$apply'] as const;
 const FORMAT_LIST = EXPORT_FORMAT_NAMES.map((f) => `${f} (${EXPORT_FORMATS[f].mediaType})`).join(', ');
 const encoder = new TextEncoder();
+const EXPORT_TIMEOUT = (seconds: number) =>
+  `The export did not start within ${seconds} s (EXPORT_TIMEOUT_MS) and was stopped. Narrow $filter (a DOI, a LocationId, a date range) or export in parts.`;
 
 export function exportHandler(deps: ExportDeps) {
   return async function exportResult(c: Context): Promise<Response> {
@@ -67,7 +70,8 @@ export function exportHandler(deps: ExportDeps) {
         return c.body(null, 304, headers);
       }
     }
-    const deadline = exportDeadline(c.req.raw.signal, deps.timeoutMs);
+    // The client's disconnect and EXPORT_TIMEOUT_MS interrupt the query; the clock runs until the last byte.
+    const deadline = queryDeadline(c.req.raw.signal, deps.timeoutMs, EXPORT_TIMEOUT);
     let body: ReadableStream<Uint8Array> | null = null;
     try {
       const result = await executeExport(plan, format, snapshot, deadline.signal);
@@ -152,35 +156,6 @@ function planExport(queryString: string, resource: NonNullable<ReturnType<typeof
     if (err instanceof ODataError || err instanceof PlanError) throw ApiError.from(err);
     throw err;
   }
-}
-
-interface ExportDeadline {
-  readonly signal: AbortSignal;
-  stop(): void;
-  explain(err: unknown): unknown;
-}
-
-/** The client's disconnect and EXPORT_TIMEOUT_MS, whichever comes first, interrupt the query. */
-function exportDeadline(client: AbortSignal, timeoutMs: number | undefined): ExportDeadline {
-  const controller = new AbortController();
-  if (client.aborted) controller.abort(client.reason);
-  else client.addEventListener('abort', () => controller.abort(client.reason), { once: true });
-  let expired = false;
-  const timer =
-    timeoutMs === undefined
-      ? undefined
-      : setTimeout(() => {
-          expired = true;
-          controller.abort(new Error(`export stopped after EXPORT_TIMEOUT_MS (${timeoutMs} ms)`));
-        }, timeoutMs);
-  return {
-    signal: controller.signal,
-    stop: () => clearTimeout(timer),
-    explain(err) {
-      if (!expired) return err;
-      return new ApiError('query_timeout', `The export did not start within ${(timeoutMs ?? 0) / 1000} s and was stopped. Narrow $filter (a DOI, a LocationId, a date range) or export in parts.`);
-    },
-  };
 }
 
 /** Runs `done` once the body's generator has finished, failed or been abandoned. */
