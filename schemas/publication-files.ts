@@ -1,0 +1,44 @@
+/**
+ * The bulk files of a publication (issue 29): every dataset's Records as Parquet and as CSV, written by ingest
+ * beside the published DuckDB file and served by the API. This file is the contract between the two; the published
+ * file itself says which files belong to it, so nothing half-written is ever listed.
+ *
+ * In the published DuckDB file (tables declared in storage.ts, STORAGE_SCHEMA_VERSION 6):
+ *   dataset_files         one row per dataset and format: the file this publication serves for it
+ *                         (DOI VARCHAR, Format VARCHAR ∈ DOWNLOAD_FORMATS, Sha256 VARCHAR (hex), Bytes BIGINT,
+ *                          Rows BIGINT, PublicationId VARCHAR: the publication that wrote the file)
+ *   publication_history   one row per publication this file descends from, itself included
+ *                         (PublicationId VARCHAR, CreatedAt TIMESTAMP (UTC), Parent VARCHAR NULL)
+ *   publication_changes   per publication, each dataset it added, replaced or removed
+ *                         (PublicationId VARCHAR, DOI VARCHAR, DatasetName VARCHAR, Change VARCHAR ∈ CHANGE_KINDS)
+ *
+ * On disk, files are content-addressed (`sha256-<hex>.<ext>`) so that an unchanged dataset keeps its file across
+ * publications and a URL naming the hash names one content forever:
+ *   plain DUCKDB_PATH:   <DUCKDB_PATH>.files/sha256-<hex>.parquet|csv
+ *   PUBLICATION_STORE:   <store>/objects/sha256-<hex>.parquet|csv   (listed in the publication's manifest)
+ */
+import { join } from 'node:path';
+
+export const DOWNLOAD_FORMATS = ['parquet', 'csv'] as const;
+export type DownloadFormat = (typeof DOWNLOAD_FORMATS)[number];
+
+export const DOWNLOAD_EXTENSIONS: Readonly<Record<DownloadFormat, string>> = { parquet: 'parquet', csv: 'csv' };
+
+export const CHANGE_KINDS = ['added', 'replaced', 'removed'] as const;
+export type ChangeKind = (typeof CHANGE_KINDS)[number];
+
+/** `sha256-<hex>.parquet`: the name of a dataset file, in the files folder and the store's objects alike. */
+export function datasetFileName(sha256: string, format: DownloadFormat): string {
+  if (!/^[0-9a-f]{64}$/.test(sha256)) throw new Error(`not a SHA-256 in hex: ${sha256}`);
+  return `sha256-${sha256}.${DOWNLOAD_EXTENSIONS[format]}`;
+}
+
+/** The folder beside a plain published file that holds its dataset files. */
+export function plainFilesDir(duckdbPath: string): string {
+  return `${duckdbPath}.files`;
+}
+
+/** The folder of a publication store that holds its dataset files (with its other objects). */
+export function storeFilesDir(store: string): string {
+  return join(store, 'objects');
+}
