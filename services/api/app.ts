@@ -7,6 +7,7 @@ import { HTTPException } from 'hono/http-exception';
 import { ApiError, errorBody } from './errors.js';
 import { registerAccess, type AccessOptions } from './middleware/access.js';
 import { compress } from './middleware/compress.js';
+import { cutOnError } from './middleware/cut-on-error.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { collectionHandler, JSON_TYPE, notFound, type CollectionDeps } from './routes/collection.js';
 import { registerDiscovery } from './routes/discovery.js';
@@ -35,6 +36,7 @@ export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
   const logError = deps.logError ?? ((err: unknown) => console.error(err));
 
+  app.use('*', cutOnError()); // outermost: it must wrap the body as finally sent (compressed or not)
   app.use('*', securityHeaders({ noStore: ['/healthz', '/readyz'] }));
   app.use('*', async (c, next) => {
     await next();
