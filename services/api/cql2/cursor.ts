@@ -104,7 +104,12 @@ export function isKeyword(token: Token, keyword: string): boolean {
   return token.kind === 'identifier' && !token.quoted && token.text.toLowerCase() === keyword;
 }
 
-/** An unquoted name directly followed by `(`: a function call or a typed literal such as `DATE('…')`. */
+/**
+ * Whether the token `ahead` is an unquoted name followed by `(`: a function call or a typed literal such as `DATE('…')`.
+ *
+ * @example
+ * isCall(new Cursor(tokenize("DATE('2020-01-01')", 'filter'), 'filter')) // → true; `"DATE" = 1` → false
+ */
 export function isCall(cursor: Cursor, ahead = 0): boolean {
   const token = cursor.peek(ahead);
   const following = cursor.peek(ahead + 1);
