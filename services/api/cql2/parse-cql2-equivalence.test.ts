@@ -65,3 +65,15 @@ describe('CQL2-Text and $filter: one tree, one plan, one SQL', () => {
     expect(ids.length).toBe(Math.min(Number(countA[0]?.n), a.page.top + 1));
   });
 });
+
+describe('CQL2-Text: the planner’s errors point into the CQL2 text', () => {
+  it.each([
+    ['Locations', "CharacteristicName = 'pH' AND Nope = 1", 'unknown_field', 30],
+    ['Observations', "CharacteristicName = 'pH' OR S_INTERSECTS(geometry, BBOX(0, 0, 1, 1))", 'not_filterable', 29],
+    ['Locations', "LocationId IN (1, 'x')", 'invalid_value', 0],
+    ['Metadata', "ActivityStartDate >= TIMESTAMP('2020-01-01T00:00:00Z')", 'invalid_value', 0],
+  ])('%s: %s → %s at %i', (resource, cql2, code, offset) => {
+    const filter = parseCql2Text(cql2);
+    expect(() => planQuery({ filter, count: false, otherParams: [] }, getResource(resource)!)).toThrow(expect.objectContaining({ code, offset }));
+  });
+});
