@@ -28,6 +28,7 @@ const IMPORT_RULES: readonly Rule[] = [
   { rule: 'schemas/ imports only schemas/', from: /^schemas\//, forbid: /^(?!schemas\/)/ },
   { rule: 'scripts/ are imported by nothing but scripts/', from: /^(services|ingest|schemas)\//, forbid: /^scripts\//, testsExempt: true },
   { rule: 'odata/ knows nothing of the catalogue or of later stages', from: new RegExp(`^${API}/odata/`), forbid: new RegExp(`^(schemas/|${API}/(query|exec|db|stream|routes)/)`) },
+  { rule: 'cql2/ is a parser beside odata/: it imports only odata/, assert-never.ts and its own files', from: new RegExp(`^${API}/cql2/`), forbid: new RegExp(`^(?!${API}/(cql2|odata)/|${API}/assert-never\\.ts$)`), testsExempt: true },
   { rule: 'query/ never imports db/, exec/, stream/ or routes/', from: new RegExp(`^${API}/query/`), forbid: new RegExp(`^${API}/(db|exec|stream|routes)/`) },
   { rule: 'exec/ knows nothing of HTTP: not routes/, stream/ or middleware/', from: new RegExp(`^${API}/exec/`), forbid: new RegExp(`^${API}/(routes|stream|middleware)/`) },
   { rule: 'routes/ call the stages; they never compile SQL', from: new RegExp(`^${API}/routes/`), forbid: new RegExp(`^${API}/query/(compile|sql)`) },
