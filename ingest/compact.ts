@@ -1,7 +1,10 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { columnNames, STORAGE_SCHEMA_VERSION } from '../schemas/index.js';
+import { plainFilesDir } from '../schemas/publication-files.js';
 import { newPublicationId } from '../schemas/publication.js';
 import { createBuildTables, list, locationCore } from './build-tables.js';
+import { collectFiles } from './dataset-files.js';
+import { carryPublication, recordPublication } from './publication-history.js';
 import { run } from './db.js';
 import type { Log } from './ingest-build.js';
 import { readPrevious } from './previous.js';
@@ -29,7 +32,11 @@ export async function runCompact(options: { readonly duckdbPath: string; readonl
     // No REGIONS_FILE here: memberships are carried over as published.
     await copyPublished(build.conn);
     await writeStatistics(build.conn, { maxObservationId: prev.maxObservationId, maxLocationId: prev.maxLocationId, publicationId }, STORAGE_SCHEMA_VERSION);
+    // Same rows, same files: the history gains this publication with no change, so `since` a compaction answers.
+    await carryPublication(build.conn);
+    await recordPublication(build.conn, { id: publicationId, parent: prev.publicationId, changes: [] });
     await publishBuild(build);
+    await collectFiles(plainFilesDir(build.target), prev.files);
   } catch (err) {
     await abandonBuild(build);
     throw err;

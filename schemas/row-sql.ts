@@ -29,10 +29,11 @@ export const PARQUET_COPY_OPTIONS = `FORMAT parquet, COMPRESSION zstd, ROW_GROUP
 /**
  * DuckDB's CSV writer with quoting off writes each row's one text value verbatim. The query has one column, so the
  * delimiter is never written; it is set to a byte no row holds all the same. `newLine` is as DuckDB's NEW_LINE option
- * spells it (an escape, `\\r\\n` in TypeScript); `literal` is the caller's quoting.
+ * spells it (an escape, `\\r\\n` in TypeScript); `literal` is the caller's quoting. With `header`, the one column's
+ * name is written first, as verbatim as the rows.
  */
-export function textCopyOptions(newLine: '\\n' | '\\r\\n', literal: (text: string) => string): string {
-  return `FORMAT csv, HEADER false, QUOTE '', ESCAPE '', DELIMITER ${literal('\x01')}, NEW_LINE ${literal(newLine)}`;
+export function textCopyOptions(newLine: '\\n' | '\\r\\n', literal: (text: string) => string, header = false): string {
+  return `FORMAT csv, HEADER ${header}, QUOTE '', ESCAPE '', DELIMITER ${literal('\x01')}, NEW_LINE ${literal(newLine)}`;
 }
 
 /** The CSV header line of a selection (without the line break). */
