@@ -65,39 +65,44 @@ async function sha256Of(path: string): Promise<{ sha256: string; bytes: number }
 }
 
 /**
- * Writes both files of each dataset in `ranges` into `dir`. While DuckDB writes the next file on its threads, the
- * last one is hashed and fsynced on Node's, so the hash costs little beyond the write.
+ * Rows of files hashed and fsynced while DuckDB writes the next ones: the hash is Node's CPU and the fsync the disk's,
+ * both otherwise idle while a COPY runs on DuckDB's threads; a CSV takes longer to hash and flush than the next
+ * dataset's Parquet takes to write, so one file in flight would still leave the COPYs waiting.
  */
+const IN_FLIGHT = 4;
+
+/** Hashes, fsyncs and renames a written temp file to its content address. */
+async function finish(dir: string, tmp: string, doi: string, format: DownloadFormat, rows: number): Promise<DatasetFile> {
+  const { sha256, bytes } = await sha256Of(tmp);
+  await fsyncPath(tmp);
+  // Same name, same content: replacing an existing file changes nothing a reader could see.
+  await rename(tmp, join(dir, datasetFileName(sha256, format)));
+  return { DOI: doi, format, sha256, bytes, rows };
+}
+
+/** Writes both files of each dataset in `ranges` into `dir`, in order; each complete under its hash when this returns. */
 export async function writeDatasetFiles(conn: DuckDBConnection, dir: string, ranges: readonly NewRows[]): Promise<DatasetFile[]> {
   await mkdir(dir, { recursive: true });
-  const written: DatasetFile[] = [];
-  let pending: Promise<void> = Promise.resolve();
-  let n = 0;
+  const finishing: Promise<DatasetFile>[] = [];
   try {
     for (const range of ranges) {
       for (const format of DOWNLOAD_FORMATS) {
-        const tmp = join(dir, `${TMP}${process.pid}-${n++}.${format}`);
+        const tmp = join(dir, `${TMP}${process.pid}-${finishing.length}.${format}`);
         const rows = await run(conn, copySql(format, range, tmp));
-        await pending;
-        const next = (async () => {
-          const { sha256, bytes } = await sha256Of(tmp);
-          await fsyncPath(tmp);
-          // Same name, same content: replacing an existing file changes nothing a reader could see.
-          await rename(tmp, join(dir, datasetFileName(sha256, format)));
-          written.push({ DOI: range.DOI, format, sha256, bytes, rows });
-        })();
-        next.catch(() => {}); // observed by the next round's await or by the catch below
-        pending = next;
+        const done = finish(dir, tmp, range.DOI, format, rows);
+        done.catch(() => {}); // observed below
+        finishing.push(done);
+        if (finishing.length > IN_FLIGHT) await finishing[finishing.length - 1 - IN_FLIGHT];
       }
     }
-    await pending;
+    const written = await Promise.all(finishing);
+    await fsyncPath(dir);
+    return written;
   } catch (err) {
-    await pending.catch(() => {});
+    await Promise.allSettled(finishing);
     await removeTempFiles(dir, true);
     throw err;
   }
-  await fsyncPath(dir);
-  return written;
 }
 
 /** Lists `files` in the build's dataset_files, as written by `publicationId`. */

@@ -43,7 +43,7 @@ export async function runIngest(options: IngestOptions): Promise<Report> {
     const stats = await clock.time('statistics', () => statistics(build, loaded));
     const files = await clock.time('files', () => datasetFilesStage(build, loaded, stats));
     const published = await clock.time('publish', () => publishIngest(build, loaded, stats, files));
-    const report = publishedReport(sources, loaded, published, started, clock.laps);
+    const report = { ...publishedReport(sources, loaded, published, started, clock.laps), cpuMs: clock.cpu };
     for (const d of report.datasets) build.log.info(summaryLine(d));
     build.log.info(`published ${options.duckdbPath}: ${report.datasets.reduce((n, d) => n + d.rowsLoaded, 0)} rows loaded in ${(report.durationMs / 1000).toFixed(1)} s (${report.rowsPerSecond} rows/s)`);
     return report;
@@ -90,15 +90,20 @@ function recasedDois(sources: ReadPart, published: Iterable<string>): ReadPart {
   return { ...sources, datasets, failed: [...sources.failed, ...failed] };
 }
 
-/** Wall time per stage, for the report and `make bench`. */
+/** Wall and CPU time per stage, for the report and `make bench`. */
 function stageClock() {
   const laps: Record<string, number> = {};
+  const cpu: Record<string, number> = {};
   return {
     laps,
+    cpu,
     async time<T>(stage: string, run: () => Promise<T>): Promise<T> {
       const t0 = performance.now();
+      const c0 = process.cpuUsage();
       const result = await run();
       laps[stage] = Math.round(performance.now() - t0);
+      const used = process.cpuUsage(c0);
+      cpu[stage] = Math.round((used.user + used.system) / 1000);
       return result;
     },
   };
