@@ -20,7 +20,7 @@ export interface FilesPart {
 }
 
 export async function datasetFilesStage(build: IngestBuild, loaded: LoadPart, stats: StatisticsPart): Promise<FilesPart> {
-  const written = await writeDatasetFiles(build.conn, plainFilesDir(build.file.target), loaded.loaded);
+  const written = await writeDatasetFiles({ conn: build.conn, connect: build.file.connect }, plainFilesDir(build.file.target), loaded.loaded);
   await recordDatasetFiles(build.conn, written, stats.meta.publicationId);
   const changes = loaded.loaded.map((d) => ({
     DOI: d.DOI,

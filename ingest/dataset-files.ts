@@ -64,13 +64,6 @@ async function sha256Of(path: string): Promise<{ sha256: string; bytes: number }
   return { sha256: hash.digest('hex'), bytes };
 }
 
-/**
- * Rows of files hashed and fsynced while DuckDB writes the next ones: the hash is Node's CPU and the fsync the disk's,
- * both otherwise idle while a COPY runs on DuckDB's threads; a CSV takes longer to hash and flush than the next
- * dataset's Parquet takes to write, so one file in flight would still leave the COPYs waiting.
- */
-const IN_FLIGHT = 4;
-
 /** Hashes, fsyncs and renames a written temp file to its content address. */
 async function finish(dir: string, tmp: string, doi: string, format: DownloadFormat, rows: number): Promise<DatasetFile> {
   const { sha256, bytes } = await sha256Of(tmp);
@@ -80,28 +73,59 @@ async function finish(dir: string, tmp: string, doi: string, format: DownloadFor
   return { DOI: doi, format, sha256, bytes, rows };
 }
 
-/** Writes both files of each dataset in `ranges` into `dir`, in order; each complete under its hash when this returns. */
-export async function writeDatasetFiles(conn: DuckDBConnection, dir: string, ranges: readonly NewRows[]): Promise<DatasetFile[]> {
+/** The connections that write files, one per DuckDB thread; `connect` opens more on the same database. */
+export interface FileWriters {
+  readonly conn: DuckDBConnection;
+  connect(): Promise<DuckDBConnection>;
+}
+
+/**
+ * Writes both files of each dataset in `ranges` into `dir`; each is complete under its hash when this returns, and
+ * the result is in the order of `ranges`, Parquet then CSV.
+ *
+ * One file per thread, each COPY on one thread: most datasets are smaller than a Parquet row group, which DuckDB
+ * writes on one thread anyway, and a COPY spread over threads spent twice the CPU on coordinating them (1M rows,
+ * 13 datasets: 4.6 s CPU and 3.0 s wall on 2 threads against 2.7 s and 1.4 s as two single-threaded COPYs side by
+ * side). `threads` is DuckDB's global setting, so it is set to 1 for the stage and restored after. The largest
+ * datasets go first, so the last file written is a small one. While DuckDB writes, Node hashes and fsyncs the files
+ * already written.
+ */
+export async function writeDatasetFiles(writers: FileWriters, dir: string, ranges: readonly NewRows[]): Promise<DatasetFile[]> {
   await mkdir(dir, { recursive: true });
+  const threads = Number(String((await writers.conn.runAndReadAll("SELECT current_setting('threads')")).getRows()[0]?.[0]));
+  const jobs = ranges
+    .flatMap((range, i) => DOWNLOAD_FORMATS.map((format, f) => ({ range, format, index: i * DOWNLOAD_FORMATS.length + f })))
+    .sort((a, b) => b.range.to - b.range.from - (a.range.to - a.range.from) || a.index - b.index);
   const finishing: Promise<DatasetFile>[] = [];
-  try {
-    for (const range of ranges) {
-      for (const format of DOWNLOAD_FORMATS) {
-        const tmp = join(dir, `${TMP}${process.pid}-${finishing.length}.${format}`);
-        const rows = await run(conn, copySql(format, range, tmp));
-        const done = finish(dir, tmp, range.DOI, format, rows);
-        done.catch(() => {}); // observed below
-        finishing.push(done);
-        if (finishing.length > IN_FLIGHT) await finishing[finishing.length - 1 - IN_FLIGHT];
-      }
+  const results: DatasetFile[] = new Array(jobs.length);
+  const work = async (conn: DuckDBConnection) => {
+    for (let job = jobs.shift(); job; job = jobs.shift()) {
+      const { range, format, index } = job;
+      const tmp = join(dir, `${TMP}${process.pid}-${index}.${format}`);
+      const rows = await run(conn, copySql(format, range, tmp)).catch((err: unknown) => {
+        jobs.length = 0; // the other writers stop after their current file
+        throw err;
+      });
+      const done = finish(dir, tmp, range.DOI, format, rows).then((f) => (results[index] = f));
+      done.catch(() => {}); // observed below
+      finishing.push(done);
     }
-    const written = await Promise.all(finishing);
+  };
+  await run(writers.conn, 'SET threads = 1');
+  try {
+    const conns = [writers.conn];
+    while (conns.length < Math.max(1, threads)) conns.push(await writers.connect());
+    const failed = (await Promise.allSettled(conns.map(work))).find((o) => o.status === 'rejected');
+    if (failed) throw failed.reason;
+    await Promise.all(finishing);
     await fsyncPath(dir);
-    return written;
+    return results;
   } catch (err) {
     await Promise.allSettled(finishing);
     await removeTempFiles(dir, true);
     throw err;
+  } finally {
+    await run(writers.conn, `SET threads = ${threads}`);
   }
 }
 
