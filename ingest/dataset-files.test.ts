@@ -54,6 +54,8 @@ describe('dataset files', () => {
     const files = await listed(db);
     expect(files.map((f) => [f.DOI, f.Format])).toEqual([ALPHA, BETA, GAMMA].flatMap((d) => [[d, 'csv'], [d, 'parquet']]));
     expect(await listedFilesMissing(db)).toEqual([]);
+    // Stored in the documented order, as the merge rewrites it.
+    expect((await query(db, 'SELECT "DOI", "Format" FROM dataset_files')).map((f) => [f.DOI, f.Format])).toEqual(files.map((f) => [f.DOI, f.Format]));
     const id = await publicationOf(db);
     const records = getResource('Records')!.fields.map((f) => f.name);
     for (const f of files) {

@@ -131,7 +131,9 @@ export async function writeDatasetFiles(writers: FileWriters, dir: string, range
 
 /** Lists `files` in the build's dataset_files, as written by `publicationId`. */
 export async function recordDatasetFiles(conn: DuckDBConnection, files: readonly DatasetFile[], publicationId: string): Promise<void> {
-  for (const f of files) {
+  // In the table's documented order (DOI, Format), which the merge keeps.
+  const key = (f: DatasetFile) => `${f.DOI}\u0000${f.format}`;
+  for (const f of [...files].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0))) {
     await run(conn, 'INSERT INTO dataset_files VALUES ($1, $2, $3, $4, $5, $6)', [f.DOI, f.format, f.sha256, f.bytes, f.rows, publicationId]);
   }
 }
