@@ -143,7 +143,7 @@ async function removeTempFiles(dir: string, own = false): Promise<void> {
   for (const name of await readdir(dir).catch(() => [] as string[])) {
     if (!name.startsWith(TMP)) continue;
     const pid = Number.parseInt(name.slice(TMP.length), 10);
-    if ((pid === process.pid && own) || !alive(pid)) await rm(join(dir, name), { force: true });
+    if ((pid === process.pid && own) || !alive(pid)) await rm(join(dir, name), { force: true }).catch(() => {});
   }
 }
 
@@ -160,15 +160,15 @@ function alive(pid: number): boolean {
 /**
  * After a publish: removes every dataset file in `dir` that `keep` does not name (the files of the new publication
  * and of the one it replaced, which an API may serve for up to its poll interval), and killed runs' temp files.
- * A download still reading a removed file keeps its open handle.
+ * A download still reading a removed file keeps its open handle. Never fails the publish it follows: a file that
+ * cannot be removed now is tried again after the next one.
  */
 export async function collectFiles(dir: string, keep: ReadonlySet<string>): Promise<string[]> {
   await removeTempFiles(dir);
   const removed: string[] = [];
   for (const name of await readdir(dir).catch(() => [] as string[])) {
     if (!/^sha256-[0-9a-f]{64}\.(parquet|csv)$/.test(name) || keep.has(name)) continue;
-    await rm(join(dir, name), { force: true });
-    removed.push(name);
+    if (await rm(join(dir, name), { force: true }).then(() => true, () => false)) removed.push(name);
   }
   return removed;
 }
