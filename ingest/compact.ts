@@ -1,10 +1,13 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { columnNames, STORAGE_SCHEMA_VERSION } from '../schemas/index.js';
+import { plainFilesDir } from '../schemas/publication-files.js';
 import { newPublicationId } from '../schemas/publication.js';
 import { createBuildTables, list, locationCore } from './build-tables.js';
+import { collectFiles } from './dataset-files.js';
+import { carryPublication, recordPublication } from './publication-history.js';
 import { run } from './db.js';
 import type { Log } from './ingest-build.js';
-import { readPrevious } from './previous.js';
+import { readPrevious, type Previous } from './previous.js';
 import { abandonBuild, openBuild, publishBuild } from './publish.js';
 import { finish, type Report } from './report.js';
 import { ingestMemory } from './settings.js';
@@ -23,17 +26,22 @@ export async function runCompact(options: { readonly duckdbPath: string; readonl
     return finish({ published: false, error: `${options.duckdbPath} does not exist`, datasets: [] }, started);
   }
   const publicationId = newPublicationId();
+  let prev: Previous;
   try {
-    const prev = await readPrevious(build.conn, true);
+    prev = await readPrevious(build.conn, true);
     await createBuildTables(build.conn, ingestMemory(options.memoryLimitBytes));
     // No REGIONS_FILE here: memberships are carried over as published.
     await copyPublished(build.conn);
     await writeStatistics(build.conn, { maxObservationId: prev.maxObservationId, maxLocationId: prev.maxLocationId, publicationId }, STORAGE_SCHEMA_VERSION);
+    // Same rows, same files: the history gains this publication with no change, so `since` a compaction answers.
+    await carryPublication(build.conn);
+    await recordPublication(build.conn, { id: publicationId, parent: prev.publicationId, changes: [] });
     await publishBuild(build);
   } catch (err) {
     await abandonBuild(build);
     throw err;
   }
+  await collectFiles(plainFilesDir(build.target), prev.files);
   options.log?.info(`compacted ${options.duckdbPath} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return { ...finish({ published: true, datasets: [] }, started), publication: publicationId };
 }

@@ -5,11 +5,15 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runIngest } from './pipeline.js';
 import { runRemove } from './remove.js';
-import { copyFixtures, dumpTables, tempDir } from './test-support.js';
+import { plainFilesDir } from '../schemas/publication-files.js';
+import { copyFixtures, dumpTables, listedFilesMissing, tempDir } from './test-support.js';
 
 const root = new URL('..', import.meta.url).pathname;
 
-/** Spawns the CLI and SIGKILLs it once its temp file exists (i.e. mid-build), resolving when it died. */
+/**
+ * Spawns the CLI and SIGKILLs it once a temp file of its own exists in `dbDir` (its build: mid-build; the files
+ * folder: while it writes a dataset file), resolving when it died.
+ */
 function ingestAndKill(env: NodeJS.ProcessEnv, dbDir: string): Promise<{ killedMidway: boolean }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'ingest/main.ts', 'ingest'], { cwd: root, env: { ...process.env, ...env }, stdio: 'ignore' });
@@ -47,11 +51,20 @@ describe('an ingest killed midway', () => {
     expect(await dumpTables(db)).toEqual(before);
     expect((await readdir(dbDir)).some((n) => n.includes('.tmp-'))).toBe(true);
 
-    // The next ingest removes the dead process's temp file and publishes.
+    // Killed while it writes the dataset files: none of them is listed, every listed one is complete.
+    const killedWriting = await ingestAndKill({ SRC: big, DUCKDB_PATH: db }, plainFilesDir(db));
+    expect(killedWriting.killedMidway).toBe(true);
+    expect(await dumpTables(db)).toEqual(before);
+    expect(await listedFilesMissing(db)).toEqual([]);
+    expect((await readdir(plainFilesDir(db))).some((n) => n.startsWith('.tmp-'))).toBe(true);
+
+    // The next ingest removes the dead process's temp files and publishes.
     const next = await runIngest({ src: join(dir, 'fixtures'), duckdbPath: db });
     expect(next.published).toBe(true);
     expect(await dumpTables(db)).toEqual(before);
     expect((await readdir(dbDir)).filter((n) => n.includes('.tmp-'))).toEqual([]);
+    expect((await readdir(plainFilesDir(db))).filter((n) => n.startsWith('.tmp-'))).toEqual([]);
+    expect(await listedFilesMissing(db)).toEqual([]);
     expect(existsSync(`${db}.wal`)).toBe(false);
   });
 });
@@ -129,6 +142,7 @@ describe('an incremental publish killed at a random point', () => {
         const now = await dumpTables(db);
         if (killed && JSON.stringify(now) === JSON.stringify(before)) killedMidway++;
         expect([before, after]).toContainEqual(now);
+        expect(await listedFilesMissing(db)).toEqual([]);
         expect(existsSync(`${db}.wal`)).toBe(false);
       }
       await rm(backup);
@@ -138,6 +152,8 @@ describe('an incremental publish killed at a random point', () => {
     // The next run removes what killed runs left behind.
     expect((await runIngest({ src: await only(rest[1]!), duckdbPath: db })).published).toBe(true);
     expect((await readdir(dbDir)).filter((n) => n.includes('.tmp-'))).toEqual([]);
+    expect((await readdir(plainFilesDir(db))).filter((n) => n.startsWith('.tmp-'))).toEqual([]);
+    expect(await listedFilesMissing(db)).toEqual([]);
   }, 240_000);
 });
 

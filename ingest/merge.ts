@@ -6,6 +6,7 @@ import { columnNames, STORAGE_SCHEMA_VERSION, type StorageTable } from '../schem
 import { all, run } from './db.js';
 import { fsyncPath, removeBuildFiles } from './publish.js';
 import { ident, literal, placeholders } from './sql.js';
+import { recordPublication, type PublicationRecord } from './publication-history.js';
 import { metaRows, type MetaValues } from './statistics.js';
 
 /**
@@ -29,6 +30,8 @@ export interface Change {
   /** A finished build (checkpointed and closed) of the new datasets alone; none for a removal. */
   readonly delta?: string;
   readonly meta: MetaValues;
+  /** The new publication's parent and what it changed (publication_history, publication_changes). */
+  readonly publication: Omit<PublicationRecord, 'id'>;
 }
 
 /** Rewritten whole after the change, in the order writeStatistics gives them (all small). */
@@ -37,6 +40,7 @@ const reordered: readonly { table: StorageTable; order: string }[] = [
   { table: 'location_regions', order: '"RegionId", "LocationId"' },
   { table: 'observation_rollup', order: keysOf('observation_rollup') },
   { table: 'observation_region_rollup', order: keysOf('observation_region_rollup') },
+  { table: 'dataset_files', order: '"DOI", "Format"' },
 ];
 
 function keysOf(table: StorageTable): string {
@@ -98,6 +102,7 @@ export async function publishChange(target: string, change: Change, options: Mer
     await dropDatasets(conn, change.drop);
     if (change.delta) await appendDelta(conn);
     for (const { table, order } of reordered) await rewriteInOrder(conn, table, order);
+    await recordPublication(conn, { id: change.meta.publicationId, ...change.publication });
     await run(conn, 'DELETE FROM tributary_meta');
     for (const [key, value] of metaRows(change.meta, STORAGE_SCHEMA_VERSION)) await run(conn, 'INSERT INTO tributary_meta VALUES ($1, $2)', [key, value]);
     await run(conn, 'COMMIT');
@@ -133,14 +138,16 @@ async function dropDatasets(conn: DuckDBConnection, dois: readonly string[]): Pr
   const theirLocations = `"LocationId" IN (SELECT "Id" FROM locations WHERE ${inDois})`;
   await run(conn, `DELETE FROM observation_stats WHERE ${theirLocations}`, dois);
   await run(conn, `DELETE FROM location_regions WHERE ${theirLocations}`, dois);
-  for (const table of ['locations', 'datasets', 'observation_rollup', 'observation_region_rollup']) {
+  // A dropped dataset's files leave the listing; the files themselves go once no served publication lists them.
+  for (const table of ['locations', 'datasets', 'observation_rollup', 'observation_region_rollup', 'dataset_files']) {
     await run(conn, `DELETE FROM ${ident(table)} WHERE ${inDois}`, dois);
   }
 }
 
 /** Appends every table of the delta; its rows are in their documented order already (writeStatistics). */
 async function appendDelta(conn: DuckDBConnection): Promise<void> {
-  for (const table of ['observations', 'observation_stats', 'locations', 'location_regions', 'datasets', 'observation_rollup', 'observation_region_rollup'] as const) {
+  // dataset_files: the delta's datasets' files, written before the delta was closed (dataset-files.ts).
+  for (const table of ['observations', 'observation_stats', 'locations', 'location_regions', 'datasets', 'observation_rollup', 'observation_region_rollup', 'dataset_files'] as const) {
     const cols = columnNames(table).map(ident).join(', ');
     await run(conn, `INSERT INTO ${ident(table)} (${cols}) SELECT ${cols} FROM delta.${ident(table)}`);
   }

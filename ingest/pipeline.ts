@@ -1,4 +1,5 @@
 import { doiKey } from '../schemas/metadata-schema.js';
+import { datasetFilesStage } from './dataset-files-stage.js';
 import { derive } from './derive.js';
 import { openIngest, type IngestOptions } from './ingest-build.js';
 import { load, type DatasetLoad, type LoadPart } from './load.js';
@@ -12,7 +13,7 @@ export type { IngestOptions, Log } from './ingest-build.js';
 
 /**
  * `make ingest`: read → load (validate and load, explaining rejects as a sub-step) → derive → statistics →
- * publish, each stage a file taking the build context (ingest-build.ts) and returning its part of the report,
+ * files (each new dataset's Parquet and CSV, dataset-files-stage.ts) → publish, each stage a file taking the build context (ingest-build.ts) and returning its part of the report,
  * which is put together here. With a publication in place, load to statistics build the new and changed datasets
  * alone (a delta) and publish merges it into a copy of the published file (merge.ts); the first ingest builds the
  * whole file.
@@ -40,8 +41,9 @@ export async function runIngest(options: IngestOptions): Promise<Report> {
     }
     await clock.time('derive', () => derive(build));
     const stats = await clock.time('statistics', () => statistics(build, loaded));
-    const published = await clock.time('publish', () => publishIngest(build, loaded, stats));
-    const report = publishedReport(sources, loaded, published, started, clock.laps);
+    const files = await clock.time('files', () => datasetFilesStage(build, loaded, stats));
+    const published = await clock.time('publish', () => publishIngest(build, loaded, stats, files));
+    const report = { ...publishedReport(sources, loaded, published, started, clock.laps), cpuMs: clock.cpu };
     for (const d of report.datasets) build.log.info(summaryLine(d));
     build.log.info(`published ${options.duckdbPath}: ${report.datasets.reduce((n, d) => n + d.rowsLoaded, 0)} rows loaded in ${(report.durationMs / 1000).toFixed(1)} s (${report.rowsPerSecond} rows/s)`);
     return report;
@@ -88,15 +90,20 @@ function recasedDois(sources: ReadPart, published: Iterable<string>): ReadPart {
   return { ...sources, datasets, failed: [...sources.failed, ...failed] };
 }
 
-/** Wall time per stage, for the report and `make bench`. */
+/** Wall and CPU time per stage, for the report and `make bench`. */
 function stageClock() {
   const laps: Record<string, number> = {};
+  const cpu: Record<string, number> = {};
   return {
     laps,
+    cpu,
     async time<T>(stage: string, run: () => Promise<T>): Promise<T> {
       const t0 = performance.now();
+      const c0 = process.cpuUsage();
       const result = await run();
       laps[stage] = Math.round(performance.now() - t0);
+      const used = process.cpuUsage(c0);
+      cpu[stage] = Math.round((used.user + used.system) / 1000);
       return result;
     },
   };

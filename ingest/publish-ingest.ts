@@ -1,3 +1,6 @@
+import { plainFilesDir } from '../schemas/publication-files.js';
+import { collectFiles } from './dataset-files.js';
+import type { FilesPart } from './dataset-files-stage.js';
 import type { IngestBuild } from './ingest-build.js';
 import type { LoadPart } from './load.js';
 import { publishChange } from './merge.js';
@@ -7,7 +10,8 @@ import type { StatisticsPart } from './statistics.js';
 /**
  * Stage 6 (publish): the first build is the file (publish.ts: checkpoint, fsync, rename over DUCKDB_PATH); onto a
  * published file the build is a delta, merged into the copy of it made meanwhile (merge.ts), which is then
- * renamed over DUCKDB_PATH the same way, and the delta deleted.
+ * renamed over DUCKDB_PATH the same way, and the delta deleted. Then the files folder loses every dataset file that
+ * neither the new publication nor the one it replaced lists (dataset-files.ts, collectFiles).
  */
 
 /** The publish stage's part. */
@@ -17,14 +21,15 @@ export interface PublishPart {
   readonly publication: string;
 }
 
-export async function publishIngest(build: IngestBuild, loaded: LoadPart, stats: StatisticsPart): Promise<PublishPart> {
+export async function publishIngest(build: IngestBuild, loaded: LoadPart, stats: StatisticsPart, files: FilesPart): Promise<PublishPart> {
   const { file } = build;
   if (file.delta) {
     await checkpointAndClose(file);
     // The datasets the delta holds new versions of replace their published rows.
-    const change = { drop: loaded.loaded.map((d) => d.DOI), delta: file.path, meta: stats.meta };
+    const change = { drop: loaded.loaded.map((d) => d.DOI), delta: file.path, meta: stats.meta, publication: files.publication };
     await publishChange(file.target, change, { copy: build.copy, memoryLimitBytes: build.memory.limitBytes });
     await abandonBuild(file);
   } else await publishBuild(file);
+  await collectFiles(plainFilesDir(file.target), files.keep);
   return { published: true, publication: stats.meta.publicationId };
 }

@@ -4,7 +4,9 @@
  * object (hashed while it is copied, fsynced, renamed into place), its manifest written the same way, and CURRENT
  * replaced by a rename last, only if it still names the publication the new one was built on. A publish killed at any
  * point leaves CURRENT naming the previous, complete publication; what it left behind is removed by the next publish.
- * Old publications beyond the newest `keep` are removed (a replica still reading one keeps its open file).
+ * The dataset files the file lists (dataset_files) become objects too, listed in the manifest and shared by content.
+ * Old publications beyond the newest `keep` are removed, and every object no kept manifest lists (a replica still
+ * reading one keeps its open file).
  * Ingest holds the store's lock (STORE_LOCK, publish-lock.ts) from seedFromStore to publishToStore, so publishes from
  * several machines take turns; the check of CURRENT catches a writer that does not take it.
  */
@@ -27,7 +29,10 @@ import {
   STORE_OBJECTS,
   STORE_PUBLICATIONS,
   type PublicationManifest,
+  type StoreObject,
 } from '../schemas/publication.js';
+import { datasetFileName, DOWNLOAD_EXTENSIONS, DOWNLOAD_FORMATS, plainFilesDir } from '../schemas/publication-files.js';
+import { z } from 'zod';
 
 const TMP = '.tmp-';
 
@@ -68,7 +73,7 @@ async function expectCurrent(store: string, expected: string | null | undefined)
 }
 
 /** Copies `file` into the store as an object named by its SHA-256 (one pass: hashed while copied). */
-async function putObject(store: string, file: string): Promise<{ path: string; sha256: string; bytes: number }> {
+async function putObject(store: string, file: string, ext = 'duckdb'): Promise<{ path: string; sha256: string; bytes: number }> {
   const dir = join(store, STORE_OBJECTS);
   await mkdir(dir, { recursive: true });
   const tmp = join(dir, `${TMP}${process.pid}-${randomBytes(4).toString('hex')}`);
@@ -84,7 +89,7 @@ async function putObject(store: string, file: string): Promise<{ path: string; s
   try {
     await pipeline(createReadStream(file, { highWaterMark: 1 << 20 }), tee, createWriteStream(tmp));
     const sha256 = hash.digest('hex');
-    const path = `${STORE_OBJECTS}/sha256-${sha256}.duckdb`;
+    const path = `${STORE_OBJECTS}/sha256-${sha256}.${ext}`;
     if (existsSync(join(store, path))) await rm(tmp);
     else {
       await fsyncPath(tmp);
@@ -94,6 +99,46 @@ async function putObject(store: string, file: string): Promise<{ path: string; s
   } catch (err) {
     await rm(tmp, { force: true });
     throw err;
+  }
+}
+
+/**
+ * The dataset files `file` lists (dataset_files) as objects of the store: content-addressed like the database, so a
+ * file an earlier publication put there (an unchanged dataset's) is listed again, not copied. The others are copied
+ * from the files folder beside `file`, where ingest wrote them, and checked against their listed hash.
+ */
+async function putDatasetFiles(store: string, file: string): Promise<StoreObject[]> {
+  const rows = await readOnly(file, 'SELECT "DOI", "Format", "Sha256", "Bytes" FROM dataset_files ORDER BY "DOI", "Format"');
+  const objects: StoreObject[] = [];
+  for (const [doi, format, sha256, bytes] of rows) {
+    const f = downloadFormat.parse(format);
+    const name = datasetFileName(String(sha256), f);
+    const object = { role: 'dataset-file' as const, path: `${STORE_OBJECTS}/${name}`, sha256: String(sha256), bytes: Number(bytes), doi: String(doi), format: f };
+    if (!existsSync(join(store, object.path))) {
+      const source = join(plainFilesDir(file), name);
+      if (!existsSync(source)) throw new Error(`${file} lists ${name} for ${String(doi)}, which is neither in ${plainFilesDir(file)} nor in ${join(store, STORE_OBJECTS)}: ingest the dataset again`);
+      const put = await putObject(store, source, DOWNLOAD_EXTENSIONS[f]);
+      if (put.sha256 !== object.sha256) throw new Error(`${source} does not hash to the ${object.sha256} that ${file} lists: ingest the dataset again`);
+    }
+    objects.push(object);
+  }
+  return objects;
+}
+
+const downloadFormat = z.enum(DOWNLOAD_FORMATS);
+
+/** The rows of one query against a DuckDB file opened read-only for it. */
+async function readOnly(file: string, sql: string): Promise<unknown[][]> {
+  const instance = await DuckDBInstance.create(file, { access_mode: 'READ_ONLY' });
+  try {
+    const conn = await instance.connect();
+    try {
+      return (await conn.runAndReadAll(sql)).getRows();
+    } finally {
+      conn.closeSync();
+    }
+  } finally {
+    instance.closeSync();
   }
 }
 
@@ -154,12 +199,13 @@ export async function publishToStore(store: string, file: string, opts: PublishO
   await expectCurrent(store, opts.parent);
   const parent = opts.parent === undefined ? await currentId(store) : opts.parent;
   const object = await putObject(store, file);
+  const files = await putDatasetFiles(store, file);
   const manifest: PublicationManifest = {
     id: opts.id ?? newPublicationId(opts.now),
     createdAt: (opts.now ?? new Date()).toISOString(),
     parent,
     kind: 'full',
-    objects: [{ role: 'database', ...object }],
+    objects: [{ role: 'database', ...object }, ...files],
   };
   const dir = join(store, STORE_PUBLICATIONS, manifest.id);
   const tmpDir = `${dir}${TMP}${process.pid}`;

@@ -2,7 +2,9 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { doiKey } from '../schemas/metadata-schema.js';
+import { plainFilesDir } from '../schemas/publication-files.js';
 import { newPublicationId } from '../schemas/publication.js';
+import { collectFiles } from './dataset-files.js';
 import { run } from './db.js';
 import type { Log } from './ingest-build.js';
 import { publishChange } from './merge.js';
@@ -33,7 +35,10 @@ export async function runRemove(options: RemoveOptions): Promise<Report> {
     return finish({ published: false, error, datasets: [failedReport(options.doi, undefined, error)] }, started);
   }
   const meta = { maxObservationId: prev.maxObservationId, maxLocationId: prev.maxLocationId, publicationId: newPublicationId() };
-  await publishChange(target, { drop: [doi], meta }, { memoryLimitBytes: ingestMemory(options.memoryLimitBytes).limitBytes });
+  const publication = { parent: prev.publicationId, changes: [{ DOI: doi, DatasetName: prev.datasets.get(doi)!.name, change: 'removed' as const }] };
+  await publishChange(target, { drop: [doi], meta, publication }, { memoryLimitBytes: ingestMemory(options.memoryLimitBytes).limitBytes });
+  // The removed dataset's files stay while the replaced publication may still be served; the next publish removes them.
+  await collectFiles(plainFilesDir(target), prev.files);
   options.log?.info(`removed ${doi}; published ${options.duckdbPath}`);
   return { ...finish({ published: true, datasets: [datasetReport(doi, undefined, 'removed')] }, started), publication: meta.publicationId };
 }

@@ -1,6 +1,6 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import { spawn } from 'node:child_process';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -97,4 +97,15 @@ export function startCli(args: readonly string[], env: NodeJS.ProcessEnv): CliRu
 /** The DOIs a published DuckDB file holds, sorted. */
 export async function publishedDois(path: string): Promise<string[]> {
   return (await query(path, 'SELECT "DOI" FROM datasets ORDER BY "DOI"')).map((r) => String(r.DOI));
+}
+
+/** The dataset files a published file lists that are not complete in its files folder (missing, or another size). */
+export async function listedFilesMissing(db: string): Promise<string[]> {
+  const missing: string[] = [];
+  for (const f of await query(db, 'SELECT "Sha256", "Format", "Bytes" FROM dataset_files')) {
+    const path = join(`${db}.files`, `sha256-${String(f.Sha256)}.${String(f.Format)}`);
+    const size = await stat(path).then((s) => s.size, () => undefined);
+    if (size !== Number(f.Bytes)) missing.push(path);
+  }
+  return missing;
 }

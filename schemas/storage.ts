@@ -109,6 +109,29 @@ export const storageTables = {
     { column: 'key', sqlType: 'VARCHAR', nullable: false },
     { column: 'value', sqlType: 'VARCHAR', nullable: false },
   ],
+  // The bulk files this publication serves and where it came from (schemas/publication-files.ts, the contract with
+  // the API): one row per dataset and format, naming the content-addressed file by its hash.
+  dataset_files: [
+    { column: storageKeys.doi, sqlType: 'VARCHAR', nullable: false },
+    { column: 'Format', sqlType: 'VARCHAR', nullable: false },
+    { column: 'Sha256', sqlType: 'VARCHAR', nullable: false },
+    { column: 'Bytes', sqlType: 'BIGINT', nullable: false },
+    { column: 'Rows', sqlType: 'BIGINT', nullable: false },
+    { column: 'PublicationId', sqlType: 'VARCHAR', nullable: false },
+  ],
+  // Every publication this file descends from, itself included: carried forward by each publish.
+  publication_history: [
+    { column: 'PublicationId', sqlType: 'VARCHAR', nullable: false },
+    { column: 'CreatedAt', sqlType: 'TIMESTAMP', nullable: false },
+    { column: 'Parent', sqlType: 'VARCHAR', nullable: true },
+  ],
+  // What each publication of the history added, replaced or removed, one row per dataset.
+  publication_changes: [
+    { column: 'PublicationId', sqlType: 'VARCHAR', nullable: false },
+    { column: storageKeys.doi, sqlType: 'VARCHAR', nullable: false },
+    { column: 'DatasetName', sqlType: 'VARCHAR', nullable: false },
+    { column: 'Change', sqlType: 'VARCHAR', nullable: false },
+  ],
 } as const satisfies Record<string, readonly ColumnDef[]>;
 
 export type StorageTable = keyof typeof storageTables;
@@ -127,7 +150,7 @@ export function columnNames(table: StorageTable): string[] {
 }
 
 /** Schema version written to `tributary_meta`; the API refuses a file of another version. */
-export const STORAGE_SCHEMA_VERSION = '5';
+export const STORAGE_SCHEMA_VERSION = '6';
 
 /** `CREATE TABLE` for one storage table. Identifiers come from the catalogue only. */
 export function createTableSql(table: StorageTable): string {

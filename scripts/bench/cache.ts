@@ -23,11 +23,28 @@ export interface IngestTiming {
   /** What the ingest's own report says (its pipeline, without process start). */
   readonly reportRowsPerSecond?: number;
   readonly timingsMs?: Record<string, number>;
+  /** The report's CPU time per stage (DuckDB's threads included). */
+  readonly cpuMs?: Record<string, number>;
   /** Peak RSS of the ingest process (VmHWM, DuckDB included), when measured. */
   readonly peakRssMB?: number;
   readonly measuredAt: string;
   /** True when measured in this run; false when read from the cache. */
   readonly fresh: boolean;
+}
+
+/** A full ingest with dataset files ÷ one without (issue 29's ≤ 1.3×): its wall time over that time less the files stage. */
+export const FILES_RATIO_TARGET = 1.3;
+export function filesRatio(ingest: IngestTiming): number | undefined {
+  const files = ingest.timingsMs?.['files'];
+  return files === undefined ? undefined : ingest.wallMs / (ingest.wallMs - files);
+}
+
+/** The same ratio in CPU time over the pipeline's stages: steadier than wall time on a machine others share. */
+export function filesCpuRatio(ingest: IngestTiming): number | undefined {
+  const files = ingest.cpuMs?.['files'];
+  if (files === undefined) return undefined;
+  const total = Object.values(ingest.cpuMs!).reduce((a, b) => a + b, 0);
+  return total / (total - files);
 }
 
 export interface BenchCache {
@@ -66,13 +83,14 @@ export async function timeIngest(src: string, duckdbPath: string, reportPath: st
 }
 
 function readTiming(reportPath: string, wall: { wallMs: number; peakRssMB?: number; measuredAt: string }, rows: number): Omit<IngestTiming, 'fresh'> {
-  const report = readJson<{ rowsPerSecond?: number; timingsMs?: Record<string, number> }>(reportPath);
+  const report = readJson<{ rowsPerSecond?: number; timingsMs?: Record<string, number>; cpuMs?: Record<string, number> }>(reportPath);
   return {
     rows,
     wallMs: wall.wallMs,
     rowsPerSecond: rows / (wall.wallMs / 1000),
     reportRowsPerSecond: report?.rowsPerSecond,
     timingsMs: report?.timingsMs,
+    cpuMs: report?.cpuMs,
     ...(wall.peakRssMB ? { peakRssMB: wall.peakRssMB } : {}),
     measuredAt: wall.measuredAt,
   };

@@ -16,7 +16,7 @@ import { cpus, totalmem } from 'node:os';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { BENCH_API_KEY, libuvThreads, startApi } from './api-process.js';
-import { ensureCache } from './cache.js';
+import { ensureCache, filesCpuRatio, filesRatio, FILES_RATIO_TARGET } from './cache.js';
 import type { Context, Settings } from './context.js';
 import { openClient } from './client.js';
 import { openDuck } from './duck.js';
@@ -142,6 +142,18 @@ async function mainSections() {
     verdict: verdict(ingest.rowsPerSecond >= 250_000),
     note: `${(ingest.wallMs / 1000).toFixed(1)} s wall${ingest.peakRssMB ? `, peak RSS ${ingest.peakRssMB} MB` : ''}${ingest.reportRowsPerSecond ? `; pipeline's own figure ${Math.round(ingest.reportRowsPerSecond)} rows/s` : ''}`,
   });
+  const ratio = filesRatio(ingest);
+  if (ratio !== undefined) {
+    figures.push({
+      section: '7',
+      name: `make ingest with each dataset's Parquet and CSV files ÷ without (the files stage's own time, ${settings.rows} rows)`,
+      unit: '×',
+      value: summarise([ratio]),
+      target: `≤ ${FILES_RATIO_TARGET}×`,
+      verdict: verdict(ratio <= FILES_RATIO_TARGET),
+      note: `files stage ${((ingest.timingsMs?.['files'] ?? 0) / 1000).toFixed(1)} s of ${(ingest.wallMs / 1000).toFixed(1)} s wall; in CPU time ${filesCpuRatio(ingest)?.toFixed(2) ?? '?'}×`,
+    });
+  }
   return { cache, filters, pgLoad, details: ctx.details };
 }
 

@@ -6,7 +6,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { BENCH_API_KEY, sampleRss, startApi } from './api-process.js';
-import { ensureCache, type IngestTiming } from './cache.js';
+import { ensureCache, filesRatio, FILES_RATIO_TARGET, type IngestTiming } from './cache.js';
 import { openClient } from './client.js';
 import { repeat, summary, type Context, type Settings } from './context.js';
 import { openDuck } from './duck.js';
@@ -122,6 +122,7 @@ async function boundedExtract(ctx: Context): Promise<ScaleRow['extract']> {
 function misses(row: Omit<ScaleRow, 'misses'>, figures: readonly Figure[]): string[] {
   const out: string[] = [];
   if (row.ingest.rowsPerSecond < INGEST_TARGET) out.push(`ingest < ${INGEST_TARGET / 1000}k rows/s`);
+  if ((filesRatio(row.ingest) ?? 0) > FILES_RATIO_TARGET) out.push(`ingest with files > ${FILES_RATIO_TARGET}× without`);
   const pageMisses = figures.filter((f) => f.section === '2' && f.verdict === 'MISS').length;
   if (pageMisses > 0) out.push(`${pageMisses} page(s) over 250 ms or 1.3× their first`);
   const countMisses = figures.filter((f) => f.section === '4' && f.verdict === 'MISS');
@@ -140,11 +141,12 @@ const ms = (n: number) => (n < 10 ? n.toFixed(1) : n.toFixed(0));
 
 /** One Markdown row per size. */
 export function renderScaleTable(rows: readonly ScaleRow[]): string {
-  const header = ['rows', 'ingest rows/s', 'ingest peak RSS MB', 'file MB', 'first page ms', '50% page ms', '95% page ms', 'worst page ÷ first', 'slowest $count ms', 'JSON extract rows/s (first 1M)', 'COPY NDJSON rows/s', 'extract ÷ COPY', 'API RSS MB page 10 → 100', 'missed'];
+  const header = ['rows', 'ingest rows/s', 'ingest with files ÷ without', 'ingest peak RSS MB', 'file MB', 'first page ms', '50% page ms', '95% page ms', 'worst page ÷ first', 'slowest $count ms', 'JSON extract rows/s (first 1M)', 'COPY NDJSON rows/s', 'extract ÷ COPY', 'API RSS MB page 10 → 100', 'missed'];
   const lines = rows.map((r) =>
     [
       int(r.rows),
       `${int(r.ingest.rowsPerSecond)}${r.ingest.fresh ? '' : ` (cached, ${r.ingest.measuredAt.slice(0, 10)})`}`,
+      filesRatio(r.ingest)?.toFixed(2) ?? '',
       r.ingest.peakRssMB === undefined ? '' : int(r.ingest.peakRssMB),
       int(r.fileMB),
       ms(r.pageMs.first),

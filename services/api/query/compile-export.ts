@@ -1,10 +1,9 @@
-import type { FieldDef } from '../../../schemas/index.js';
+import { PARQUET_COPY_OPTIONS, parquetColumnsSql, textCopyOptions } from '../../../schemas/row-sql.js';
 import type { ExportFormat } from '../export-formats.js';
 import type { PagePlan } from './plan.js';
-import { renderRow } from './render-row.js';
+import { RESOURCE_NAMES, renderRow } from './render-row.js';
 import { resourceTable, resourceWhere, whereClause } from './resource-where.js';
-import { RESOURCE_ALIAS } from './source.js';
-import { column, ident, literal, Params, type CompiledQuery } from './sql.js';
+import { literal, Params, type CompiledQuery } from './sql.js';
 
 /**
  * A whole result's query and, for the formats DuckDB writes itself, the options of the COPY that writes it
@@ -14,11 +13,8 @@ export type CompiledExport =
   | { readonly kind: 'copy'; readonly query: CompiledQuery; /** Fixed text per format, never user input. */ readonly options: string }
   | { readonly kind: 'columns'; readonly query: CompiledQuery };
 
-/**
- * Rows per Parquet row group: DuckDB's default (122,880) keeps a group of Records near a megabyte compressed, small
- * enough for a reader to fetch one by a range request, large enough for zstd and column statistics to work.
- */
-export const PARQUET_ROW_GROUP = 122_880;
+/** Rows per Parquet row group (schemas/row-sql.ts, shared with ingest's dataset files). */
+export { PARQUET_ROW_GROUP } from '../../../schemas/row-sql.js';
 
 /**
  * A whole-result export: every row the plan's filter matches, in stored (Id) order, as the format's COPY writes it.
@@ -41,31 +37,14 @@ export function compileExport(plan: PagePlan, format: ExportFormat): CompiledExp
     case 'parquet':
       return {
         kind: 'copy',
-        query: { sql: `SELECT ${typedColumns(plan.fields)} FROM ${from}`, params: params.values },
-        options: `FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${PARQUET_ROW_GROUP}`,
+        query: { sql: `SELECT ${parquetColumnsSql(plan.fields, RESOURCE_NAMES)} FROM ${from}`, params: params.values },
+        options: PARQUET_COPY_OPTIONS,
       };
     case 'csv':
-      return { kind: 'copy', query: { sql: `SELECT ${renderRow('csv', plan.fields)} FROM ${from}`, params: params.values }, options: textOptions('\\r\\n') };
+      return { kind: 'copy', query: { sql: `SELECT ${renderRow('csv', plan.fields)} FROM ${from}`, params: params.values }, options: textCopyOptions('\\r\\n', literal) };
     case 'ndjson':
-      return { kind: 'copy', query: { sql: `SELECT ${renderRow('json', plan.fields)} FROM ${from}`, params: params.values }, options: textOptions('\\n') };
+      return { kind: 'copy', query: { sql: `SELECT ${renderRow('json', plan.fields)} FROM ${from}`, params: params.values }, options: textCopyOptions('\\n', literal) };
     case 'arrow':
       return { kind: 'columns', query: { sql: `SELECT ${renderRow('arrow', plan.fields)} FROM ${from}`, params: params.values } };
   }
-}
-
-/**
- * DuckDB's CSV writer with quoting off writes each row's one text value verbatim (as pages do: copy-text.ts). The
- * query has one column, so the delimiter is never written; it is set to a byte no row holds all the same.
- */
-function textOptions(newLine: string): string {
-  return `FORMAT csv, HEADER false, QUOTE '', ESCAPE '', DELIMITER ${literal('\x01')}, NEW_LINE ${literal(newLine)}`;
-}
-
-function typedColumns(fields: readonly FieldDef[]): string {
-  return fields
-    .map((f) => {
-      const c = column(RESOURCE_ALIAS, f.column);
-      return `${f.type === 'uuid' ? `CAST(${c} AS VARCHAR)` : c} AS ${ident(f.name)}`;
-    })
-    .join(', ');
 }

@@ -5,6 +5,7 @@
 import type { FieldDef } from '../../../schemas/index.js';
 import type { PageRows } from '../exec/execute.js';
 import type { Format } from '../formats.js';
+import { csvHeader } from '../../../schemas/row-sql.js';
 import { arrowFrame } from './arrow-frame.js';
 import { pageStream, textPageStream, type TextFrame } from './page-stream.js';
 
@@ -45,10 +46,8 @@ function csvFrame(fields: readonly FieldDef[]): TextFrame {
   return { prefix: `${csvHeader(fields)}\r\n`, suffix: '', trailer: '' };
 }
 
-/** The CSV header line of a selection. */
-export function csvHeader(fields: readonly FieldDef[]): string {
-  return fields.map((f) => f.name).join(',');
-}
+/** The CSV header line of a selection (schemas/row-sql.ts, shared with ingest's dataset files). */
+export { csvHeader };
 
 function textOf(rows: PageRows): AsyncGenerator<Uint8Array, number> {
   if (rows.kind !== 'text') throw new Error(`a text format was handed ${rows.kind} rows`);
