@@ -45,11 +45,11 @@ export function compileExport(plan: PagePlan, format: ExportFormat): CompiledExp
         options: `FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${PARQUET_ROW_GROUP}`,
       };
     case 'csv':
-      return { kind: 'copy', query: { sql: `SELECT ${renderRow('csv', plan.fields)} FROM ${from}`, params: params.values }, options: textOptions('\\r\\n') };
+      return { kind: 'copy', query: { sql: `SELECT ${renderRow('csv', plan.fields, plan.resource.table)} FROM ${from}`, params: params.values }, options: textOptions('\\r\\n') };
     case 'ndjson':
-      return { kind: 'copy', query: { sql: `SELECT ${renderRow('json', plan.fields)} FROM ${from}`, params: params.values }, options: textOptions('\\n') };
+      return { kind: 'copy', query: { sql: `SELECT ${renderRow('json', plan.fields, plan.resource.table)} FROM ${from}`, params: params.values }, options: textOptions('\\n') };
     case 'arrow':
-      return { kind: 'columns', query: { sql: `SELECT ${renderRow('arrow', plan.fields)} FROM ${from}`, params: params.values } };
+      return { kind: 'columns', query: { sql: `SELECT ${renderRow('arrow', plan.fields, plan.resource.table)} FROM ${from}`, params: params.values } };
   }
 }
 

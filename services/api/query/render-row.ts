@@ -2,15 +2,17 @@
  * Each format's row in SQL, one table per way DuckDB hands rows over (formats.ts): a text value per row that COPY
  * writes as it is, or the Id and typed columns for a columnar writer. Fields are read from the resource's table `t`.
  */
-import { storageKeys, type FieldDef } from '../../../schemas/index.js';
+import { pointColumns, storageKeys, type FieldDef, type ResourceDef } from '../../../schemas/index.js';
 import { isTextFormat, type Format, type TextFormat } from '../formats.js';
 import { column, constant } from './sql.js';
 import { RESOURCE_ALIAS } from './source.js';
 import { assertNever } from '../assert-never.js';
 
-type RowRenderer = (fields: readonly FieldDef[]) => string;
+/** The resource's table: a GeoJSON row reads its point from it (`pointColumns`). */
+type Table = ResourceDef['table'];
+type RowRenderer = (fields: readonly FieldDef[], table: Table) => string;
 
-export const TEXT_ROWS: { readonly [F in TextFormat]: RowRenderer } = { json: jsonRow, csv: csvRow };
+export const TEXT_ROWS: { readonly [F in TextFormat]: RowRenderer } = { json: jsonRow, csv: csvRow, geojson: featureRow };
 export const COLUMN_ROWS: { readonly [F in Exclude<Format, TextFormat>]: RowRenderer } = {
   arrow: (fields) => `${field(storageKeys.id)} AS id, ${typedColumns(fields)}${textBytes(fields)}`,
 };
@@ -33,10 +35,10 @@ function textBytes(fields: readonly FieldDef[]): string {
  * columns' bytes for Arrow.
  *
  * @example
- * renderRow('csv', [idField]) // `concat_ws(',', CAST(t."Id" AS VARCHAR)) AS row`
+ * renderRow('csv', [idField], 'observations') // `concat_ws(',', CAST(t."Id" AS VARCHAR)) AS row`
  */
-export function renderRow(format: Format, fields: readonly FieldDef[]): string {
-  return isTextFormat(format) ? `${TEXT_ROWS[format](fields)} AS row` : COLUMN_ROWS[format](fields);
+export function renderRow(format: Format, fields: readonly FieldDef[], table: Table): string {
+  return isTextFormat(format) ? `${TEXT_ROWS[format](fields, table)} AS row` : COLUMN_ROWS[format](fields, table);
 }
 
 function field(name: string): string {
@@ -58,8 +60,23 @@ function typedValue(f: FieldDef): string {
  * could not serve Locations either: its keys are case-insensitive, and Locations has both `Id` and `ID`).
  */
 function jsonRow(fields: readonly FieldDef[]): string {
+  return `${jsonObject(fields)}::VARCHAR`;
+}
+
+function jsonObject(fields: readonly FieldDef[]): string {
   const members = fields.map((f) => `${constant(f.name)}, ${f.type === 'timestamp' ? isoTimestamp(field(f.column)) : field(f.column)}`);
-  return `json_object(${members.join(', ')})::VARCHAR`;
+  return `json_object(${members.join(', ')})`;
+}
+
+/**
+ * A GeoJSON Feature (RFC 7946): the row's Id, its point as [longitude, latitude] and the selected fields as its
+ * properties, built by the same `json_object` as a JSON row so a features page streams as fast as an OData one.
+ */
+function featureRow(fields: readonly FieldDef[], table: Table): string {
+  const point = (pointColumns as Partial<Record<Table, { longitude: string; latitude: string }>>)[table];
+  if (!point) throw new Error(`${table} rows have no point to write as GeoJSON`);
+  const geometry = `json_object('type', 'Point', 'coordinates', json_array(${field(point.longitude)}, ${field(point.latitude)}))`;
+  return `json_object('type', 'Feature', 'id', ${field(storageKeys.id)}, 'geometry', ${geometry}, 'properties', ${jsonObject(fields)})::VARCHAR`;
 }
 
 /** Timestamps are served as ISO 8601 UTC with milliseconds: 2020-01-01T15:30:00.000Z. */
