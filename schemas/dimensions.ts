@@ -19,9 +19,13 @@ export const dimensions: readonly DimensionDef[] = [
   { name: 'RegionId', type: 'string', columns: {}, membership: 'location_regions', description: "Region containing the location: admin.2.ca, admin.4.ca.<province>, hub.<name>. 'eq' means the location lies in the region, 'ne' that it does not." },
   { name: 'DatasetName', type: 'string', columns: { datasets: 'DatasetName' }, description: 'Name of the dataset.' },
   { name: 'CreateTimestamp', type: 'timestamp', nullable: true, columns: { datasets: 'CreateTimestamp' }, description: 'When the dataset was created; dates and date-times, quoted or not.' },
-  { name: 'Latitude', type: 'number', columns: { locations: 'Latitude', observations: 'MonitoringLocationLatitude' }, description: 'Location latitude (bounding boxes with gt/lt).' },
-  { name: 'Longitude', type: 'number', columns: { locations: 'Longitude', observations: 'MonitoringLocationLongitude' }, description: 'Location longitude (bounding boxes with gt/lt).' },
+  { name: 'Latitude', type: 'number', columns: { locations: 'Latitude' }, description: 'Location latitude (bounding boxes with gt/lt).' },
+  { name: 'Longitude', type: 'number', columns: { locations: 'Longitude' }, description: 'Location longitude (bounding boxes with gt/lt).' },
   { name: 'Name', type: 'string', columns: { locations: 'Name' }, description: 'Location name.' },
+  // The location's coordinates as each observation carries them: OGC API – Features' observations filter by them
+  // (its bbox), counted from the statistics joined to the locations. No OData resource lists them.
+  { name: 'MonitoringLocationLatitude', type: 'number', columns: { locations: 'Latitude', observations: 'MonitoringLocationLatitude' }, description: "Latitude of the observation's location, in decimal degrees." },
+  { name: 'MonitoringLocationLongitude', type: 'number', columns: { locations: 'Longitude', observations: 'MonitoringLocationLongitude' }, description: "Longitude of the observation's location, in decimal degrees." },
 ];
 
 /**

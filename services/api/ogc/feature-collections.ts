@@ -1,7 +1,8 @@
 /**
  * The collections OGC API – Features serves, each a view of an OData resource: the same fields, the same planner,
  * compiler and statistics. `observations` are Records (the upload schema's fields, the location's among them);
- * they accept the location's Latitude and Longitude as filters, so a bbox is one filter on either collection.
+ * they filter by the location's coordinates as the Records name them (MonitoringLocationLatitude, …Longitude), which
+ * is what their bbox becomes.
  */
 import { getDimension, getResource, type DimensionDef, type ResourceDef } from '../../../schemas/index.js';
 
@@ -15,6 +16,8 @@ export interface FeatureCollectionDef {
   readonly resource: ResourceDef;
   /** The OData resource that serves the same rows (an `alternate` link, the docs). */
   readonly odataResource: ResourceDef;
+  /** The dimensions of the feature's point: what `Latitude` and `Longitude` of an envelope (bbox) mean here. */
+  readonly point: { readonly latitude: string; readonly longitude: string };
 }
 
 const resource = (name: string): ResourceDef => {
@@ -32,13 +35,15 @@ export const FEATURE_COLLECTIONS: readonly FeatureCollectionDef[] = [
     description: 'A point per monitoring location, with its dataset (DOI) and the Location fields of /v1/odata/v4/Locations. Filters on observation fields select the locations with at least one matching observation.',
     resource: resource('Locations'),
     odataResource: resource('Locations'),
+    point: { latitude: 'Latitude', longitude: 'Longitude' },
   },
   {
     id: 'observations',
     title: 'Observations',
     description: "A point per observation at its location's coordinates, with the Records fields of /v1/odata/v4/Records (the DataStream upload schema).",
-    resource: { ...records, filterable: [...records.filterable, 'Latitude', 'Longitude'] },
+    resource: { ...records, filterable: [...records.filterable, 'MonitoringLocationLatitude', 'MonitoringLocationLongitude'] },
     odataResource: records,
+    point: { latitude: 'MonitoringLocationLatitude', longitude: 'MonitoringLocationLongitude' },
   },
 ];
 

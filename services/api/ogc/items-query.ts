@@ -71,6 +71,7 @@ export function itemsPlan(raw: string, collection: FeatureCollectionDef): ItemsP
   for (const [name, values] of fields) parts.push({ parameter: name, expr: fieldExpr(name, values) });
   checkBboxCrs(single.get('bbox-crs'));
   checkF(single.get('f'));
+  for (const part of parts) part.expr = onPoint(part.expr, collection);
   for (const part of parts) planPart(part.parameter, { filter: part.expr, count: false, otherParams: [] }, resource);
 
   const filter = parts.map((p) => p.expr).reduce<Expr | undefined>((all, e) => (all ? { kind: 'and', left: all, right: e } : e), undefined);
@@ -88,6 +89,28 @@ export function itemsPlan(raw: string, collection: FeatureCollectionDef): ItemsP
   const plan = planPart('properties', query, resource);
   if (plan.kind !== 'page') throw new Error(`an items query planned as ${plan.kind}`);
   return { plan, query };
+}
+
+/**
+ * An envelope's Latitude and Longitude (bbox, and CQL2's spatial operators) as the collection's point: on
+ * observations the location's coordinates each observation carries, planned like any field of theirs.
+ */
+function onPoint(expr: Expr, collection: FeatureCollectionDef): Expr {
+  const names: Record<string, string> = { Latitude: collection.point.latitude, Longitude: collection.point.longitude };
+  const visit = (e: Expr): Expr => {
+    switch (e.kind) {
+      case 'and':
+      case 'or':
+        return { ...e, left: visit(e.left), right: visit(e.right) };
+      case 'not':
+        return { ...e, operand: visit(e.operand) };
+      default: {
+        const name = names[e.property.name];
+        return name && name !== e.property.name ? { ...e, property: { ...e.property, name } } : e;
+      }
+    }
+  };
+  return visit(expr);
 }
 
 function decode(raw: string): QueryParam[] {
