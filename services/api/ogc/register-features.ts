@@ -30,7 +30,10 @@ export function registerFeatures(app: Hono, deps: CollectionDeps): void {
   const base = (c: Context) => baseUrl(c.req.url, c.req.raw.headers, deps.links);
   const path = (p: string) => `${FEATURES_PATH}${p}`;
 
-  app.get(FEATURES_PATH, (c) => {
+  // OWSLib asks for the landing page with a trailing slash.
+  app.get(`${FEATURES_PATH}/`, (c) => landing(c));
+  app.get(FEATURES_PATH, (c) => landing(c));
+  const landing = (c: Context) => {
     const b = base(c);
     return c.json({
       title: 'Tributary: water-quality monitoring data',
@@ -43,7 +46,7 @@ export function registerFeatures(app: Hono, deps: CollectionDeps): void {
         link(`${b}${FEATURES_PATH}/collections`, 'data', JSON_MEDIA, 'The collections'),
       ],
     });
-  });
+  };
   app.get(path('/conformance'), (c) => c.json({ conformsTo: CONFORMANCE }));
   app.get(path('/api'), (c) => c.body(JSON.stringify(featuresOpenApi(base(c))), 200, { 'Content-Type': OPENAPI_MEDIA }));
   app.get(path('/collections'), async (c) => {
