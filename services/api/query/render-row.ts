@@ -70,13 +70,24 @@ function jsonObject(fields: readonly FieldDef[]): string {
 
 /**
  * A GeoJSON Feature (RFC 7946): the row's Id, its point as [longitude, latitude] and the selected fields as its
- * properties, built by the same `json_object` as a JSON row so a features page streams as fast as an OData one.
+ * properties. The frame is concatenated around the JSON row's `json_object`: nesting it in an outer `json_object`
+ * makes DuckDB parse the inner object again, and costs twice the row (docs/performance.md, §F).
  */
 function featureRow(fields: readonly FieldDef[], table: Table): string {
   const point = (pointColumns as Partial<Record<Table, { longitude: string; latitude: string }>>)[table];
   if (!point) throw new Error(`${table} rows have no point to write as GeoJSON`);
-  const geometry = `json_object('type', 'Point', 'coordinates', json_array(${field(point.longitude)}, ${field(point.latitude)}))`;
-  return `json_object('type', 'Feature', 'id', ${field(storageKeys.id)}, 'geometry', ${geometry}, 'properties', ${jsonObject(fields)})::VARCHAR`;
+  const parts = [
+    constant('{"type":"Feature","id":'),
+    field(storageKeys.id),
+    constant(',"geometry":{"type":"Point","coordinates":['),
+    field(point.longitude),
+    constant(','),
+    field(point.latitude),
+    constant(']},"properties":'),
+    `${jsonObject(fields)}::VARCHAR`,
+    constant('}'),
+  ];
+  return `concat(${parts.join(', ')})`;
 }
 
 /** Timestamps are served as ISO 8601 UTC with milliseconds: 2020-01-01T15:30:00.000Z. */
