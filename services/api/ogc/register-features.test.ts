@@ -7,6 +7,8 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { getResource } from '../../../schemas/index.js';
+import { createApp } from '../app.js';
+import { openKeyStore } from '../keys/key-store.js';
 import { openFixtureApp, type FixtureApp } from '../testing/fixture-app.js';
 import { featuresOpenApi } from './features-openapi.js';
 import { ITEMS_LIMIT } from './items-query.js';
@@ -111,5 +113,34 @@ describe('OGC API – Features: discovery', () => {
     const broken = featuresOpenApi('https://api.example.org') as Json;
     broken['paths']['/conformance']['get']['responses'] = 'none';
     expect((await new Validator().validate(broken)).valid).toBe(false);
+  });
+});
+
+describe('OGC API – Features: keys, CORS and rate limits as on the OData API', () => {
+  it('no key → 401 with the standard exception; a key → 200; an allowed origin gets CORS headers; the bucket → 429', async () => {
+    const keys = await openKeyStore({ plainKeys: ['k1'] });
+    try {
+      const guarded = createApp({
+        acquire: () => fixture.db.acquire(),
+        links: { trustProxy: false },
+        access: { keys, corsOrigins: ['https://map.example.org'], rateLimit: { rps: 1, burst: 2, now: () => 0 } },
+      });
+      const items = `${F}/collections/locations/items?limit=1`;
+      const refused = await guarded.request(items);
+      expect(refused.status).toBe(401);
+      expect(await refused.json()).toMatchObject({ code: 'missing_api_key', description: expect.stringMatching(/x-api-key/) });
+      const ok = await guarded.request(items, { headers: { 'x-api-key': 'k1' } });
+      expect(ok.status).toBe(200);
+      const browser = await guarded.request(items, { headers: { origin: 'https://map.example.org' } });
+      expect(browser.status).toBe(200);
+      expect(browser.headers.get('access-control-allow-origin')).toBe('https://map.example.org');
+      // The key's bucket holds 2 and the clock stands still: its third request is over the rate.
+      expect((await guarded.request(items, { headers: { 'x-api-key': 'k1' } })).status).toBe(200);
+      const limited = await guarded.request(items, { headers: { 'x-api-key': 'k1' } });
+      expect(limited.status).toBe(429);
+      expect(await limited.json()).toMatchObject({ code: 'rate_limited' });
+    } finally {
+      keys.close();
+    }
   });
 });
