@@ -32,12 +32,15 @@ export interface ItemsPlan {
   readonly query: Query;
 }
 
-/** A parameter whose value stands for a filter expression: the parts that are AND-ed into one `$filter`. */
-type FilterParameter = (value: string) => Expr | undefined;
+/**
+ * A parameter whose value stands for a filter expression (undefined: no condition), given the request's other
+ * single-valued parameters (a `filter` reads its `filter-lang`).
+ */
+type FilterParameter = (value: string, others: ReadonlyMap<string, string>) => Expr | undefined;
 
 /**
- * Parameters that are filters. Part 3's `filter` (with `filter-lang=cql2-text`) joins this table: its value parsed
- * by cql2/ into the same `Expr`, AND-ed with the others by `itemsPlan` below.
+ * Parameters that are filters, AND-ed into one filter by `itemsPlan` below. Part 3's `filter` joins this table (its
+ * value parsed by cql2/ into the same `Expr`, `filter-lang` checked), and `filter-lang` joins ITEMS_PARAMETERS.
  */
 const FILTER_PARAMETERS: Readonly<Record<string, FilterParameter>> = {
   bbox: (value) => envelopeExpr(parseBbox(value), 0),
@@ -51,27 +54,15 @@ const FILTER_PARAMETERS: Readonly<Record<string, FilterParameter>> = {
  */
 export function itemsPlan(raw: string, collection: FeatureCollectionDef): ItemsPlan {
   const resource = collection.resource;
-  const parts: { parameter: string; expr: Expr }[] = [];
-  const fields = new Map<string, string[]>();
-  const single = new Map<string, string>();
-  const queryables = new Set(filterNames(resource));
-  for (const { name, value } of decode(raw)) {
-    if (queryables.has(name)) {
-      fields.set(name, [...(fields.get(name) ?? []), value]);
-      continue;
-    }
-    if (!(ITEMS_PARAMETERS as readonly string[]).includes(name) && !FILTER_PARAMETERS[name]) throw unknownParameter(name, collection);
-    if (single.has(name)) throw invalid(name, `${name} appears more than once; give it once.`);
-    single.set(name, value);
-  }
+  const { single, fields } = readParameters(raw, collection);
+  const parts: { readonly parameter: string; readonly expr: Expr }[] = [];
   for (const [name, value] of single) {
-    const expr = FILTER_PARAMETERS[name]?.(value);
-    if (expr) parts.push({ parameter: name, expr });
+    const expr = FILTER_PARAMETERS[name]?.(value, single);
+    if (expr) parts.push({ parameter: name, expr: onPoint(expr, collection) });
   }
   for (const [name, values] of fields) parts.push({ parameter: name, expr: fieldExpr(name, values) });
   checkBboxCrs(single.get('bbox-crs'));
   checkF(single.get('f'));
-  for (const part of parts) part.expr = onPoint(part.expr, collection);
   for (const part of parts) planPart(part.parameter, { filter: part.expr, count: false, otherParams: [] }, resource);
 
   const filter = parts.map((p) => p.expr).reduce<Expr | undefined>((all, e) => (all ? { kind: 'and', left: all, right: e } : e), undefined);
@@ -113,6 +104,23 @@ function onPoint(expr: Expr, collection: FeatureCollectionDef): Expr {
   return visit(expr);
 }
 
+/** The parameters by name: field parameters with every value given, the others once each. */
+function readParameters(raw: string, collection: FeatureCollectionDef) {
+  const fields = new Map<string, string[]>();
+  const single = new Map<string, string>();
+  const queryables = new Set(filterNames(collection.resource));
+  for (const { name, value } of decode(raw)) {
+    if (queryables.has(name)) {
+      fields.set(name, [...(fields.get(name) ?? []), value]);
+      continue;
+    }
+    if (!(ITEMS_PARAMETERS as readonly string[]).includes(name) && !FILTER_PARAMETERS[name]) throw unknownParameter(name, collection);
+    if (single.has(name)) throw invalid(name, `${name} appears more than once; give it once.`);
+    single.set(name, value);
+  }
+  return { single, fields };
+}
+
 function decode(raw: string): QueryParam[] {
   try {
     return decodeQueryString(raw);
@@ -142,7 +150,7 @@ function unknownParameter(name: string, collection: FeatureCollectionDef): ApiEr
   const fields = filterNames(collection.resource).join(', ');
   return invalid(
     name,
-    `Unknown query parameter '${name}' on /collections/${collection.id}/items. Parameters: ${[...ITEMS_PARAMETERS, ...Object.keys(FILTER_PARAMETERS).filter((p) => p !== 'bbox' && p !== 'datetime')].join(', ')}, and one per queryable field: ${fields}.`,
+    `Unknown query parameter '${name}' on /collections/${collection.id}/items. Parameters: ${[...new Set([...ITEMS_PARAMETERS, ...Object.keys(FILTER_PARAMETERS)])].join(', ')}, and one per queryable field: ${fields}.`,
   );
 }
 
