@@ -21,7 +21,8 @@ command -v python3 >/dev/null || need+=(python3)
 command -v haproxy >/dev/null || need+=(haproxy)
 command -v redis-server >/dev/null || need+=(redis-server)
 command -v ogrinfo >/dev/null || need+=(gdal-bin)
-python3 -c 'import owslib' 2>/dev/null || need+=(python3-owslib)
+# Debian's OWSLib is in the system interpreter, which a pyenv python3 does not see (the test looks in both).
+python3 -c 'import owslib' 2>/dev/null || /usr/bin/python3 -c 'import owslib' 2>/dev/null || need+=(python3-owslib)
 if [ ${#need[@]} -gt 0 ]; then
   echo "test-deps: installing ${need[*]} from Debian's packages"
   apt-get update -qq

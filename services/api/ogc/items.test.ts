@@ -159,6 +159,15 @@ describe('OGC API – Features: items', () => {
     expect(rel('alternate')).toBe(`https://data.example.org/v1/odata/v4/Locations?$filter=MonitoringLocationType%20eq%20%27River%2FStream%27&$top=2`);
   });
 
+  it('f=json and an open interval are accepted; HEAD answers the headers alone', async () => {
+    const page = await items('locations', 'f=json&datetime=../..&limit=2');
+    expect(page.numberReturned).toBe(2);
+    const head = await app.request(`${F}/collections/locations/items?limit=2`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe('application/geo+json');
+    expect(await head.text()).toBe('');
+  });
+
   it('one feature by its Id; an unknown one is a 404', async () => {
     const [id] = await ids('SELECT max("Id") FROM observations');
     const { res, body } = await get(`${F}/collections/observations/items/${id}`);
