@@ -22,6 +22,10 @@ export const dimensions: readonly DimensionDef[] = [
   { name: 'Latitude', type: 'number', columns: { locations: 'Latitude' }, description: 'Location latitude (bounding boxes with gt/lt).' },
   { name: 'Longitude', type: 'number', columns: { locations: 'Longitude' }, description: 'Location longitude (bounding boxes with gt/lt).' },
   { name: 'Name', type: 'string', columns: { locations: 'Name' }, description: 'Location name.' },
+  // The location's coordinates as each observation carries them: OGC API – Features' observations filter by them
+  // (its bbox), counted from the statistics joined to the locations. No OData resource lists them.
+  { name: 'MonitoringLocationLatitude', type: 'number', columns: { locations: 'Latitude', observations: 'MonitoringLocationLatitude' }, description: "Latitude of the observation's location, in decimal degrees." },
+  { name: 'MonitoringLocationLongitude', type: 'number', columns: { locations: 'Longitude', observations: 'MonitoringLocationLongitude' }, description: "Longitude of the observation's location, in decimal degrees." },
 ];
 
 /**

@@ -144,6 +144,15 @@ export const locationIdColumns = {
   location_regions: storageKeys.locationId,
 } as const satisfies Partial<Record<StorageTable, string>>;
 
+/**
+ * The WGS 84 point of a row, in the tables whose rows have one: a location's own, or on an observation the
+ * location's coordinates as denormalised into it. OGC API – Features writes them as each feature's geometry.
+ */
+export const pointColumns = {
+  locations: { longitude: 'Longitude', latitude: 'Latitude' },
+  observations: { longitude: 'MonitoringLocationLongitude', latitude: 'MonitoringLocationLatitude' },
+} as const satisfies Partial<Record<StorageTable, { readonly longitude: string; readonly latitude: string }>>;
+
 /** A table's column names, in storage order. */
 export function columnNames(table: StorageTable): string[] {
   return storageTables[table].map((c) => c.column);

@@ -2,7 +2,8 @@
 # What `make test` needs beyond npm packages, installed or started when missing (Debian, as root):
 # the local PostgreSQL cluster for the board's suite, Chromium for its browser test, xmllint for the CSDL
 # schema check, docker-compose for the compose file check, curl and python3 for the recipes the tests run, HAProxy
-# and redis-server for the replica tests (which start their own Redis; the shared-limit tests use 127.0.0.1:6379).
+# and redis-server for the replica tests (which start their own Redis; the shared-limit tests use 127.0.0.1:6379),
+# GDAL's ogrinfo/ogr2ogr and Python's OWSLib for the OGC API – Features clients' tests (services/api/ogc/).
 set -euo pipefail
 
 if ! pg_isready -h 127.0.0.1 -p 5432 -q 2>/dev/null; then
@@ -19,6 +20,9 @@ command -v curl >/dev/null || need+=(curl)
 command -v python3 >/dev/null || need+=(python3)
 command -v haproxy >/dev/null || need+=(haproxy)
 command -v redis-server >/dev/null || need+=(redis-server)
+command -v ogrinfo >/dev/null || need+=(gdal-bin)
+# Debian's OWSLib is in the system interpreter, which a pyenv python3 does not see (the test looks in both).
+python3 -c 'import owslib' 2>/dev/null || /usr/bin/python3 -c 'import owslib' 2>/dev/null || need+=(python3-owslib)
 if [ ${#need[@]} -gt 0 ]; then
   echo "test-deps: installing ${need[*]} from Debian's packages"
   apt-get update -qq

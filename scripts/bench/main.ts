@@ -10,7 +10,7 @@
  * every row, not the first 1M), BENCH_SKIP_PG=1, BENCH_SCALE (0, or the sizes), BENCH_SCALE_ONLY=1, BENCH_OUT,
  * BENCH_PUBLISHES (200: the publish section's no-decay run), BENCH_ONLY=publish (that section alone, on the cached hub),
  * BENCH_ONLY=extract (§1, §5 and §1z alone: the formats' extracts and compression, no scale table), BENCH_ONLY=export
- * (§1e whole-result exports alone).
+ * (§1e whole-result exports alone), BENCH_ONLY=features (§F OGC API – Features pages against the OData pages alone).
  */
 import { cpus, totalmem } from 'node:os';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -26,6 +26,7 @@ import { compressionSection } from './section-compression.js';
 import { countsSection } from './section-counts.js';
 import { extractSection } from './section-extract.js';
 import { exportSection } from './section-export.js';
+import { featuresSection } from './section-features.js';
 import { pagesSection } from './section-pages.js';
 import { partitionedSection } from './section-partitioned.js';
 import { postgresSection } from './section-postgres.js';
@@ -63,8 +64,11 @@ const scaleOnly = process.env.BENCH_SCALE_ONLY === '1';
 const publishOnly = process.env.BENCH_ONLY === 'publish';
 const extractOnly = process.env.BENCH_ONLY === 'extract';
 const exportOnly = process.env.BENCH_ONLY === 'export';
-if (process.env.BENCH_ONLY && !publishOnly && !extractOnly && !exportOnly) throw new Error(`BENCH_ONLY=${process.env.BENCH_ONLY}: the sections that run alone are 'publish', 'extract' and 'export'`);
-const sizes = publishOnly || extractOnly || exportOnly ? [] : scaleSizes(process.env.BENCH_SCALE, settings);
+const featuresOnly = process.env.BENCH_ONLY === 'features';
+if (process.env.BENCH_ONLY && !publishOnly && !extractOnly && !exportOnly && !featuresOnly) {
+  throw new Error(`BENCH_ONLY=${process.env.BENCH_ONLY}: the sections that run alone are 'publish', 'extract', 'export' and 'features'`);
+}
+const sizes = publishOnly || extractOnly || exportOnly || featuresOnly ? [] : scaleSizes(process.env.BENCH_SCALE, settings);
 const figures: Figure[] = [];
 let failure: unknown;
 let main: Awaited<ReturnType<typeof mainSections>> | undefined;
@@ -84,6 +88,11 @@ if (sizes.length > 0 && !failure) {
 async function mainSections() {
   const cache = await ensureCache(settings.rows, settings.seed, process.env.BENCH_INGEST === '1', log);
   const duck = await openDuck(cache.duckdbPath);
+  if (featuresOnly) {
+    const details: Record<string, unknown> = {};
+    await featuresAlone(cache.duckdbPath, duck, details);
+    return { cache, filters: undefined, pgLoad: undefined, details };
+  }
   const filters = await discoverFilters(duck);
   if (filters.totalRows !== settings.rows) throw new Error(`${cache.duckdbPath} holds ${filters.totalRows} rows, expected ${settings.rows}`);
   if (publishOnly) {
@@ -116,6 +125,7 @@ async function mainSections() {
     await exportSection(ctx);
     log('§2 pages');
     const pages = await pagesSection(ctx);
+    await featuresSection(ctx);
     await partitionedSection(ctx);
     log('§4 counts');
     const counts = await countsSection(ctx);
@@ -155,6 +165,24 @@ async function mainSections() {
     });
   }
   return { cache, filters, pgLoad, details: ctx.details };
+}
+
+/** §F alone (BENCH_ONLY=features): the API and the measuring client, no filters (any ROWS will do). */
+async function featuresAlone(path: string, duck: Awaited<ReturnType<typeof openDuck>>, details: Record<string, unknown>): Promise<void> {
+  const api = await startApi(path);
+  const client = await openClient({ 'x-api-key': BENCH_API_KEY }).catch(async (err: unknown) => {
+    await api.stop();
+    throw err;
+  });
+  try {
+    await featuresSection({ settings, base: api.base, client, duck, figures, details, log });
+  } catch (err) {
+    failure = err;
+  } finally {
+    client.close();
+    await api.stop();
+    duck.close();
+  }
 }
 
 /** §P on copies of the cached hub. */

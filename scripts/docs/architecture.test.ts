@@ -32,6 +32,7 @@ const IMPORT_RULES: readonly Rule[] = [
   { rule: 'query/ never imports db/, exec/, stream/ or routes/', from: new RegExp(`^${API}/query/`), forbid: new RegExp(`^${API}/(db|exec|stream|routes)/`) },
   { rule: 'exec/ knows nothing of HTTP: not routes/, stream/ or middleware/', from: new RegExp(`^${API}/exec/`), forbid: new RegExp(`^${API}/(routes|stream|middleware)/`) },
   { rule: 'routes/ call the stages; they never compile SQL', from: new RegExp(`^${API}/routes/`), forbid: new RegExp(`^${API}/query/(compile|sql)`) },
+  { rule: 'ogc/ calls the stages as routes/ do; it never compiles SQL', from: new RegExp(`^${API}/ogc/`), forbid: new RegExp(`^${API}/query/(compile|sql)`) },
   { rule: 'only db/extract/extract.ts is imported from outside db/extract/', from: new RegExp(`^(?!${API}/db/extract/)`), forbid: new RegExp(`^${API}/db/extract/(?!extract\\.ts$)`) },
 ];
 

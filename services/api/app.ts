@@ -4,7 +4,7 @@
  */
 import { Hono, type MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { ApiError, errorBody } from './errors.js';
+import { ApiError, errorBody, featuresErrorBody } from './errors.js';
 import { registerAccess, type AccessOptions } from './middleware/access.js';
 import { compress } from './middleware/compress.js';
 import { cutOnError } from './middleware/cut-on-error.js';
@@ -14,6 +14,8 @@ import { registerDiscovery } from './routes/discovery.js';
 import { registerExplore, type ExploreOptions } from './routes/explore.js';
 import { EXPORT_PATH, exportHandler } from './routes/export.js';
 import { BASE_PATH } from './routes/links.js';
+import { FEATURES_PATH } from './ogc/feature-links.js';
+import { registerFeatures } from './ogc/register-features.js';
 
 export interface AppDeps extends CollectionDeps {
   /** Reports unexpected errors (never user input problems); defaults to stderr. */
@@ -74,9 +76,14 @@ export function createApp(deps: AppDeps): Hono {
     throw new ApiError('method_not_allowed', `${c.req.method} is not allowed: exports are read-only. Use GET (or HEAD for the row count alone).`, {}, { Allow: ALLOW });
   });
 
+  if (deps.beforeCollection) app.use(`${FEATURES_PATH}/collections/*`, deps.beforeCollection);
+  registerFeatures(app, deps);
+
+  // Under /v1/features errors carry OGC's exception members (code, description) besides the API's own.
+  const body = (c: { req: { path: string } }, e: ApiError) => JSON.stringify(isFeatures(c.req.path) ? featuresErrorBody(e) : errorBody(e));
   app.notFound((c) => {
     const err = notFound(c.req.path);
-    return c.body(JSON.stringify(errorBody(err)), 404, { 'Content-Type': JSON_TYPE });
+    return c.body(body(c, err), 404, { 'Content-Type': JSON_TYPE });
   });
   app.onError((err, c) => {
     const apiError =
@@ -88,7 +95,11 @@ export function createApp(deps: AppDeps): Hono {
     // A query interrupted because its client went away is not a fault of ours: nobody is there to answer.
     if (!apiError && !c.req.raw.signal.aborted) logError(err);
     const e = apiError ?? new ApiError('internal', 'Internal error: the request could not be answered. Retry once; if it persists, report it with the time of the request.');
-    return c.body(JSON.stringify(errorBody(e)), e.status as 400, { 'Content-Type': JSON_TYPE, ...e.headers });
+    return c.body(body(c, e), e.status as 400, { 'Content-Type': JSON_TYPE, ...e.headers });
   });
   return app;
+}
+
+function isFeatures(path: string): boolean {
+  return path === FEATURES_PATH || path.startsWith(`${FEATURES_PATH}/`);
 }

@@ -17,6 +17,8 @@ const statuses = <T extends Record<string, { readonly status: number }>>(codes: 
 export const API_ERROR_CODES = {
   ...statuses(ODATA_ERROR_CODES),
   ...statuses(PLAN_ERROR_CODES),
+  // OGC API – Features' query parameters (limit, bbox, datetime, properties, cursor, f, an unknown one).
+  invalid_parameter: 400,
   not_found: 404,
   method_not_allowed: 405,
   not_acceptable: 406,
@@ -66,6 +68,14 @@ export interface ErrorBody {
     detail: string;
     source?: { parameter?: string; offset?: number };
   }[];
+}
+
+/**
+ * The body of an error under OGC API – Features (/v1/features): the standard's exception (`code`, `description`)
+ * with the API's own members beside it, so one body serves GIS clients and ours.
+ */
+export function featuresErrorBody(err: ApiError): ErrorBody & { code: string; description: string } {
+  return { code: err.code, description: err.message, ...errorBody(err) };
 }
 
 /**

@@ -11,6 +11,14 @@ describe('formats', () => {
     expect(formatNamed('xml')).toBeUndefined();
   });
 
+  it("GeoJSON is the features API's alone: OData's $format and Accept never choose it", () => {
+    expect(FORMAT_NAMES).toEqual(['json', 'csv', 'arrow']);
+    expect(formatNamed('geojson')).toBeUndefined();
+    expect(formatNamed('application/geo+json')).toBeUndefined();
+    expect(formatFromAccept('application/geo+json')).toBeUndefined();
+    expect(isTextFormat('geojson')).toBe(true);
+  });
+
   it.each([
     ['text/csv', 'csv'],
     ['Text/CSV; charset=utf-8', 'csv'],

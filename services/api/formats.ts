@@ -21,6 +21,8 @@ export interface FormatDef {
   readonly rowEnd?: ',' | '\r\n';
   /** What OpenAPI says a 200 of this format holds. */
   readonly description: string;
+  /** The API that serves it: OData's `$format`, Accept, `$metadata` and OpenAPI offer only the `odata` ones. */
+  readonly api: 'odata' | 'features';
 }
 
 export const FORMATS = {
@@ -31,6 +33,7 @@ export const FORMATS = {
     rows: 'text',
     rowEnd: ',',
     description: 'OData JSON: {"@odata.context", "value": [rows], "@odata.nextLink" when there is a next page}.',
+    api: 'odata',
   },
   csv: {
     mediaType: 'text/csv',
@@ -39,6 +42,7 @@ export const FORMATS = {
     rows: 'text',
     rowEnd: '\r\n',
     description: '$format=csv or Accept: text/csv: RFC 4180, a header row, then one row per record; the next page in the Link header.',
+    api: 'odata',
   },
   arrow: {
     mediaType: 'application/vnd.apache.arrow.stream',
@@ -46,6 +50,17 @@ export const FORMATS = {
     byAccept: true,
     rows: 'columns',
     description: '$format=arrow or Accept: application/vnd.apache.arrow.stream: an Arrow IPC stream, one record batch per chunk; the next page in the Link header.',
+    api: 'odata',
+  },
+  // OGC API – Features' items (services/api/ogc/): a Feature per row, written by DuckDB as JSON rows are.
+  geojson: {
+    mediaType: 'application/geo+json',
+    contentType: 'application/geo+json',
+    byAccept: false,
+    rows: 'text',
+    rowEnd: ',',
+    description: 'A GeoJSON FeatureCollection: a Point Feature per row, numberMatched, numberReturned, timeStamp and links.',
+    api: 'features',
   },
 } as const satisfies Record<string, FormatDef>;
 
@@ -54,7 +69,8 @@ export type Format = keyof typeof FORMATS;
 /** The formats whose rows DuckDB writes as text (JSON, CSV). */
 export type TextFormat = { [F in Format]: (typeof FORMATS)[F]['rows'] extends 'text' ? F : never }[Format];
 
-export const FORMAT_NAMES = Object.keys(FORMATS) as Format[];
+/** The formats OData offers (`$format`, Accept, `$metadata`, OpenAPI); the features API's are not among them. */
+export const FORMAT_NAMES = (Object.keys(FORMATS) as Format[]).filter((f) => FORMATS[f].api === 'odata');
 
 export function isTextFormat(format: Format): format is TextFormat {
   return FORMATS[format].rows === 'text';

@@ -37,7 +37,7 @@ function values(col: ChunkColumn): unknown[] {
 describe('chunkColumns', () => {
   it.each(resources.map((r) => [r.name, r] as const))('%s: every column of every row equals the converter\'s values', async (_, resource) => {
     const plan = planQuery(parseQuery('$format=arrow'), resource) as PagePlan;
-    const result = await conn.stream(`SELECT ${renderRow('arrow', plan.fields)} FROM ${resourceTable(plan)}`);
+    const result = await conn.stream(`SELECT ${renderRow('arrow', plan.fields, plan.resource.table)} FROM ${resourceTable(plan)}`);
     const names = result.columnNames();
     const textBytes = names.indexOf(TEXT_BYTES_COLUMN);
     expect(textBytes).toBe(names.length - 1);

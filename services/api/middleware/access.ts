@@ -60,5 +60,8 @@ export function registerAccess(app: Hono, opts: AccessOptions = {}, collectionPa
     // Only requests that run a DuckDB query wait for a slot; `$metadata` shares the route pattern.
     app.use(collectionPath, (c, next) => (reads(c) ? gate(c, next) : next()));
     app.use(exportPath, (c, next) => (reads(c) ? gate(c, next) : next()));
+    // OGC API – Features' items run the same queries (services/api/ogc/).
+    app.use('/v1/features/collections/:collectionId/items', gate);
+    app.use('/v1/features/collections/:collectionId/items/:featureId', gate);
   }
 }

@@ -5,7 +5,7 @@
  * its own `ApiError` (status, code, message, parameter, offset) in one place.
  * Codes are stable API: clients and docs key on them, so never rename one.
  */
-import { FORMATS } from '../formats.js';
+import { FORMAT_NAMES } from '../formats.js';
 
 /** Every code this stage can raise, with its HTTP status and what it means. */
 export const ODATA_ERROR_CODES = {
@@ -22,7 +22,7 @@ export const ODATA_ERROR_CODES = {
   invalid_top: { status: 400, summary: '$top is not an integer in the allowed range.' },
   invalid_skiptoken: { status: 400, summary: '$skiptoken is not of the form Id:<integer> or Id:<uuid>.' },
   invalid_count: { status: 400, summary: '$count is not true or false.' },
-  invalid_format: { status: 400, summary: `$format is not one of ${Object.keys(FORMATS).join(', ')} (or their media types).` },
+  invalid_format: { status: 400, summary: `$format is not one of ${FORMAT_NAMES.join(', ')} (or their media types).` },
   unsupported_apply: { status: 400, summary: '$apply uses a transformation or aggregate other than the supported groupby/count form.' },
 } as const satisfies Record<string, { readonly status: number; readonly summary: string }>;
 

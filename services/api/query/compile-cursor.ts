@@ -17,5 +17,5 @@ import { Params, type CompiledQuery } from './sql.js';
 export function compileCursorRows(plan: PagePlan, format: TextFormat): CompiledQuery {
   const params = new Params();
   const where = whereClause([resourceWhere(plan, params), afterKey(plan, params)]);
-  return { sql: `SELECT ${RESOURCE_ID} AS id, ${renderRow(format, plan.fields)} FROM ${resourceTable(plan)}${where}`, params: params.values };
+  return { sql: `SELECT ${RESOURCE_ID} AS id, ${renderRow(format, plan.fields, plan.resource.table)} FROM ${resourceTable(plan)}${where}`, params: params.values };
 }

@@ -41,10 +41,10 @@ export function compileExport(plan: PagePlan, format: ExportFormat): CompiledExp
         options: PARQUET_COPY_OPTIONS,
       };
     case 'csv':
-      return { kind: 'copy', query: { sql: `SELECT ${renderRow('csv', plan.fields)} FROM ${from}`, params: params.values }, options: textCopyOptions('\\r\\n', literal) };
+      return { kind: 'copy', query: { sql: `SELECT ${renderRow('csv', plan.fields, plan.resource.table)} FROM ${from}`, params: params.values }, options: textCopyOptions('\\r\\n', literal) };
     case 'ndjson':
-      return { kind: 'copy', query: { sql: `SELECT ${renderRow('json', plan.fields)} FROM ${from}`, params: params.values }, options: textCopyOptions('\\n', literal) };
+      return { kind: 'copy', query: { sql: `SELECT ${renderRow('json', plan.fields, plan.resource.table)} FROM ${from}`, params: params.values }, options: textCopyOptions('\\n', literal) };
     case 'arrow':
-      return { kind: 'columns', query: { sql: `SELECT ${renderRow('arrow', plan.fields)} FROM ${from}`, params: params.values } };
+      return { kind: 'columns', query: { sql: `SELECT ${renderRow('arrow', plan.fields, plan.resource.table)} FROM ${from}`, params: params.values } };
   }
 }

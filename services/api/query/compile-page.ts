@@ -56,6 +56,6 @@ export function compilePageRows(
     inIdRanges(opts.idRanges, params),
     resourceWhere(plan, params),
   ]);
-  const sql = `SELECT ${renderRow(format, plan.fields)} FROM ${resourceTable(plan)}${where}${orderBy(opts)}`;
+  const sql = `SELECT ${renderRow(format, plan.fields, plan.resource.table)} FROM ${resourceTable(plan)}${where}${orderBy(opts)}`;
   return { sql, params: params.values };
 }

@@ -3,13 +3,15 @@
  * writes as it is, or the Id and typed columns for a columnar writer. Fields are read from the resource's table `t`.
  * The row text itself is built in schemas/row-sql.ts, shared with ingest's dataset files; quoting stays in sql.ts.
  */
-import { storageKeys, type FieldDef } from '../../../schemas/index.js';
+import { pointColumns, storageKeys, type FieldDef, type ResourceDef } from '../../../schemas/index.js';
 import { csvRowSql, jsonRowSql, typedValueSql, type SqlNames } from '../../../schemas/row-sql.js';
 import { isTextFormat, type Format, type TextFormat } from '../formats.js';
 import { column, constant, ident } from './sql.js';
 import { RESOURCE_ALIAS } from './source.js';
 
-type RowRenderer = (fields: readonly FieldDef[]) => string;
+/** The resource's table: a GeoJSON row reads its point from it (`pointColumns`). */
+type Table = ResourceDef['table'];
+type RowRenderer = (fields: readonly FieldDef[], table: Table) => string;
 
 /** The resource's columns as `t."…"`, with the API's own quoting. */
 export const RESOURCE_NAMES: SqlNames = { column: (name) => column(RESOURCE_ALIAS, name), ident, constant };
@@ -17,6 +19,7 @@ export const RESOURCE_NAMES: SqlNames = { column: (name) => column(RESOURCE_ALIA
 export const TEXT_ROWS: { readonly [F in TextFormat]: RowRenderer } = {
   json: (fields) => jsonRowSql(fields, RESOURCE_NAMES),
   csv: (fields) => csvRowSql(fields, RESOURCE_NAMES),
+  geojson: featureRow,
 };
 export const COLUMN_ROWS: { readonly [F in Exclude<Format, TextFormat>]: RowRenderer } = {
   arrow: (fields) => `${RESOURCE_NAMES.column(storageKeys.id)} AS id, ${typedColumns(fields)}${textBytes(fields)}`,
@@ -40,12 +43,35 @@ function textBytes(fields: readonly FieldDef[]): string {
  * columns' bytes for Arrow.
  *
  * @example
- * renderRow('csv', [idField]) // `concat_ws(',', CAST(t."Id" AS VARCHAR)) AS row`
+ * renderRow('csv', [idField], 'observations') // `concat_ws(',', CAST(t."Id" AS VARCHAR)) AS row`
  */
-export function renderRow(format: Format, fields: readonly FieldDef[]): string {
-  return isTextFormat(format) ? `${TEXT_ROWS[format](fields)} AS row` : COLUMN_ROWS[format](fields);
+export function renderRow(format: Format, fields: readonly FieldDef[], table: Table): string {
+  return isTextFormat(format) ? `${TEXT_ROWS[format](fields, table)} AS row` : COLUMN_ROWS[format](fields, table);
 }
 
 function typedColumns(fields: readonly FieldDef[]): string {
   return fields.map((f, i) => `${typedValueSql(f, RESOURCE_NAMES)} AS c${i}`).join(', ');
+}
+
+/**
+ * A GeoJSON Feature (RFC 7946): the row's Id, its point as [longitude, latitude] and the selected fields as its
+ * properties. The frame is concatenated around the JSON row's `json_object`: nesting it in an outer `json_object`
+ * makes DuckDB parse the inner object again, and costs twice the row (docs/performance.md, "Alternatives measured and rejected").
+ */
+function featureRow(fields: readonly FieldDef[], table: Table): string {
+  const point = (pointColumns as Partial<Record<Table, { longitude: string; latitude: string }>>)[table];
+  if (!point) throw new Error(`${table} rows have no point to write as GeoJSON`);
+  const field = RESOURCE_NAMES.column;
+  const parts = [
+    constant('{"type":"Feature","id":'),
+    field(storageKeys.id),
+    constant(',"geometry":{"type":"Point","coordinates":['),
+    field(point.longitude),
+    constant(','),
+    field(point.latitude),
+    constant(']},"properties":'),
+    jsonRowSql(fields, RESOURCE_NAMES),
+    constant('}'),
+  ];
+  return `concat(${parts.join(', ')})`;
 }

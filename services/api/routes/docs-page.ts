@@ -2,6 +2,7 @@
  * The human docs page at `/` of the data API: a static page built from the catalogue, with copy-paste
  * examples against the base URL the reader used. No scripts; every interpolated value is HTML-escaped.
  */
+import { FEATURES_PATH } from '../ogc/feature-links.js';
 import { filterNames, resources, type ResourceDef } from '../../../schemas/index.js';
 import { API_ERROR_CODES } from '../errors.js';
 import { FORMAT_NAMES, FORMATS } from '../formats.js';
@@ -58,6 +59,7 @@ OData v4 JSON, compatible with the DataStream public API and its clients. Send y
 <li>OData service document: <a href="${BASE_PATH}/"><code>${root}/</code></a> and metadata (CSDL XML): <a href="${BASE_PATH}/$metadata"><code>${root}/$metadata</code></a></li>
 <li>Recipes for curl, Python, R, JavaScript (datastreamjs), Excel and Power BI: <code>docs/recipes/</code> in the repository.</li>
 <li>Explore the data without writing a query: facets, a map, a chart, a preview, CSV and "copy as": <a href="/explore">/explore</a></li>
+<li>GIS clients (QGIS, GDAL/OGR, ArcGIS Pro, R sf, geopandas, OWSLib): the same data as OGC API – Features (GeoJSON) at <a href="${FEATURES_PATH}"><code>${base}${FEATURES_PATH}</code></a>; GDAL and QGIS send the key with <code>GDAL_HTTP_HEADERS="x-api-key: YOUR_KEY"</code></li>
 </ul>
 
 <h2 id="cite">Citation and licence</h2>

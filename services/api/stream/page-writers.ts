@@ -20,6 +20,11 @@ export interface PageFrame {
   readonly count: number;
   /** JSON's `@odata.count`: every row the filter matches (`$top=0&$count=true`). */
   readonly total?: number;
+  /**
+   * GeoJSON: the FeatureCollection's members other than `features` (numberMatched, numberReturned, timeStamp,
+   * links), all known before the first row: written ahead of the features.
+   */
+  readonly members?: Readonly<Record<string, unknown>>;
 }
 
 export type PageWriter = (rows: PageRows, frame: PageFrame) => Promise<ReadableStream<Uint8Array>>;
@@ -32,7 +37,14 @@ export const PAGE_WRITERS: { readonly [F in Format]: PageWriter } = {
   json: (rows, frame) => textPageStream(textOf(rows), jsonFrame(frame), frame),
   csv: (rows, frame) => textPageStream(textOf(rows), csvFrame(frame.fields), frame),
   arrow: (rows, frame) => pageStream(columnsOf(rows), arrowFrame(frame.fields), frame),
+  geojson: (rows, frame) => textPageStream(textOf(rows), featureCollectionFrame(frame), frame),
 };
+
+/** COPY ends every Feature with a comma, as a JSON row: the frame drops the last one. */
+function featureCollectionFrame({ members }: PageFrame): TextFrame {
+  const head = JSON.stringify({ type: 'FeatureCollection', ...members });
+  return { prefix: `${head.slice(0, -1)},"features":[`, suffix: ']}', trailer: ',' };
+}
 
 /** COPY ends every row with a comma: the frame drops the last one. */
 function jsonFrame({ context, next, total }: PageFrame): TextFrame {

@@ -1,0 +1,61 @@
+/**
+ * The collections OGC API – Features serves, each a view of an OData resource: the same fields, the same planner,
+ * compiler and statistics. `observations` are Records (the upload schema's fields, the location's among them);
+ * they filter by the location's coordinates as the Records name them (MonitoringLocationLatitude, …Longitude), which
+ * is what their bbox becomes.
+ */
+import { getDimension, getResource, type DimensionDef, type ResourceDef } from '../../../schemas/index.js';
+
+export type FeatureCollectionId = 'locations' | 'observations';
+
+export interface FeatureCollectionDef {
+  readonly id: FeatureCollectionId;
+  readonly title: string;
+  readonly description: string;
+  /** What the planner plans the items against. */
+  readonly resource: ResourceDef;
+  /** The OData resource that serves the same rows (an `alternate` link, the docs). */
+  readonly odataResource: ResourceDef;
+  /** The dimensions of the feature's point: what `Latitude` and `Longitude` of an envelope (bbox) mean here. */
+  readonly point: { readonly latitude: string; readonly longitude: string };
+}
+
+const resource = (name: string): ResourceDef => {
+  const r = getResource(name);
+  if (!r) throw new Error(`no resource ${name}`);
+  return r;
+};
+
+const records = resource('Records');
+
+export const FEATURE_COLLECTIONS: readonly FeatureCollectionDef[] = [
+  {
+    id: 'locations',
+    title: 'Monitoring locations',
+    description: 'A point per monitoring location, with its dataset (DOI) and the Location fields of /v1/odata/v4/Locations. Filters on observation fields select the locations with at least one matching observation.',
+    resource: resource('Locations'),
+    odataResource: resource('Locations'),
+    point: { latitude: 'Latitude', longitude: 'Longitude' },
+  },
+  {
+    id: 'observations',
+    title: 'Observations',
+    description: "A point per observation at its location's coordinates, with the Records fields of /v1/odata/v4/Records (the DataStream upload schema).",
+    resource: { ...records, filterable: [...records.filterable, 'MonitoringLocationLatitude', 'MonitoringLocationLongitude'] },
+    odataResource: records,
+    point: { latitude: 'MonitoringLocationLatitude', longitude: 'MonitoringLocationLongitude' },
+  },
+];
+
+export function featureCollection(id: string): FeatureCollectionDef | undefined {
+  return FEATURE_COLLECTIONS.find((c) => c.id === id);
+}
+
+/** The dimensions a collection filters by: its queryables and its field query parameters. */
+export function queryableDimensions(collection: FeatureCollectionDef): DimensionDef[] {
+  return collection.resource.filterable.map((name) => {
+    const dim = getDimension(name);
+    if (!dim) throw new Error(`no dimension ${name}`);
+    return dim;
+  });
+}

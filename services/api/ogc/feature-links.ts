@@ -1,0 +1,71 @@
+/**
+ * The features API's URLs. Every link is absolute on the same base as OData's (routes/links.ts: PUBLIC_BASE_URL,
+ * else the forwarded headers when TRUST_PROXY=1, else the request), so they stay right behind a proxy.
+ */
+import { formatFilter } from '../odata/index.js';
+import type { Query } from '../odata/ast.js';
+import type { PagePlan } from '../query/plan.js';
+import { BASE_PATH, encodeValue } from '../routes/links.js';
+import type { FeatureCollectionDef } from './feature-collections.js';
+
+export const FEATURES_PATH = '/v1/features';
+
+export const GEOJSON = 'application/geo+json';
+export const JSON_MEDIA = 'application/json';
+export const OPENAPI_MEDIA = 'application/vnd.oai.openapi+json;version=3.0';
+export const SCHEMA_MEDIA = 'application/schema+json';
+
+export interface Link {
+  readonly href: string;
+  readonly rel: string;
+  readonly type?: string;
+  readonly title?: string;
+}
+
+export function link(href: string, rel: string, type?: string, title?: string): Link {
+  return { href, rel, ...(type ? { type } : {}), ...(title ? { title } : {}) };
+}
+
+export function collectionUrl(base: string, collection: FeatureCollectionDef): string {
+  return `${base}${FEATURES_PATH}/collections/${collection.id}`;
+}
+
+/** `…/items?…` with these parameters, each encoded as routes/links.ts encodes OData's. */
+export function itemsUrl(base: string, collection: FeatureCollectionDef, params: readonly (readonly [string, string])[]): string {
+  const query = params.map(([k, v]) => `${encodeValue(k)}=${encodeValue(v)}`).join('&');
+  return `${collectionUrl(base, collection)}/items${query ? `?${query}` : ''}`;
+}
+
+/** The request's parameters without `cursor`, then the cursor after the page's last Id. */
+export function nextItemsUrl(base: string, collection: FeatureCollectionDef, params: readonly (readonly [string, string])[], lastKey: bigint | string): string {
+  return itemsUrl(base, collection, [...params.filter(([k]) => k !== 'cursor'), ['cursor', String(lastKey)]]);
+}
+
+/**
+ * The same rows from the OData API (JSON), when the OData resource can filter as the collection did (the
+ * observations' bbox has no OData counterpart: Records do not filter by Latitude).
+ */
+export function odataAlternate(base: string, collection: FeatureCollectionDef, plan: PagePlan, query: Query): string | undefined {
+  const filterable = new Set(collection.odataResource.filterable);
+  if (plan.where && !dimNames(query).every((n) => filterable.has(n))) return undefined;
+  const params: [string, string][] = [];
+  if (query.select) params.push(['$select', plan.fields.map((f) => f.name).join(',')]);
+  if (query.filter) params.push(['$filter', formatFilter(query.filter)]);
+  params.push(['$top', String(plan.top)]);
+  if (plan.after !== undefined) params.push(['$skiptoken', `Id:${plan.after}`]);
+  return `${base}${BASE_PATH}/${collection.odataResource.name}?${params.map(([k, v]) => `${k}=${encodeValue(v)}`).join('&')}`;
+}
+
+function dimNames(query: Query): string[] {
+  const out: string[] = [];
+  const visit = (e: Query['filter']): void => {
+    if (!e) return;
+    if (e.kind === 'and' || e.kind === 'or') {
+      visit(e.left);
+      visit(e.right);
+    } else if (e.kind === 'not') visit(e.operand);
+    else out.push(e.property.name);
+  };
+  visit(query.filter);
+  return out;
+}

@@ -1,0 +1,101 @@
+/**
+ * The features API's OpenAPI 3.0 description (`service-desc`): every path with its parameters, each collection's
+ * items path with its own field parameters (GDAL reads them to know which filters the server applies).
+ */
+import { FEATURE_COLLECTIONS, queryableDimensions, type FeatureCollectionDef } from './feature-collections.js';
+import { FEATURES_PATH, GEOJSON, JSON_MEDIA, SCHEMA_MEDIA } from './feature-links.js';
+import { DATETIME_FIELD, ITEMS_LIMIT } from './items-query.js';
+import { queryableSchema } from './queryables.js';
+
+const ref = (name: string) => ({ $ref: `#/components/parameters/${name}` });
+const json = (description: string, schema: object = { type: 'object' }, media = JSON_MEDIA) => ({ description, content: { [media]: { schema } } });
+const errors = {
+  '400': { $ref: '#/components/responses/Error' },
+  '404': { $ref: '#/components/responses/Error' },
+};
+
+function itemsPath(collection: FeatureCollectionDef) {
+  const fields = queryableDimensions(collection).map((dim) => ({
+    name: dim.name,
+    in: 'query',
+    required: false,
+    description: `${dim.description} Items whose ${dim.name} equals the value; repeat the parameter for any of several.`,
+    schema: queryableSchema(dim),
+    style: 'form',
+    explode: true,
+  }));
+  return {
+    get: {
+      operationId: `get${collection.id[0]!.toUpperCase()}${collection.id.slice(1)}Features`,
+      summary: `${collection.title}: a page of features`,
+      tags: ['Data'],
+      parameters: [ref('limit'), ref('bbox'), ref('datetime'), ref('properties'), ref('cursor'), ...fields],
+      responses: { '200': json('A GeoJSON FeatureCollection; the next page in its `next` link.', { type: 'object' }, GEOJSON), ...errors },
+    },
+  };
+}
+
+export function featuresOpenApi(base: string) {
+  const ops = (operationId: string, summary: string, ok: object, parameters: object[] = []) => ({
+    get: { operationId, summary, tags: ['Capabilities'], parameters, responses: { '200': ok, ...errors } },
+  });
+  const collectionId = { name: 'collectionId', in: 'path', required: true, schema: { type: 'string', enum: FEATURE_COLLECTIONS.map((c) => c.id) } };
+  return {
+    openapi: '3.0.3',
+    info: {
+      title: 'Tributary: OGC API – Features',
+      version: '1.0.0',
+      description: 'Water-quality monitoring locations and observations as GeoJSON features (OGC API – Features Part 1: core, geojson, oas30). Send your API key in the x-api-key header.',
+    },
+    servers: [{ url: `${base}${FEATURES_PATH}` }],
+    security: [{ apiKey: [] }],
+    paths: {
+      '/': ops('getLandingPage', 'Landing page', json('Links to the API description, conformance and collections.')),
+      '/conformance': ops('getConformance', 'Conformance classes implemented', json('conformsTo: the classes implemented.')),
+      '/api': ops('getApi', 'This OpenAPI document', json('OpenAPI 3.0.', { type: 'object' }, 'application/vnd.oai.openapi+json;version=3.0')),
+      '/collections': ops('getCollections', 'The collections', json('locations and observations with their extents.')),
+      '/collections/{collectionId}': ops('describeCollection', 'One collection', json('Its extent and links.'), [collectionId]),
+      '/collections/{collectionId}/queryables': ops('getQueryables', 'The fields a collection filters by', json('A JSON Schema.', { type: 'object' }, SCHEMA_MEDIA), [collectionId]),
+      ...Object.fromEntries(FEATURE_COLLECTIONS.map((c) => [`/collections/${c.id}/items`, itemsPath(c)])),
+      '/collections/{collectionId}/items/{featureId}': ops('getFeature', 'One feature by its Id', json('A GeoJSON Feature.', { type: 'object' }, GEOJSON), [
+        collectionId,
+        { name: 'featureId', in: 'path', required: true, schema: { type: 'integer', minimum: 0 } },
+      ]),
+    },
+    components: {
+      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } },
+      parameters: {
+        limit: {
+          name: 'limit', in: 'query', required: false, style: 'form', explode: false,
+          description: `Features per page: default ${ITEMS_LIMIT.default}; a larger value than ${ITEMS_LIMIT.max} is read as ${ITEMS_LIMIT.max}.`,
+          schema: { type: 'integer', minimum: 1, maximum: ITEMS_LIMIT.max, default: ITEMS_LIMIT.default },
+        },
+        bbox: {
+          name: 'bbox', in: 'query', required: false, style: 'form', explode: false,
+          description: 'west,south,east,north in WGS 84 degrees (CRS84); west > east crosses the antimeridian. Edges included.',
+          schema: { type: 'array', minItems: 4, maxItems: 6, items: { type: 'number' } },
+        },
+        datetime: {
+          name: 'datetime', in: 'query', required: false, style: 'form', explode: false,
+          description: `On ${DATETIME_FIELD}: an RFC 3339 date or date-time (its UTC day), or an interval start/end with .. for an open end.`,
+          schema: { type: 'string' },
+        },
+        properties: {
+          name: 'properties', in: 'query', required: false, style: 'form', explode: false,
+          description: 'The properties to return, comma-separated (the geometry and id always come).',
+          schema: { type: 'array', items: { type: 'string' } },
+        },
+        cursor: {
+          name: 'cursor', in: 'query', required: false, style: 'form', explode: false,
+          description: 'Where the next page starts: set by the next link; follow it rather than building it.',
+          schema: { type: 'string' },
+        },
+      },
+      responses: {
+        Error: json('{code, description}: what was wrong and how to fix it (and the API\'s own message and errors members).', {
+          type: 'object', required: ['code', 'description'], properties: { code: { type: 'string' }, description: { type: 'string' } },
+        }),
+      },
+    },
+  };
+}

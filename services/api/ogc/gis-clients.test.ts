@@ -1,0 +1,172 @@
+/**
+ * Real GIS clients against a real server on loopback over the fixture file, with API keys on: GDAL's OAPIF driver
+ * (ogrinfo, ogr2ogr: the engine inside QGIS) and Python's OWSLib, each through its recipe in docs/recipes/ where
+ * there is one. The server's request log shows what each client asked for: filters sent, not applied client-side.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createApp } from '../app.js';
+import { openDatabase, type Database } from '../db/database.js';
+import { openKeyStore, type KeyStore } from '../keys/key-store.js';
+import { REPO_ROOT } from '../testing/fixture-db.js';
+import { listen, type TestServer } from '../testing/test-server.js';
+
+const RECIPES = join(REPO_ROOT, 'docs', 'recipes');
+const KEY = 'gis-client-key';
+let db: Database;
+let keys: KeyStore;
+let server: TestServer;
+let refDb: DuckDBInstance;
+let ref: DuckDBConnection;
+let dir: string;
+/** Every request target the server received, decoded. */
+const received: string[] = [];
+
+beforeAll(async () => {
+  db = await openDatabase(inject('apiFixtureDb'));
+  keys = await openKeyStore({ plainKeys: [KEY] });
+  const app = createApp({ acquire: () => db.acquire(), links: { trustProxy: false }, access: { keys } });
+  server = await listen({
+    fetch: (req: Request) => {
+      received.push(decodeURIComponent(new URL(req.url).pathname + new URL(req.url).search));
+      return app.fetch(req);
+    },
+  });
+  refDb = await DuckDBInstance.create(inject('apiFixtureDb'), { access_mode: 'READ_ONLY' });
+  ref = await refDb.connect();
+  dir = mkdtempSync(join(tmpdir(), 'tributary-gis-'));
+});
+afterAll(async () => {
+  await server.close();
+  keys.close();
+  ref.closeSync();
+  refDb.closeSync();
+  await db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function run(command: string, args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env: { ...process.env, TRIBUTARY_URL: server.origin, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+async function scalar(sql: string): Promise<number> {
+  return Number((await ref.runAndReadAll(sql)).getRows()[0]![0]);
+}
+
+/** The rarest characteristic of the fixture: a few pages of observations, enough to page through. */
+async function rareCharacteristic(): Promise<string> {
+  return String((await ref.runAndReadAll(`SELECT "CharacteristicName" FROM observations GROUP BY 1 ORDER BY count(*), 1 LIMIT 1`)).getRows()[0]![0]);
+}
+
+/** A Python 3 that has OWSLib: Debian's python3-owslib lives in the system interpreter. */
+function owslibPython(): string {
+  for (const python of ['python3', '/usr/bin/python3']) {
+    try {
+      execFileSync(python, ['-c', 'import owslib'], { stdio: 'ignore' });
+      return python;
+    } catch {
+      // try the next one
+    }
+  }
+  throw new Error('OWSLib is not installed: scripts/test-deps.sh installs python3-owslib');
+}
+
+const oapif = () => `OAPIF:${server.origin}/v1/features`;
+const withKey = { GDAL_HTTP_HEADERS: `x-api-key: ${KEY}` };
+
+describe('GDAL OAPIF (ogrinfo, ogr2ogr)', () => {
+  it('without the key GDAL is refused; with GDAL_HTTP_HEADERS it lists both collections', async () => {
+    const refused = await run('ogrinfo', ['-ro', '-q', oapif()]);
+    expect(refused.status).not.toBe(0);
+    const { status, stdout, stderr } = await run('ogrinfo', ['-ro', '-q', oapif()], withKey);
+    expect(stderr).toBe('');
+    expect(status).toBe(0);
+    expect(stdout).toMatch(/1: locations \(title: Monitoring locations\) \(Point\)/);
+    expect(stdout).toMatch(/2: observations \(title: Observations\) \(Point\)/);
+  });
+
+  it('the recipe: exact feature counts, and ogr2ogr copies the filtered observations into a GeoPackage, filters sent to the server', async () => {
+    const [w, s, e, n] = (await ref.runAndReadAll('SELECT quantile_cont("Longitude", 0.1), quantile_cont("Latitude", 0.1), quantile_cont("Longitude", 0.9), quantile_cont("Latitude", 0.9) FROM locations')).getRows()[0]!.map(Number);
+    // The characteristic measured most in the box: a few pages of 1,000.
+    const characteristic = String((await ref.runAndReadAll(`SELECT o."CharacteristicName" FROM observations o JOIN locations l ON l."Id" = o."LocationId"
+      WHERE l."Longitude" BETWEEN ${w} AND ${e} AND l."Latitude" BETWEEN ${s} AND ${n} GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1`)).getRows()[0]![0]);
+    const out = join(dir, 'copy.gpkg');
+    const from = received.length;
+    const { status, stdout, stderr } = await run('bash', [join(RECIPES, 'gdal_features.sh')], {
+      TRIBUTARY_API_KEY: KEY, OUT: out, CHARACTERISTIC: characteristic, BBOX: `${w} ${s} ${e} ${n}`,
+    });
+    expect(stderr).toBe('');
+    expect(status).toBe(0);
+    const counts = [...stdout.matchAll(/Feature Count: (\d+)/g)].map((m) => Number(m[1]));
+    const inBox = `FROM observations o JOIN locations l ON l."Id" = o."LocationId" WHERE o."CharacteristicName" = '${characteristic.replace(/'/g, "''")}'
+      AND l."Longitude" BETWEEN ${w} AND ${e} AND l."Latitude" BETWEEN ${s} AND ${n}`;
+    const expected = await scalar(`SELECT count(*) ${inBox}`);
+    expect(counts).toEqual([await scalar('SELECT count(*) FROM locations'), await scalar('SELECT count(*) FROM observations'), expected]);
+    expect(expected).toBeGreaterThan(1000);
+
+    // The server was asked for exactly the filtered pages: GDAL did not fetch everything and filter itself.
+    // (Before the filter is set, ogr2ogr reads one unfiltered page to learn the fields; it never pages on unfiltered.)
+    const requests = received.slice(from).filter((u) => u.startsWith('/v1/features/collections/observations/items') && u.includes('limit=1000'));
+    const pages = requests.filter((u) => u.includes(`CharacteristicName=${characteristic}`));
+    expect(pages.length).toBe(Math.ceil(expected / 1000));
+    expect(requests.filter((u) => !pages.includes(u))).toEqual(['/v1/features/collections/observations/items?limit=1000']);
+    for (const u of pages) expect(u).toMatch(/bbox=-?[\d.]+,-?[\d.]+,-?[\d.]+,-?[\d.]+/);
+
+    // The GeoPackage's rows are the API's: the same Ids, values and points.
+    const rows = execFileSync('/usr/bin/python3', ['-c', `
+import json, sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+print(json.dumps(c.execute('SELECT Id, CharacteristicName, ResultValue, MonitoringLocationLatitude FROM observations ORDER BY Id').fetchall()))
+`, out], { encoding: 'utf8' });
+    const expectedRows = (await ref.runAndReadAll(`SELECT o."Id", o."CharacteristicName", o."ResultValue", o."MonitoringLocationLatitude" ${inBox} ORDER BY 1`)).getRows();
+    expect(JSON.parse(rows)).toEqual(expectedRows.map((r) => [Number(r[0]), r[1], r[2], r[3]]));
+  });
+
+  it('an attribute filter alone is sent as a query parameter (the OpenAPI lists the field parameters)', async () => {
+    const type = String((await ref.runAndReadAll(`SELECT "MonitoringLocationType" FROM locations LIMIT 1`)).getRows()[0]![0]);
+    const from = received.length;
+    const { status, stdout } = await run('ogrinfo', ['-ro', '-so', '-oo', 'PAGE_SIZE=1000', oapif(), 'locations', '-where', `MonitoringLocationType = '${type}'`], withKey);
+    expect(status).toBe(0);
+    expect(Number(/Feature Count: (\d+)/.exec(stdout)![1])).toBe(await scalar(`SELECT count(*) FROM locations WHERE "MonitoringLocationType" = '${type.replace(/'/g, "''")}'`));
+    expect(received.slice(from).some((u) => u.includes(`/collections/locations/items?`) && u.includes(`MonitoringLocationType=${type}`))).toBe(true);
+  });
+});
+
+describe('OWSLib', () => {
+  it('the recipe pages a filtered collection to its end: every feature once, as many as numberMatched', async () => {
+    const characteristic = await rareCharacteristic();
+    const { status, stdout, stderr } = await run(owslibPython(), [join(RECIPES, 'owslib_features.py'), 'observations', `CharacteristicName=${characteristic}`, 'limit=500'], { TRIBUTARY_API_KEY: KEY });
+    expect(stderr).toBe('');
+    expect(status).toBe(0);
+    const where = `WHERE "CharacteristicName" = '${characteristic.replace(/'/g, "''")}'`;
+    const expected = await scalar(`SELECT count(*) FROM observations ${where}`);
+    expect(JSON.parse(stdout)).toEqual({
+      collection: 'observations',
+      numberMatched: expected,
+      read: expected,
+      pages: Math.ceil(expected / 500),
+      first: await scalar(`SELECT min("Id") FROM observations ${where}`),
+      last: await scalar(`SELECT max("Id") FROM observations ${where}`),
+    });
+  });
+
+  it('pages all of locations without a filter', async () => {
+    const { status, stdout } = await run(owslibPython(), [join(RECIPES, 'owslib_features.py'), 'locations', 'limit=7'], { TRIBUTARY_API_KEY: KEY });
+    expect(status).toBe(0);
+    const n = await scalar('SELECT count(*) FROM locations');
+    expect(JSON.parse(stdout)).toMatchObject({ numberMatched: n, read: n, pages: Math.ceil(n / 7) });
+  });
+});

@@ -1,0 +1,47 @@
+/**
+ * OGC API – Features Part 3's queryables of a collection: a JSON Schema of the fields it filters by, derived from
+ * the catalogue's dimensions (schemas/dimensions.ts), each also a query parameter of its items (`CharacteristicName=pH`).
+ */
+import type { DimensionDef, FieldType } from '../../../schemas/index.js';
+import { queryableDimensions, type FeatureCollectionDef } from './feature-collections.js';
+import { collectionUrl } from './feature-links.js';
+
+type JsonSchema = Readonly<Record<string, unknown>>;
+
+/** JSON Schema of a dimension's values, by its type (only the types a dimension has can occur). */
+const SCHEMA_OF: { readonly [T in FieldType]: JsonSchema } = {
+  uuid: { type: 'string', format: 'uuid' },
+  string: { type: 'string' },
+  integer: { type: 'integer' },
+  number: { type: 'number' },
+  date: { type: 'string', format: 'date' },
+  time: { type: 'string', format: 'time' },
+  timestamp: { type: 'string', format: 'date-time' },
+  'string[]': { type: 'array', items: { type: 'string' } },
+  'date[]': { type: 'array', items: { type: 'string', format: 'date' } },
+};
+
+export function queryableSchema(dim: DimensionDef): JsonSchema {
+  return { title: dim.name, description: dim.description, ...SCHEMA_OF[dim.type] };
+}
+
+/**
+ * @example
+ * queryables('https://api.example.org', featureCollection('locations')!).properties.CharacteristicName
+ * // → { title: 'CharacteristicName', description: 'What was measured, e.g. pH.', type: 'string' }
+ */
+export function queryables(base: string, collection: FeatureCollectionDef) {
+  const properties: Record<string, JsonSchema> = {
+    geometry: { title: 'geometry', description: "The point of the feature (a location's coordinates, WGS 84): what bbox filters by.", format: 'geometry-point', 'x-ogc-role': 'primary-geometry' },
+  };
+  for (const dim of queryableDimensions(collection)) properties[dim.name] = queryableSchema(dim);
+  return {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: `${collectionUrl(base, collection)}/queryables`,
+    type: 'object',
+    title: collection.title,
+    description: `The fields ${collection.id} can be filtered by, each also an items query parameter (e.g. CharacteristicName=pH).`,
+    properties,
+    additionalProperties: false,
+  };
+}

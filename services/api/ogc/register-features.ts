@@ -1,0 +1,105 @@
+/**
+ * OGC API – Features (Part 1, 17-069r4; Part 3's queryables) at /v1/features, beside the OData API and under the
+ * same keys, CORS and rate limits (everything under /v1 is: middleware/access.ts). JSON only: no HTML encoding.
+ */
+import type { Context, Hono } from 'hono';
+import { ApiError } from '../errors.js';
+import { readExtent, type Extent } from '../exec/extent.js';
+import type { CollectionDeps } from '../routes/collection.js';
+import { baseUrl } from '../routes/links.js';
+import { FEATURE_COLLECTIONS, type FeatureCollectionDef } from './feature-collections.js';
+import { collectionUrl, FEATURES_PATH, GEOJSON, JSON_MEDIA, link, OPENAPI_MEDIA, SCHEMA_MEDIA } from './feature-links.js';
+import { featuresOpenApi } from './features-openapi.js';
+import { collectionOf, featureHandler, itemsHandler } from './items.js';
+import { CRS84 } from './items-query.js';
+import { queryables } from './queryables.js';
+
+/** Only what the tests beside this file exercise against a real file and real clients. */
+export const CONFORMANCE = [
+  'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/core',
+  'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/geojson',
+  'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/oas30',
+  'http://www.opengis.net/spec/ogcapi-features-3/1.0/conf/queryables',
+  'http://www.opengis.net/spec/ogcapi-features-3/1.0/conf/queryables-query-parameters',
+] as const;
+
+const ALLOW = 'GET, HEAD, OPTIONS';
+const KEY_HELP = 'Send your API key in the x-api-key header (GDAL and QGIS: GDAL_HTTP_HEADERS="x-api-key: <key>"); keys are issued by the operator of this service, see the API docs.';
+
+export function registerFeatures(app: Hono, deps: CollectionDeps): void {
+  const base = (c: Context) => baseUrl(c.req.url, c.req.raw.headers, deps.links);
+  const path = (p: string) => `${FEATURES_PATH}${p}`;
+
+  // OWSLib asks for the landing page with a trailing slash.
+  app.get(`${FEATURES_PATH}/`, (c) => landing(c));
+  app.get(FEATURES_PATH, (c) => landing(c));
+  const landing = (c: Context) => {
+    const b = base(c);
+    return c.json({
+      title: 'Tributary: water-quality monitoring data',
+      description: `Monitoring locations and observations as GeoJSON features, from the same data as the OData API (/v1/odata/v4). ${KEY_HELP}`,
+      links: [
+        link(`${b}${FEATURES_PATH}`, 'self', JSON_MEDIA, 'This document'),
+        link(`${b}${FEATURES_PATH}/api`, 'service-desc', OPENAPI_MEDIA, 'The API definition'),
+        link(`${b}/`, 'service-doc', 'text/html', 'The API documentation, and how to get a key'),
+        link(`${b}${FEATURES_PATH}/conformance`, 'conformance', JSON_MEDIA, 'Conformance classes implemented'),
+        link(`${b}${FEATURES_PATH}/collections`, 'data', JSON_MEDIA, 'The collections'),
+      ],
+    });
+  };
+  app.get(path('/conformance'), (c) => c.json({ conformsTo: CONFORMANCE }));
+  app.get(path('/api'), (c) => c.body(JSON.stringify(featuresOpenApi(base(c))), 200, { 'Content-Type': OPENAPI_MEDIA }));
+  app.get(path('/collections'), async (c) => {
+    const b = base(c);
+    const extent = await publishedExtent(deps);
+    return c.json({ links: [link(`${b}${FEATURES_PATH}/collections`, 'self', JSON_MEDIA, 'The collections')], collections: FEATURE_COLLECTIONS.map((col) => describe(b, col, extent)) });
+  });
+  app.get(path('/collections/:collectionId'), async (c) => c.json(describe(base(c), collectionOf(c), await publishedExtent(deps))));
+  app.get(path('/collections/:collectionId/queryables'), (c) => c.body(JSON.stringify(queryables(base(c), collectionOf(c))), 200, { 'Content-Type': SCHEMA_MEDIA }));
+  app.get(path('/collections/:collectionId/items'), itemsHandler(deps));
+  app.get(path('/collections/:collectionId/items/:featureId'), featureHandler(deps));
+
+  app.options(`${FEATURES_PATH}/*`, (c) => c.body(null, 204, { Allow: ALLOW }));
+  app.options(FEATURES_PATH, (c) => c.body(null, 204, { Allow: ALLOW }));
+  app.all(`${FEATURES_PATH}/*`, (c) => {
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') throw notFound(c.req.path);
+    throw new ApiError('method_not_allowed', `${c.req.method} is not allowed: this API is read-only. Use GET.`, {}, { Allow: ALLOW });
+  });
+}
+
+export function notFound(path: string): ApiError {
+  return new ApiError('not_found', `No resource at ${path}. OGC API – Features: ${FEATURES_PATH}, /conformance, /api, /collections, /collections/{locations|observations}[/items[/{featureId}]|/queryables].`);
+}
+
+async function publishedExtent(deps: CollectionDeps): Promise<Extent | undefined> {
+  const { snapshot, release } = deps.acquire();
+  try {
+    return await readExtent(snapshot);
+  } finally {
+    release();
+  }
+}
+
+function describe(base: string, collection: FeatureCollectionDef, extent: Extent | undefined) {
+  const url = collectionUrl(base, collection);
+  return {
+    id: collection.id,
+    title: collection.title,
+    description: collection.description,
+    itemType: 'feature',
+    crs: [CRS84],
+    ...(extent
+      ? {
+          extent: {
+            spatial: { bbox: [extent.bbox], crs: CRS84 },
+            temporal: { interval: [[extent.interval[0] ? `${extent.interval[0]}T00:00:00Z` : null, extent.interval[1] ? `${extent.interval[1]}T23:59:59Z` : null]], trs: 'http://www.opengis.net/def/uom/ISO-8601/0/Gregorian' },
+          },
+        }
+      : {}),
+    links: [
+      link(url, 'self', JSON_MEDIA, collection.title),
+      link(`${url}/items`, 'items', GEOJSON, `${collection.title} as GeoJSON`),
+      link(`${url}/queryables`, 'http://www.opengis.net/def/rel/ogc/1.0/queryables', SCHEMA_MEDIA, 'The fields it filters by'),
+    ],
+  };
+}
