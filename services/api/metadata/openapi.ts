@@ -96,6 +96,9 @@ const errorRefs = (only?: readonly number[]) =>
       .map((s) => [s, { $ref: `#/components/responses/Error${s}` }]),
   );
 
+/** What a query can fail with: every status but 416, which only a dataset file's Range gets. */
+const QUERY_ERRORS = [...new Set(Object.values(API_ERROR_CODES))].filter((s) => s !== 416);
+
 /** What a discovery document can fail with: no query options, so none of the 400s. */
 const DISCOVERY_ERRORS = [401, 403, 429, 500, 503] as const;
 
@@ -155,7 +158,7 @@ function collectionOperation(resource: ResourceDef): Schema {
           ]),
         ),
       },
-      ...errorRefs(),
+      ...errorRefs(QUERY_ERRORS),
     },
   };
 }
@@ -204,7 +207,7 @@ function exportOperation(resource: ResourceDef): Schema {
         },
         content: Object.fromEntries(EXPORT_FORMAT_NAMES.map((f) => [EXPORT_FORMATS[f].mediaType, { schema: { type: 'string', format: 'binary', description: EXPORT_FORMATS[f].description } }])),
       },
-      ...errorRefs(),
+      ...errorRefs(QUERY_ERRORS),
     },
   };
 }

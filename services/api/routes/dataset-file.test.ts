@@ -3,11 +3,12 @@
  * (unknown or superseded hash, another format), and the API's keys and CORS in front of it.
  */
 import { createHash } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { datasetFileName } from '../../../schemas/publication-files.js';
+import { datasetFileName, storeFilesDir } from '../../../schemas/publication-files.js';
 import { createApp } from '../app.js';
 import { openDatabase, type Database } from '../db/database.js';
 import { openKeyStore, type KeyStore } from '../keys/key-store.js';
@@ -166,6 +167,28 @@ describe('what is not served', () => {
     const res = await get(csv.path, {}, 'POST');
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+  });
+});
+
+describe('where the files are', () => {
+  it("with a publication store, from the store's objects/ (filesDir, as main.ts sets it), not beside the database", async () => {
+    const store = await mkdtemp(join(tmpdir(), 'tributary-store-files-'));
+    try {
+      await cp(fixture.filesDir, storeFilesDir(store), { recursive: true });
+      const logged: string[] = [];
+      const app = createApp({ acquire: () => db.acquire(), links: { trustProxy: false }, filesDir: storeFilesDir(store), logError: (e) => logged.push(String(e)) });
+      await rm(join(storeFilesDir(store), datasetFileName(csv.sha256, 'csv')));
+      await writeFile(join(storeFilesDir(store), datasetFileName(csv.sha256, 'csv')), csv.bytes.subarray(0, 10));
+      // The store's copy is the one opened: cut short, it is refused rather than sent as the listed file.
+      expect((await app.request(csv.path)).status).toBe(500);
+      expect(logged).toEqual([expect.stringContaining(`has 10 bytes; the publication lists ${csv.bytes.length}`)]);
+      await writeFile(join(storeFilesDir(store), datasetFileName(csv.sha256, 'csv')), csv.bytes);
+      const res = await app.request(csv.path);
+      expect(res.status).toBe(200);
+      expect(Buffer.from(await res.arrayBuffer()).equals(csv.bytes)).toBe(true);
+    } finally {
+      await rm(store, { recursive: true, force: true });
+    }
   });
 });
 
