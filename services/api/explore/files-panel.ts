@@ -3,6 +3,7 @@
  * with their sizes, as plain links (the browser streams them to disk; the API's own page needs no key). The index
  * is read once: it changes only with a publication.
  */
+import { getJson } from './api.js';
 import { h } from './dom.js';
 
 interface FileEntry {
@@ -15,11 +16,13 @@ export interface DownloadIndex {
 
 export const DOWNLOADS_URL = '/v1/downloads';
 
-/** The index, or none when the server lists no files (an older publication) or cannot be reached for it. */
+/**
+ * The index (through the page's request queue, which waits out a 429), or none when it cannot be had: the list is
+ * an extra beside the panels, and the rest of the page works without it.
+ */
 export async function loadDownloads(): Promise<DownloadIndex> {
   try {
-    const res = await fetch(DOWNLOADS_URL, { headers: { accept: 'application/json' } });
-    return res.ok ? ((await res.json()) as DownloadIndex) : { datasets: [] };
+    return await getJson<DownloadIndex>(`${location.origin}${DOWNLOADS_URL}`);
   } catch {
     return { datasets: [] };
   }

@@ -38,7 +38,7 @@ export function datasetFileHandler(deps: DownloadsDeps) {
         throw new ApiError('not_found', `No file at ${c.req.path} in the current publication: it is unknown or was replaced by a newer one. ${DOWNLOADS_PATH} lists every file served now, with its URL.`);
       }
       const etag = `"sha256-${listed.file.sha256}"`;
-      if (matchesIfNoneMatch(c.req.header('if-none-match'), etag)) return c.body(null, 304, { ETag: etag, 'Cache-Control': IMMUTABLE });
+      if (matchesIfNoneMatch(c.req.header('if-none-match'), etag)) return c.body(null, 304, { ETag: etag, 'Cache-Control': `${IMMUTABLE}, no-transform` });
       handle = await open(join(deps.filesDir ?? plainFilesDir(snapshot.path), datasetFileName(listed.file.sha256, format)));
     } finally {
       release();
