@@ -193,6 +193,30 @@ describe('where the files are', () => {
 });
 
 describe('keys and CORS', () => {
+  it('a file download counts as an export (MAX_CONCURRENT_EXPORTS): 429 while one streams, served once it ends', async () => {
+    const limited = await listen(createApp({ acquire: () => db.acquire(), links: { trustProxy: false }, access: { maxConcurrentPerKey: 4, maxConcurrentExports: 1 } }));
+    try {
+      const controller = new AbortController();
+      // ~45 MB the client does not read: the export still streams when the file is asked for.
+      const first = await fetch(`${limited.origin}/v1/export/Records?$format=ndjson`, { signal: controller.signal });
+      expect(first.status).toBe(200);
+      const refused = await fetch(`${limited.origin}${csv.path}`);
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toBe('5');
+      await refused.arrayBuffer();
+      // HEAD sends no body: it holds no export place.
+      expect((await fetch(`${limited.origin}${csv.path}`, { method: 'HEAD' })).status).toBe(200);
+      controller.abort();
+      await expect.poll(async () => {
+        const res = await fetch(`${limited.origin}${csv.path}`);
+        await res.arrayBuffer();
+        return res.status;
+      }, { timeout: 10_000 }).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('asks for a key as every /v1 route does, and takes one', async () => {
     expect((await fetch(`${keyed.origin}${csv.path}`)).status).toBe(401);
     expect((await fetch(`${keyed.origin}/v1/downloads`)).status).toBe(401);

@@ -44,7 +44,7 @@ export function datasetFileHandler(deps: DownloadsDeps) {
       release();
     }
     const { file, dataset } = listed;
-    const size = (await handle.stat()).size;
+    const size = await handle.stat().then((st) => st.size, async (err: unknown) => (await handle.close(), Promise.reject(err)));
     if (size !== file.bytes) {
       await handle.close();
       throw new Error(`${datasetFileName(file.sha256, format)} has ${size} bytes; the publication lists ${file.bytes}`);

@@ -26,9 +26,11 @@ export function registerDownloads(app: Hono, deps: DownloadsDeps): void {
     const { snapshot, release, publication: served } = deps.acquire();
     const publication = served ?? '';
     try {
-      const etag = publicationETag(publication);
-      const headers = { 'Content-Type': JSON_TYPE, ETag: etag, 'Cache-Control': 'no-cache' };
-      if (matchesIfNoneMatch(c.req.header('if-none-match'), etag)) return c.body(null, 304, headers);
+      const headers: Record<string, string> = { 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-cache' };
+      if (served) {
+        headers['ETag'] = publicationETag(served);
+        if (matchesIfNoneMatch(c.req.header('if-none-match'), headers['ETag'])) return c.body(null, 304, headers);
+      }
       const listing = await readPublicationFiles(snapshot);
       const base = baseUrl(c.req.url, c.req.raw.headers, deps.links);
       return c.body(JSON.stringify(build(base, listing, publication, c)), 200, headers);
