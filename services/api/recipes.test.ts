@@ -13,7 +13,7 @@ import { createApp } from './app.js';
 import { listen, type TestServer } from './testing/test-server.js';
 import { openDatabase, type Database } from './db/database.js';
 import { REPO_ROOT } from './testing/fixture-db.js';
-import { publicationFilesFixture, type FilesFixture } from './testing/publication-files-fixture.js';
+import { filesFixture, type FilesFixture } from './testing/files-fixture.js';
 
 const RECIPES = join(REPO_ROOT, 'docs', 'recipes');
 let files: FilesFixture;
@@ -23,7 +23,7 @@ let url: string;
 let work: string;
 
 beforeAll(async () => {
-  files = await publicationFilesFixture(inject('apiFixtureDb'));
+  files = await filesFixture(inject('apiFixtureDb'));
   work = mkdtempSync(join(tmpdir(), 'tributary-recipes-'));
   db = await openDatabase(files.path);
   const app = createApp({ acquire: () => db.acquire(), links: { trustProxy: false } });

@@ -12,7 +12,7 @@ import { datasetFileName, storeFilesDir } from '../../../schemas/publication-fil
 import { createApp } from '../app.js';
 import { openDatabase, type Database } from '../db/database.js';
 import { openKeyStore, type KeyStore } from '../keys/key-store.js';
-import { publicationFilesFixture, type FilesFixture } from '../testing/publication-files-fixture.js';
+import { filesFixture, type FilesFixture } from '../testing/files-fixture.js';
 import { listen, type TestServer } from '../testing/test-server.js';
 
 let fixture: FilesFixture;
@@ -25,7 +25,7 @@ let csv: { path: string; bytes: Buffer; sha256: string; url: string };
 let parquetUrl: string;
 
 beforeAll(async () => {
-  fixture = await publicationFilesFixture(inject('apiFixtureDb'));
+  fixture = await filesFixture(inject('apiFixtureDb'));
   db = await openDatabase(fixture.path);
   server = await listen(createApp({ acquire: () => db.acquire(), links: { trustProxy: false } }));
   keys = await openKeyStore({ plainKeys: ['files-key'] });
@@ -150,10 +150,21 @@ describe('what is not served', () => {
   });
 
   it('a superseded file still on disk is not served', async () => {
-    const old = Buffer.from('Id,DOI\r\n1,10.0/old\r\n');
-    const hex = createHash('sha256').update(old).digest('hex');
-    await writeFile(join(fixture.filesDir, datasetFileName(hex, 'csv')), old);
-    await notFound(`/v1/downloads/files/sha256-${hex}/old.csv`);
+    // In a folder of the test's own, beside the listed files: the shared fixture's folder stays as ingest wrote it.
+    const dir = await mkdtemp(join(tmpdir(), 'tributary-superseded-'));
+    try {
+      await cp(fixture.filesDir, dir, { recursive: true });
+      const old = Buffer.from('Id,DOI\r\n1,10.0/old\r\n');
+      const hex = createHash('sha256').update(old).digest('hex');
+      await writeFile(join(dir, datasetFileName(hex, 'csv')), old);
+      const app = createApp({ acquire: () => db.acquire(), links: { trustProxy: false }, filesDir: dir });
+      const res = await app.request(`/v1/downloads/files/sha256-${hex}/old.csv`);
+      expect(res.status).toBe(404);
+      expect(((await res.json()) as { errors: { code: string }[] }).errors[0]!.code).toBe('not_found');
+      expect((await app.request(csv.path)).status).toBe(200);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('an extension that is no format is a 406 listing the formats', async () => {

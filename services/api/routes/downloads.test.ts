@@ -4,12 +4,13 @@
  */
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { createHash } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from 'vitest';
 import { createApp } from '../app.js';
 import { openDatabase, type Database } from '../db/database.js';
-import { EARLIER_PUBLICATION, publicationFilesFixture, REMOVED_DOI, type FilesFixture } from '../testing/publication-files-fixture.js';
+import { filesFixture, type FilesFixture } from '../testing/files-fixture.js';
 import { listen, type TestServer } from '../testing/test-server.js';
 
 interface FileEntry { url: string; bytes: number; rows: number; sha256: string; publication: string; mediaType: string }
@@ -28,7 +29,7 @@ let refInstance: DuckDBInstance;
 let index: Index;
 
 beforeAll(async () => {
-  fixture = await publicationFilesFixture(inject('apiFixtureDb'));
+  fixture = await filesFixture(inject('apiFixtureDb'));
   db = await openDatabase(fixture.path);
   server = await listen(createApp({ acquire: () => db.acquire(), links: { trustProxy: false } }));
   refInstance = await DuckDBInstance.create(fixture.path, { access_mode: 'READ_ONLY' });
@@ -99,9 +100,11 @@ describe('GET /v1/downloads/manifest.json', () => {
     }
     expect(manifest.duckdb).toBe(`SELECT * FROM read_parquet([${manifest.files.map((f) => `'${f.url}'`).join(', ')}])`);
     // Download the files as the recipe does, then one read_parquet over all of them.
+    const dir = await mkdtemp(join(tmpdir(), 'tributary-manifest-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
     const local: string[] = [];
     for (const f of manifest.files) {
-      const path = join(fixture.filesDir, '..', `manifest-${f.sha256}.parquet`);
+      const path = join(dir, f.object);
       await writeFile(path, Buffer.from(await (await fetch(f.url)).arrayBuffer()));
       local.push(path);
     }
@@ -113,29 +116,41 @@ describe('GET /v1/downloads/manifest.json', () => {
 });
 
 describe('GET /v1/publications', () => {
-  type Feed = { publication: string; publications: { id: string; createdAt: string; parent: string | null; changes: { DOI: string; change: string; files?: Record<string, FileEntry> }[] }[] };
+  type Change = { DOI: string; DatasetName: string; change: string; files?: Record<string, FileEntry> };
+  type Feed = { publication: string; publications: { id: string; createdAt: string; parent: string | null; changes: Change[] }[] };
   const feed = async (query = '') => (await (await fetch(`${server.origin}/v1/publications${query}`)).json()) as Feed;
+  /** What the feed must say, read from the file's own tables with SQL of the test's own. */
+  const expectedHistory = async () => {
+    const history = await rows(`SELECT "PublicationId" AS id, "Parent" AS parent FROM publication_history ORDER BY "PublicationId"`);
+    const changes = await rows(`SELECT "PublicationId" AS id, "DOI", "DatasetName", "Change" AS change FROM publication_changes ORDER BY "PublicationId", "DOI"`);
+    const written = await rows(`SELECT DISTINCT "DOI", "PublicationId" AS id FROM dataset_files`);
+    return history.map((p) => ({
+      id: p['id'],
+      parent: p['parent'],
+      changes: changes.filter((c) => c['id'] === p['id']).map((c) => ({
+        DOI: c['DOI'],
+        DatasetName: c['DatasetName'],
+        change: c['change'],
+        // Linked only while the files that change wrote are the ones served.
+        ...(c['change'] !== 'removed' && written.some((w) => w['DOI'] === c['DOI'] && w['id'] === p['id']) ? { files: index.datasets.find((d) => d.DOI === c['DOI'])!.files } : {}),
+      })),
+    }));
+  };
 
-  it('lists every publication oldest first, with the datasets each added, replaced or removed', async () => {
+  it('lists every publication oldest first, with the datasets each added, replaced or removed and the files still served', async () => {
     const all = await feed();
-    expect(all.publications.map((p) => [p.id, p.parent])).toEqual([[EARLIER_PUBLICATION, null], [index.publication, EARLIER_PUBLICATION]]);
-    expect(all.publications[0]!.changes.filter((c) => c.change === 'added').map((c) => c.DOI).sort()).toEqual([...index.datasets.map((d) => d.DOI), REMOVED_DOI].sort());
-    expect(all.publications[1]!.changes.map((c) => [c.DOI, c.change])).toEqual([[index.datasets[0]!.DOI, 'replaced'], [REMOVED_DOI, 'removed']]);
-    expect(all.publications[1]!.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    const expected = await expectedHistory();
+    expect(all.publications.map(({ createdAt: _, ...p }) => p)).toEqual(expected);
+    expect(all.publications.at(-1)!.id).toBe(index.publication);
+    for (const p of all.publications) expect(p.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    // Every dataset served was added or replaced by some publication, with its files linked there.
+    const linked = all.publications.flatMap((p) => p.changes.filter((c) => c.files).map((c) => c.DOI));
+    expect([...new Set(linked)].sort()).toEqual(index.datasets.map((d) => d.DOI).sort());
   });
 
-  it("links the files a change wrote while they are still served, and only those", async () => {
-    const [earlier, current] = (await feed()).publications;
-    const replaced = current!.changes.find((c) => c.change === 'replaced')!;
-    expect(replaced.files).toEqual(index.datasets[0]!.files);
-    // The first dataset's files of the earlier publication were replaced: not linked. The others still are.
-    expect(earlier!.changes.find((c) => c.DOI === index.datasets[0]!.DOI)!.files).toBeUndefined();
-    expect(earlier!.changes.find((c) => c.DOI === index.datasets[1]!.DOI)!.files).toEqual(index.datasets[1]!.files);
-    expect(current!.changes.find((c) => c.change === 'removed')!.files).toBeUndefined();
-  });
-
-  it('?since=<id> answers what changed after that publication', async () => {
-    expect((await feed(`?since=${EARLIER_PUBLICATION}`)).publications.map((p) => p.id)).toEqual([index.publication]);
+  it('?since=<id> answers the publications after that one', async () => {
+    const ids = (await feed()).publications.map((p) => p.id);
+    for (const [i, id] of ids.entries()) expect((await feed(`?since=${id}`)).publications.map((p) => p.id)).toEqual(ids.slice(i + 1));
     expect((await feed(`?since=${index.publication}`)).publications).toEqual([]);
   });
 

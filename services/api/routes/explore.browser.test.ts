@@ -24,7 +24,7 @@ import { createQueryGate } from '../limits/query-gate.js';
 import type { AccessOptions } from '../middleware/access.js';
 import { NODE_SERVER_OPTIONS } from '../middleware/url-length.js';
 import { REPO_ROOT } from '../testing/fixture-db.js';
-import { publicationFilesFixture, type FilesFixture } from '../testing/publication-files-fixture.js';
+import { filesFixture, type FilesFixture } from '../testing/files-fixture.js';
 import { listen, type TestServer } from '../testing/test-server.js';
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -56,7 +56,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'tributary-explore-'));
   mkdirSync(ARTIFACTS, { recursive: true });
   await buildExplore(join(dir, 'assets'));
-  files = await publicationFilesFixture(inject('apiFixtureDb'));
+  files = await filesFixture(inject('apiFixtureDb'));
   db = await openDatabase(files.path);
   keys = await openKeyStore({ plainKeys: [KEY], pollMs: 0 });
   browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });

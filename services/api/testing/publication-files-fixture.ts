@@ -10,8 +10,7 @@
  * (its `tributary_meta.publication_id`), which replaced the first dataset (so only that dataset's files carry the
  * current publication's id) and removed a dataset that is no longer in the file.
  *
- * Once ingest writes these, tests replace `publicationFilesFixture(inject('apiFixtureDb'))` with
- * `plainFixtureFiles(inject('apiFixtureDb'))` below.
+ * Tests reach it only through files-fixture.ts, whose one line switches them to the real fixture.
  */
 import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import { createHash } from 'node:crypto';
@@ -25,23 +24,11 @@ import { compileExport } from '../query/compile-export.js';
 import { planQuery, type PagePlan } from '../query/plan.js';
 import { literal } from '../query/sql.js';
 import { csvHeader } from '../stream/page-writers.js';
-
-export interface FilesFixture {
-  /** The published DuckDB file to open. */
-  readonly path: string;
-  /** Where its dataset files are (`<path>.files`). */
-  readonly filesDir: string;
-  close(): Promise<void>;
-}
-
-/** The fixture as it will be once ingest writes the files itself: the one-line replacement of the helper below. */
-export function plainFixtureFiles(path: string): FilesFixture {
-  return { path, filesDir: plainFilesDir(path), close: async () => {} };
-}
+import type { FilesFixture } from './files-fixture.js';
 
 /** The earlier publication the history starts from: before any real one (ids sort by time). */
-export const EARLIER_PUBLICATION = '20200101T000000000Z-00000000';
-export const REMOVED_DOI = '10.99999/removed-dataset';
+const EARLIER_PUBLICATION = '20200101T000000000Z-00000000';
+const REMOVED_DOI = '10.99999/removed-dataset';
 
 export async function publicationFilesFixture(fixtureDb: string): Promise<FilesFixture> {
   const dir = await mkdtemp(join(tmpdir(), 'tributary-files-'));
