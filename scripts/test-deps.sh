@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What `make test` needs beyond npm packages, installed or started when missing (Debian, as root):
 # the local PostgreSQL cluster for the board's suite, Chromium for its browser test, xmllint for the CSDL
-# schema check, docker-compose for the compose file check, curl and python3 for the recipes the tests run, HAProxy
+# schema check, docker-compose for the compose file check, curl, jq and python3 for the recipes the tests run, HAProxy
 # and redis-server for the replica tests (which start their own Redis; the shared-limit tests use 127.0.0.1:6379),
 # GDAL's ogrinfo/ogr2ogr and Python's OWSLib for the OGC API – Features clients' tests (services/api/ogc/).
 set -euo pipefail
@@ -17,6 +17,7 @@ command -v chromium >/dev/null || need+=(chromium)
 command -v xmllint >/dev/null || need+=(libxml2-utils)
 command -v docker-compose >/dev/null || need+=(docker-compose)
 command -v curl >/dev/null || need+=(curl)
+command -v jq >/dev/null || need+=(jq)
 command -v python3 >/dev/null || need+=(python3)
 command -v haproxy >/dev/null || need+=(haproxy)
 command -v redis-server >/dev/null || need+=(redis-server)
@@ -28,10 +29,10 @@ if [ ${#need[@]} -gt 0 ]; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
 fi
-# pandas and pyarrow for the export recipe (docs/recipes/python_pandas_export.py), from pip's index or mirror.
-if ! python3 -c 'import pandas, pyarrow' 2>/dev/null; then
-  echo "test-deps: installing pandas and pyarrow with pip"
-  python3 -m pip install --quiet pandas pyarrow
+# pandas, pyarrow and duckdb for the export and download recipes (docs/recipes/*.py), from pip's index or mirror.
+if ! python3 -c 'import pandas, pyarrow, duckdb' 2>/dev/null; then
+  echo "test-deps: installing pandas, pyarrow and duckdb with pip"
+  python3 -m pip install --quiet pandas pyarrow duckdb
 fi
 if ! redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then
   echo "test-deps: starting Redis on 127.0.0.1:6379"

@@ -12,6 +12,7 @@ import { securityHeaders } from './middleware/security-headers.js';
 import { collectionHandler, JSON_TYPE, notFound, type CollectionDeps } from './routes/collection.js';
 import { registerDiscovery } from './routes/discovery.js';
 import { registerExplore, type ExploreOptions } from './routes/explore.js';
+import { registerDownloads } from './routes/downloads.js';
 import { EXPORT_PATH, exportHandler } from './routes/export.js';
 import { BASE_PATH } from './routes/links.js';
 import { FEATURES_PATH } from './ogc/feature-links.js';
@@ -28,6 +29,8 @@ export interface AppDeps extends CollectionDeps {
   readonly beforeCollection?: MiddlewareHandler;
   /** EXPORT_TIMEOUT_MS for whole-result exports (routes/export.ts); unlimited when left out. */
   readonly exportTimeoutMs?: number;
+  /** Where the dataset files are (routes/downloads.ts); by default `<published file>.files`. */
+  readonly filesDir?: string;
   /** The explorer page at /explore (routes/explore.ts); left out, there is none. */
   readonly explore?: ExploreOptions;
 }
@@ -75,6 +78,8 @@ export function createApp(deps: AppDeps): Hono {
   app.all(`${EXPORT_PATH}/:resource`, (c) => {
     throw new ApiError('method_not_allowed', `${c.req.method} is not allowed: exports are read-only. Use GET (or HEAD for the row count alone).`, {}, { Allow: ALLOW });
   });
+
+  registerDownloads(app, { acquire: deps.acquire, links: deps.links, ...(deps.filesDir ? { filesDir: deps.filesDir } : {}) });
 
   if (deps.beforeCollection) app.use(`${FEATURES_PATH}/collections/*`, deps.beforeCollection);
   registerFeatures(app, deps);

@@ -16,6 +16,7 @@ const { createQueryGate } = await import('./limits/query-gate.js');
 const { NODE_SERVER_OPTIONS } = await import('./middleware/url-length.js');
 const { followCurrent } = await import('./publication/follow-current.js');
 const { storeLocator } = await import('./publication/store-source.js');
+const { plainFilesDir, storeFilesDir } = await import('../../schemas/publication-files.js');
 const { createRedis, redisLabel, waitForRedis } = await import('./redis/redis-client.js');
 const { redisRateLimit } = await import('./redis/redis-rate-limit.js');
 const { redisSlots } = await import('./redis/redis-slots.js');
@@ -74,6 +75,8 @@ const app = createApp({
   links: { publicBaseUrl: config.PUBLIC_BASE_URL, trustProxy: config.TRUST_PROXY },
   limits: { queryTimeoutMs: config.QUERY_TIMEOUT_MS, maxPageBytes: config.MAX_PAGE_BYTES },
   exportTimeoutMs: config.EXPORT_TIMEOUT_MS,
+  // The dataset files of issue 29, beside the published file or among the store's objects.
+  filesDir: store ? storeFilesDir(store) : plainFilesDir(config.DUCKDB_PATH),
   log,
   explore: { assetsDir: config.EXPLORE_ASSETS_DIR, regionsFile: config.REGIONS_FILE, tileUrl: config.EXPLORE_TILE_URL, tileAttribution: config.EXPLORE_TILE_ATTRIBUTION },
   access: {

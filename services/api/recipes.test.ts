@@ -1,31 +1,46 @@
 /**
  * The runnable recipes of docs/recipes/, run as a user would run them against a real server on loopback.
- * R (httr2), datastreamjs and Excel/Power BI are documented only: none is installable from the registries CI
- * uses (datastreamjs is not published on npm, and its host is fixed to api.datastream.org).
+ * R (httr2, arrow), datastreamjs and Excel/Power BI are documented only: none is installable from the registries CI
+ * uses (datastreamjs is not published on npm, and its host is fixed to api.datastream.org; R's arrow has no Debian
+ * package).
  */
 import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createApp } from './app.js';
 import { listen, type TestServer } from './testing/test-server.js';
 import { openDatabase, type Database } from './db/database.js';
 import { REPO_ROOT } from './testing/fixture-db.js';
+import { filesFixture, type FilesFixture } from './testing/files-fixture.js';
 
 const RECIPES = join(REPO_ROOT, 'docs', 'recipes');
+let files: FilesFixture;
 let db: Database;
 let server: TestServer;
 let url: string;
+let work: string;
 
 beforeAll(async () => {
-  db = await openDatabase(inject('apiFixtureDb'));
+  files = await filesFixture(inject('apiFixtureDb'));
+  work = mkdtempSync(join(tmpdir(), 'tributary-recipes-'));
+  db = await openDatabase(files.path);
   const app = createApp({ acquire: () => db.acquire(), links: { trustProxy: false } });
   server = await listen(app);
   url = server.origin;
 });
 afterAll(async () => {
-  await server.close();
-  await db.close();
+  await server?.close();
+  await db?.close();
+  await files?.close();
+  rmSync(work, { recursive: true, force: true });
 });
+
+interface Index {
+  datasets: { DOI: string; Rows: number; files: Record<string, { url: string; bytes: number; sha256: string }> }[];
+}
+const index = async () => (await (await fetch(`${url}/v1/downloads`)).json()) as Index;
 
 /** Runs a recipe asynchronously: the server answering it lives in this process. */
 function run(command: string, args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
@@ -77,8 +92,41 @@ describe('docs/recipes', () => {
     expect(stdout).toMatch(/licence: /);
   });
 
+  it("python_pandas_files.py: pandas reads a dataset's Parquet file from the URL the downloads index gives", async () => {
+    const listed = (await index()).datasets[1]!;
+    const { status, stdout, stderr } = await run('python3', [join(RECIPES, 'python_pandas_files.py'), listed.DOI]);
+    expect(stderr).toBe('');
+    expect(status).toBe(0);
+    expect(stdout).toContain(`${listed.DOI}: ${listed.Rows} rows from ${listed.files['parquet']!.bytes} bytes of Parquet`);
+    expect(stdout).toMatch(/cite as: https:\/\/doi\.org\/\S+ \(.+\); licence: /);
+  });
+
+  it("duckdb_manifest.py: DuckDB reads every file of the manifest as one table of every Record; a second run downloads nothing", async () => {
+    const folder = join(work, 'parquet');
+    const manifest = (await (await fetch(`${url}/v1/downloads/manifest.json`)).json()) as { rows: number; files: unknown[]; publication: string };
+    const first = await run('python3', [join(RECIPES, 'duckdb_manifest.py'), folder]);
+    expect(first.stderr).toBe('');
+    expect(first.status).toBe(0);
+    expect(first.stdout).toContain(`${manifest.rows} rows of ${manifest.files.length} datasets in ${manifest.files.length} files (${manifest.files.length} downloaded), publication ${manifest.publication}`);
+    expect(readdirSync(folder).filter((f) => f.endsWith('.parquet'))).toHaveLength(manifest.files.length);
+    const again = await run('python3', [join(RECIPES, 'duckdb_manifest.py'), folder]);
+    expect(again.stdout).toContain(`in ${manifest.files.length} files (0 downloaded)`);
+  });
+
+  it('curl_resume.sh: a cut download resumes with curl -C - (206) and matches its SHA-256', async () => {
+    const largest = (await index()).datasets.map((d) => d.files['csv']!).sort((a, b) => b.bytes - a.bytes)[0]!;
+    const { status, stdout, stderr } = await run('bash', [join(RECIPES, 'curl_resume.sh'), work]);
+    expect(stderr).toBe('');
+    expect(status).toBe(0);
+    const third = Math.floor(largest.bytes / 3);
+    expect(stdout).toContain(`cut at ${third} of ${largest.bytes} bytes`);
+    expect(stdout).toContain(`resumed: HTTP 206, ${largest.bytes - third} bytes`);
+    expect(stdout).toContain(`sha256 ok: ${largest.sha256}`);
+  });
+
   it('the recipes are syntactically valid even where their tool is not run', () => {
     execFileSync('bash', ['-n', join(RECIPES, 'curl.sh')]);
+    execFileSync('bash', ['-n', join(RECIPES, 'curl_resume.sh')]);
     execFileSync(process.execPath, ['--check', join(RECIPES, 'datastreamjs.mjs')]);
   });
 });

@@ -7,6 +7,7 @@ import './explore.css';
 import { ApiProblem, allRows, getJson, query, setRetryNotice } from './api.js';
 import { chartPanel } from './chart-panel.js';
 import { showCitations, type Dataset } from './citations-panel.js';
+import { loadDownloads, showDatasetFiles } from './files-panel.js';
 import { facetCounts, loadCube, type Facet } from './cube.js';
 import { byId, fmt, h, say } from './dom.js';
 import { facetsPanel } from './facets-panel.js';
@@ -42,11 +43,12 @@ const fetchStatic = async (path: string): Promise<object> => {
 };
 
 async function boot(): Promise<void> {
-  const [datasetRows, cube, provinces, regions] = await Promise.all([
+  const [datasetRows, cube, provinces, regions, downloads] = await Promise.all([
     allRows<Dataset>(`/Metadata${query({ $select: 'DOI,DatasetName,Citation,Licence,ValidationLevel', $top: '10000' })}`),
     loadCube(),
     fetchStatic('/explore/assets/provinces.json'),
     fetchStatic('/explore/regions.geojson'),
+    loadDownloads(),
   ]);
   const datasets = new Map(datasetRows.rows.map((d) => [d.DOI, d]));
   const regionNames = new Map<string, string>([['admin.2.ca', 'Canada'], ['admin.2.us', 'United States'], ['admin.2.au', 'Australia'], ['admin.2.ch', 'Switzerland']]);
@@ -81,6 +83,7 @@ async function boot(): Promise<void> {
     byId('filters-chosen').textContent = chosen ? `(${chosen} chosen)` : '';
     const dois = [...counts.counts.DOI].filter(([doi, n]) => n > 0 && (selection.lists.DOI.length === 0 || selection.lists.DOI.includes(doi))).map(([doi]) => doi);
     showCitations(byId('citation-list'), datasets, dois);
+    showDatasetFiles(byId('file-list'), downloads, dois);
     takeAway.show(filterText(selection), counts.total);
     renderChosen();
   }

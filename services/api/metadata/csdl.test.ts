@@ -103,6 +103,11 @@ describe('$metadata document', () => {
     expect(formats).toBe(FORMAT_NAMES.map((f) => `<String>${escapeXml(FORMATS[f].mediaType)}</String>`).join(''));
   });
 
+  it('links the bulk downloads from the container (Core.Links, rel alternate)', () => {
+    const compact = csdl.replace(/>\s+</g, '><').replace(/>\s+/g, '>').replace(/\s+</g, '<');
+    expect(compact).toContain('<Annotation Term="Core.Links"><Collection><Record Type="Core.Link"><PropertyValue Property="rel" String="alternate"/><PropertyValue Property="href" String="/v1/downloads"/></Record></Collection></Annotation>');
+  });
+
   it('lists RegionId and CharacteristicName on Locations as filter-only names', () => {
     const locations = resources.find((r) => r.name === 'Locations')!;
     expect(filterOnlyNames(locations)).toEqual(expect.arrayContaining(['RegionId', 'CharacteristicName', 'ActivityStartYear', 'ActivityGroupType']));

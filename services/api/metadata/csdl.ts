@@ -14,6 +14,7 @@ import {
 } from '../../../schemas/index.js';
 import { FORMAT_NAMES, FORMATS } from '../formats.js';
 import { GROUPABLE } from '../query/plan.js';
+import { DOWNLOADS_PATH } from '../routes/download-links.js';
 import { el, renderXml, type XmlNode } from './xml.js';
 
 /** Schema namespace; entity types are `Tributary.Observation` etc. */
@@ -66,6 +67,8 @@ export function buildCsdl(): string {
           description('Tributary: open water-quality monitoring data in the DataStream schema. Read-only; cite each dataset by its DOI (Metadata.Citation, Metadata.Licence).'),
           annotation('Capabilities.ConformanceLevel', { EnumMember: 'Capabilities.ConformanceLevelType/Minimal' }),
           annotation('Capabilities.SupportedFormats', {}, [el('Collection', {}, FORMAT_NAMES.map((f) => el('String', {}, [FORMATS[f].mediaType])))]),
+          // Core vocabulary's links: the same data whole, as each dataset's files (routes/downloads.ts).
+          annotation('Core.Links', {}, [el('Collection', {}, [record('Core.Link', [el('PropertyValue', { Property: 'rel', String: 'alternate' }), el('PropertyValue', { Property: 'href', String: DOWNLOADS_PATH })])])]),
           ...resources.map(entitySet),
         ]),
       ]),

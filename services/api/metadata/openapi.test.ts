@@ -14,7 +14,9 @@ import { buildOpenApi } from './openapi.js';
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const doc = buildOpenApi('https://api.example.org') as Json;
-const STATUSES = ['400', '401', '403', '404', '405', '406', '413', '414', '429', '500', '503', '504'];
+const STATUSES = ['400', '401', '403', '404', '405', '406', '413', '414', '416', '429', '500', '503', '504'];
+/** A page's statuses: all but 416, which only a dataset file's Range gets. */
+const QUERY_STATUSES = STATUSES.filter((s) => s !== '416');
 
 describe('OpenAPI document', () => {
   it('is a valid OpenAPI 3.1 document', async () => {
@@ -33,7 +35,8 @@ describe('OpenAPI document', () => {
 
   it('has every endpoint', () => {
     expect(Object.keys(doc['paths']).sort()).toEqual(
-      ['/', '/healthz', '/readyz', '/v1/openapi.json', '/v1/odata/v4/', '/v1/odata/v4/$metadata', ...resources.map((r) => `/v1/odata/v4/${r.name}`), '/v1/export/Records', '/v1/export/Observations'].sort(),
+      ['/', '/healthz', '/readyz', '/v1/openapi.json', '/v1/odata/v4/', '/v1/odata/v4/$metadata', ...resources.map((r) => `/v1/odata/v4/${r.name}`), '/v1/export/Records', '/v1/export/Observations',
+       '/v1/downloads', '/v1/downloads/manifest.json', '/v1/downloads/files/{hash}/{name}', '/v1/publications'].sort(),
     );
   });
 
@@ -56,13 +59,14 @@ describe('OpenAPI document', () => {
     expect([...new Set(Object.values(API_ERROR_CODES).map(String))].sort()).toEqual(STATUSES);
     for (const r of resources) {
       const responses = doc['paths'][`/v1/odata/v4/${r.name}`]['get']['responses'];
-      expect(Object.keys(responses).filter((s) => s !== '200')).toEqual(STATUSES);
+      expect(Object.keys(responses).filter((s) => s !== '200')).toEqual(QUERY_STATUSES);
     }
     for (const s of STATUSES) {
       expect(doc['components']['responses'][`Error${s}`]['content']['application/json']['schema']).toEqual({ $ref: '#/components/schemas/Error' });
     }
     const codes = doc['components']['schemas']['Error']['properties']['errors']['items']['properties']['code']['enum'];
     expect(codes).toEqual(Object.keys(API_ERROR_CODES));
+    expect(Object.keys(doc['paths']['/v1/downloads/files/{hash}/{name}']['get']['responses'])).toEqual(['200', '206', '304', '401', '403', '404', '406', '416', '429', '500']);
     // Each code is named under its status.
     for (const [code, status] of Object.entries(API_ERROR_CODES)) {
       expect(doc['components']['responses'][`Error${status}`]['description']).toContain(`\`${code}\``);

@@ -12,6 +12,8 @@ import { BASE_PATH } from '../routes/links.js';
 import { COUNT_HEADER, EXPORT_PATH, EXPORT_RESOURCES } from '../routes/export.js';
 import { DEFAULT_EXPORT_FORMAT, EXPORT_FORMAT_NAMES, EXPORT_FORMATS } from '../export-formats.js';
 import { filterOnlyNames } from './csdl.js';
+import { DOWNLOAD_SCHEMAS, downloadPaths } from './openapi-downloads.js';
+import { DOWNLOADS_PATH } from '../routes/download-links.js';
 
 export const OPENAPI_PATH = '/v1/openapi.json';
 
@@ -94,6 +96,9 @@ const errorRefs = (only?: readonly number[]) =>
       .map((s) => [s, { $ref: `#/components/responses/Error${s}` }]),
   );
 
+/** What a query can fail with: every status but 416, which only a dataset file's Range gets. */
+const QUERY_ERRORS = [...new Set(Object.values(API_ERROR_CODES))].filter((s) => s !== 416);
+
 /** What a discovery document can fail with: no query options, so none of the 400s. */
 const DISCOVERY_ERRORS = [401, 403, 429, 500, 503] as const;
 
@@ -153,7 +158,7 @@ function collectionOperation(resource: ResourceDef): Schema {
           ]),
         ),
       },
-      ...errorRefs(),
+      ...errorRefs(QUERY_ERRORS),
     },
   };
 }
@@ -166,6 +171,9 @@ const INFO_DESCRIPTION = [
     'a response whose `$filter` pins one DOI (`DOI eq \'…\'` as a top-level `and` term) carries `Link: <https://doi.org/…>; rel="cite-as"` after any `rel="next"` link.',
   '',
   `OData discovery: service document \`${BASE_PATH}/\`, CSDL \`${BASE_PATH}/$metadata\`.`,
+  '',
+  `**Bulk downloads.** \`${DOWNLOADS_PATH}\` lists every dataset's Records as Parquet and CSV files (sizes, SHA-256, DOI, licence, citation), ` +
+    'with a manifest of every Parquet file to read the hub as one table and a change feed of publications to follow it.',
 ].join('\n');
 
 /** The document for a server reachable at `serverUrl` (scheme and host, no path). */
@@ -199,7 +207,7 @@ function exportOperation(resource: ResourceDef): Schema {
         },
         content: Object.fromEntries(EXPORT_FORMAT_NAMES.map((f) => [EXPORT_FORMATS[f].mediaType, { schema: { type: 'string', format: 'binary', description: EXPORT_FORMATS[f].description } }])),
       },
-      ...errorRefs(),
+      ...errorRefs(QUERY_ERRORS),
     },
   };
 }
@@ -213,10 +221,11 @@ export function buildOpenApi(serverUrl: string): Schema {
     info: { title: 'Tributary data API', version: '1', description: INFO_DESCRIPTION },
     servers: [{ url: serverUrl }],
     security: [{ ApiKey: [] }],
-    tags: [{ name: 'Data' }, { name: 'Discovery' }],
+    tags: [{ name: 'Data' }, { name: 'Downloads' }, { name: 'Discovery' }],
     paths: {
       ...Object.fromEntries(resources.map((r) => [`${BASE_PATH}/${r.name}`, { get: collectionOperation(r) }])),
       ...Object.fromEntries(resources.filter((r) => (EXPORT_RESOURCES as readonly string[]).includes(r.name)).map((r) => [`${EXPORT_PATH}/${r.name}`, { get: exportOperation(r) }])),
+      ...downloadPaths(errorRefs),
       [`${BASE_PATH}/`]: discovery('getServiceDocument', `OData service document (also at ${BASE_PATH} without the slash).`, JSON_MEDIA, ref('ServiceDocument')),
       [`${BASE_PATH}/$metadata`]: discovery('getMetadataDocument', 'OData CSDL XML (4.0) with Capabilities annotations.', 'application/xml', { type: 'string' }),
       [OPENAPI_PATH]: discovery('getOpenApi', 'This document.', JSON_MEDIA, { type: 'object' }),
@@ -245,6 +254,7 @@ export function buildOpenApi(serverUrl: string): Schema {
       schemas: {
         ...Object.fromEntries(resources.map((r) => [r.entityType, entitySchema(r)])),
         ...Object.fromEntries(resources.map((r) => [`${r.entityType}Page`, pageSchema(r)])),
+        ...DOWNLOAD_SCHEMAS,
         Count: { type: 'object', required: ['value'], properties: { value: { type: 'integer', minimum: 0 } }, additionalProperties: false },
         ApplyPage: collectionSchema(
           { type: 'object', additionalProperties: { type: ['string', 'integer', 'null'] } },

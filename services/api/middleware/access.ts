@@ -5,7 +5,8 @@
  *   → concurrencyPerClient (429) → exportsPerClient (429, exports only) → queryGate (503, data requests only)
  *
  * An export (`/v1/export/…`) is one request to the rate limit however long it streams; it holds a place of
- * MAX_CONCURRENT_PER_KEY, one of MAX_CONCURRENT_EXPORTS and a query slot until its last byte is sent.
+ * MAX_CONCURRENT_PER_KEY, one of MAX_CONCURRENT_EXPORTS and a query slot until its last byte is sent. A dataset file
+ * (`/v1/downloads/files/…`) holds the first two: it runs no query.
  *
  * Keys and limits cover everything under /v1 (collections, service document, `$metadata`, OpenAPI); the docs
  * page `/` and the health checks stay open for people and load balancers. Every option left out is off: tests
@@ -42,7 +43,7 @@ export interface AccessOptions {
 export const DEFAULT_MAX_URL_BYTES = 16 * 1024;
 const PROTECTED = '/v1/*';
 
-export function registerAccess(app: Hono, opts: AccessOptions = {}, collectionPath = '/v1/odata/v4/:resource', exportPath = '/v1/export/:resource'): void {
+export function registerAccess(app: Hono, opts: AccessOptions = {}, collectionPath = '/v1/odata/v4/:resource', exportPath = '/v1/export/:resource', filesPath = '/v1/downloads/files/*'): void {
   const trustProxy = opts.trustProxy ?? false;
   app.use('*', urlLength({ maxBytes: opts.maxUrlBytes ?? DEFAULT_MAX_URL_BYTES }));
   app.use('*', headWithoutBody());
@@ -54,6 +55,8 @@ export function registerAccess(app: Hono, opts: AccessOptions = {}, collectionPa
   if (opts.maxConcurrentExports) {
     const exports = concurrencyPerClient({ max: opts.maxConcurrentExports, trustProxy, slots: opts.shared?.slots, scope: 'export' });
     app.use(exportPath, (c, next) => (reads(c) ? exports(c, next) : next()));
+    // A dataset file of several GB is as long a transfer as an export, and counts as one.
+    app.use(filesPath, (c, next) => (c.req.method === 'GET' ? exports(c, next) : next()));
   }
   if (opts.queryGate) {
     const gate = queryGate(opts.queryGate);

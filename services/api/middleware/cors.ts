@@ -46,7 +46,7 @@ export function cors(opts: CorsOptions): MiddlewareHandler {
       return c.body(null, 204, {
         ...corsResponseHeaders(ok),
         'Access-Control-Allow-Methods': 'GET',
-        'Access-Control-Allow-Headers': 'x-api-key, accept',
+        'Access-Control-Allow-Headers': 'x-api-key, accept, range, if-range, if-none-match',
         'Access-Control-Max-Age': maxAge,
         Vary: 'Origin',
       });
@@ -66,7 +66,7 @@ function sameOrigin(c: Context, byHost: ReadonlyMap<string, string>, trustProxy:
 }
 
 function corsResponseHeaders(origin: string): Record<string, string> {
-  return { 'Access-Control-Allow-Origin': origin, 'Access-Control-Expose-Headers': 'Link, ETag, Server-Timing, X-Total-Count, Content-Disposition', 'Timing-Allow-Origin': origin };
+  return { 'Access-Control-Allow-Origin': origin, 'Access-Control-Expose-Headers': 'Link, ETag, Server-Timing, X-Total-Count, Content-Disposition, Content-Range, Accept-Ranges, Content-Length', 'Timing-Allow-Origin': origin };
 }
 
 /** For other middleware: the allowed origin of this request, if any. */

@@ -10,6 +10,7 @@ import { filterOnlyNames } from '../metadata/csdl.js';
 import { OPENAPI_PATH } from '../metadata/openapi.js';
 import { FILTER_LIMITS, TOP_RANGE } from '../odata/index.js';
 import { DEFAULT_TOP, GROUPABLE } from '../query/plan.js';
+import { DOWNLOADS_PATH, MANIFEST_PATH, PUBLICATIONS_PATH } from './download-links.js';
 import { BASE_PATH } from './links.js';
 
 const HTML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -58,6 +59,7 @@ OData v4 JSON, compatible with the DataStream public API and its clients. Send y
 <li>OpenAPI 3.1: <a href="${OPENAPI_PATH}"><code>${base}${OPENAPI_PATH}</code></a></li>
 <li>OData service document: <a href="${BASE_PATH}/"><code>${root}/</code></a> and metadata (CSDL XML): <a href="${BASE_PATH}/$metadata"><code>${root}/$metadata</code></a></li>
 <li>Recipes for curl, Python, R, JavaScript (datastreamjs), Excel and Power BI: <code>docs/recipes/</code> in the repository.</li>
+<li>Bulk downloads, every dataset as Parquet and CSV with sizes and SHA-256: <a href="${DOWNLOADS_PATH}"><code>${base}${DOWNLOADS_PATH}</code></a> (<a href="#downloads">below</a>)</li>
 <li>Explore the data without writing a query: facets, a map, a chart, a preview, CSV and "copy as": <a href="/explore">/explore</a></li>
 <li>GIS clients (QGIS, GDAL/OGR, ArcGIS Pro, R sf, geopandas, OWSLib): the same data as OGC API – Features (GeoJSON) at <a href="${FEATURES_PATH}"><code>${base}${FEATURES_PATH}</code></a>; GDAL and QGIS send the key with <code>GDAL_HTTP_HEADERS="x-api-key: YOUR_KEY"</code></li>
 </ul>
@@ -70,6 +72,15 @@ OData v4 JSON, compatible with the DataStream public API and its clients. Send y
   --data-urlencode '$select=DOI,DatasetName,Citation,Licence'</pre>
 <p>A response whose <code>$filter</code> pins one dataset (<code>DOI eq '…'</code>, alone or joined by <code>and</code>)
 carries <code>Link: &lt;https://doi.org/…&gt;; rel="cite-as"</code>, after the <code>rel="next"</code> link when there is one.</p>
+
+<h2 id="downloads">Bulk downloads</h2>
+<p><a href="${DOWNLOADS_PATH}"><code>${DOWNLOADS_PATH}</code></a> lists every dataset of the current publication with its
+DOI, licence, citation, rows and one file per format (Parquet, CSV): its URL, size and SHA-256. File URLs name their
+content's hash, never change content, are cached for a year and resume where a cut download stopped (HTTP ranges).</p>
+<pre>curl -O -C - -H 'x-api-key: YOUR_KEY' '${base}${DOWNLOADS_PATH}/files/sha256-…/….parquet'</pre>
+<p>The whole hub as one table: <a href="${MANIFEST_PATH}"><code>${MANIFEST_PATH}</code></a> lists every Parquet file, with a ready
+<code>read_parquet([…])</code> for DuckDB (polars, pandas, Spark and Trino read the same list). What changed since a
+publication you have: <a href="${PUBLICATIONS_PATH}"><code>${PUBLICATIONS_PATH}?since=&lt;id&gt;</code></a>.</p>
 
 <h2 id="examples">Examples</h2>
 <p>curl (let <code>--data-urlencode</code> do the encoding):</p>

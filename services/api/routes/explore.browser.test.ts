@@ -6,6 +6,7 @@
  * test-artifacts/explore/ (git-ignored), with the facet-update latencies the Performance API measured.
  */
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +24,7 @@ import { createQueryGate } from '../limits/query-gate.js';
 import type { AccessOptions } from '../middleware/access.js';
 import { NODE_SERVER_OPTIONS } from '../middleware/url-length.js';
 import { REPO_ROOT } from '../testing/fixture-db.js';
+import { filesFixture, type FilesFixture } from '../testing/files-fixture.js';
 import { listen, type TestServer } from '../testing/test-server.js';
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -30,6 +32,7 @@ const KEY = 'explore-test-key';
 const ARTIFACTS = join(REPO_ROOT, 'test-artifacts/explore');
 
 let db: Database;
+let files: FilesFixture;
 let dir: string;
 let keys: KeyStore;
 let browser: Browser;
@@ -53,7 +56,8 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'tributary-explore-'));
   mkdirSync(ARTIFACTS, { recursive: true });
   await buildExplore(join(dir, 'assets'));
-  db = await openDatabase(inject('apiFixtureDb'));
+  files = await filesFixture(inject('apiFixtureDb'));
+  db = await openDatabase(files.path);
   keys = await openKeyStore({ plainKeys: [KEY], pollMs: 0 });
   browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
 });
@@ -62,6 +66,7 @@ afterAll(async () => {
   await Promise.all(servers.map((s) => s.close()));
   keys?.close();
   await db?.close();
+  await files?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -362,6 +367,21 @@ describe('the explorer page in Chromium', () => {
     const metadata = await get<{ value: { DOI: string; Citation: string }[] }>('/Metadata?$select=DOI,Citation');
     const texts = await page.$$eval('#citation-list cite', (c) => c.map((e) => e.textContent));
     expect(texts).toEqual(expected.map((doi) => metadata.value.find((m) => m.DOI === doi)!.Citation));
+  });
+
+  it('lists each dataset file of the selection with its size, and a link that downloads exactly that file', async () => {
+    await page.goto(`${api.origin}/explore?DOI=${encodeURIComponent(smallDoi)}`);
+    await settled();
+    const index = (await (await fetch(`${api.origin}/v1/downloads`, { headers: { 'x-api-key': KEY } })).json()) as { datasets: { DOI: string; files: Record<string, { url: string; bytes: number; sha256: string }> }[] };
+    const listed = index.datasets.find((d) => d.DOI === smallDoi)!;
+    const links = await page.$$eval('#file-list li a', (a) => a.map((e) => ({ href: e.getAttribute('href'), text: e.textContent, format: e.getAttribute('data-format') })));
+    expect(links.map((l) => [l.format, l.href])).toEqual(Object.entries(listed.files).map(([format, f]) => [format, f.url]));
+    for (const l of links) expect(l.text).toMatch(/^(Parquet|CSV) \(\d+(\.\d)? (kB|MB|bytes)\)$/);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#file-list a[data-format="csv"]')]);
+    const bytes = readFileSync((await download.path())!);
+    expect(bytes.length).toBe(listed.files['csv']!.bytes);
+    expect(createHash('sha256').update(bytes).digest('hex')).toBe(listed.files['csv']!.sha256);
+    expect(download.suggestedFilename()).toMatch(/\.csv$/);
   });
 
   it('works by keyboard: the characteristic search filters the list and a value toggles with Space', async () => {

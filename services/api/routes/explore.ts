@@ -137,6 +137,11 @@ function page(config: { tileUrl?: string; tileAttribution?: string }): string {
       <pre class="snippet" tabindex="0" aria-label="Request snippet"><code></code></pre>
       <p class="status">Scripts outside this page send their key from <code>TRIBUTARY_API_KEY</code>; the page itself uses none.</p>
     </section>
+    <section id="dataset-files" aria-labelledby="dataset-files-title">
+      <h2 id="dataset-files-title">Dataset files</h2>
+      <p>Each dataset behind the selection, whole, as one file per format (<a href="/v1/downloads">all files</a>):</p>
+      <ul id="file-list"></ul>
+    </section>
   </main>
 </div>
 <noscript><p>The explorer needs JavaScript. Without it, the API documentation at <a href="/">/</a> shows every request by example.</p></noscript>

@@ -1,0 +1,93 @@
+/**
+ * GET/HEAD /v1/downloads/files/sha256-<hex>/<name>.<ext>: one dataset file of the current publication, as its bytes.
+ *
+ * Only a file the current publication lists is served (a superseded or unknown hash is a 404 naming the index), so
+ * nothing half-written is ever sent. The URL names the content, hence a strong ETag (`"sha256-<hex>"`) and
+ * `Cache-Control: public, max-age=31536000, immutable`; ranges follow RFC 9110 (byte-range.ts), so a cut download
+ * resumes. The file is opened while the request holds its snapshot: a publication that replaces it after that
+ * cannot take it away (an open descriptor outlives the file's removal), and the bytes stream from the descriptor
+ * with back-pressure, never read whole into memory.
+ */
+import type { Context } from 'hono';
+import { open } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { datasetFileName, DOWNLOAD_EXTENSIONS, DOWNLOAD_FORMATS, plainFilesDir, type DownloadFormat } from '../../../schemas/publication-files.js';
+import { ApiError } from '../errors.js';
+import { EXPORT_FORMATS } from '../export-formats.js';
+import { fileKey, readPublicationFiles } from '../exec/downloads.js';
+import { byteRange } from './byte-range.js';
+import { DOWNLOADS_PATH, readableFileName } from './download-links.js';
+import type { DownloadsDeps } from './downloads.js';
+import { matchesIfNoneMatch } from './publication-etag.js';
+
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+const FORMAT_LIST = DOWNLOAD_FORMATS.map((f) => `.${DOWNLOAD_EXTENSIONS[f]} (${EXPORT_FORMATS[f].mediaType})`).join(' and ');
+
+export function datasetFileHandler(deps: DownloadsDeps) {
+  return async function datasetFile(c: Context): Promise<Response> {
+    const name = c.req.param('name') ?? '';
+    const hash = /^sha256-([0-9a-f]{64})$/.exec(c.req.param('hash') ?? '')?.[1];
+    const format = formatOf(name);
+    const { snapshot, release } = deps.acquire();
+    let handle;
+    let listed;
+    try {
+      listed = hash ? (await readPublicationFiles(snapshot)).byFile.get(fileKey(hash, format)) : undefined;
+      if (!listed) {
+        throw new ApiError('not_found', `No file at ${c.req.path} in the current publication: it is unknown or was replaced by a newer one. ${DOWNLOADS_PATH} lists every file served now, with its URL.`);
+      }
+      const etag = `"sha256-${listed.file.sha256}"`;
+      if (matchesIfNoneMatch(c.req.header('if-none-match'), etag)) return c.body(null, 304, { ETag: etag, 'Cache-Control': `${IMMUTABLE}, no-transform` });
+      handle = await open(join(deps.filesDir ?? plainFilesDir(snapshot.path), datasetFileName(listed.file.sha256, format)));
+    } finally {
+      release();
+    }
+    const { file, dataset } = listed;
+    const size = await handle.stat().then((st) => st.size, async (err: unknown) => (await handle.close(), Promise.reject(err)));
+    if (size !== file.bytes) {
+      await handle.close();
+      throw new Error(`${datasetFileName(file.sha256, format)} has ${size} bytes; the publication lists ${file.bytes}`);
+    }
+    const etag = `"sha256-${file.sha256}"`;
+    const headers: Record<string, string> = {
+      'Content-Type': EXPORT_FORMATS[format].contentType,
+      'Content-Disposition': `attachment; filename="${readableFileName(dataset.doi, format)}"`,
+      ETag: etag,
+      // no-transform: a cache or proxy must not recompress the bytes the ranges and the hash count.
+      'Cache-Control': `${IMMUTABLE}, no-transform`,
+      'Accept-Ranges': 'bytes',
+    };
+    const range = c.req.method === 'GET' ? byteRange(c.req.header('range'), c.req.header('if-range'), etag, size) : { kind: 'full' as const };
+    if (range.kind === 'unsatisfiable') {
+      await handle.close();
+      throw new ApiError(
+        'range_not_satisfiable',
+        `Range: ${(c.req.header('range') ?? '').slice(0, 60)} asks for bytes past the end of the file (${size} bytes): ask for a range that starts below ${size}, or for the whole file without Range.`,
+        {},
+        { 'Content-Range': `bytes */${size}`, 'Accept-Ranges': 'bytes' },
+      );
+    }
+    if (c.req.method === 'HEAD') {
+      await handle.close();
+      return c.body(null, 200, { ...headers, 'Content-Length': String(size) });
+    }
+    const [start, end] = range.kind === 'partial' ? [range.start, range.end] : [0, size - 1];
+    if (range.kind === 'partial') headers['Content-Range'] = `bytes ${start}-${end}/${size}`;
+    headers['Content-Length'] = String(end - start + 1);
+    if (size === 0) {
+      await handle.close();
+      return c.body(null, 200, headers);
+    }
+    const body = Readable.toWeb(handle.createReadStream({ start, end })) as ReadableStream<Uint8Array>;
+    return c.body(body, range.kind === 'partial' ? 206 : 200, headers);
+  };
+}
+
+/** The format the name's extension asks for; anything else is answered with the list of formats. */
+function formatOf(name: string): DownloadFormat {
+  const ext = name.includes('.') ? name.slice(name.lastIndexOf('.') + 1).toLowerCase() : '';
+  const format = DOWNLOAD_FORMATS.find((f) => DOWNLOAD_EXTENSIONS[f] === ext);
+  if (format) return format;
+  throw new ApiError('not_acceptable', `${name.slice(0, 80)} names no format files are served in. Formats: ${FORMAT_LIST}; ${DOWNLOADS_PATH} lists each dataset's file URLs.`);
+}

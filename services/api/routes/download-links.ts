@@ -1,0 +1,33 @@
+/**
+ * The paths and URLs of the bulk downloads (issue 29). A file's URL names its content's hash, so it names one
+ * content forever and can be cached as immutable; the last segment is a readable name so that `curl -O` and
+ * browsers save a sensible file (Content-Disposition says the same).
+ *
+ *   /v1/downloads                                     the index: every dataset with its files
+ *   /v1/downloads/manifest.json                       every current Parquet file, to read the hub as one table
+ *   /v1/downloads/files/sha256-<hex>/<name>.<ext>     one file
+ *   /v1/publications[?since=<id>]                     the change feed
+ */
+import { DOWNLOAD_EXTENSIONS, type DownloadFormat } from '../../../schemas/publication-files.js';
+import { EXPORT_FORMATS } from '../export-formats.js';
+import type { DatasetFile, DownloadDataset } from '../exec/downloads.js';
+
+export const DOWNLOADS_PATH = '/v1/downloads';
+export const MANIFEST_PATH = `${DOWNLOADS_PATH}/manifest.json`;
+export const FILES_PATH = `${DOWNLOADS_PATH}/files`;
+export const PUBLICATIONS_PATH = '/v1/publications';
+
+/** `10.25976/abc-1.parquet` → `10.25976_abc-1.parquet`: only characters every file system and header keeps. */
+export function readableFileName(doi: string, format: DownloadFormat): string {
+  return `${doi.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '')}.${DOWNLOAD_EXTENSIONS[format]}`;
+}
+
+/** The file's path on this server, relative to its origin. */
+export function filePath(dataset: Pick<DownloadDataset, 'doi'>, file: Pick<DatasetFile, 'sha256' | 'format'>): string {
+  return `${FILES_PATH}/sha256-${file.sha256}/${readableFileName(dataset.doi, file.format)}`;
+}
+
+/** What a file entry of the index and the feed says about one file. */
+export function fileEntry(base: string, dataset: Pick<DownloadDataset, 'doi'>, file: DatasetFile) {
+  return { url: `${base}${filePath(dataset, file)}`, mediaType: EXPORT_FORMATS[file.format].mediaType, bytes: file.bytes, rows: file.rows, sha256: file.sha256, publication: file.publication };
+}

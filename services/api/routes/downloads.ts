@@ -1,0 +1,121 @@
+/**
+ * The bulk downloads of the current publication (issue 29): the index (`/v1/downloads`), the Parquet manifest
+ * (`/v1/downloads/manifest.json`), the files themselves (dataset-file.ts) and the change feed (`/v1/publications`).
+ * Every answer comes from what the published file lists (exec/downloads.ts), so a file ingest has not finished is
+ * neither listed nor served. The JSON documents are a function of the publication: its weak ETag, revalidated
+ * with If-None-Match, as pages are. Keys, CORS and rate limits are middleware/access.ts's, as for every /v1 route.
+ */
+import type { Context, Hono } from 'hono';
+import { ApiError } from '../errors.js';
+import { readPublicationFiles, type DownloadDataset, type PublicationFiles } from '../exec/downloads.js';
+import { JSON_TYPE, type CollectionDeps } from './collection.js';
+import { datasetFileHandler } from './dataset-file.js';
+import { DOWNLOADS_PATH, fileEntry, FILES_PATH, filePath, MANIFEST_PATH, PUBLICATIONS_PATH } from './download-links.js';
+import { baseUrl } from './links.js';
+import { matchesIfNoneMatch, publicationETag } from './publication-etag.js';
+
+export interface DownloadsDeps extends Pick<CollectionDeps, 'acquire' | 'links'> {
+  /** Where the dataset files are; by default `<published file>.files` (schemas/publication-files.ts). */
+  readonly filesDir?: string;
+}
+
+const ALLOW = 'GET, HEAD, OPTIONS';
+
+export function registerDownloads(app: Hono, deps: DownloadsDeps): void {
+  const json = (build: (base: string, listing: PublicationFiles, publication: string, c: Context) => unknown) => async (c: Context): Promise<Response> => {
+    const { snapshot, release, publication: served } = deps.acquire();
+    const publication = served ?? '';
+    try {
+      const headers: Record<string, string> = { 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-cache' };
+      if (served) {
+        headers['ETag'] = publicationETag(served);
+        if (matchesIfNoneMatch(c.req.header('if-none-match'), headers['ETag'])) return c.body(null, 304, headers);
+      }
+      const listing = await readPublicationFiles(snapshot);
+      const base = baseUrl(c.req.url, c.req.raw.headers, deps.links);
+      return c.body(JSON.stringify(build(base, listing, publication, c)), 200, headers);
+    } finally {
+      release();
+    }
+  };
+
+  const routes: [string, (c: Context) => Promise<Response>][] = [
+    [DOWNLOADS_PATH, json(downloadIndex)],
+    [MANIFEST_PATH, json(parquetManifest)],
+    [PUBLICATIONS_PATH, json(publicationFeed)],
+    [`${FILES_PATH}/:hash/:name`, datasetFileHandler(deps)],
+  ];
+  for (const [path, handler] of routes) {
+    app.get(path, handler);
+    app.options(path, (c) => c.body(null, 204, { Allow: ALLOW }));
+    app.all(path, (c) => {
+      throw new ApiError('method_not_allowed', `${c.req.method} is not allowed: downloads are read-only. Use GET (or HEAD).`, {}, { Allow: ALLOW });
+    });
+  }
+}
+
+function datasetEntry(base: string, d: DownloadDataset) {
+  const files = Object.fromEntries(Object.values(d.files).map((f) => [f.format, fileEntry(base, d, f)]));
+  return { DOI: d.doi, DatasetName: d.name, Licence: d.licence, Citation: d.citation, Rows: d.rows, files };
+}
+
+function downloadIndex(base: string, listing: PublicationFiles, publication: string) {
+  const current = listing.history.find((p) => p.id === publication);
+  return {
+    publication,
+    ...(current ? { createdAt: current.createdAt } : {}),
+    manifest: `${base}${MANIFEST_PATH}`,
+    publications: `${base}${PUBLICATIONS_PATH}`,
+    datasets: listing.datasets.map((d) => datasetEntry(base, d)),
+  };
+}
+
+/** Every current Parquet file: the hub as one table for any engine that reads a list of Parquet files. */
+function parquetManifest(base: string, listing: PublicationFiles, publication: string) {
+  const files = listing.datasets.flatMap((d) => {
+    const f = d.files.parquet;
+    return f ? [{ DOI: d.doi, path: filePath(d, f), url: `${base}${filePath(d, f)}`, object: `sha256-${f.sha256}.parquet`, bytes: f.bytes, rows: f.rows, sha256: f.sha256 }] : [];
+  });
+  return {
+    publication,
+    format: 'parquet',
+    rows: files.reduce((n, f) => n + f.rows, 0),
+    bytes: files.reduce((n, f) => n + f.bytes, 0),
+    files,
+    // Ready to paste: DuckDB reads http(s) URLs with its httpfs extension (loaded on first use).
+    duckdb: `SELECT * FROM read_parquet([${files.map((f) => `'${f.url.replaceAll("'", "''")}'`).join(', ')}])`,
+  };
+}
+
+function publicationFeed(base: string, listing: PublicationFiles, publication: string, c: Context) {
+  const since = c.req.query('since');
+  let from = 0;
+  if (since !== undefined) {
+    const i = listing.history.findIndex((p) => p.id === since);
+    if (i < 0) {
+      throw new ApiError(
+        'unknown_publication',
+        `since=${since.slice(0, 80)} names no publication of this hub's history. GET ${PUBLICATIONS_PATH} (without since) lists every publication id; since= takes one of them and answers what changed after it.`,
+        { parameter: 'since' },
+      );
+    }
+    from = i + 1;
+  }
+  const current = new Map(listing.datasets.map((d) => [d.doi, d]));
+  return {
+    publication,
+    ...(since !== undefined ? { since } : {}),
+    downloads: `${base}${DOWNLOADS_PATH}`,
+    publications: listing.history.slice(from).map((p) => ({
+      id: p.id,
+      createdAt: p.createdAt,
+      parent: p.parent,
+      changes: p.changes.map((ch) => {
+        const d = current.get(ch.doi);
+        // The files a change wrote are linked while they are still the ones served; a later change supersedes them.
+        const files = ch.change !== 'removed' && d ? Object.values(d.files).filter((f) => f.publication === p.id) : [];
+        return { DOI: ch.doi, DatasetName: ch.name, change: ch.change, ...(files.length ? { files: Object.fromEntries(files.map((f) => [f.format, fileEntry(base, d!, f)])) } : {}) };
+      }),
+    })),
+  };
+}
