@@ -1,12 +1,12 @@
 /**
  * What a publication serves for download (issue 29), read from its own file: each dataset's files, and the
  * publications it descends from with their changes. A snapshot never changes, so this is read once per snapshot
- * and kept with it; the file routes then answer from memory. A file published before the tables existed lists
- * nothing (`available: false`).
+ * and kept with it; the file routes then answer from memory. Every file the API opens has the tables (storage
+ * version 6: db/snapshot.ts refuses older ones).
  */
 import { CHANGE_KINDS, DOWNLOAD_FORMATS, type ChangeKind, type DownloadFormat } from '../../../schemas/publication-files.js';
 import type { Snapshot } from '../db/snapshot.js';
-import { compileDatasetFiles, compileFileTablesPresent, compilePublicationChanges, compilePublicationHistory, PUBLICATION_FILE_TABLES } from '../query/compile-downloads.js';
+import { compileDatasetFiles, compilePublicationChanges, compilePublicationHistory } from '../query/compile-downloads.js';
 
 export interface DatasetFile {
   readonly format: DownloadFormat;
@@ -40,8 +40,6 @@ export interface PublicationEntry {
 }
 
 export interface PublicationFiles {
-  /** False when the file has none of the tables (published before issue 29): nothing is listed or served. */
-  readonly available: boolean;
   readonly datasets: readonly DownloadDataset[];
   /** `<sha256>.<format>` → the dataset and file: what the file routes may serve. */
   readonly byFile: ReadonlyMap<string, { readonly dataset: DownloadDataset; readonly file: DatasetFile }>;
@@ -65,9 +63,6 @@ export function readPublicationFiles(snapshot: Snapshot): Promise<PublicationFil
 export const fileKey = (sha256: string, format: DownloadFormat) => `${sha256}.${format}`;
 
 async function load(snapshot: Snapshot): Promise<PublicationFiles> {
-  const present = Number((await snapshot.columns(compileFileTablesPresent()))['n']?.[0] ?? 0);
-  if (present === 0) return { available: false, datasets: [], byFile: new Map(), history: [] };
-  if (present !== PUBLICATION_FILE_TABLES.length) throw new Error(`${snapshot.path} has ${present} of the tables ${PUBLICATION_FILE_TABLES.join(', ')}: it was not written by ingest`);
   const [files, history, changes] = await Promise.all([
     snapshot.columns(compileDatasetFiles()),
     snapshot.columns(compilePublicationHistory()),
@@ -99,5 +94,5 @@ async function load(snapshot: Snapshot): Promise<PublicationFiles> {
     parent: text(history, 'Parent', i),
     changes: changesOf.get(id as string) ?? [],
   }));
-  return { available: true, datasets: [...datasets.values()], byFile, history: entries };
+  return { datasets: [...datasets.values()], byFile, history: entries };
 }

@@ -4,22 +4,11 @@
  * dataset and format, a row per publication), read whole once per snapshot (exec/downloads.ts).
  */
 import { metadataFields } from '../../../schemas/index.js';
-import { column, ident, literal, type CompiledQuery } from './sql.js';
-
-/** The contract's tables (schemas/publication-files.ts); storage.ts declares them from STORAGE_SCHEMA_VERSION 6. */
-export const PUBLICATION_FILE_TABLES = ['dataset_files', 'publication_history', 'publication_changes'] as const;
+import { column, ident, type CompiledQuery } from './sql.js';
 
 const metadataColumn = (name: 'DOI' | 'DatasetName' | 'Licence' | 'Citation') => metadataFields.find((f) => f.name === name)!.column;
 
 const columns = (...names: string[]) => names.map(ident).join(', ');
-
-/** How many of the contract's tables the file has: a file published before them has none. */
-export function compileFileTablesPresent(): CompiledQuery {
-  return {
-    sql: `SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = 'main' AND table_name IN (${PUBLICATION_FILE_TABLES.map(literal).join(', ')})`,
-    params: [],
-  };
-}
 
 /**
  * Every file the publication serves, with its dataset's name, licence and citation as `/Metadata` names them.

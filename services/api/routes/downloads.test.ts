@@ -162,16 +162,3 @@ describe('GET /v1/publications', () => {
     expect(body.errors[0]!.detail).toContain('GET /v1/publications (without since) lists every publication id');
   });
 });
-
-describe('a file published before the download tables', () => {
-  it('lists no dataset and serves no file', async () => {
-    const plain = await openDatabase(inject('apiFixtureDb'));
-    try {
-      const app = createApp({ acquire: () => plain.acquire(), links: { trustProxy: false } });
-      expect(((await (await app.request('/v1/downloads')).json()) as Index).datasets).toEqual([]);
-      expect((await app.request(new URL(index.datasets[0]!.files['csv']!.url).pathname)).status).toBe(404);
-    } finally {
-      await plain.close();
-    }
-  });
-});
