@@ -29,7 +29,7 @@ function itemsPath(collection: FeatureCollectionDef) {
       operationId: `get${collection.id[0]!.toUpperCase()}${collection.id.slice(1)}Features`,
       summary: `${collection.title}: a page of features`,
       tags: ['Data'],
-      parameters: [ref('limit'), ref('bbox'), ref('datetime'), ref('properties'), ref('cursor'), ...fields],
+      parameters: [ref('limit'), ref('bbox'), ref('datetime'), ref('filter'), ref('filter-lang'), ref('filter-crs'), ref('properties'), ref('cursor'), ...fields],
       responses: { '200': json('A GeoJSON FeatureCollection; the next page in its `next` link.', { type: 'object' }, GEOJSON), ...errors },
     },
   };
@@ -79,6 +79,21 @@ export function featuresOpenApi(base: string) {
           name: 'datetime', in: 'query', required: false, style: 'form', explode: false,
           description: `On ${DATETIME_FIELD}: an RFC 3339 date or date-time (its UTC day), or an interval start/end with .. for an open end.`,
           schema: { type: 'string' },
+        },
+        filter: {
+          name: 'filter', in: 'query', required: false, style: 'form', explode: false,
+          description: "A CQL2-Text filter (OGC API – Features Part 3), e.g. CharacteristicName = 'pH' AND S_INTERSECTS(geometry, BBOX(-80,43,-79,44)); the queryables are its properties.",
+          schema: { type: 'string' },
+        },
+        'filter-lang': {
+          name: 'filter-lang', in: 'query', required: false, style: 'form', explode: false,
+          description: 'The language of filter: only cql2-text (the default).',
+          schema: { type: 'string', enum: ['cql2-text'], default: 'cql2-text' },
+        },
+        'filter-crs': {
+          name: 'filter-crs', in: 'query', required: false, style: 'form', explode: false,
+          description: "The CRS of filter's coordinates: only CRS84 (WGS 84 longitude, latitude).",
+          schema: { type: 'string', enum: ['http://www.opengis.net/def/crs/OGC/1.3/CRS84'], default: 'http://www.opengis.net/def/crs/OGC/1.3/CRS84' },
         },
         properties: {
           name: 'properties', in: 'query', required: false, style: 'form', explode: false,

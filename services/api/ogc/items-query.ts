@@ -7,6 +7,7 @@
  */
 import { filterNames, type ResourceDef } from '../../../schemas/index.js';
 import { envelopeExpr, type Envelope } from '../cql2/envelope-expr.js';
+import { parseCql2Text } from '../cql2/parse-cql2.js';
 import { ApiError } from '../errors.js';
 import { decodeQueryString, ODataError, TOP_RANGE, type QueryParam } from '../odata/index.js';
 import type { Expr, Literal, Property, Query } from '../odata/ast.js';
@@ -21,7 +22,10 @@ export const ITEMS_LIMIT = { default: 1000, max: TOP_RANGE.max } as const;
 export const CRS84 = 'http://www.opengis.net/def/crs/OGC/1.3/CRS84';
 
 /** The query parameters of items other than the field parameters (one per queryable). */
-export const ITEMS_PARAMETERS = ['limit', 'bbox', 'bbox-crs', 'datetime', 'properties', 'cursor', 'f'] as const;
+export const ITEMS_PARAMETERS = ['limit', 'bbox', 'bbox-crs', 'datetime', 'filter-lang', 'filter-crs', 'properties', 'cursor', 'f'] as const;
+
+/** Part 3's `filter-lang`: the one language `filter` is read in (the default when left out). */
+export const FILTER_LANG = 'cql2-text';
 
 /** The temporal property `datetime` filters on. */
 export const DATETIME_FIELD = 'ActivityStartDate';
@@ -39,13 +43,26 @@ export interface ItemsPlan {
 type FilterParameter = (value: string, others: ReadonlyMap<string, string>) => Expr | undefined;
 
 /**
- * Parameters that are filters, AND-ed into one filter by `itemsPlan` below. Part 3's `filter` joins this table (its
- * value parsed by cql2/ into the same `Expr`, `filter-lang` checked), and `filter-lang` joins ITEMS_PARAMETERS.
+ * Parameters that are filters, AND-ed into one filter by `itemsPlan` below. Part 3's `filter` is CQL2-Text parsed by
+ * cql2/ into the same `Expr` as `$filter`.
  */
 const FILTER_PARAMETERS: Readonly<Record<string, FilterParameter>> = {
   bbox: (value) => envelopeExpr(parseBbox(value), 0),
   datetime: datetimeExpr,
+  filter: cql2Expr,
 };
+
+function cql2Expr(value: string, others: ReadonlyMap<string, string>): Expr {
+  const lang = others.get('filter-lang') ?? FILTER_LANG;
+  if (lang !== FILTER_LANG) throw invalid('filter-lang', `filter-lang can only be ${FILTER_LANG} (CQL2-Text); got '${lang}'. CQL2-JSON is not read: write the filter as text.`);
+  checkCrs('filter-crs', others.get('filter-crs'));
+  try {
+    return parseCql2Text(value);
+  } catch (err) {
+    if (err instanceof ODataError) throw ApiError.from(err);
+    throw err;
+  }
+}
 
 /**
  * @example
@@ -61,7 +78,7 @@ export function itemsPlan(raw: string, collection: FeatureCollectionDef): ItemsP
     if (expr) parts.push({ parameter: name, expr: onPoint(expr, collection) });
   }
   for (const [name, values] of fields) parts.push({ parameter: name, expr: fieldExpr(name, values) });
-  checkBboxCrs(single.get('bbox-crs'));
+  checkCrs('bbox-crs', single.get('bbox-crs'));
   checkF(single.get('f'));
   for (const part of parts) planPart(part.parameter, { filter: part.expr, count: false, otherParams: [] }, resource);
 
@@ -189,8 +206,8 @@ export function parseBbox(value: string): Envelope {
   return { west: west!, south: south!, east: east!, north: north! };
 }
 
-function checkBboxCrs(value: string | undefined): void {
-  if (value !== undefined && value !== CRS84) throw invalid('bbox-crs', `bbox-crs can only be ${CRS84} (WGS 84 longitude, latitude); got '${value}'.`);
+function checkCrs(parameter: 'bbox-crs' | 'filter-crs', value: string | undefined): void {
+  if (value !== undefined && value !== CRS84) throw invalid(parameter, `${parameter} can only be ${CRS84} (WGS 84 longitude, latitude); got '${value}'.`);
 }
 
 function checkF(value: string | undefined): void {

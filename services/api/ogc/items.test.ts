@@ -116,6 +116,30 @@ describe('OGC API – Features: items', () => {
     expect(page.features.map((f) => f.id)).toEqual(expected.slice(0, 10000));
   });
 
+  it('filter (CQL2-Text, Part 3): the same features as the field parameters and bbox it stands for, on both collections', async () => {
+    const [w, s, e, n] = (await ref.runAndReadAll('SELECT quantile_cont("Longitude", 0.2), quantile_cont("Latitude", 0.2), quantile_cont("Longitude", 0.8), quantile_cont("Latitude", 0.8) FROM locations')).getRows()[0]!.map(Number);
+    const [characteristic] = (await ref.runAndReadAll('SELECT "CharacteristicName" FROM observations GROUP BY 1 ORDER BY count(*) DESC LIMIT 1')).getRows().map((r) => String(r[0]));
+    const cql = encodeURIComponent(`CharacteristicName = '${characteristic}' AND S_INTERSECTS(geometry, BBOX(${w}, ${s}, ${e}, ${n}))`);
+    const expected = await ids(
+      `SELECT o."Id" FROM observations o JOIN locations l ON l."Id" = o."LocationId" WHERE o."CharacteristicName" = '${characteristic!.replaceAll("'", "''")}' ` +
+        `AND l."Longitude" BETWEEN ${w} AND ${e} AND l."Latitude" BETWEEN ${s} AND ${n} ORDER BY 1`,
+    );
+    expect(expected.length).toBeGreaterThan(0);
+    const filtered = await items('observations', `filter=${cql}&filter-lang=cql2-text&limit=10000`);
+    const byParameters = await items('observations', `CharacteristicName=${encodeURIComponent(characteristic!)}&bbox=${w},${s},${e},${n}&limit=10000`);
+    expect(filtered.numberMatched).toBe(expected.length);
+    expect(filtered.features.map((f) => f.id)).toEqual(expected.slice(0, 10000));
+    expect(byParameters.features.map((f) => f.id)).toEqual(filtered.features.map((f) => f.id));
+    // The next link keeps the filter.
+    const next = filtered.links.find((l) => l.rel === 'next');
+    if (next) expect(new URL(next.href).searchParams.get('filter')).toBe(decodeURIComponent(cql));
+
+    const locations = await all('locations', `filter=${encodeURIComponent(`S_INTERSECTS(geometry, BBOX(${w},${s},${e},${n})) AND NOT Name IS NULL`)}&limit=1000`);
+    const inside = await ids(`SELECT "Id" FROM locations WHERE "Longitude" BETWEEN ${w} AND ${e} AND "Latitude" BETWEEN ${s} AND ${n} AND "Name" IS NOT NULL ORDER BY "Id"`);
+    expect(locations.features.map((f) => f.id)).toEqual(inside);
+    expect(locations.matched).toBe(inside.length);
+  });
+
   it('datetime: an instant, closed and half-open intervals on ActivityStartDate', async () => {
     const [day] = (await ref.runAndReadAll(`SELECT strftime(quantile_disc("ActivityStartDate", 0.5), '%Y-%m-%d') FROM observations`)).getRows().map((r) => String(r[0]));
     const cases: [string, string][] = [
@@ -199,6 +223,11 @@ describe('OGC API – Features: errors name the parameter', () => {
     ['observations', 'ResultValue=high', 'ResultValue'],
     ['observations', 'ActivityStartYear=twenty', 'ActivityStartYear'],
     ['observations', 'limit=5&limit=6', 'limit'],
+    ['observations', `filter=${encodeURIComponent("CharacteristicName = 'pH' AND")}`, 'filter'],
+    ['observations', `filter=${encodeURIComponent('S_INTERSECTS(geometry, POLYGON((0 0, 1 0, 1 1, 0 0)))')}`, 'filter'],
+    ['observations', `filter=${encodeURIComponent('Nope = 1')}`, 'filter'],
+    ['observations', `filter=${encodeURIComponent("CharacteristicName = 'pH'")}&filter-lang=cql2-json`, 'filter-lang'],
+    ['observations', `filter=${encodeURIComponent("CharacteristicName = 'pH'")}&filter-crs=EPSG:4326`, 'filter-crs'],
   ])('%s?%s → 400 naming %s', async (collection, query, parameter) => {
     const { res, body } = await get(`${F}/collections/${collection}/items?${query}`);
     expect(res.status).toBe(400);

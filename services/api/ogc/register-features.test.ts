@@ -44,7 +44,7 @@ describe('OGC API – Features: discovery', () => {
     expect(body['description']).toMatch(/keys are issued/);
   });
 
-  it('conformance: core, geojson, oas30 and Part 3 queryables, and no filtering class', async () => {
+  it('conformance: core, geojson, oas30, Part 3 queryables and filtering with basic CQL2-Text and its basic spatial functions', async () => {
     const { body } = await get(`${F}/conformance`);
     expect(body['conformsTo']).toEqual([
       'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/core',
@@ -52,6 +52,11 @@ describe('OGC API – Features: discovery', () => {
       'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/oas30',
       'http://www.opengis.net/spec/ogcapi-features-3/1.0/conf/queryables',
       'http://www.opengis.net/spec/ogcapi-features-3/1.0/conf/queryables-query-parameters',
+      'http://www.opengis.net/spec/ogcapi-features-3/1.0/conf/filter',
+      'http://www.opengis.net/spec/ogcapi-features-3/1.0/conf/features-filter',
+      'http://www.opengis.net/spec/cql2/1.0/conf/basic-cql2',
+      'http://www.opengis.net/spec/cql2/1.0/conf/cql2-text',
+      'http://www.opengis.net/spec/cql2/1.0/conf/basic-spatial-functions',
     ]);
   });
 
