@@ -3,9 +3,9 @@
  * the API's side (locateInStore, openDatabase, followCurrent) serves from it.
  */
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { PublishRefused } from '../../../ingest/publish-lock.js';
@@ -16,7 +16,7 @@ import { createApp } from '../../../services/api/app.js';
 import { openDatabase, type Database } from '../../../services/api/db/database.js';
 import { followCurrent } from '../../../services/api/publication/follow-current.js';
 import { locateInStore, storeLocator } from '../../../services/api/publication/store-source.js';
-import { REPO_ROOT } from '../../../services/api/testing/fixture-db.js';
+import { copyPublished, REPO_ROOT } from '../../../services/api/testing/fixture-db.js';
 
 const run = promisify(execFile);
 let dir: string;
@@ -30,8 +30,8 @@ beforeAll(async () => {
   store = join(dir, 'store');
   first = join(dir, 'first.duckdb');
   second = join(dir, 'second.duckdb');
-  copyFileSync(inject('apiFixtureDb'), first);
-  copyFileSync(first, second);
+  copyPublished(inject('apiFixtureDb'), first);
+  copyPublished(first, second);
   // Different content: the real ingest CLI removes the dataset holding the first Ids.
   await run(process.execPath, ['--import', 'tsx', 'ingest/main.ts', 'remove', '10.25976/231z-py15'], { cwd: REPO_ROOT, env: { ...process.env, DUCKDB_PATH: second } });
 });
@@ -41,6 +41,11 @@ afterAll(async () => {
 });
 
 const readyz = async (db: Database) => (await createApp({ acquire: () => db.acquire(), links: { trustProxy: false } }).request('/readyz')).json() as Promise<{ publication?: string }>;
+
+/** The object files the publications list, as the store's objects/ folder should hold them. */
+function objectNames(...publications: { objects: readonly { path: string }[] }[]): string[] {
+  return [...new Set(publications.flatMap((p) => p.objects.map((o) => basename(o.path))))].sort();
+}
 
 describe('publication store', () => {
   it('publishes immutable, content-addressed publications; CURRENT names the newest; a replica serves it and reports its id', async () => {
@@ -62,7 +67,9 @@ describe('publication store', () => {
     // The same content again is a new publication over the same object.
     const p3 = await publishToStore(store, first);
     expect(p3.objects[0]!.path).toBe(p1.objects[0]!.path);
-    expect(readdirSync(join(store, 'objects')).filter((n) => !n.includes('.tmp-'))).toHaveLength(2);
+    expect(readdirSync(join(store, 'objects')).filter((n) => !n.includes('.tmp-')).sort()).toEqual(objectNames(p1, p2));
+    expect(p1.objects.filter((o) => o.role === 'database')).toHaveLength(1);
+    expect(p1.objects.filter((o) => o.role === 'dataset-file').length).toBeGreaterThan(0);
     const manifest = publicationManifest.parse(JSON.parse(readFileSync(join(store, 'publications', p3.id, 'manifest.json'), 'utf8')));
     expect(manifest).toEqual(p3);
   });
@@ -72,9 +79,11 @@ describe('publication store', () => {
     mkdirSync(join(store, 'objects'), { recursive: true });
     writeFileSync(join(store, 'objects', '.tmp-999999999-dead'), 'half');
     mkdirSync(join(store, 'publications', '20000101T000000000Z-00000000.tmp-999999999'), { recursive: true });
-    for (let i = 0; i < 3; i++) await publishToStore(store, i % 2 ? first : second);
+    const kept = [];
+    for (let i = 0; i < 3; i++) kept.push(await publishToStore(store, i % 2 ? first : second));
     expect(readdirSync(join(store, 'publications'))).toHaveLength(3);
-    expect(readdirSync(join(store, 'objects')).sort()).toHaveLength(2); // both contents still used, nothing else
+    // Both contents still used (their databases and dataset files), nothing else.
+    expect(readdirSync(join(store, 'objects')).sort()).toEqual(objectNames(...kept));
     expect(readdirSync(store).filter((n) => n.includes('.tmp-'))).toEqual([]);
   });
 

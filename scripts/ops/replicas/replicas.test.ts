@@ -3,7 +3,7 @@
  * a free port, so that stopping it disturbs nobody) and a publication store in a temporary directory.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +13,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { publishToStore } from '../../../ingest/publish-store.js';
 import { issueKeyInRedis, revokeKeyInRedis } from '../../../services/api/keys/redis-keys.js';
+import { copyPublished } from '../../../services/api/testing/fixture-db.js';
 import { exited, freePort, REPO_ROOT, startTopology, waitForOk, type Topology } from './topology.js';
 
 const PREFIX = 'tributary:';
@@ -53,7 +54,7 @@ async function get(url: string, key?: string): Promise<{ status: number; body: s
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'tributary-replicas-'));
   store = join(dir, 'store');
-  copyFileSync(inject('apiFixtureDb'), join(dir, 'first.duckdb'));
+  copyPublished(inject('apiFixtureDb'), join(dir, 'first.duckdb'));
   await publishToStore(store, join(dir, 'first.duckdb'));
   redisPort = await freePort();
   redisServer = await startRedis();
@@ -158,7 +159,7 @@ describe('replicas behind HAProxy', () => {
 
   it('one publish reaches all three replicas within 5 s; /readyz names it', async () => {
     const second = join(dir, 'second.duckdb');
-    copyFileSync(join(dir, 'first.duckdb'), second);
+    copyPublished(join(dir, 'first.duckdb'), second);
     await promisify(execFile)(process.execPath, ['--import', 'tsx', 'ingest/main.ts', 'remove', '10.25976/231z-py15'], { cwd: REPO_ROOT, env: { ...process.env, DUCKDB_PATH: second } });
     const published = await publishToStore(store, second);
     const at = Date.now();

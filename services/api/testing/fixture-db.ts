@@ -4,10 +4,11 @@
  * shared read-only by every API test file.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { plainFilesDir } from '../../../schemas/publication-files.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -44,4 +45,13 @@ export default function setup(project: TestProject): () => void {
   const dir = mkdtempSync(join(tmpdir(), 'tributary-api-'));
   project.provide('apiFixtureDb', buildFixtureDatabase(dir));
   return () => rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * A copy of a published file with its dataset files (`<file>.files`), which it lists: copying the file alone leaves
+ * a hub that ingest refuses to publish to a store or modify ("neither in … nor in …: ingest the dataset again").
+ */
+export function copyPublished(from: string, to: string): void {
+  copyFileSync(from, to);
+  if (existsSync(plainFilesDir(from))) cpSync(plainFilesDir(from), plainFilesDir(to), { recursive: true });
 }
