@@ -10,7 +10,8 @@
  * every row, not the first 1M), BENCH_SKIP_PG=1, BENCH_SCALE (0, or the sizes), BENCH_SCALE_ONLY=1, BENCH_OUT,
  * BENCH_PUBLISHES (200: the publish section's no-decay run), BENCH_ONLY=publish (that section alone, on the cached hub),
  * BENCH_ONLY=extract (§1, §5 and §1z alone: the formats' extracts and compression, no scale table), BENCH_ONLY=export
- * (§1e whole-result exports alone), BENCH_ONLY=features (§F OGC API – Features pages against the OData pages alone).
+ * (§1e whole-result exports alone), BENCH_ONLY=extract,export (both, for the formats at 10M and 100M), BENCH_ONLY=features
+ * (§F OGC API – Features pages against the OData pages alone). §7's ingest figures come with every run but publish and features.
  */
 import { cpus, totalmem } from 'node:os';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -61,14 +62,17 @@ const machine = { cores: cpus().length, cpu: cpus()[0]?.model, memoryGiB: Math.r
 log(`ROWS=${settings.rows} SEED=${settings.seed}${quick ? ' (BENCH_QUICK)' : ''} on ${machine.cores} cores, ${machine.memoryGiB} GiB`);
 
 const scaleOnly = process.env.BENCH_SCALE_ONLY === '1';
-const publishOnly = process.env.BENCH_ONLY === 'publish';
-const extractOnly = process.env.BENCH_ONLY === 'extract';
-const exportOnly = process.env.BENCH_ONLY === 'export';
-const featuresOnly = process.env.BENCH_ONLY === 'features';
-if (process.env.BENCH_ONLY && !publishOnly && !extractOnly && !exportOnly && !featuresOnly) {
-  throw new Error(`BENCH_ONLY=${process.env.BENCH_ONLY}: the sections that run alone are 'publish', 'extract', 'export' and 'features'`);
+// BENCH_ONLY: one section alone, or extract and export together (BENCH_ONLY=extract,export: the formats at scale).
+const only = new Set((process.env.BENCH_ONLY ?? '').split(',').filter(Boolean));
+const publishOnly = only.has('publish');
+const extractOnly = only.has('extract');
+const exportOnly = only.has('export');
+const featuresOnly = only.has('features');
+const known = ['publish', 'extract', 'export', 'features'];
+if ([...only].some((s) => !known.includes(s)) || ((publishOnly || featuresOnly) && only.size > 1)) {
+  throw new Error(`BENCH_ONLY=${process.env.BENCH_ONLY}: the sections that run alone are 'publish', 'extract', 'export' and 'features'; 'extract,export' runs those two`);
 }
-const sizes = publishOnly || extractOnly || exportOnly || featuresOnly ? [] : scaleSizes(process.env.BENCH_SCALE, settings);
+const sizes = only.size > 0 ? [] : scaleSizes(process.env.BENCH_SCALE, settings);
 const figures: Figure[] = [];
 let failure: unknown;
 let main: Awaited<ReturnType<typeof mainSections>> | undefined;
@@ -84,7 +88,7 @@ if (sizes.length > 0 && !failure) {
   }
 }
 
-/** §1–§7 and §P at ROWS (BENCH_ONLY=publish: §P alone; BENCH_ONLY=extract: §1, §5 and §1z alone). */
+/** §1–§7 and §P at ROWS (BENCH_ONLY=publish: §P alone; extract: §1, §5 and §1z; export: §1e; both with §7's ingest figures). */
 async function mainSections() {
   const cache = await ensureCache(settings.rows, settings.seed, process.env.BENCH_INGEST === '1', log);
   const duck = await openDuck(cache.duckdbPath);
@@ -101,7 +105,7 @@ async function mainSections() {
     await publish(cache, details);
     return { cache, filters, pgLoad: undefined, details };
   }
-  const pgLoad = settings.skipPostgres || extractOnly ? undefined : await ensurePostgres(duck, cache.dir, cache.key, log);
+  const pgLoad = settings.skipPostgres || only.size > 0 ? undefined : await ensurePostgres(duck, cache.dir, cache.key, log);
 
   log(`starting the data API on ${cache.duckdbPath}`);
   const api = await startApi(cache.duckdbPath);
@@ -115,23 +119,22 @@ async function mainSections() {
   log(`the API's libuv pool: ${apiLibuvThreads ?? 'unknown'} threads`);
   const ctx: Context = { settings, base: api.base, apiPid: api.pid, client, duck, filters, figures, details: { clientHeapMB: client.heapMB, apiLibuvThreads }, log };
   try {
-    if (exportOnly) {
-      await exportSection(ctx);
-      return { cache, filters, pgLoad, details: ctx.details };
+    if (!exportOnly || extractOnly) {
+      await extractSection(ctx);
+      await compressionSection(ctx);
     }
-    await extractSection(ctx);
-    await compressionSection(ctx);
-    if (extractOnly) return { cache, filters, pgLoad, details: ctx.details };
-    await exportSection(ctx);
-    log('§2 pages');
-    const pages = await pagesSection(ctx);
-    await featuresSection(ctx);
-    await partitionedSection(ctx);
-    log('§4 counts');
-    const counts = await countsSection(ctx);
-    if (!settings.skipPostgres) {
-      const json = (ctx.details['extract'] as { json: { ms: number }[] }).json;
-      await postgresSection(ctx, pages, counts, summarise(json.map((r) => r.ms)).median);
+    if (exportOnly || !extractOnly) await exportSection(ctx);
+    if (only.size === 0) {
+      log('§2 pages');
+      const pages = await pagesSection(ctx);
+      await featuresSection(ctx);
+      await partitionedSection(ctx);
+      log('§4 counts');
+      const counts = await countsSection(ctx);
+      if (!settings.skipPostgres) {
+        const json = (ctx.details['extract'] as { json: { ms: number }[] }).json;
+        await postgresSection(ctx, pages, counts, summarise(json.map((r) => r.ms)).median);
+      }
     }
   } catch (err) {
     failure = err;
@@ -141,7 +144,7 @@ async function mainSections() {
     duck.close();
   }
 
-  if (!failure && !exportOnly) await publish(cache, ctx.details);
+  if (!failure && only.size === 0) await publish(cache, ctx.details);
   const ingest = cache.ingest;
   figures.push({
     section: '7',
