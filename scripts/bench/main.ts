@@ -8,7 +8,7 @@
  * Env: ROWS, SEED (1), BENCH_QUICK, BENCH_RUNS (5), BENCH_EXTRACT_RUNS (3 quick, 1 full: an extract of 10M rows takes minutes), BENCH_INGEST=1
  * (re-measure ingest on a cached database), BENCH_FULL_FORMATS=1 (CSV and Arrow over
  * every row, not the first 1M), BENCH_SKIP_PG=1, BENCH_SCALE (0, or the sizes), BENCH_SCALE_ONLY=1, BENCH_OUT,
- * BENCH_PUBLISHES (200: the publish section's no-decay run), BENCH_ONLY=publish (that section alone, on the cached hub),
+ * BENCH_TEXT_TO_NULL=1 (text references and exports to /dev/null), BENCH_PUBLISHES (200: the publish section's no-decay run), BENCH_ONLY=publish (that section alone, on the cached hub),
  * BENCH_ONLY=extract (§1, §5 and §1z alone: the formats' extracts and compression, no scale table), BENCH_ONLY=export
  * (§1e whole-result exports alone), BENCH_ONLY=extract,export (both, for the formats at 10M and 100M), BENCH_ONLY=features
  * (§F OGC API – Features pages against the OData pages alone). §7's ingest figures come with every run but publish and features.
@@ -200,7 +200,7 @@ async function publish(cache: { readonly duckdbPath: string; readonly dir: strin
 const durationS = (performance.now() - t0) / 1000;
 const table = figures.length > 0 ? renderTable(figures) : undefined;
 // Every setting that changes what is measured, so the generated page names the run that produced it.
-const SHOWN = ['BENCH_ONLY', 'BENCH_SCALE_ONLY', 'BENCH_SCALE', 'BENCH_SKIP_PG', 'BENCH_PUBLISHES', 'BENCH_RUNS', 'BENCH_EXTRACT_RUNS', 'BENCH_FULL_FORMATS', 'BENCH_INGEST'];
+const SHOWN = ['BENCH_ONLY', 'BENCH_TEXT_TO_NULL', 'BENCH_SCALE_ONLY', 'BENCH_SCALE', 'BENCH_SKIP_PG', 'BENCH_PUBLISHES', 'BENCH_RUNS', 'BENCH_EXTRACT_RUNS', 'BENCH_FULL_FORMATS', 'BENCH_INGEST'];
 const shown = SHOWN.filter((k) => process.env[k]).map((k) => `${k}=${process.env[k]} `).join('');
 const command = `${quick ? 'BENCH_QUICK=1 ' : ''}${shown}make bench${process.env.ROWS ? ` ROWS=${settings.rows}` : ''}`;
 if (table) console.log(`\n${table}\n`);
