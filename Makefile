@@ -48,7 +48,8 @@ build: $(API_MAIN)
 start: install build
 	$(TSX) scripts/ops/start.ts
 
-# Starts PostgreSQL and Redis, and installs Chromium, xmllint, docker-compose, HAProxy and redis-server from Debian's packages when missing.
+# Starts PostgreSQL and Redis, and installs what the tests run when missing: Chromium, xmllint, docker-compose, HAProxy,
+# redis-server, GDAL and OWSLib from Debian's packages, pandas, pyarrow and duckdb with pip.
 test: install
 	bash scripts/test-deps.sh
 	npx tsc --noEmit
