@@ -28,7 +28,9 @@ export const RECORD_COLUMNS = recordFields.map((f) => `"${f.column}"`).join(', '
  */
 export async function duckCopy(duck: Duck, format: 'json' | 'csv', where?: { sql: string; params: readonly DuckDBValue[] }): Promise<{ ms: number; bytes: number }> {
   const path = TEXT_TO_NULL ? '/dev/null' : `/tmp/tributary-bench-${process.pid}.${format === 'json' ? 'ndjson' : 'csv'}`;
-  const options = format === 'json' ? '(FORMAT JSON)' : '(FORMAT CSV, HEADER true)';
+  // To /dev/null DuckDB must write in place: by default it writes beside the target (/dev/tmp_null) and renames.
+  const inPlace = TEXT_TO_NULL ? ', USE_TMP_FILE false' : '';
+  const options = format === 'json' ? `(FORMAT JSON${inPlace})` : `(FORMAT CSV, HEADER true${inPlace})`;
   const { ms } = await duck.timed(`COPY (SELECT ${RECORD_COLUMNS} FROM observations${where ? ` WHERE ${where.sql}` : ''}) TO '${path}' ${options}`, where?.params ?? []);
   if (TEXT_TO_NULL) return { ms, bytes: NaN };
   const bytes = statSync(path).size;
