@@ -66,7 +66,13 @@ export const postgresBackend: Backend = {
     return board;
   },
   stopDatabase: () => pgCluster('stop'),
-  startDatabase: () => pgCluster('start'),
+  // pg_ctlcluster can report a failed start of a server that is up: its wait raced the stop just before (the log
+  // shows "ready to accept connections"). The server answering is what the tests need, so that is what counts.
+  startDatabase: async () => {
+    const started = await pgCluster('start').then(() => undefined, (err: unknown) => err);
+    const up = await waitFor(() => withAdmin((c) => c.query('SELECT 1')).then(() => true, () => false), 30_000).then(() => true, () => false);
+    if (!up) throw started ?? new Error('the local PostgreSQL cluster was started but does not answer');
+  },
   async cleanup(board) {
     await board.close();
     await ensurePgRunning();
