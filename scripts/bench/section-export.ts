@@ -49,7 +49,8 @@ export async function exportSection(ctx: Context): Promise<void> {
   const { settings, base, duck, filters, figures, log } = ctx;
   const total = filters.totalRows;
   // Parquet always to disk (the end-to-end figure is a pull to a file); text to /dev/null with BENCH_TEXT_TO_NULL=1.
-  const file = (ext: string) => (TEXT_TO_NULL && ext !== 'parquet' ? '/dev/null' : `/tmp/tributary-bench-export-${process.pid}.${ext}`);
+  // Never rm or stat /dev/null: Parquet files (the pull's and the reference's) are always real files.
+  const file = (ext: string) => (TEXT_TO_NULL && !ext.endsWith('parquet') ? '/dev/null' : `/tmp/tributary-bench-export-${process.pid}.${ext}`);
   const rps = (rs: readonly { ms: number }[]) => rs.map((r) => total / (r.ms / 1000));
   const pulls: Record<string, Pull[]> = {};
 
