@@ -72,7 +72,7 @@ export async function exportSection(ctx: Context): Promise<void> {
   const rssBefore = readRss(ctx.apiPid)?.rssMB ?? NaN;
   const sampler = sampleRss(ctx.apiPid);
   for (const format of FORMATS) {
-    log(`§1e export: ${settings.extractRuns} run(s) of /v1/export/Records as ${format} (${total} rows, curl to disk), each beside DuckDB's COPY to ${format}`);
+    log(`§1e export: ${settings.extractRuns} run(s) of /v1/export/Records as ${format} (${total} rows, curl to ${file(format) === '/dev/null' ? '/dev/null' : 'disk'}), each beside DuckDB's COPY to ${format}`);
     pulls[format] = [];
     refs[format] = [];
     // Export and reference back to back, in alternating order: both see the same moment of the machine's load.
@@ -113,7 +113,7 @@ export async function exportSection(ctx: Context): Promise<void> {
   row('CSV', pulls['csv']!, copyCsv, 'COPY TO CSV', 0.8);
   row('NDJSON', pulls['ndjson']!, copyJson, 'COPY TO NDJSON');
 
-  // The end-to-end figure: a 10M-row pull to disk, ≤ 30 s as Parquet (issue #29); below 10M rows it is shown, not judged.
+  // The end-to-end figure: a 10M-row pull to disk, ≤ 30 s as Parquet (issue #29); at other sizes it is shown, not judged.
   const parquetS = summary(pulls['parquet']!.map((p) => p.ms)).median / 1000;
   const pages = Math.ceil(total / PAGE);
   const floorS = Math.max(0, pages - DEFAULT_BURST) / DEFAULT_RPS;
@@ -124,7 +124,7 @@ export async function exportSection(ctx: Context): Promise<void> {
     name: `${total} rows to a file on disk: one Parquet export`,
     unit: 's',
     value: summary([parquetS]),
-    ...(total >= 10_000_000 ? { target: '≤ 30 s at 10M rows', verdict: verdict(parquetS <= 30) } : { verdict: 'info' as const }),
+    ...(total === 10_000_000 ? { target: '≤ 30 s at 10M rows', verdict: verdict(parquetS <= 30) } : { verdict: 'info' as const }),
     note: `the paged pull of the same rows: ${pages} pages of ${PAGE}, at least ${floorS.toFixed(0)} s at the default ${DEFAULT_RPS} requests/s${pagedS ? `; ${pagedS.toFixed(1)} s unthrottled as JSON (§1)` : ''}`,
   });
   figures.push({
