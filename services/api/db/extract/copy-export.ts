@@ -71,7 +71,8 @@ export async function* copyExport(conn: DuckDBConnection, q: CompiledQuery, opti
 /**
  * The export instance's memory limit. Without one its buffer pool keeps every block a whole-hub export reads: the
  * API's RSS grew with the hub, to 1.8 GB over a 100M-row Parquet export. At 256MB the Parquet writer keeps its speed
- * (10M rows in 9.9 s against 10.2 s unlimited; 128MB took 40 s, 64MB failed) and the RSS stays near 550 MB at 100M.
+ * (10M rows in 9.9 s against 10.2 s unlimited; 128MB took 40 s, 64MB failed), and the API stays under 750 MB over 100M
+ * rows of every format (docs/bench/formats-100m.md).
  */
 export const EXPORT_MEMORY_LIMIT = '256MB';
 
