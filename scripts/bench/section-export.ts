@@ -29,6 +29,7 @@ const DEFAULT_BURST = 4;
 const PAGE = 10_000;
 const FORMATS = ['parquet', 'csv', 'ndjson'] as const;
 type Format = (typeof FORMATS)[number];
+const LABELS: Record<Format, string> = { parquet: 'Parquet', csv: 'CSV', ndjson: 'NDJSON' };
 
 interface Pull {
   readonly ms: number;
@@ -50,7 +51,9 @@ export async function exportSection(ctx: Context): Promise<void> {
   const total = filters.totalRows;
   // Parquet always to disk (the end-to-end figure is a pull to a file); text to /dev/null with BENCH_TEXT_TO_NULL=1.
   // Never rm or stat /dev/null: Parquet files (the pull's and the reference's) are always real files.
-  const file = (ext: string) => (TEXT_TO_NULL && !ext.endsWith('parquet') ? '/dev/null' : `/tmp/tributary-bench-export-${process.pid}.${ext}`);
+  const toNull = (ext: string) => TEXT_TO_NULL && !ext.endsWith('parquet');
+  const file = (ext: string) => (toNull(ext) ? '/dev/null' : `/tmp/tributary-bench-export-${process.pid}.${ext}`);
+  const sink = (ext: string) => (toNull(ext) ? '/dev/null' : 'disk');
   const rps = (rs: readonly { ms: number }[]) => rs.map((r) => total / (r.ms / 1000));
   const pulls: Record<string, Pull[]> = {};
 
@@ -72,7 +75,7 @@ export async function exportSection(ctx: Context): Promise<void> {
   const rssBefore = readRss(ctx.apiPid)?.rssMB ?? NaN;
   const sampler = sampleRss(ctx.apiPid);
   for (const format of FORMATS) {
-    log(`§1e export: ${settings.extractRuns} run(s) of /v1/export/Records as ${format} (${total} rows, curl to ${file(format) === '/dev/null' ? '/dev/null' : 'disk'}), each beside DuckDB's COPY to ${format}`);
+    log(`§1e export: ${settings.extractRuns} run(s) of /v1/export/Records as ${format} (${total} rows, curl to ${sink(format)}), each beside DuckDB's COPY to ${format}`);
     pulls[format] = [];
     refs[format] = [];
     // Export and reference back to back, in alternating order: both see the same moment of the machine's load.
@@ -84,7 +87,7 @@ export async function exportSection(ctx: Context): Promise<void> {
           const { rows } = await duck.timed(`SELECT count(*) AS n FROM read_parquet('${file(format)}')`);
           if (Number(rows[0]?.['n']) !== total) throw new Error(`export parquet holds ${String(rows[0]?.['n'])} rows, expected ${total}`);
         }
-        if (file(format) !== '/dev/null') await rm(file(format), { force: true });
+        if (!toNull(format)) await rm(file(format), { force: true });
         pulls[format]!.push(p);
       };
       const ref = async () => void refs[format]!.push(await references[format]());
@@ -96,11 +99,11 @@ export async function exportSection(ctx: Context): Promise<void> {
   const rssMax = Math.max(...rss.samples.map((x) => x.rssMB));
   const [copyParquet, copyCsv, copyJson] = [refs['parquet']!, refs['csv']!, refs['ndjson']!];
 
-  const row = (format: string, pullRuns: Pull[], ref: { ms: number; bytes: number }[], refName: string, target?: number) => {
+  const row = (format: Format, pullRuns: Pull[], ref: { ms: number; bytes: number }[], refName: string, target?: number) => {
     const ratio = summary(rps(pullRuns)).median / summary(rps(ref)).median;
     figures.push({
       section: '1e',
-      name: `HTTP /v1/export/Records as ${format}, curl to ${format !== 'Parquet' && TEXT_TO_NULL ? '/dev/null' : 'disk'}`,
+      name: `HTTP /v1/export/Records as ${LABELS[format]}, curl to ${sink(format)}`,
       unit: 'rows/s',
       value: summary(rps(pullRuns)),
       ratio,
@@ -109,9 +112,9 @@ export async function exportSection(ctx: Context): Promise<void> {
       note: `${(pullRuns[0]!.bytes / MB).toFixed(0)} MB in ${(summary(pullRuns.map((p) => p.ms)).median / 1000).toFixed(1)} s; ${refName} ${(summary(ref.map((r) => r.ms)).median / 1000).toFixed(1)} s, ${mb(ref[0]!.bytes)} MB`,
     });
   };
-  row('Parquet', pulls['parquet']!, copyParquet, 'COPY TO parquet', 0.8);
-  row('CSV', pulls['csv']!, copyCsv, 'COPY TO CSV', 0.8);
-  row('NDJSON', pulls['ndjson']!, copyJson, 'COPY TO NDJSON');
+  row('parquet', pulls['parquet']!, copyParquet, 'COPY TO parquet', 0.8);
+  row('csv', pulls['csv']!, copyCsv, 'COPY TO CSV', 0.8);
+  row('ndjson', pulls['ndjson']!, copyJson, 'COPY TO NDJSON');
 
   // The end-to-end figure: a 10M-row pull to disk, ≤ 30 s as Parquet (issue #29); at other sizes it is shown, not judged.
   const parquetS = summary(pulls['parquet']!.map((p) => p.ms)).median / 1000;

@@ -45,9 +45,19 @@ export async function ensurePgRunning(): Promise<void> {
   try {
     await withAdmin((c) => c.query('SELECT 1'));
   } catch {
-    await pgCluster('start').catch(() => {});
-    await waitFor(() => withAdmin((c) => c.query('SELECT 1')).then(() => true, () => false), 30_000);
+    await startPg();
   }
+}
+
+/**
+ * Starts the local cluster and waits until it answers. pg_ctlcluster can report a failed start of a server that is
+ * up (its wait races a stop just before; the log says "ready to accept connections"): the server answering is what
+ * counts, and pg_ctlcluster's error is thrown only when it does not.
+ */
+async function startPg(): Promise<void> {
+  const started = await pgCluster('start').then(() => undefined, (err: unknown) => err);
+  const up = await waitFor(() => withAdmin((c) => c.query('SELECT 1')).then(() => true, () => false), 30_000).then(() => true, () => false);
+  if (!up) throw started ?? new Error('the local PostgreSQL cluster was started but does not answer within 30 s');
 }
 
 const names = new WeakMap<RunningBoard, string>();
@@ -66,13 +76,7 @@ export const postgresBackend: Backend = {
     return board;
   },
   stopDatabase: () => pgCluster('stop'),
-  // pg_ctlcluster can report a failed start of a server that is up: its wait raced the stop just before (the log
-  // shows "ready to accept connections"). The server answering is what the tests need, so that is what counts.
-  startDatabase: async () => {
-    const started = await pgCluster('start').then(() => undefined, (err: unknown) => err);
-    const up = await waitFor(() => withAdmin((c) => c.query('SELECT 1')).then(() => true, () => false), 30_000).then(() => true, () => false);
-    if (!up) throw started ?? new Error('the local PostgreSQL cluster was started but does not answer');
-  },
+  startDatabase: startPg,
   async cleanup(board) {
     await board.close();
     await ensurePgRunning();
