@@ -30,7 +30,18 @@ export interface FieldDef {
    * service's own that DataStream's shape has not, so clients built for that shape see it unchanged.
    */
   readonly onRequest?: boolean;
+  /**
+   * Served as '' when not given, never null: DataStream's contract types the field as a string that may be empty
+   * (its Metadata sample writes `"OtherDataSources": ""`), and clients built on it read it as text. Stored as null,
+   * like every blank (schemas/metadata-schema.ts), so only the wire differs.
+   */
+  readonly emptyWhenAbsent?: true;
   readonly description: string;
+}
+
+/** Whether a field's served value can be null: the wire's nullability ($metadata, OpenAPI, Arrow), not storage's. */
+export function nullOnWire(f: FieldDef): boolean {
+  return f.nullable && !f.emptyWhenAbsent;
 }
 
 /** Tables of the published DuckDB file that filters can read. */

@@ -43,7 +43,12 @@ export function csvHeader(fields: readonly FieldDef[]): string {
 
 /** A field's value as typed columns carry it: UUIDs as text (as Arrow pages and Parquet exports send them). */
 export function typedValueSql(f: FieldDef, names: SqlNames): string {
-  return f.type === 'uuid' ? `CAST(${names.column(f.column)} AS VARCHAR)` : names.column(f.column);
+  return f.type === 'uuid' ? `CAST(${names.column(f.column)} AS VARCHAR)` : valueSql(f, names);
+}
+
+/** A field's stored value as served: '' for a field the contract writes as an empty string when not given. */
+function valueSql(f: FieldDef, names: SqlNames): string {
+  return f.emptyWhenAbsent ? `COALESCE(${names.column(f.column)}, '')` : names.column(f.column);
 }
 
 /** The Parquet export's select list: the fields as typed columns named as the API names them. */
@@ -58,7 +63,7 @@ export function parquetColumnsSql(fields: readonly FieldDef[], names: SqlNames):
  * could not serve Locations either: its keys are case-insensitive, and Locations has both `Id` and `ID`).
  */
 export function jsonRowSql(fields: readonly FieldDef[], names: SqlNames): string {
-  const members = fields.map((f) => `${names.constant(f.name)}, ${f.type === 'timestamp' ? isoTimestamp(names.column(f.column)) : names.column(f.column)}`);
+  const members = fields.map((f) => `${names.constant(f.name)}, ${f.type === 'timestamp' ? isoTimestamp(names.column(f.column)) : valueSql(f, names)}`);
   return `json_object(${members.join(', ')})::VARCHAR`;
 }
 

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import odatajs from 'ts-odatajs';
 import { describe, expect, it } from 'vitest';
-import { filterNames, resources } from '../../../schemas/index.js';
+import { filterNames, nullOnWire, resources } from '../../../schemas/index.js';
 import { FORMAT_NAMES, FORMATS } from '../formats.js';
 import { buildCsdl, CSDL_NAMESPACE, edmType, filterOnlyNames } from './csdl.js';
 import { escapeXml } from './xml.js';
@@ -67,7 +67,7 @@ describe('$metadata document', () => {
     for (const field of resource.fields) {
       const p = type.property.find((q) => q.name === field.name)!;
       expect(p.type).toBe(edmType(field.type));
-      if (!p.type.startsWith('Collection(')) expect(p.nullable).toBe(String(field.nullable));
+      if (!p.type.startsWith('Collection(')) expect(p.nullable).toBe(String(nullOnWire(field)));
     }
   });
 

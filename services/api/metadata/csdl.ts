@@ -7,6 +7,7 @@
 import {
   filterNames,
   getDimension,
+  nullOnWire,
   resources,
   type FieldDef,
   type FieldType,
@@ -95,7 +96,7 @@ function property(field: FieldDef): XmlNode {
     {
       Name: field.name,
       Type: type,
-      Nullable: collection ? 'false' : bool(field.nullable),
+      Nullable: collection ? 'false' : bool(nullOnWire(field)),
       Precision: field.type === 'timestamp' ? '3' : undefined,
     },
     [description(collection && field.nullable ? `${field.description} Null when absent.` : field.description)],

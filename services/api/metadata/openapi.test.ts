@@ -4,7 +4,7 @@
  */
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
-import { filterNames, resources } from '../../../schemas/index.js';
+import { filterNames, nullOnWire, resources } from '../../../schemas/index.js';
 import { API_ERROR_CODES } from '../errors.js';
 import { FORMAT_NAMES, FORMATS } from '../formats.js';
 import { TOP_RANGE } from '../odata/index.js';
@@ -78,7 +78,7 @@ describe('OpenAPI document', () => {
     expect(Object.keys(schema.properties)).toEqual(r.fields.map((f) => f.name));
     for (const f of r.fields) {
       const type = schema.properties[f.name].type;
-      if (f.nullable) expect(type).toContain('null');
+      if (nullOnWire(f)) expect(type).toContain('null');
       else expect(type).not.toContain('null');
     }
     const params = doc['paths'][`/v1/odata/v4/${r.name}`]['get']['parameters'].map((p: Json) =>

@@ -2,7 +2,7 @@
  * The OpenAPI 3.1 description of the data API, generated from the same catalogue, error table and limits the
  * code uses, so it cannot drift from what the server answers.
  */
-import { filterNames, resources, type FieldDef, type FieldType, type ResourceDef } from '../../../schemas/index.js';
+import { filterNames, nullOnWire, resources, type FieldDef, type FieldType, type ResourceDef } from '../../../schemas/index.js';
 import { API_ERROR_CODES } from '../errors.js';
 import { FORMAT_NAMES, FORMATS } from '../formats.js';
 import { FILTER_LIMITS, ODATA_ERROR_CODES, TOP_RANGE } from '../odata/index.js';
@@ -37,7 +37,7 @@ const FIELD_SCHEMAS: Readonly<Record<FieldType, Schema>> = {
 
 export function fieldSchema(field: FieldDef): Schema {
   const base = FIELD_SCHEMAS[field.type];
-  const type = field.nullable ? [base['type'], 'null'] : base['type'];
+  const type = nullOnWire(field) ? [base['type'], 'null'] : base['type'];
   return { ...base, type, description: field.description };
 }
 

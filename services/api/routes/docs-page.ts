@@ -3,7 +3,7 @@
  * examples against the base URL the reader used. No scripts; every interpolated value is HTML-escaped.
  */
 import { FEATURES_PATH } from '../ogc/feature-links.js';
-import { filterNames, resources, type ResourceDef } from '../../../schemas/index.js';
+import { filterNames, nullOnWire, resources, type ResourceDef } from '../../../schemas/index.js';
 import { API_ERROR_CODES } from '../errors.js';
 import { FORMAT_NAMES, FORMATS } from '../formats.js';
 import { filterOnlyNames } from '../metadata/csdl.js';
@@ -41,7 +41,7 @@ function resourceSection(r: ResourceDef): Raw {
 <p>${r.description} <code>GET ${BASE_PATH}/${r.name}</code></p>
 <p>Filterable: ${filterNames(r).map((n, i) => html`${i ? ', ' : ''}<code>${n}</code>`)}.${filterOnly.length ? html` Not fields of ${r.name}, filter only: ${filterOnly.join(', ')}.` : ''}</p>
 <table><thead><tr><th>field</th><th>type</th><th>null?</th><th>description</th></tr></thead><tbody>
-${r.fields.map((f) => html`<tr><td><code>${f.name}</code></td><td>${f.type}</td><td>${f.nullable ? 'yes' : ''}</td><td>${f.description}</td></tr>\n`)}</tbody></table></details>
+${r.fields.map((f) => html`<tr><td><code>${f.name}</code></td><td>${f.type}</td><td>${nullOnWire(f) ? 'yes' : ''}</td><td>${f.description}</td></tr>\n`)}</tbody></table></details>
 `;
 }
 

@@ -25,7 +25,7 @@ import {
   vectorFromArray,
   type DataType,
 } from 'apache-arrow';
-import type { FieldDef, FieldType } from '../../../schemas/index.js';
+import { nullOnWire, type FieldDef, type FieldType } from '../../../schemas/index.js';
 import type { ChunkColumn, ColumnChunk } from '../db/snapshot.js';
 import type { Frame } from './page-stream.js';
 
@@ -58,7 +58,7 @@ function arrowType(type: FieldType): DataType {
 }
 
 export function arrowSchema(fields: readonly FieldDef[]): Schema {
-  return new Schema(fields.map((f) => new Field(f.name, arrowType(f.type), f.nullable)));
+  return new Schema(fields.map((f) => new Field(f.name, arrowType(f.type), nullOnWire(f))));
 }
 
 const DAY_MS = 86_400_000;
