@@ -124,7 +124,7 @@ describe('publication store', () => {
     dbs.push(lagging);
     expect((await readyz(lagging)).publication).toBe(before);
     const published = await publishToStore(store, second);
-    const app = createApp({ acquire: () => lagging.acquire(), links: { trustProxy: false }, beforeCollection: followCurrent({ refresh: () => lagging.refresh() }) });
+    const app = createApp({ acquire: () => lagging.acquire(), links: { trustProxy: false }, beforeNextLink: followCurrent({ refresh: () => lagging.refresh() }) });
     expect((await app.request('/v1/odata/v4/Records?$top=1')).status).toBe(200);
     expect((await readyz(lagging)).publication).toBe(before); // a first page does not wait for the switch
     const res = await app.request('/v1/odata/v4/Records?$top=1&$skiptoken=Id:1');
@@ -137,7 +137,7 @@ describe('publication store', () => {
     const app = createApp({
       acquire: () => db.acquire(),
       links: { trustProxy: false },
-      beforeCollection: followCurrent({ refresh: () => Promise.reject(new Error('cannot open the new publication')) }),
+      beforeNextLink: followCurrent({ refresh: () => Promise.reject(new Error('cannot open the new publication')) }),
     });
     const res = await app.request('/v1/odata/v4/Records?$top=1&$skiptoken=Id:1');
     expect(res.status).toBe(503);
