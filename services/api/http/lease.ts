@@ -62,39 +62,41 @@ export function lease(rule: LeaseRule, deps: LeaseDeps): MiddlewareHandler {
   return async function leaseSnapshot(c, next) {
     if (deps.beforeNextLink && continuesNextLink(c.req.url, rule)) await deps.beforeNextLink();
     const acquired = deps.acquire();
-    let released = false;
-    const release = () => {
-      if (!released) acquired.release();
-      released = true;
-    };
+    const release = once(() => acquired.release());
     let etag = rule.etag === 'publication' && acquired.publication ? publicationETag(acquired.publication) : undefined;
     if (etag && matchesIfNoneMatch(c.req.header('if-none-match'), etag)) {
       release();
       return c.body(null, 304, validators(rule, etag));
     }
     const deadline = startDeadline(c, rule, deps);
-    let held = false;
     const done = () => (release(), deadline.stop());
     const timing = stageTimer();
-    c.set('lease', {
-      snapshot: acquired.snapshot,
-      publication: acquired.publication,
-      signal: deadline.signal,
-      timing,
-      hold: (rows) => ((held = true), whileOpen(rows, done)),
-      notModified: (tag) => ((etag = contentTag(rule, tag)), matchesIfNoneMatch(c.req.header('if-none-match'), tag) ? c.body(null, 304, validators(rule, tag)) : undefined),
-      explain: (err) => deadline.explain(err),
-    });
+    let held = false;
+    const notModified = (tag: string) => {
+      etag = contentTag(rule, tag);
+      return matchesIfNoneMatch(c.req.header('if-none-match'), tag) ? c.body(null, 304, validators(rule, tag)) : undefined;
+    };
+    const hold = <T, R>(rows: AsyncGenerator<T, R>) => ((held = true), whileOpen(rows, done));
+    c.set('lease', { snapshot: acquired.snapshot, publication: acquired.publication, signal: deadline.signal, timing, hold, notModified, explain: deadline.explain });
     try {
       await next();
     } finally {
-      // Nothing streams from the snapshot (a document, an error, a HEAD), or the first row is there.
+      // Nothing streams from the snapshot (a document, an error): done now. Rows stream: a page's clock stops at
+      // its first row, which the handler waited for; the rest ends with the rows.
       if (!held || c.error) done();
       else if (rule.deadline === 'first-row') deadline.stop();
     }
     if (c.error || c.res.status >= 300) return;
     for (const [name, value] of Object.entries(validators(rule, etag))) c.header(name, value);
     if (timing.header()) c.header('Server-Timing', timing.header());
+  };
+}
+
+function once(fn: () => void): () => void {
+  let called = false;
+  return () => {
+    if (!called) fn();
+    called = true;
   };
 }
 
