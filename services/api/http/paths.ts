@@ -54,11 +54,12 @@ export interface DataRoute {
 
 const items = `${PATHS.features}/collections/:collectionId/items`;
 const downloadDocument: LeaseRule = { etag: 'publication', deadline: 'none', cacheControl: 'no-cache' };
-const describeOnly: LeaseRule = { etag: 'none', deadline: 'none' };
+/** A snapshot to read from, with no validator and no deadline (readiness, a collection's extent). */
+const snapshotOnly: LeaseRule = { etag: 'none', deadline: 'none' };
 
 /** Every route that reads a snapshot, each served by the one lease with its rule. */
 export const DATA_ROUTES = {
-  readyz: { path: PATHS.readyz, lease: describeOnly },
+  readyz: { path: PATHS.readyz, lease: snapshotOnly },
   collection: { path: `${PATHS.odata}/:resource`, lease: { etag: 'publication', deadline: 'first-row', continuation: NEXT_LINK_PARAM.odata } },
   // An export is one publication's rows: cacheable only as long as the publication is served.
   export: { path: `${PATHS.export}/:resource`, lease: { etag: 'publication', deadline: 'whole-body', cacheControl: 'no-cache' } },
@@ -67,8 +68,8 @@ export const DATA_ROUTES = {
   publications: { path: PATHS.publications, lease: downloadDocument },
   // no-transform: a cache or proxy must not recompress the bytes the ranges and the hash count.
   file: { path: `${PATHS.files}/:hash/:name`, lease: { etag: 'content', deadline: 'none', cacheControl: `${IMMUTABLE}, no-transform` } },
-  featureCollections: { path: `${PATHS.features}/collections`, lease: describeOnly },
-  featureCollection: { path: `${PATHS.features}/collections/:collectionId`, lease: describeOnly },
+  featureCollections: { path: `${PATHS.features}/collections`, lease: snapshotOnly },
+  featureCollection: { path: `${PATHS.features}/collections/:collectionId`, lease: snapshotOnly },
   items: { path: items, lease: { etag: 'publication', deadline: 'first-row', continuation: NEXT_LINK_PARAM.items } },
   feature: { path: `${items}/:featureId`, lease: { etag: 'publication', deadline: 'first-row' } },
 } as const satisfies Readonly<Record<string, DataRoute>>;
