@@ -21,6 +21,7 @@ import { PATHS } from '../http/paths.js';
 import { byteRange } from './byte-range.js';
 import { readableFileName } from './download-links.js';
 import type { DownloadsDeps } from './downloads.js';
+
 const FORMAT_LIST = DOWNLOAD_FORMATS.map((f) => `.${DOWNLOAD_EXTENSIONS[f]} (${EXPORT_FORMATS[f].mediaType})`).join(' and ');
 
 export function datasetFileHandler(deps: DownloadsDeps) {
