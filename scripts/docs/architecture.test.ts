@@ -2,6 +2,7 @@
  * The import rules docs/architecture.md states, each checked against the imports of every source file (tests
  * included unless a rule says otherwise): the boundaries hold because a change that breaks one fails here.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readImports } from './import-graph.js';
@@ -34,6 +35,28 @@ const IMPORT_RULES: readonly Rule[] = [
   { rule: 'routes/ call the stages; they never compile SQL', from: new RegExp(`^${API}/routes/`), forbid: new RegExp(`^${API}/query/(compile|sql)`) },
   { rule: 'ogc/ calls the stages as routes/ do; it never compiles SQL', from: new RegExp(`^${API}/ogc/`), forbid: new RegExp(`^${API}/query/(compile|sql)`) },
   { rule: 'only db/extract/extract.ts is imported from outside db/extract/', from: new RegExp(`^(?!${API}/db/extract/)`), forbid: new RegExp(`^${API}/db/extract/(?!extract\\.ts$)`) },
+  { rule: 'the edge (http/) imports no handler folder: handlers stand on it, so a new one changes nothing under it', from: new RegExp(`^${API}/http/`), forbid: new RegExp(`^${API}/(routes|ogc)/`) },
+  { rule: 'ogc/ imports no routes/: paths, links and the lease come from the edge', from: new RegExp(`^${API}/ogc/`), forbid: new RegExp(`^${API}/routes/`) },
+  { rule: 'metadata/ (discovery documents) imports no handler: it reads paths from the edge', from: new RegExp(`^${API}/metadata/`), forbid: new RegExp(`^${API}/(routes|ogc)/`) },
+];
+
+interface ContentRule {
+  readonly rule: string;
+  /** The files searched, among the API's production code (tests and testing/ set up their own snapshots). */
+  readonly files: RegExp;
+  readonly pattern: RegExp;
+  /** The only files allowed to hold it. */
+  readonly allowed: readonly string[];
+}
+
+const CONTENT_RULES: readonly ContentRule[] = [
+  {
+    rule: "only the lease takes a snapshot (acquire()): every data request gets its ETag, deadline and one release the same way; main.ts hands the database's acquire to the app",
+    // db/ defines the snapshot's acquire, and its pool of extract pipes has one of the same name.
+    files: new RegExp(`^${API}/(?!db/)`),
+    pattern: /\.acquire\(\)/,
+    allowed: [`${API}/http/lease.ts`, `${API}/main.ts`],
+  },
 ];
 
 describe('import rules (docs/architecture.md)', () => {
@@ -48,6 +71,13 @@ describe('import rules (docs/architecture.md)', () => {
       .filter((g) => r.from.test(g.file) && !(r.testsExempt && isTest(g.file)))
       .flatMap((g) => g.files.filter((f) => r.forbid.test(f)).map((f) => `${g.file} → ${f}`));
     expect(broken).toEqual([]);
+  });
+
+  it.each(CONTENT_RULES.map((r) => [r.rule, r] as const))('%s', (_, r) => {
+    const production = graph.filter((g) => r.files.test(g.file) && !isTest(g.file) && !g.file.startsWith(`${API}/testing/`));
+    const holding = production.filter((g) => r.pattern.test(readFileSync(join(ROOT, g.file), 'utf8'))).map((g) => g.file);
+    expect(holding.length, 'files the rule is about').toBeGreaterThan(0);
+    expect(holding.filter((f) => !r.allowed.includes(f))).toEqual([]);
   });
 
   it("the API's test support lives in services/api/testing/ alone, and no production file imports it", () => {

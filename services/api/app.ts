@@ -2,31 +2,38 @@
  * The data API as a Hono app, built from its dependencies so tests can run it with `app.request()` or on a
  * real socket. Only main.ts opens files and ports.
  */
-import { Hono, type MiddlewareHandler } from 'hono';
+import { Hono, type Handler, type MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { ApiError, errorBody, featuresErrorBody } from './errors.js';
 import { registerAccess, type AccessOptions } from './middleware/access.js';
 import { compress } from './middleware/compress.js';
 import { cutOnError } from './middleware/cut-on-error.js';
 import { securityHeaders } from './middleware/security-headers.js';
-import { collectionHandler, JSON_TYPE, notFound, type CollectionDeps } from './routes/collection.js';
+import { JSON_TYPE } from './formats.js';
+import type { HandlerDeps } from './http/handler-deps.js';
+import { lease, type Acquired } from './http/lease.js';
+import { notFound } from './http/not-found.js';
+import { DATA_ROUTES, PATHS, type DataRouteName } from './http/paths.js';
+import { collectionHandler } from './routes/collection.js';
 import { registerDiscovery } from './routes/discovery.js';
 import { registerExplore, type ExploreOptions } from './routes/explore.js';
 import { registerDownloads } from './routes/downloads.js';
-import { EXPORT_PATH, exportHandler } from './routes/export.js';
-import { BASE_PATH } from './routes/links.js';
-import { FEATURES_PATH } from './ogc/feature-links.js';
+import { exportHandler } from './routes/export.js';
 import { registerFeatures } from './ogc/register-features.js';
 
-export interface AppDeps extends CollectionDeps {
+export interface AppDeps extends HandlerDeps {
+  /** The snapshot a request is served from (db/database.ts); taken and released by the lease alone (http/lease.ts). */
+  readonly acquire: () => Acquired;
+  /** QUERY_TIMEOUT_MS and MAX_PAGE_BYTES; each unlimited when left out. */
+  readonly limits?: { readonly queryTimeoutMs?: number | undefined; readonly maxPageBytes?: number | undefined };
   /** Reports unexpected errors (never user input problems); defaults to stderr. */
   readonly logError?: (err: unknown) => void;
   /** Keys, CORS and rate limits (middleware/access.ts); left out, the API is open and unlimited (tests). */
   readonly access?: AccessOptions;
   /** True once the process is draining: /readyz then answers 503 so the load balancer stops routing to it. */
   readonly draining?: () => boolean;
-  /** Runs before every collection request, after the access checks (publication/follow-current.ts). */
-  readonly beforeCollection?: MiddlewareHandler;
+  /** Runs before the snapshot of a request that continues a next link is taken (publication/follow-current.ts). */
+  readonly beforeNextLink?: () => Promise<void>;
   /** EXPORT_TIMEOUT_MS for whole-result exports (routes/export.ts); unlimited when left out. */
   readonly exportTimeoutMs?: number;
   /** Where the dataset files are (routes/downloads.ts); by default `<published file>.files`. */
@@ -42,7 +49,7 @@ export function createApp(deps: AppDeps): Hono {
   const logError = deps.logError ?? ((err: unknown) => console.error(err));
 
   app.use('*', cutOnError()); // outermost: it must wrap the body as finally sent (compressed or not)
-  app.use('*', securityHeaders({ noStore: ['/healthz', '/readyz'] }));
+  app.use('*', securityHeaders({ noStore: [PATHS.healthz, PATHS.readyz] }));
   app.use('*', async (c, next) => {
     await next();
     c.header('OData-Version', '4.0');
@@ -50,39 +57,23 @@ export function createApp(deps: AppDeps): Hono {
   app.use('*', compress());
   registerAccess(app, deps.access);
 
-  app.get('/healthz', (c) => c.json({ status: 'ok' }));
-  app.get('/readyz', async (c) => {
+  const leased = (route: DataRouteName): MiddlewareHandler =>
+    lease(DATA_ROUTES[route].lease, { acquire: deps.acquire, queryTimeoutMs: deps.limits?.queryTimeoutMs, exportTimeoutMs: deps.exportTimeoutMs, beforeNextLink: deps.beforeNextLink });
+
+  app.get(PATHS.healthz, (c) => c.json({ status: 'ok' }));
+  app.get(DATA_ROUTES.readyz.path, leased('readyz'), async (c) => {
     if (deps.draining?.()) throw new ApiError('unavailable', 'Shutting down: this instance takes no new requests.', {}, { 'Retry-After': '1' });
-    const { snapshot, release, publication } = deps.acquire();
-    try {
-      await snapshot.columns({ sql: 'SELECT 1 AS ok', params: [] });
-      return c.json({ status: 'ready', database: snapshot.path, ...(publication ? { publication } : {}) });
-    } finally {
-      release();
-    }
+    const { snapshot, publication } = c.get('lease');
+    await snapshot.columns({ sql: 'SELECT 1 AS ok', params: [] });
+    return c.json({ status: 'ready', database: snapshot.path, ...(publication ? { publication } : {}) });
   });
 
   if (deps.explore) registerExplore(app, deps.explore);
-  registerDiscovery(app, deps); // before `${BASE_PATH}/:resource`, which would take `$metadata` for a resource
-  const collection = collectionHandler(deps);
-  if (deps.beforeCollection) app.use(`${BASE_PATH}/:resource`, deps.beforeCollection);
-  app.get(`${BASE_PATH}/:resource`, collection);
-  app.options(`${BASE_PATH}/:resource`, (c) => c.body(null, 204, { Allow: ALLOW }));
-  app.all(`${BASE_PATH}/:resource`, (c) => {
-    throw new ApiError('method_not_allowed', `${c.req.method} is not allowed: this API is read-only. Use GET.`, {}, { Allow: ALLOW });
-  });
-
-  if (deps.beforeCollection) app.use(`${EXPORT_PATH}/:resource`, deps.beforeCollection);
-  app.get(`${EXPORT_PATH}/:resource`, exportHandler({ acquire: deps.acquire, ...(deps.exportTimeoutMs ? { timeoutMs: deps.exportTimeoutMs } : {}) }));
-  app.options(`${EXPORT_PATH}/:resource`, (c) => c.body(null, 204, { Allow: ALLOW }));
-  app.all(`${EXPORT_PATH}/:resource`, (c) => {
-    throw new ApiError('method_not_allowed', `${c.req.method} is not allowed: exports are read-only. Use GET (or HEAD for the row count alone).`, {}, { Allow: ALLOW });
-  });
-
-  registerDownloads(app, { acquire: deps.acquire, links: deps.links, ...(deps.filesDir ? { filesDir: deps.filesDir } : {}) });
-
-  if (deps.beforeCollection) app.use(`${FEATURES_PATH}/collections/*`, deps.beforeCollection);
-  registerFeatures(app, deps);
+  registerDiscovery(app, deps); // before the collection route, which would take `$metadata` for a resource
+  readOnly(app, DATA_ROUTES.collection.path, leased('collection'), collectionHandler(deps), 'this API is read-only. Use GET.');
+  readOnly(app, DATA_ROUTES.export.path, leased('export'), exportHandler(), 'exports are read-only. Use GET (or HEAD for the row count alone).');
+  registerDownloads(app, { links: deps.links, filesDir: deps.filesDir }, leased);
+  registerFeatures(app, deps, leased);
 
   // Under /v1/features errors carry OGC's exception members (code, description) besides the API's own.
   const body = (c: { req: { path: string } }, e: ApiError) => JSON.stringify(isFeatures(c.req.path) ? featuresErrorBody(e) : errorBody(e));
@@ -90,7 +81,9 @@ export function createApp(deps: AppDeps): Hono {
     const err = notFound(c.req.path);
     return c.body(body(c, err), 404, { 'Content-Type': JSON_TYPE });
   });
-  app.onError((err, c) => {
+  app.onError((thrown, c) => {
+    // A query its route's deadline stopped is the lease's 504, not a fault of ours.
+    const err = c.get('lease')?.explain(thrown) ?? thrown;
     const apiError =
       err instanceof ApiError
         ? err
@@ -105,6 +98,15 @@ export function createApp(deps: AppDeps): Hono {
   return app;
 }
 
+/** GET (and HEAD) through the lease; OPTIONS names them; any other method is a 405. */
+function readOnly(app: Hono, path: string, leased: MiddlewareHandler, handler: Handler, refusal: string): void {
+  app.get(path, leased, handler);
+  app.options(path, (c) => c.body(null, 204, { Allow: ALLOW }));
+  app.all(path, (c) => {
+    throw new ApiError('method_not_allowed', `${c.req.method} is not allowed: ${refusal}`, {}, { Allow: ALLOW });
+  });
+}
+
 function isFeatures(path: string): boolean {
-  return path === FEATURES_PATH || path.startsWith(`${FEATURES_PATH}/`);
+  return path === PATHS.features || path.startsWith(`${PATHS.features}/`);
 }

@@ -15,7 +15,7 @@ import { openDatabase, type Database } from './db/database.js';
 import { levelNote } from './explore/citations-panel.js';
 import { doiUrl as explorerDoiUrl } from './explore/doi-url.js';
 import { emptySelection, filterText, searchOfSelection, selectionFromSearch } from './explore/selection.js';
-import { doiUrl } from './routes/links.js';
+import { doiUrl } from './http/links.js';
 import { REPO_ROOT } from './testing/fixture-db.js';
 import { listen, type TestServer } from './testing/test-server.js';
 

@@ -4,6 +4,11 @@
  * Parquet, CSV and NDJSON; typed columns for Arrow, which DuckDB's core cannot COPY), OpenAPI offers them. Separate from formats.ts, the paged formats: an export never pages, and Parquet cannot be a page.
  */
 
+/** The resources a whole result can be exported from: the row-per-observation ones. */
+export const EXPORT_RESOURCES = ['Records', 'Observations'] as const;
+/** The header carrying the exact number of rows an export's body holds. */
+export const COUNT_HEADER = 'X-Total-Count';
+
 export interface ExportFormatDef {
   /** Accepted as a `$format` value and in `Accept`. */
   readonly mediaType: string;

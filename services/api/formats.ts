@@ -66,6 +66,9 @@ export const FORMATS = {
 
 export type Format = keyof typeof FORMATS;
 
+/** Every JSON document of the API (pages, errors, discovery, downloads) is sent as this. */
+export const JSON_TYPE = FORMATS.json.contentType;
+
 /** The formats whose rows DuckDB writes as text (JSON, CSV). */
 export type TextFormat = { [F in Format]: (typeof FORMATS)[F]['rows'] extends 'text' ? F : never }[Format];
 

@@ -71,7 +71,7 @@ let stopping = false;
 const app = createApp({
   acquire: () => db.acquire(),
   draining: () => stopping,
-  beforeCollection: store ? followCurrent({ refresh: () => db.refresh(), log }) : undefined,
+  beforeNextLink: store ? followCurrent({ refresh: () => db.refresh(), log }) : undefined,
   links: { publicBaseUrl: config.PUBLIC_BASE_URL, trustProxy: config.TRUST_PROXY },
   limits: { queryTimeoutMs: config.QUERY_TIMEOUT_MS, maxPageBytes: config.MAX_PAGE_BYTES },
   exportTimeoutMs: config.EXPORT_TIMEOUT_MS,

@@ -124,7 +124,7 @@ describe('publication store', () => {
     dbs.push(lagging);
     expect((await readyz(lagging)).publication).toBe(before);
     const published = await publishToStore(store, second);
-    const app = createApp({ acquire: () => lagging.acquire(), links: { trustProxy: false }, beforeCollection: followCurrent({ refresh: () => lagging.refresh() }) });
+    const app = createApp({ acquire: () => lagging.acquire(), links: { trustProxy: false }, beforeNextLink: followCurrent({ refresh: () => lagging.refresh() }) });
     expect((await app.request('/v1/odata/v4/Records?$top=1')).status).toBe(200);
     expect((await readyz(lagging)).publication).toBe(before); // a first page does not wait for the switch
     const res = await app.request('/v1/odata/v4/Records?$top=1&$skiptoken=Id:1');
@@ -132,12 +132,40 @@ describe('publication store', () => {
     expect((await readyz(lagging)).publication).toBe(published.id);
   });
 
+  it('a GIS client following OGC next links across two replicas while a publication lands never gets a page of an older one', async () => {
+    const before = (await publishToStore(store, first)).id;
+    const replica = async () => {
+      const db = await openDatabase(join(dir, 'unused.duckdb'), { locate: () => locateInStore(store), pollMs: 0 });
+      dbs.push(db);
+      return { db, app: createApp({ acquire: () => db.acquire(), links: { trustProxy: false }, beforeNextLink: followCurrent({ refresh: () => db.refresh() }) }) };
+    };
+    const [a, b] = [await replica(), await replica()];
+    // The balancer alternates; each page's ETag names the publication it was read from.
+    const served: string[] = [];
+    let next: string | undefined = '/v1/features/collections/observations/items?limit=40';
+    let after: string | undefined;
+    for (let page = 0; next && page < 6; page++) {
+      if (page === 2) {
+        after = (await publishToStore(store, second)).id;
+        expect(await a.db.refresh()).toBe(true); // a polls first; b still serves the publication before
+        expect((await readyz(b.db)).publication).toBe(before);
+      }
+      const res = await (page % 2 ? b : a).app.request(next);
+      expect(res.status).toBe(200);
+      served.push(res.headers.get('etag')!);
+      const body = (await res.json()) as { links: { rel: string; href: string }[] };
+      const href = body.links.find((l) => l.rel === 'next')?.href;
+      next = href ? new URL(href).pathname + new URL(href).search : undefined;
+    }
+    expect(served).toEqual([before, before, after, after, after, after].map((id) => `W/"${id}"`));
+  });
+
   it('a switch that cannot finish answers 503 with Retry-After, not a page of the older publication', async () => {
     const db = dbs[0]!;
     const app = createApp({
       acquire: () => db.acquire(),
       links: { trustProxy: false },
-      beforeCollection: followCurrent({ refresh: () => Promise.reject(new Error('cannot open the new publication')) }),
+      beforeNextLink: followCurrent({ refresh: () => Promise.reject(new Error('cannot open the new publication')) }),
     });
     const res = await app.request('/v1/odata/v4/Records?$top=1&$skiptoken=Id:1');
     expect(res.status).toBe(503);

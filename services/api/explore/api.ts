@@ -4,8 +4,9 @@
  * so requests queue here two at a time, and a 429 or 503 is retried after its Retry-After (a few times, then
  * reported). Every failure becomes an ApiProblem whose message is the API's own explanation.
  */
+import { PATHS } from '../http/paths.js';
 
-export const API_BASE = '/v1/odata/v4';
+export const API_BASE = PATHS.odata;
 const MAX_IN_FLIGHT = 2;
 const RETRIES = 3;
 

@@ -1,5 +1,5 @@
 /**
- * A DOI's resolver link, as the API's `rel="cite-as"` link spells it (routes/links.ts `doiUrl`; a test holds them
+ * A DOI's resolver link, as the API's `rel="cite-as"` link spells it (http/links.ts `doiUrl`; a test holds them
  * equal): a suffix may hold `#`, `?`, `%`, `<`, `;` or spaces, which a bare `https://doi.org/${doi}` would turn into
  * another URL. Everything but RFC 3986's unreserved characters and the `/` separators is percent-encoded.
  */

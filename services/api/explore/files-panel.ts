@@ -3,6 +3,7 @@
  * with their sizes, as plain links (the browser streams them to disk; the API's own page needs no key). The index
  * is read once: it changes only with a publication.
  */
+import { PATHS } from '../http/paths.js';
 import { getJson } from './api.js';
 import { h } from './dom.js';
 
@@ -14,7 +15,7 @@ export interface DownloadIndex {
   readonly datasets: readonly { readonly DOI: string; readonly DatasetName: string | null; readonly files: Readonly<Record<string, FileEntry>> }[];
 }
 
-export const DOWNLOADS_URL = '/v1/downloads';
+export const DOWNLOADS_URL = PATHS.downloads;
 
 /**
  * The index (through the page's request queue, which waits out a 429), or none when it cannot be had: the list is

@@ -4,6 +4,7 @@
  * streams it to disk, and the API's own page needs no key); and the same request "copied as" a script. A selection of more than one page first says how
  * many rows and how long the whole takes at the rate just measured on its first page, and waits for a yes.
  */
+import { PATHS } from '../http/paths.js';
 import { apiGet } from './api.js';
 import { fmt, say } from './dom.js';
 import { snippet, SNIPPET_TITLES, type SnippetLanguage } from './snippets.js';
@@ -130,7 +131,7 @@ export function takeAwayPanel(root: HTMLElement, onError: (err: unknown) => void
       for (const a of exports) {
         const format = a.dataset['format']!;
         const params = new URLSearchParams({ ...(f ? { $filter: f } : {}), $format: format });
-        a.href = `/v1/export/Observations?${params.toString().replaceAll('+', '%20')}`;
+        a.href = `${PATHS.export}/Observations?${params.toString().replaceAll('+', '%20')}`;
         a.textContent = `${format === 'parquet' ? 'Parquet' : 'CSV'} (${fmt(t)} rows)`;
       }
       renderSnippet();

@@ -15,7 +15,7 @@ import {
 } from '../../../schemas/index.js';
 import { FORMAT_NAMES, FORMATS } from '../formats.js';
 import { GROUPABLE } from '../query/plan.js';
-import { DOWNLOADS_PATH } from '../routes/download-links.js';
+import { PATHS } from '../http/paths.js';
 import { el, renderXml, type XmlNode } from './xml.js';
 
 /** Schema namespace; entity types are `Tributary.Observation` etc. */
@@ -69,7 +69,7 @@ export function buildCsdl(): string {
           annotation('Capabilities.ConformanceLevel', { EnumMember: 'Capabilities.ConformanceLevelType/Minimal' }),
           annotation('Capabilities.SupportedFormats', {}, [el('Collection', {}, FORMAT_NAMES.map((f) => el('String', {}, [FORMATS[f].mediaType])))]),
           // Core vocabulary's links: the same data whole, as each dataset's files (routes/downloads.ts).
-          annotation('Core.Links', {}, [el('Collection', {}, [record('Core.Link', [el('PropertyValue', { Property: 'rel', String: 'alternate' }), el('PropertyValue', { Property: 'href', String: DOWNLOADS_PATH })])])]),
+          annotation('Core.Links', {}, [el('Collection', {}, [record('Core.Link', [el('PropertyValue', { Property: 'rel', String: 'alternate' }), el('PropertyValue', { Property: 'href', String: PATHS.downloads })])])]),
           ...resources.map(entitySet),
         ]),
       ]),

@@ -4,8 +4,7 @@
  */
 import { CHANGE_KINDS, DOWNLOAD_EXTENSIONS, DOWNLOAD_FORMATS } from '../../../schemas/publication-files.js';
 import { EXPORT_FORMATS } from '../export-formats.js';
-import { IMMUTABLE } from '../routes/dataset-file.js';
-import { DOWNLOADS_PATH, FILES_PATH, MANIFEST_PATH, PUBLICATIONS_PATH } from '../routes/download-links.js';
+import { IMMUTABLE, PATHS } from '../http/paths.js';
 
 type Schema = Record<string, unknown>;
 const JSON_MEDIA = 'application/json';
@@ -26,8 +25,8 @@ export const DOWNLOAD_SCHEMAS: Record<string, Schema> = {
   DownloadIndex: obj({
     publication: str('The publication served now.'),
     createdAt: str('When it was published (UTC).', { format: 'date-time' }),
-    manifest: str(`${MANIFEST_PATH}, absolute.`, { format: 'uri' }),
-    publications: str(`${PUBLICATIONS_PATH}, absolute.`, { format: 'uri' }),
+    manifest: str(`${PATHS.manifest}, absolute.`, { format: 'uri' }),
+    publications: str(`${PATHS.publications}, absolute.`, { format: 'uri' }),
     datasets: {
       type: 'array',
       items: obj({
@@ -62,7 +61,7 @@ export const DOWNLOAD_SCHEMAS: Record<string, Schema> = {
   PublicationFeed: obj({
     publication: str('The publication served now.'),
     since: str('The since= given, if any.'),
-    downloads: str(`${DOWNLOADS_PATH}, absolute.`, { format: 'uri' }),
+    downloads: str(`${PATHS.downloads}, absolute.`, { format: 'uri' }),
     publications: {
       type: 'array',
       description: 'Oldest first; with since=, only those after it.',
@@ -100,17 +99,17 @@ export function downloadPaths(errors: (only?: readonly number[]) => Record<strin
     'Content-Disposition': { description: 'attachment; filename="<DOI with / as _>.<ext>"', schema: { type: 'string' } },
   };
   return {
-    [DOWNLOADS_PATH]: json('getDownloads', 'Every dataset of the current publication with its files (Parquet, CSV), sizes, hashes, DOI, licence and citation.', 'Start here: the file URLs, the manifest and the change feed are linked from it.', 'DownloadIndex', [401, 403, 429, 500, 503]),
-    [MANIFEST_PATH]: json('getParquetManifest', 'Every current Parquet file, to read the whole hub as one table.', 'DuckDB, polars, pandas/pyarrow, Spark or Trino read the list as one dataset (all files share one schema: the Records fields).', 'ParquetManifest', [401, 403, 429, 500, 503]),
-    [PUBLICATIONS_PATH]: json(
+    [PATHS.downloads]: json('getDownloads', 'Every dataset of the current publication with its files (Parquet, CSV), sizes, hashes, DOI, licence and citation.', 'Start here: the file URLs, the manifest and the change feed are linked from it.', 'DownloadIndex', [401, 403, 429, 500, 503]),
+    [PATHS.manifest]: json('getParquetManifest', 'Every current Parquet file, to read the whole hub as one table.', 'DuckDB, polars, pandas/pyarrow, Spark or Trino read the list as one dataset (all files share one schema: the Records fields).', 'ParquetManifest', [401, 403, 429, 500, 503]),
+    [PATHS.publications]: json(
       'getPublications', 'The change feed: each publication and the datasets it added, replaced or removed.', 'Follow it with since=<the last id you saw> to mirror the hub without downloading it again.', 'PublicationFeed', [400, 401, 403, 429, 500, 503],
       [{ name: 'since', in: 'query', description: 'A publication id from this feed: answer only the publications after it. An unknown id is 400 unknown_publication.', schema: { type: 'string' } }],
     ),
-    [`${FILES_PATH}/{hash}/{name}`]: {
+    [`${PATHS.files}/{hash}/{name}`]: {
       get: {
         operationId: 'getDatasetFile',
         summary: 'One dataset file of the current publication, as listed by /v1/downloads.',
-        description: `Only files the current publication lists are served (404 naming ${DOWNLOADS_PATH} otherwise). Range: one byte range → 206; a range past the end → 416 with Content-Range: bytes */<size>; several ranges or a malformed Range → 200 with the whole file. HEAD answers the headers. Counts against MAX_CONCURRENT_EXPORTS like an export.`,
+        description: `Only files the current publication lists are served (404 naming ${PATHS.downloads} otherwise). Range: one byte range → 206; a range past the end → 416 with Content-Range: bytes */<size>; several ranges or a malformed Range → 200 with the whole file. HEAD answers the headers. Counts against MAX_CONCURRENT_EXPORTS like an export.`,
         tags: ['Downloads'],
         parameters: [
           { name: 'hash', in: 'path', required: true, description: 'sha256-<hex> of the file.', schema: { type: 'string', pattern: '^sha256-[0-9a-f]{64}$' } },

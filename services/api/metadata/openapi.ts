@@ -8,14 +8,10 @@ import { FORMAT_NAMES, FORMATS } from '../formats.js';
 import { FILTER_LIMITS, ODATA_ERROR_CODES, TOP_RANGE } from '../odata/index.js';
 import { DEFAULT_TOP, GROUPABLE } from '../query/plan.js';
 import { PLAN_ERROR_CODES } from '../query/plan-error.js';
-import { BASE_PATH } from '../routes/links.js';
-import { COUNT_HEADER, EXPORT_PATH, EXPORT_RESOURCES } from '../routes/export.js';
-import { DEFAULT_EXPORT_FORMAT, EXPORT_FORMAT_NAMES, EXPORT_FORMATS } from '../export-formats.js';
+import { PATHS } from '../http/paths.js';
+import { COUNT_HEADER, DEFAULT_EXPORT_FORMAT, EXPORT_FORMAT_NAMES, EXPORT_FORMATS, EXPORT_RESOURCES } from '../export-formats.js';
 import { filterOnlyNames } from './csdl.js';
 import { DOWNLOAD_SCHEMAS, downloadPaths } from './openapi-downloads.js';
-import { DOWNLOADS_PATH } from '../routes/download-links.js';
-
-export const OPENAPI_PATH = '/v1/openapi.json';
 
 type Schema = Record<string, unknown>;
 
@@ -65,7 +61,7 @@ function collectionSchema(items: Schema, opts: { context?: string; paged: boolea
 
 function pageSchema(resource: ResourceDef): Schema {
   const page = collectionSchema(ref(resource.entityType), {
-    context: `…${BASE_PATH}/$metadata#${resource.name}, or #${resource.name}(F1,F2) with $select.`,
+    context: `…${PATHS.odata}/$metadata#${resource.name}, or #${resource.name}(F1,F2) with $select.`,
     paged: true,
   });
   const count = { type: 'integer', minimum: 0, description: 'With $top=0&$count=true (an empty page): every matching row.' };
@@ -167,12 +163,12 @@ const INFO_DESCRIPTION = [
   'Open water-quality monitoring data in the DataStream schema, as a read-only OData v4 JSON API compatible with the public DataStream API and its clients.',
   '',
   '**Citation and licence.** Every dataset carries its `DOI`, `Citation` and `Licence` in `/Metadata` ' +
-    `(\`${BASE_PATH}/Metadata?$select=DOI,DatasetName,Citation,Licence\`). Cite a dataset as \`https://doi.org/<DOI>\`; ` +
+    `(\`${PATHS.odata}/Metadata?$select=DOI,DatasetName,Citation,Licence\`). Cite a dataset as \`https://doi.org/<DOI>\`; ` +
     'a response whose `$filter` pins one DOI (`DOI eq \'…\'` as a top-level `and` term) carries `Link: <https://doi.org/…>; rel="cite-as"` after any `rel="next"` link.',
   '',
-  `OData discovery: service document \`${BASE_PATH}/\`, CSDL \`${BASE_PATH}/$metadata\`.`,
+  `OData discovery: service document \`${PATHS.odata}/\`, CSDL \`${PATHS.odata}/$metadata\`.`,
   '',
-  `**Bulk downloads.** \`${DOWNLOADS_PATH}\` lists every dataset's Records as Parquet and CSV files (sizes, SHA-256, DOI, licence, citation), ` +
+  `**Bulk downloads.** \`${PATHS.downloads}\` lists every dataset's Records as Parquet and CSV files (sizes, SHA-256, DOI, licence, citation), ` +
     'with a manifest of every Parquet file to read the hub as one table and a change feed of publications to follow it.',
 ].join('\n');
 
@@ -223,12 +219,12 @@ export function buildOpenApi(serverUrl: string): Schema {
     security: [{ ApiKey: [] }],
     tags: [{ name: 'Data' }, { name: 'Downloads' }, { name: 'Discovery' }],
     paths: {
-      ...Object.fromEntries(resources.map((r) => [`${BASE_PATH}/${r.name}`, { get: collectionOperation(r) }])),
-      ...Object.fromEntries(resources.filter((r) => (EXPORT_RESOURCES as readonly string[]).includes(r.name)).map((r) => [`${EXPORT_PATH}/${r.name}`, { get: exportOperation(r) }])),
+      ...Object.fromEntries(resources.map((r) => [`${PATHS.odata}/${r.name}`, { get: collectionOperation(r) }])),
+      ...Object.fromEntries(resources.filter((r) => (EXPORT_RESOURCES as readonly string[]).includes(r.name)).map((r) => [`${PATHS.export}/${r.name}`, { get: exportOperation(r) }])),
       ...downloadPaths(errorRefs),
-      [`${BASE_PATH}/`]: discovery('getServiceDocument', `OData service document (also at ${BASE_PATH} without the slash).`, JSON_MEDIA, ref('ServiceDocument')),
-      [`${BASE_PATH}/$metadata`]: discovery('getMetadataDocument', 'OData CSDL XML (4.0) with Capabilities annotations.', 'application/xml', { type: 'string' }),
-      [OPENAPI_PATH]: discovery('getOpenApi', 'This document.', JSON_MEDIA, { type: 'object' }),
+      [`${PATHS.odata}/`]: discovery('getServiceDocument', `OData service document (also at ${PATHS.odata} without the slash).`, JSON_MEDIA, ref('ServiceDocument')),
+      [`${PATHS.odata}/$metadata`]: discovery('getMetadataDocument', 'OData CSDL XML (4.0) with Capabilities annotations.', 'application/xml', { type: 'string' }),
+      [PATHS.openapi]: discovery('getOpenApi', 'This document.', JSON_MEDIA, { type: 'object' }),
       '/': discovery('getDocsPage', 'Human documentation with examples, citation and licence.', 'text/html', { type: 'string' }),
       '/healthz': discovery('getHealth', 'Liveness.', JSON_MEDIA, { type: 'object', properties: { status: { const: 'ok' } } }),
       '/readyz': discovery('getReady', 'Readiness: the database answers; `publication` is the id of the publication served.', JSON_MEDIA, { type: 'object', properties: { status: { const: 'ready' }, database: { type: 'string' }, publication: { type: 'string' } } }),

@@ -16,6 +16,7 @@ import type { Context, Hono } from 'hono';
 import { getResource } from '../../../schemas/index.js';
 import type { KeyStore } from '../keys/key-store.js';
 import type { QueryGate } from '../limits/query-gate.js';
+import { DATA_ROUTES, PATHS } from '../http/paths.js';
 import { apiKey } from './api-key.js';
 import { concurrencyPerClient, headWithoutBody, queryGate, type ClientSlots } from './concurrency.js';
 import { cors } from './cors.js';
@@ -43,7 +44,7 @@ export interface AccessOptions {
 export const DEFAULT_MAX_URL_BYTES = 16 * 1024;
 const PROTECTED = '/v1/*';
 
-export function registerAccess(app: Hono, opts: AccessOptions = {}, collectionPath = '/v1/odata/v4/:resource', exportPath = '/v1/export/:resource', filesPath = '/v1/downloads/files/*'): void {
+export function registerAccess(app: Hono, opts: AccessOptions = {}, collectionPath = DATA_ROUTES.collection.path, exportPath = DATA_ROUTES.export.path, filesPath = `${PATHS.files}/*`): void {
   const trustProxy = opts.trustProxy ?? false;
   app.use('*', urlLength({ maxBytes: opts.maxUrlBytes ?? DEFAULT_MAX_URL_BYTES }));
   app.use('*', headWithoutBody());
@@ -64,7 +65,7 @@ export function registerAccess(app: Hono, opts: AccessOptions = {}, collectionPa
     app.use(collectionPath, (c, next) => (reads(c) ? gate(c, next) : next()));
     app.use(exportPath, (c, next) => (reads(c) ? gate(c, next) : next()));
     // OGC API – Features' items run the same queries (services/api/ogc/).
-    app.use('/v1/features/collections/:collectionId/items', gate);
-    app.use('/v1/features/collections/:collectionId/items/:featureId', gate);
+    app.use(DATA_ROUTES.items.path, gate);
+    app.use(DATA_ROUTES.feature.path, gate);
   }
 }

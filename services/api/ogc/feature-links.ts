@@ -1,14 +1,13 @@
 /**
- * The features API's URLs. Every link is absolute on the same base as OData's (routes/links.ts: PUBLIC_BASE_URL,
+ * The features API's URLs. Every link is absolute on the same base as OData's (http/links.ts: PUBLIC_BASE_URL,
  * else the forwarded headers when TRUST_PROXY=1, else the request), so they stay right behind a proxy.
  */
 import { formatFilter } from '../odata/index.js';
 import type { Query } from '../odata/ast.js';
 import type { PagePlan } from '../query/plan.js';
-import { BASE_PATH, encodeValue } from '../routes/links.js';
+import { encodeValue } from '../http/links.js';
+import { NEXT_LINK_PARAM, PATHS } from '../http/paths.js';
 import type { FeatureCollectionDef } from './feature-collections.js';
-
-export const FEATURES_PATH = '/v1/features';
 
 export const GEOJSON = 'application/geo+json';
 export const JSON_MEDIA = 'application/json';
@@ -27,10 +26,10 @@ export function link(href: string, rel: string, type?: string, title?: string): 
 }
 
 export function collectionUrl(base: string, collection: FeatureCollectionDef): string {
-  return `${base}${FEATURES_PATH}/collections/${collection.id}`;
+  return `${base}${PATHS.features}/collections/${collection.id}`;
 }
 
-/** `…/items?…` with these parameters, each encoded as routes/links.ts encodes OData's. */
+/** `…/items?…` with these parameters, each encoded as http/links.ts encodes OData's. */
 export function itemsUrl(base: string, collection: FeatureCollectionDef, params: readonly (readonly [string, string])[]): string {
   const query = params.map(([k, v]) => `${encodeValue(k)}=${encodeValue(v)}`).join('&');
   return `${collectionUrl(base, collection)}/items${query ? `?${query}` : ''}`;
@@ -38,7 +37,8 @@ export function itemsUrl(base: string, collection: FeatureCollectionDef, params:
 
 /** The request's parameters without `cursor`, then the cursor after the page's last Id. */
 export function nextItemsUrl(base: string, collection: FeatureCollectionDef, params: readonly (readonly [string, string])[], lastKey: bigint | string): string {
-  return itemsUrl(base, collection, [...params.filter(([k]) => k !== 'cursor'), ['cursor', String(lastKey)]]);
+  const cursor = NEXT_LINK_PARAM.items;
+  return itemsUrl(base, collection, [...params.filter(([k]) => k !== cursor), [cursor, String(lastKey)]]);
 }
 
 /**
@@ -52,8 +52,8 @@ export function odataAlternate(base: string, collection: FeatureCollectionDef, p
   if (query.select) params.push(['$select', plan.fields.map((f) => f.name).join(',')]);
   if (query.filter) params.push(['$filter', formatFilter(query.filter)]);
   params.push(['$top', String(plan.top)]);
-  if (plan.after !== undefined) params.push(['$skiptoken', `Id:${plan.after}`]);
-  return `${base}${BASE_PATH}/${collection.odataResource.name}?${params.map(([k, v]) => `${k}=${encodeValue(v)}`).join('&')}`;
+  if (plan.after !== undefined) params.push([NEXT_LINK_PARAM.odata, `Id:${plan.after}`]);
+  return `${base}${PATHS.odata}/${collection.odataResource.name}?${params.map(([k, v]) => `${k}=${encodeValue(v)}`).join('&')}`;
 }
 
 function dimNames(query: Query): string[] {

@@ -3,7 +3,8 @@
  * items path with its own field parameters (GDAL reads them to know which filters the server applies).
  */
 import { FEATURE_COLLECTIONS, queryableDimensions, type FeatureCollectionDef } from './feature-collections.js';
-import { FEATURES_PATH, GEOJSON, JSON_MEDIA, SCHEMA_MEDIA } from './feature-links.js';
+import { PATHS } from '../http/paths.js';
+import { GEOJSON, JSON_MEDIA, SCHEMA_MEDIA } from './feature-links.js';
 import { DATETIME_FIELD, ITEMS_LIMIT } from './items-query.js';
 import { queryableSchema } from './queryables.js';
 
@@ -47,7 +48,7 @@ export function featuresOpenApi(base: string) {
       version: '1.0.0',
       description: 'Water-quality monitoring locations and observations as GeoJSON features (OGC API – Features Part 1: core, geojson, oas30). Send your API key in the x-api-key header.',
     },
-    servers: [{ url: `${base}${FEATURES_PATH}` }],
+    servers: [{ url: `${base}${PATHS.features}` }],
     security: [{ apiKey: [] }],
     paths: {
       '/': ops('getLandingPage', 'Landing page', json('Links to the API description, conformance and collections.')),

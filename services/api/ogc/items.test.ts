@@ -204,6 +204,20 @@ describe('OGC API – Features: items', () => {
       expect(r.body['code']).toBe('not_found');
     }
   });
+
+  it("items and a feature carry the publication's ETag and answer If-None-Match with 304, as OData pages do", async () => {
+    const { publication } = (await (await app.request('/readyz')).json()) as { publication: string };
+    const etag = `W/"${publication}"`;
+    for (const path of [`${F}/collections/locations/items?limit=2`, `${F}/collections/observations/items?limit=1&cursor=1`, `${F}/collections/locations/items/1`]) {
+      const first = await app.request(path);
+      expect(first.status).toBe(200);
+      expect(first.headers.get('etag')).toBe(etag);
+      await first.text();
+      const again = await app.request(path, { headers: { 'If-None-Match': etag } });
+      expect(again.status).toBe(304);
+      expect(await again.text()).toBe('');
+    }
+  });
 });
 
 describe('OGC API – Features: errors name the parameter', () => {

@@ -2,13 +2,14 @@
  * OGC API – Features (Part 1, 17-069r4; Part 3's queryables) at /v1/features, beside the OData API and under the
  * same keys, CORS and rate limits (everything under /v1 is: middleware/access.ts). JSON only: no HTML encoding.
  */
-import type { Context, Hono } from 'hono';
+import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { ApiError } from '../errors.js';
 import { readExtent, type Extent } from '../exec/extent.js';
-import type { CollectionDeps } from '../routes/collection.js';
-import { baseUrl } from '../routes/links.js';
+import type { HandlerDeps } from '../http/handler-deps.js';
+import { baseUrl } from '../http/links.js';
+import { DATA_ROUTES, PATHS, type DataRouteName } from '../http/paths.js';
 import { FEATURE_COLLECTIONS, type FeatureCollectionDef } from './feature-collections.js';
-import { collectionUrl, FEATURES_PATH, GEOJSON, JSON_MEDIA, link, OPENAPI_MEDIA, SCHEMA_MEDIA } from './feature-links.js';
+import { collectionUrl, GEOJSON, JSON_MEDIA, link, OPENAPI_MEDIA, SCHEMA_MEDIA } from './feature-links.js';
 import { featuresOpenApi } from './features-openapi.js';
 import { collectionOf, featureHandler, itemsHandler } from './items.js';
 import { CRS84 } from './items-query.js';
@@ -34,58 +35,51 @@ export const CONFORMANCE = [
 const ALLOW = 'GET, HEAD, OPTIONS';
 const KEY_HELP = 'Send your API key in the x-api-key header (GDAL and QGIS: GDAL_HTTP_HEADERS="x-api-key: <key>"); keys are issued by the operator of this service, see the API docs.';
 
-export function registerFeatures(app: Hono, deps: CollectionDeps): void {
+/** `lease(route)`: the lease middleware with the route's rule (http/lease.ts). */
+export function registerFeatures(app: Hono, deps: HandlerDeps, lease: (route: DataRouteName) => MiddlewareHandler): void {
   const base = (c: Context) => baseUrl(c.req.url, c.req.raw.headers, deps.links);
-  const path = (p: string) => `${FEATURES_PATH}${p}`;
+  const path = (p: string) => `${PATHS.features}${p}`;
+  const leased = (route: DataRouteName, handler: (c: Context) => Response | Promise<Response>) => app.get(DATA_ROUTES[route].path, lease(route), handler);
 
   // OWSLib asks for the landing page with a trailing slash.
-  app.get(`${FEATURES_PATH}/`, (c) => landing(c));
-  app.get(FEATURES_PATH, (c) => landing(c));
+  app.get(`${PATHS.features}/`, (c) => landing(c));
+  app.get(PATHS.features, (c) => landing(c));
   const landing = (c: Context) => {
     const b = base(c);
     return c.json({
       title: 'Tributary: water-quality monitoring data',
       description: `Monitoring locations and observations as GeoJSON features, from the same data as the OData API (/v1/odata/v4). ${KEY_HELP}`,
       links: [
-        link(`${b}${FEATURES_PATH}`, 'self', JSON_MEDIA, 'This document'),
-        link(`${b}${FEATURES_PATH}/api`, 'service-desc', OPENAPI_MEDIA, 'The API definition'),
+        link(`${b}${PATHS.features}`, 'self', JSON_MEDIA, 'This document'),
+        link(`${b}${PATHS.features}/api`, 'service-desc', OPENAPI_MEDIA, 'The API definition'),
         link(`${b}/`, 'service-doc', 'text/html', 'The API documentation, and how to get a key'),
-        link(`${b}${FEATURES_PATH}/conformance`, 'conformance', JSON_MEDIA, 'Conformance classes implemented'),
-        link(`${b}${FEATURES_PATH}/collections`, 'data', JSON_MEDIA, 'The collections'),
+        link(`${b}${PATHS.features}/conformance`, 'conformance', JSON_MEDIA, 'Conformance classes implemented'),
+        link(`${b}${PATHS.features}/collections`, 'data', JSON_MEDIA, 'The collections'),
       ],
     });
   };
   app.get(path('/conformance'), (c) => c.json({ conformsTo: CONFORMANCE }));
   app.get(path('/api'), (c) => c.body(JSON.stringify(featuresOpenApi(base(c))), 200, { 'Content-Type': OPENAPI_MEDIA }));
-  app.get(path('/collections'), async (c) => {
+  leased('featureCollections', async (c) => {
     const b = base(c);
-    const extent = await publishedExtent(deps);
-    return c.json({ links: [link(`${b}${FEATURES_PATH}/collections`, 'self', JSON_MEDIA, 'The collections')], collections: FEATURE_COLLECTIONS.map((col) => describe(b, col, extent)) });
+    const extent = await readExtent(c.get('lease').snapshot);
+    return c.json({ links: [link(`${b}${PATHS.features}/collections`, 'self', JSON_MEDIA, 'The collections')], collections: FEATURE_COLLECTIONS.map((col) => describe(b, col, extent)) });
   });
-  app.get(path('/collections/:collectionId'), async (c) => c.json(describe(base(c), collectionOf(c), await publishedExtent(deps))));
+  leased('featureCollection', async (c) => c.json(describe(base(c), collectionOf(c), await readExtent(c.get('lease').snapshot))));
   app.get(path('/collections/:collectionId/queryables'), (c) => c.body(JSON.stringify(queryables(base(c), collectionOf(c))), 200, { 'Content-Type': SCHEMA_MEDIA }));
-  app.get(path('/collections/:collectionId/items'), itemsHandler(deps));
-  app.get(path('/collections/:collectionId/items/:featureId'), featureHandler(deps));
+  leased('items', itemsHandler(deps));
+  leased('feature', featureHandler(deps));
 
-  app.options(`${FEATURES_PATH}/*`, (c) => c.body(null, 204, { Allow: ALLOW }));
-  app.options(FEATURES_PATH, (c) => c.body(null, 204, { Allow: ALLOW }));
-  app.all(`${FEATURES_PATH}/*`, (c) => {
+  app.options(`${PATHS.features}/*`, (c) => c.body(null, 204, { Allow: ALLOW }));
+  app.options(PATHS.features, (c) => c.body(null, 204, { Allow: ALLOW }));
+  app.all(`${PATHS.features}/*`, (c) => {
     if (c.req.method === 'GET' || c.req.method === 'HEAD') throw notFound(c.req.path);
     throw new ApiError('method_not_allowed', `${c.req.method} is not allowed: this API is read-only. Use GET.`, {}, { Allow: ALLOW });
   });
 }
 
 export function notFound(path: string): ApiError {
-  return new ApiError('not_found', `No resource at ${path}. OGC API – Features: ${FEATURES_PATH}, /conformance, /api, /collections, /collections/{locations|observations}[/items[/{featureId}]|/queryables].`);
-}
-
-async function publishedExtent(deps: CollectionDeps): Promise<Extent | undefined> {
-  const { snapshot, release } = deps.acquire();
-  try {
-    return await readExtent(snapshot);
-  } finally {
-    release();
-  }
+  return new ApiError('not_found', `No resource at ${path}. OGC API – Features: ${PATHS.features}, /conformance, /api, /collections, /collections/{locations|observations}[/items[/{featureId}]|/queryables].`);
 }
 
 function describe(base: string, collection: FeatureCollectionDef, extent: Extent | undefined) {

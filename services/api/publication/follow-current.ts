@@ -1,13 +1,13 @@
 /**
  * Next links never go back to an older publication. Replicas switch each on its own poll, so for a moment one may
  * serve the new publication while another still serves the previous one; a client whose page came from the new
- * one and whose next link lands on the lagging replica would otherwise continue `$skiptoken=Id:<n>` in the older
- * publication, where the Ids after n are other rows (a changed dataset is renumbered). So a request carrying a
- * skiptoken first makes its replica look at the store and switch if a newer publication is current, as every page
- * after it is then served from it; a switch that cannot finish in `waitMs` answers 503 with Retry-After, which the
- * client retries on a replica that has switched.
+ * one and whose next link lands on the lagging replica would otherwise continue `$skiptoken=Id:<n>` (or an OGC
+ * `cursor=<n>`) in the older publication, where the Ids after n are other rows (a changed dataset is renumbered).
+ * So a request that continues a next link (the lease asks the route's rule, http/paths.ts) first makes its replica
+ * look at the store and switch if a newer publication is current, as every page after it is then served from it;
+ * a switch that cannot finish in `waitMs` answers 503 with Retry-After, which the client retries on a replica that
+ * has switched.
  */
-import type { MiddlewareHandler } from 'hono';
 import { ApiError } from '../errors.js';
 
 export interface FollowCurrentOptions {
@@ -18,10 +18,10 @@ export interface FollowCurrentOptions {
   readonly log?: (msg: string) => void;
 }
 
-export function followCurrent(opts: FollowCurrentOptions): MiddlewareHandler {
+/** The lease's `beforeNextLink`: resolves once the replica serves the current publication, else throws the 503. */
+export function followCurrent(opts: FollowCurrentOptions): () => Promise<void> {
   const waitMs = opts.waitMs ?? 10_000;
-  return async function latestPublicationForNextLinks(c, next) {
-    if (!new URL(c.req.url).searchParams.has('$skiptoken')) return next();
+  return async function latestPublicationForNextLinks() {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), waitMs)));
     const outcome = await Promise.race([opts.refresh().then(() => 'ok' as const, (err: unknown) => err), timeout]).finally(() => clearTimeout(timer));
@@ -29,6 +29,5 @@ export function followCurrent(opts: FollowCurrentOptions): MiddlewareHandler {
       opts.log?.(`next link refused while switching publications: ${outcome === 'timeout' ? `no switch within ${waitMs} ms` : String(outcome)}`);
       throw new ApiError('unavailable', 'A new publication is being switched to on this server: retry this next link after the number of seconds in Retry-After.', {}, { 'Retry-After': '1' });
     }
-    return next();
   };
 }

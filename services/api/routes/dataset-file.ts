@@ -3,10 +3,11 @@
  *
  * Only a file the current publication lists is served (a superseded or unknown hash is a 404 naming the index), so
  * nothing half-written is ever sent. The URL names the content, hence a strong ETag (`"sha256-<hex>"`) and
- * `Cache-Control: public, max-age=31536000, immutable`; ranges follow RFC 9110 (byte-range.ts), so a cut download
- * resumes. The file is opened while the request holds its snapshot: a publication that replaces it after that
- * cannot take it away (an open descriptor outlives the file's removal), and the bytes stream from the descriptor
- * with back-pressure, never read whole into memory.
+ * `Cache-Control: public, max-age=31536000, immutable` (the lease's rule for this route, http/paths.ts); ranges follow
+ * RFC 9110 (byte-range.ts), so a cut download resumes. The file is opened while the request holds its lease: a
+ * publication that replaces it after that cannot take it away (an open descriptor outlives the file's removal), so
+ * the snapshot is released when the handler returns, and the bytes stream from the descriptor with back-pressure,
+ * never read whole into memory.
  */
 import type { Context } from 'hono';
 import { open } from 'node:fs/promises';
@@ -16,12 +17,11 @@ import { datasetFileName, DOWNLOAD_EXTENSIONS, DOWNLOAD_FORMATS, plainFilesDir, 
 import { ApiError } from '../errors.js';
 import { EXPORT_FORMATS } from '../export-formats.js';
 import { fileKey, readPublicationFiles } from '../exec/downloads.js';
+import { PATHS } from '../http/paths.js';
 import { byteRange } from './byte-range.js';
-import { DOWNLOADS_PATH, readableFileName } from './download-links.js';
+import { readableFileName } from './download-links.js';
 import type { DownloadsDeps } from './downloads.js';
-import { matchesIfNoneMatch } from './publication-etag.js';
 
-export const IMMUTABLE = 'public, max-age=31536000, immutable';
 const FORMAT_LIST = DOWNLOAD_FORMATS.map((f) => `.${DOWNLOAD_EXTENSIONS[f]} (${EXPORT_FORMATS[f].mediaType})`).join(' and ');
 
 export function datasetFileHandler(deps: DownloadsDeps) {
@@ -29,33 +29,24 @@ export function datasetFileHandler(deps: DownloadsDeps) {
     const name = c.req.param('name') ?? '';
     const hash = /^sha256-([0-9a-f]{64})$/.exec(c.req.param('hash') ?? '')?.[1];
     const format = formatOf(name);
-    const { snapshot, release } = deps.acquire();
-    let handle;
-    let listed;
-    try {
-      listed = hash ? (await readPublicationFiles(snapshot)).byFile.get(fileKey(hash, format)) : undefined;
-      if (!listed) {
-        throw new ApiError('not_found', `No file at ${c.req.path} in the current publication: it is unknown or was replaced by a newer one. ${DOWNLOADS_PATH} lists every file served now, with its URL.`);
-      }
-      const etag = `"sha256-${listed.file.sha256}"`;
-      if (matchesIfNoneMatch(c.req.header('if-none-match'), etag)) return c.body(null, 304, { ETag: etag, 'Cache-Control': `${IMMUTABLE}, no-transform` });
-      handle = await open(join(deps.filesDir ?? plainFilesDir(snapshot.path), datasetFileName(listed.file.sha256, format)));
-    } finally {
-      release();
+    const lease = c.get('lease');
+    const listed = hash ? (await readPublicationFiles(lease.snapshot)).byFile.get(fileKey(hash, format)) : undefined;
+    if (!listed) {
+      throw new ApiError('not_found', `No file at ${c.req.path} in the current publication: it is unknown or was replaced by a newer one. ${PATHS.downloads} lists every file served now, with its URL.`);
     }
+    const etag = `"sha256-${listed.file.sha256}"`;
+    const unchanged = lease.notModified(etag);
+    if (unchanged) return unchanged;
+    const handle = await open(join(deps.filesDir ?? plainFilesDir(lease.snapshot.path), datasetFileName(listed.file.sha256, format)));
     const { file, dataset } = listed;
     const size = await handle.stat().then((st) => st.size, async (err: unknown) => (await handle.close(), Promise.reject(err)));
     if (size !== file.bytes) {
       await handle.close();
       throw new Error(`${datasetFileName(file.sha256, format)} has ${size} bytes; the publication lists ${file.bytes}`);
     }
-    const etag = `"sha256-${file.sha256}"`;
     const headers: Record<string, string> = {
       'Content-Type': EXPORT_FORMATS[format].contentType,
       'Content-Disposition': `attachment; filename="${readableFileName(dataset.doi, format)}"`,
-      ETag: etag,
-      // no-transform: a cache or proxy must not recompress the bytes the ranges and the hash count.
-      'Cache-Control': `${IMMUTABLE}, no-transform`,
       'Accept-Ranges': 'bytes',
     };
     const range = c.req.method === 'GET' ? byteRange(c.req.header('range'), c.req.header('if-range'), etag, size) : { kind: 'full' as const };
@@ -89,5 +80,5 @@ function formatOf(name: string): DownloadFormat {
   const ext = name.includes('.') ? name.slice(name.lastIndexOf('.') + 1).toLowerCase() : '';
   const format = DOWNLOAD_FORMATS.find((f) => DOWNLOAD_EXTENSIONS[f] === ext);
   if (format) return format;
-  throw new ApiError('not_acceptable', `${name.slice(0, 80)} names no format files are served in. Formats: ${FORMAT_LIST}; ${DOWNLOADS_PATH} lists each dataset's file URLs.`);
+  throw new ApiError('not_acceptable', `${name.slice(0, 80)} names no format files are served in. Formats: ${FORMAT_LIST}; ${PATHS.downloads} lists each dataset's file URLs.`);
 }

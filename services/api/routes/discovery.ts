@@ -6,17 +6,18 @@
 import type { Context, Hono } from 'hono';
 import { resources } from '../../../schemas/index.js';
 import { buildCsdl } from '../metadata/csdl.js';
-import { buildOpenApi, OPENAPI_PATH } from '../metadata/openapi.js';
-import { JSON_TYPE } from './collection.js';
+import { buildOpenApi } from '../metadata/openapi.js';
+import { JSON_TYPE } from '../formats.js';
+import { baseUrl, type BaseUrlOptions } from '../http/links.js';
+import { PATHS } from '../http/paths.js';
 import { docsPage } from './docs-page.js';
-import { baseUrl, BASE_PATH, type BaseUrlOptions } from './links.js';
 
 export interface DiscoveryDeps {
   readonly links: BaseUrlOptions;
 }
 
 /**
- * Registers the discovery routes. Call it before the `${BASE_PATH}/:resource` route: that pattern would
+ * Registers the discovery routes. Call it before the `${PATHS.odata}/:resource` route: that pattern would
  * otherwise take `$metadata` as a resource name and answer 404.
  */
 export function registerDiscovery(app: Hono, deps: DiscoveryDeps): void {
@@ -27,23 +28,23 @@ export function registerDiscovery(app: Hono, deps: DiscoveryDeps): void {
   const serviceDocument = (c: Context) =>
     c.body(
       JSON.stringify({
-        '@odata.context': `${base(c)}${BASE_PATH}/$metadata`,
+        '@odata.context': `${base(c)}${PATHS.odata}/$metadata`,
         value: resources.map((r) => ({ name: r.name, kind: 'EntitySet', url: r.name })),
       }),
       200,
       { 'Content-Type': JSON_TYPE },
     );
-  app.get(BASE_PATH, serviceDocument);
-  app.get(`${BASE_PATH}/`, serviceDocument);
+  app.get(PATHS.odata, serviceDocument);
+  app.get(`${PATHS.odata}/`, serviceDocument);
 
   // Some clients percent-encode the `$` (the OData ABNF allows `%24` wherever `$` is written).
   const metadata = (c: Context) => c.body(csdl, 200, { 'Content-Type': 'application/xml; charset=utf-8' });
-  app.get(`${BASE_PATH}/$metadata`, metadata);
-  app.get(`${BASE_PATH}/%24metadata`, metadata);
+  app.get(`${PATHS.odata}/$metadata`, metadata);
+  app.get(`${PATHS.odata}/%24metadata`, metadata);
 
-  app.get(OPENAPI_PATH, (c) => c.body(JSON.stringify(buildOpenApi(base(c))), 200, { 'Content-Type': JSON_TYPE }));
+  app.get(PATHS.openapi, (c) => c.body(JSON.stringify(buildOpenApi(base(c))), 200, { 'Content-Type': JSON_TYPE }));
 
-  app.get('/', (c) =>
+  app.get(PATHS.docs, (c) =>
     c.body(docsPage(base(c)), 200, {
       'Content-Type': 'text/html; charset=utf-8',
       // Static HTML with one inline stylesheet: nothing else may load or run.

@@ -2,16 +2,13 @@
  * The human docs page at `/` of the data API: a static page built from the catalogue, with copy-paste
  * examples against the base URL the reader used. No scripts; every interpolated value is HTML-escaped.
  */
-import { FEATURES_PATH } from '../ogc/feature-links.js';
 import { filterNames, nullOnWire, resources, type ResourceDef } from '../../../schemas/index.js';
 import { API_ERROR_CODES } from '../errors.js';
 import { FORMAT_NAMES, FORMATS } from '../formats.js';
 import { filterOnlyNames } from '../metadata/csdl.js';
-import { OPENAPI_PATH } from '../metadata/openapi.js';
 import { FILTER_LIMITS, TOP_RANGE } from '../odata/index.js';
 import { DEFAULT_TOP, GROUPABLE } from '../query/plan.js';
-import { DOWNLOADS_PATH, MANIFEST_PATH, PUBLICATIONS_PATH } from './download-links.js';
-import { BASE_PATH } from './links.js';
+import { PATHS } from '../http/paths.js';
 
 const HTML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -38,7 +35,7 @@ details{margin:.5rem 0}summary{cursor:pointer;font-weight:600}h2{border-bottom:1
 function resourceSection(r: ResourceDef): Raw {
   const filterOnly = filterOnlyNames(r);
   return html`<details><summary>${r.name} (${r.fields.length} fields)</summary>
-<p>${r.description} <code>GET ${BASE_PATH}/${r.name}</code></p>
+<p>${r.description} <code>GET ${PATHS.odata}/${r.name}</code></p>
 <p>Filterable: ${filterNames(r).map((n, i) => html`${i ? ', ' : ''}<code>${n}</code>`)}.${filterOnly.length ? html` Not fields of ${r.name}, filter only: ${filterOnly.join(', ')}.` : ''}</p>
 <table><thead><tr><th>field</th><th>type</th><th>null?</th><th>description</th></tr></thead><tbody>
 ${r.fields.map((f) => html`<tr><td><code>${f.name}</code></td><td>${f.type}</td><td>${nullOnWire(f) ? 'yes' : ''}</td><td>${f.description}</td></tr>\n`)}</tbody></table></details>
@@ -47,7 +44,7 @@ ${r.fields.map((f) => html`<tr><td><code>${f.name}</code></td><td>${f.type}</td>
 
 /** The page for a server reachable at `base` (scheme and host). */
 export function docsPage(base: string): string {
-  const root = `${base}${BASE_PATH}`;
+  const root = `${base}${PATHS.odata}`;
   const codes = Object.entries(API_ERROR_CODES);
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
@@ -56,12 +53,12 @@ export function docsPage(base: string): string {
 <p>Open water-quality monitoring data in the <a href="https://datastream.org">DataStream</a> schema, served read-only as
 OData v4 JSON, compatible with the DataStream public API and its clients. Send your API key in the <code>x-api-key</code> header.</p>
 <ul>
-<li>OpenAPI 3.1: <a href="${OPENAPI_PATH}"><code>${base}${OPENAPI_PATH}</code></a></li>
-<li>OData service document: <a href="${BASE_PATH}/"><code>${root}/</code></a> and metadata (CSDL XML): <a href="${BASE_PATH}/$metadata"><code>${root}/$metadata</code></a></li>
+<li>OpenAPI 3.1: <a href="${PATHS.openapi}"><code>${base}${PATHS.openapi}</code></a></li>
+<li>OData service document: <a href="${PATHS.odata}/"><code>${root}/</code></a> and metadata (CSDL XML): <a href="${PATHS.odata}/$metadata"><code>${root}/$metadata</code></a></li>
 <li>Recipes for curl, Python, R, JavaScript (datastreamjs), Excel and Power BI: <code>docs/recipes/</code> in the repository.</li>
-<li>Bulk downloads, every dataset as Parquet and CSV with sizes and SHA-256: <a href="${DOWNLOADS_PATH}"><code>${base}${DOWNLOADS_PATH}</code></a> (<a href="#downloads">below</a>)</li>
-<li>Explore the data without writing a query: facets, a map, a chart, a preview, CSV and "copy as": <a href="/explore">/explore</a></li>
-<li>GIS clients (QGIS, GDAL/OGR, ArcGIS Pro, R sf, geopandas, OWSLib): the same data as OGC API – Features (GeoJSON) at <a href="${FEATURES_PATH}"><code>${base}${FEATURES_PATH}</code></a>; GDAL and QGIS send the key with <code>GDAL_HTTP_HEADERS="x-api-key: YOUR_KEY"</code></li>
+<li>Bulk downloads, every dataset as Parquet and CSV with sizes and SHA-256: <a href="${PATHS.downloads}"><code>${base}${PATHS.downloads}</code></a> (<a href="#downloads">below</a>)</li>
+<li>Explore the data without writing a query: facets, a map, a chart, a preview, CSV and "copy as": <a href="${PATHS.explore}">${PATHS.explore}</a></li>
+<li>GIS clients (QGIS, GDAL/OGR, ArcGIS Pro, R sf, geopandas, OWSLib): the same data as OGC API – Features (GeoJSON) at <a href="${PATHS.features}"><code>${base}${PATHS.features}</code></a>; GDAL and QGIS send the key with <code>GDAL_HTTP_HEADERS="x-api-key: YOUR_KEY"</code></li>
 </ul>
 
 <h2 id="cite">Citation and licence</h2>
@@ -74,13 +71,13 @@ OData v4 JSON, compatible with the DataStream public API and its clients. Send y
 carries <code>Link: &lt;https://doi.org/…&gt;; rel="cite-as"</code>, after the <code>rel="next"</code> link when there is one.</p>
 
 <h2 id="downloads">Bulk downloads</h2>
-<p><a href="${DOWNLOADS_PATH}"><code>${DOWNLOADS_PATH}</code></a> lists every dataset of the current publication with its
+<p><a href="${PATHS.downloads}"><code>${PATHS.downloads}</code></a> lists every dataset of the current publication with its
 DOI, licence, citation, rows and one file per format (Parquet, CSV): its URL, size and SHA-256. File URLs name their
 content's hash, never change content, are cached for a year and resume where a cut download stopped (HTTP ranges).</p>
-<pre>curl -O -C - -H 'x-api-key: YOUR_KEY' '${base}${DOWNLOADS_PATH}/files/sha256-…/….parquet'</pre>
-<p>The whole hub as one table: <a href="${MANIFEST_PATH}"><code>${MANIFEST_PATH}</code></a> lists every Parquet file, with a ready
+<pre>curl -O -C - -H 'x-api-key: YOUR_KEY' '${base}${PATHS.downloads}/files/sha256-…/….parquet'</pre>
+<p>The whole hub as one table: <a href="${PATHS.manifest}"><code>${PATHS.manifest}</code></a> lists every Parquet file, with a ready
 <code>read_parquet([…])</code> for DuckDB (polars, pandas, Spark and Trino read the same list). What changed since a
-publication you have: <a href="${PUBLICATIONS_PATH}"><code>${PUBLICATIONS_PATH}?since=&lt;id&gt;</code></a>.</p>
+publication you have: <a href="${PATHS.publications}"><code>${PATHS.publications}?since=&lt;id&gt;</code></a>.</p>
 
 <h2 id="examples">Examples</h2>
 <p>curl (let <code>--data-urlencode</code> do the encoding):</p>

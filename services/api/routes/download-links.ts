@@ -1,5 +1,5 @@
 /**
- * The paths and URLs of the bulk downloads (issue 29). A file's URL names its content's hash, so it names one
+ * The URLs of the bulk downloads (issue 29; their paths are http/paths.ts's). A file's URL names its content's hash, so it names one
  * content forever and can be cached as immutable; the last segment is a readable name so that `curl -O` and
  * browsers save a sensible file (Content-Disposition says the same).
  *
@@ -11,11 +11,7 @@
 import { DOWNLOAD_EXTENSIONS, type DownloadFormat } from '../../../schemas/publication-files.js';
 import { EXPORT_FORMATS } from '../export-formats.js';
 import type { DatasetFile, DownloadDataset } from '../exec/downloads.js';
-
-export const DOWNLOADS_PATH = '/v1/downloads';
-export const MANIFEST_PATH = `${DOWNLOADS_PATH}/manifest.json`;
-export const FILES_PATH = `${DOWNLOADS_PATH}/files`;
-export const PUBLICATIONS_PATH = '/v1/publications';
+import { PATHS } from '../http/paths.js';
 
 /** `10.25976/abc-1.parquet` → `10.25976_abc-1.parquet`: only characters every file system and header keeps. */
 export function readableFileName(doi: string, format: DownloadFormat): string {
@@ -24,7 +20,7 @@ export function readableFileName(doi: string, format: DownloadFormat): string {
 
 /** The file's path on this server, relative to its origin. */
 export function filePath(dataset: Pick<DownloadDataset, 'doi'>, file: Pick<DatasetFile, 'sha256' | 'format'>): string {
-  return `${FILES_PATH}/sha256-${file.sha256}/${readableFileName(dataset.doi, file.format)}`;
+  return `${PATHS.files}/sha256-${file.sha256}/${readableFileName(dataset.doi, file.format)}`;
 }
 
 /** What a file entry of the index and the feed says about one file. */

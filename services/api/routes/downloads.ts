@@ -5,48 +5,41 @@
  * neither listed nor served. The JSON documents are a function of the publication: its weak ETag, revalidated
  * with If-None-Match, as pages are. Keys, CORS and rate limits are middleware/access.ts's, as for every /v1 route.
  */
-import type { Context, Hono } from 'hono';
+import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { ApiError } from '../errors.js';
 import { readPublicationFiles, type DownloadDataset, type PublicationFiles } from '../exec/downloads.js';
-import { JSON_TYPE, type CollectionDeps } from './collection.js';
+import { JSON_TYPE } from '../formats.js';
+import type { HandlerDeps } from '../http/handler-deps.js';
+import { baseUrl } from '../http/links.js';
+import { DATA_ROUTES, PATHS, type DataRouteName } from '../http/paths.js';
 import { datasetFileHandler } from './dataset-file.js';
-import { DOWNLOADS_PATH, fileEntry, FILES_PATH, filePath, MANIFEST_PATH, PUBLICATIONS_PATH } from './download-links.js';
-import { baseUrl } from './links.js';
-import { matchesIfNoneMatch, publicationETag } from './publication-etag.js';
+import { fileEntry, filePath } from './download-links.js';
 
-export interface DownloadsDeps extends Pick<CollectionDeps, 'acquire' | 'links'> {
+export interface DownloadsDeps extends Pick<HandlerDeps, 'links'> {
   /** Where the dataset files are; by default `<published file>.files` (schemas/publication-files.ts). */
-  readonly filesDir?: string;
+  readonly filesDir?: string | undefined;
 }
 
 const ALLOW = 'GET, HEAD, OPTIONS';
 
-export function registerDownloads(app: Hono, deps: DownloadsDeps): void {
+/** `lease(route)`: the lease middleware with the route's rule (http/lease.ts). */
+export function registerDownloads(app: Hono, deps: DownloadsDeps, lease: (route: DataRouteName) => MiddlewareHandler): void {
   const json = (build: (base: string, listing: PublicationFiles, publication: string, c: Context) => unknown) => async (c: Context): Promise<Response> => {
-    const { snapshot, release, publication: served } = deps.acquire();
-    const publication = served ?? '';
-    try {
-      const headers: Record<string, string> = { 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-cache' };
-      if (served) {
-        headers['ETag'] = publicationETag(served);
-        if (matchesIfNoneMatch(c.req.header('if-none-match'), headers['ETag'])) return c.body(null, 304, headers);
-      }
-      const listing = await readPublicationFiles(snapshot);
-      const base = baseUrl(c.req.url, c.req.raw.headers, deps.links);
-      return c.body(JSON.stringify(build(base, listing, publication, c)), 200, headers);
-    } finally {
-      release();
-    }
+    const { snapshot, publication } = c.get('lease');
+    const listing = await readPublicationFiles(snapshot);
+    const base = baseUrl(c.req.url, c.req.raw.headers, deps.links);
+    return c.body(JSON.stringify(build(base, listing, publication ?? '', c)), 200, { 'Content-Type': JSON_TYPE });
   };
 
-  const routes: [string, (c: Context) => Promise<Response>][] = [
-    [DOWNLOADS_PATH, json(downloadIndex)],
-    [MANIFEST_PATH, json(parquetManifest)],
-    [PUBLICATIONS_PATH, json(publicationFeed)],
-    [`${FILES_PATH}/:hash/:name`, datasetFileHandler(deps)],
+  const routes: [DataRouteName, (c: Context) => Promise<Response>][] = [
+    ['downloads', json(downloadIndex)],
+    ['manifest', json(parquetManifest)],
+    ['publications', json(publicationFeed)],
+    ['file', datasetFileHandler(deps)],
   ];
-  for (const [path, handler] of routes) {
-    app.get(path, handler);
+  for (const [route, handler] of routes) {
+    const { path } = DATA_ROUTES[route];
+    app.get(path, lease(route), handler);
     app.options(path, (c) => c.body(null, 204, { Allow: ALLOW }));
     app.all(path, (c) => {
       throw new ApiError('method_not_allowed', `${c.req.method} is not allowed: downloads are read-only. Use GET (or HEAD).`, {}, { Allow: ALLOW });
@@ -64,8 +57,8 @@ function downloadIndex(base: string, listing: PublicationFiles, publication: str
   return {
     publication,
     ...(current ? { createdAt: current.createdAt } : {}),
-    manifest: `${base}${MANIFEST_PATH}`,
-    publications: `${base}${PUBLICATIONS_PATH}`,
+    manifest: `${base}${PATHS.manifest}`,
+    publications: `${base}${PATHS.publications}`,
     datasets: listing.datasets.map((d) => datasetEntry(base, d)),
   };
 }
@@ -95,7 +88,7 @@ function publicationFeed(base: string, listing: PublicationFiles, publication: s
     if (i < 0) {
       throw new ApiError(
         'unknown_publication',
-        `since=${since.slice(0, 80)} names no publication of this hub's history. GET ${PUBLICATIONS_PATH} (without since) lists every publication id; since= takes one of them and answers what changed after it.`,
+        `since=${since.slice(0, 80)} names no publication of this hub's history. GET ${PATHS.publications} (without since) lists every publication id; since= takes one of them and answers what changed after it.`,
         { parameter: 'since' },
       );
     }
@@ -105,7 +98,7 @@ function publicationFeed(base: string, listing: PublicationFiles, publication: s
   return {
     publication,
     ...(since !== undefined ? { since } : {}),
-    downloads: `${base}${DOWNLOADS_PATH}`,
+    downloads: `${base}${PATHS.downloads}`,
     publications: listing.history.slice(from).map((p) => ({
       id: p.id,
       createdAt: p.createdAt,

@@ -8,6 +8,7 @@ import type { Hono } from 'hono';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ApiError } from '../errors.js';
+import { PATHS } from '../http/paths.js';
 
 export interface ExploreOptions {
   /** The folder scripts/build/build-explore.ts wrote. */
@@ -41,9 +42,9 @@ export function registerExplore(app: Hono, opts: ExploreOptions): void {
   ].join('; ');
   const html = page({ tileUrl: opts.tileUrl, tileAttribution: opts.tileAttribution });
 
-  app.get('/explore', (c) => c.html(html, 200, { 'Content-Security-Policy': csp }));
+  app.get(PATHS.explore, (c) => c.html(html, 200, { 'Content-Security-Policy': csp }));
 
-  app.get('/explore/assets/:file', async (c) => {
+  app.get(`${PATHS.explore}/assets/:file`, async (c) => {
     const file = c.req.param('file');
     const type = ASSETS[file];
     if (!type) throw new ApiError('not_found', `No explorer asset '${file}'. The page loads explore.js, explore.css and provinces.json.`);
@@ -54,7 +55,7 @@ export function registerExplore(app: Hono, opts: ExploreOptions): void {
     }
   });
 
-  app.get('/explore/regions.geojson', async (c) => {
+  app.get(`${PATHS.explore}/regions.geojson`, async (c) => {
     const body = opts.regionsFile ? await readFile(opts.regionsFile).catch(() => undefined) : undefined;
     return c.body(body ?? '{"type":"FeatureCollection","features":[]}', 200, { 'Content-Type': 'application/geo+json' });
   });
@@ -68,9 +69,9 @@ function page(config: { tileUrl?: string; tileAttribution?: string }): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Explore · Tributary</title>
 <link rel="icon" href="data:,">
-<link rel="stylesheet" href="/explore/assets/explore.css">
+<link rel="stylesheet" href="${PATHS.explore}/assets/explore.css">
 <script type="application/json" id="explore-config">${scriptJson(config)}</script>
-<script type="module" src="/explore/assets/explore.js"></script>
+<script type="module" src="${PATHS.explore}/assets/explore.js"></script>
 </head>
 <body>
 <a class="skip" href="#results">Skip to the results</a>
@@ -139,7 +140,7 @@ function page(config: { tileUrl?: string; tileAttribution?: string }): string {
     </section>
     <section id="dataset-files" aria-labelledby="dataset-files-title">
       <h2 id="dataset-files-title">Dataset files</h2>
-      <p>Each dataset behind the selection, whole, as one file per format (<a href="/v1/downloads">all files</a>):</p>
+      <p>Each dataset behind the selection, whole, as one file per format (<a href="${PATHS.downloads}">all files</a>):</p>
       <ul id="file-list"></ul>
     </section>
   </main>

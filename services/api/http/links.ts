@@ -6,9 +6,8 @@
 import { formatFilter } from '../odata/index.js';
 import type { Expr, Query } from '../odata/ast.js';
 import type { ApplyPlan, Key, PagePlan } from '../query/plan.js';
+import { NEXT_LINK_PARAM, PATHS } from './paths.js';
 import { publicOrigin } from './public-origin.js';
-
-export const BASE_PATH = '/v1/odata/v4';
 
 export interface BaseUrlOptions {
   readonly publicBaseUrl?: string | undefined;
@@ -39,7 +38,7 @@ export function nextLink(base: string, plan: PagePlan, query: Query, lastKey: Ke
   if (query.filter) params.push(['$filter', formatFilter(query.filter)]);
   params.push(['$top', String(plan.top)]);
   if (query.format) params.push(['$format', query.format]);
-  params.push(['$skiptoken', `Id:${lastKey}`]);
+  params.push([NEXT_LINK_PARAM.odata, `Id:${lastKey}`]);
   return collectionUrl(base, plan.resource.name, params);
 }
 
@@ -50,18 +49,18 @@ export function nextApplyLink(base: string, plan: ApplyPlan, query: Query): stri
   const params: [string, string][] = [['$apply', apply.filter ? `filter(${formatFilter(apply.filter)})/${groupby}` : groupby]];
   if (query.filter) params.push(['$filter', formatFilter(query.filter)]);
   params.push(['$top', String(plan.top)]);
-  params.push(['$skiptoken', `Id:${(plan.after ?? 0n) + BigInt(plan.top)}`]);
+  params.push([NEXT_LINK_PARAM.odata, `Id:${(plan.after ?? 0n) + BigInt(plan.top)}`]);
   return collectionUrl(base, plan.resource.name, params);
 }
 
 function collectionUrl(base: string, resource: string, params: readonly (readonly [string, string])[]): string {
-  return `${base}${BASE_PATH}/${resource}?${params.map(([k, v]) => `${k}=${encodeValue(v)}`).join('&')}`;
+  return `${base}${PATHS.odata}/${resource}?${params.map(([k, v]) => `${k}=${encodeValue(v)}`).join('&')}`;
 }
 
 /** `@odata.context` of a collection: `…/$metadata#Observations` or `…/$metadata#Observations(Id,DOI)`. */
 export function contextUrl(base: string, plan: PagePlan): string {
   const fields = plan.selected ? `(${plan.fields.map((f) => f.name).join(',')})` : '';
-  return `${base}${BASE_PATH}/$metadata#${plan.resource.name}${fields}`;
+  return `${base}${PATHS.odata}/$metadata#${plan.resource.name}${fields}`;
 }
 
 /**

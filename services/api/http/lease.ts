@@ -1,0 +1,131 @@
+/**
+ * The lease: how every data request holds its snapshot. One middleware, mounted on each route of
+ * paths.ts's DATA_ROUTES with that route's rule, takes the snapshot (after the next-link guard, when the request
+ * continues a next link), answers If-None-Match with 304, runs the deadline, sends the stages the handler marked as
+ * Server-Timing, and releases the snapshot exactly once: when the rows the body streams end, fail or are cancelled
+ * (`lease.hold`), or as soon as the handler is done when nothing streams from it. Handlers read it as
+ * `c.get('lease')` and never take a snapshot themselves.
+ */
+import type { Context, MiddlewareHandler } from 'hono';
+import type { Snapshot } from '../db/snapshot.js';
+import { queryDeadline, type QueryDeadline } from '../limits/query-deadline.js';
+import type { LeaseRule } from './paths.js';
+import { matchesIfNoneMatch, publicationETag } from './publication-etag.js';
+import { stageTimer, type StageTimer } from './server-timing.js';
+
+export interface Acquired {
+  readonly snapshot: Snapshot;
+  release(): void;
+  /** The publication the snapshot belongs to (db/database.ts); its weak ETag validates every answer. */
+  readonly publication?: string;
+}
+
+export interface Lease {
+  readonly snapshot: Snapshot;
+  readonly publication: string | undefined;
+  /** Pass to every snapshot call: aborted by the client's disconnect and by the route's deadline. */
+  readonly signal: AbortSignal;
+  /** The request's stages; what the handler marks is sent as Server-Timing. */
+  readonly timing: StageTimer;
+  /** The rows the body streams: the snapshot (and a whole-body deadline) is held until they end, fail or are cancelled. */
+  hold<T, R>(rows: AsyncGenerator<T, R>): AsyncGenerator<T, R>;
+  /** For a `content` validator: the 304 to answer when If-None-Match names `etag`; a 2xx answer carries it. */
+  notModified(etag: string): Response | undefined;
+  /** The error to render: the route's 504 when its deadline stopped the query (app.ts's onError asks). */
+  explain(err: unknown): unknown;
+}
+
+declare module 'hono' {
+  interface ContextVariableMap {
+    lease: Lease;
+  }
+}
+
+export interface LeaseDeps {
+  readonly acquire: () => Acquired;
+  /** QUERY_TIMEOUT_MS and EXPORT_TIMEOUT_MS; each unlimited when left out. */
+  readonly queryTimeoutMs?: number | undefined;
+  readonly exportTimeoutMs?: number | undefined;
+  /** Before the snapshot of a request that continues a next link is taken (publication/follow-current.ts). */
+  readonly beforeNextLink?: (() => Promise<void>) | undefined;
+}
+
+const EXPORT_TIMEOUT = (seconds: number) =>
+  `The export did not start within ${seconds} s (EXPORT_TIMEOUT_MS) and was stopped. Narrow $filter (a DOI, a LocationId, a date range) or export in parts.`;
+
+/** A request carries its route's next-link parameter: it continues a response of an earlier request. */
+export function continuesNextLink(url: string, rule: LeaseRule): boolean {
+  return rule.continuation !== undefined && new URL(url).searchParams.has(rule.continuation);
+}
+
+export function lease(rule: LeaseRule, deps: LeaseDeps): MiddlewareHandler {
+  return async function leaseSnapshot(c, next) {
+    if (deps.beforeNextLink && continuesNextLink(c.req.url, rule)) await deps.beforeNextLink();
+    const acquired = deps.acquire();
+    const release = once(() => acquired.release());
+    let etag = rule.etag === 'publication' && acquired.publication ? publicationETag(acquired.publication) : undefined;
+    if (etag && matchesIfNoneMatch(c.req.header('if-none-match'), etag)) {
+      release();
+      return c.body(null, 304, validators(rule, etag));
+    }
+    const deadline = startDeadline(c, rule, deps);
+    const done = () => (release(), deadline.stop());
+    const timing = stageTimer();
+    let held = false;
+    const notModified = (tag: string) => {
+      etag = contentTag(rule, tag);
+      return matchesIfNoneMatch(c.req.header('if-none-match'), tag) ? c.body(null, 304, validators(rule, tag)) : undefined;
+    };
+    const hold = <T, R>(rows: AsyncGenerator<T, R>) => ((held = true), whileOpen(rows, done));
+    c.set('lease', { snapshot: acquired.snapshot, publication: acquired.publication, signal: deadline.signal, timing, hold, notModified, explain: deadline.explain });
+    try {
+      await next();
+    } finally {
+      // Nothing streams from the snapshot (a document, an error): done now. Rows stream: a page's clock stops at
+      // its first row, which the handler waited for; the rest ends with the rows.
+      if (!held || c.error) done();
+      else if (rule.deadline === 'first-row') deadline.stop();
+    }
+    if (c.error || c.res.status >= 300) return;
+    for (const [name, value] of Object.entries(validators(rule, etag))) c.header(name, value);
+    if (timing.header()) c.header('Server-Timing', timing.header());
+  };
+}
+
+function once(fn: () => void): () => void {
+  let called = false;
+  return () => {
+    if (!called) fn();
+    called = true;
+  };
+}
+
+function startDeadline(c: Context, rule: LeaseRule, deps: LeaseDeps): QueryDeadline {
+  switch (rule.deadline) {
+    case 'first-row':
+      return queryDeadline(c.req.raw.signal, deps.queryTimeoutMs);
+    case 'whole-body':
+      return queryDeadline(c.req.raw.signal, deps.exportTimeoutMs, EXPORT_TIMEOUT);
+    case 'none':
+      return queryDeadline(c.req.raw.signal, undefined);
+  }
+}
+
+/** The headers a 2xx and its 304 share (RFC 9110 §15.4.5). */
+function validators(rule: LeaseRule, etag: string | undefined): Record<string, string> {
+  return { ...(etag ? { ETag: etag } : {}), ...(rule.cacheControl ? { 'Cache-Control': rule.cacheControl } : {}) };
+}
+
+function contentTag(rule: LeaseRule, etag: string): string {
+  if (rule.etag !== 'content') throw new Error(`a route whose validator is the ${rule.etag} named its own ETag`);
+  return etag;
+}
+
+/** Runs `done` once the generator has finished, failed or been abandoned. */
+async function* whileOpen<T, R>(source: AsyncGenerator<T, R>, done: () => void): AsyncGenerator<T, R> {
+  try {
+    return yield* source;
+  } finally {
+    done();
+  }
+}

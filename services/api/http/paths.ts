@@ -1,0 +1,77 @@
+/**
+ * Every public path of the data API, declared once: the routers mount these, and OpenAPI, `$metadata`, the docs
+ * page, the explorer and the link builders read them. A data route (one that answers from a publication) also
+ * declares here how the lease (lease.ts) serves it, so a route's validator, deadline and next-link parameter are
+ * data beside its path, not code in its handler.
+ */
+
+export const PATHS = {
+  docs: '/',
+  healthz: '/healthz',
+  readyz: '/readyz',
+  explore: '/explore',
+  odata: '/v1/odata/v4',
+  openapi: '/v1/openapi.json',
+  export: '/v1/export',
+  downloads: '/v1/downloads',
+  manifest: '/v1/downloads/manifest.json',
+  files: '/v1/downloads/files',
+  publications: '/v1/publications',
+  features: '/v1/features',
+} as const;
+
+/**
+ * The parameter a next link adds to continue a response: what makes a request "the next page" (the replicas'
+ * guard, publication/follow-current.ts, keys on it). The link builders write exactly these names.
+ */
+export const NEXT_LINK_PARAM = { odata: '$skiptoken', items: 'cursor' } as const;
+
+/** A dataset file's URL names its content: cacheable forever by anyone. */
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+export interface LeaseRule {
+  /**
+   * The validator If-None-Match is compared with: `publication`, the publication's weak ETag, answered with 304
+   * before the handler runs; `content`, one the handler names from what it reads (`lease.notModified`); `none`.
+   */
+  readonly etag: 'publication' | 'content' | 'none';
+  /**
+   * `first-row`: QUERY_TIMEOUT_MS until the handler returns (a page returns once its first rows are rendered);
+   * `whole-body`: EXPORT_TIMEOUT_MS until the last byte; `none`: only the client's disconnect stops the query.
+   */
+  readonly deadline: 'first-row' | 'whole-body' | 'none';
+  /** Cache-Control of the route's 2xx and 304 answers (errors keep the API's `no-store`). */
+  readonly cacheControl?: string;
+  /** The query parameter of this route's next links (NEXT_LINK_PARAM): a request carrying it continues one. */
+  readonly continuation?: string;
+}
+
+export interface DataRoute {
+  /** The Hono route pattern. */
+  readonly path: string;
+  readonly lease: LeaseRule;
+}
+
+const items = `${PATHS.features}/collections/:collectionId/items`;
+const downloadDocument: LeaseRule = { etag: 'publication', deadline: 'none', cacheControl: 'no-cache' };
+/** A snapshot to read from, with no validator and no deadline (readiness, a collection's extent). */
+const snapshotOnly: LeaseRule = { etag: 'none', deadline: 'none' };
+
+/** Every route that reads a snapshot, each served by the one lease with its rule. */
+export const DATA_ROUTES = {
+  readyz: { path: PATHS.readyz, lease: snapshotOnly },
+  collection: { path: `${PATHS.odata}/:resource`, lease: { etag: 'publication', deadline: 'first-row', continuation: NEXT_LINK_PARAM.odata } },
+  // An export is one publication's rows: cacheable only as long as the publication is served.
+  export: { path: `${PATHS.export}/:resource`, lease: { etag: 'publication', deadline: 'whole-body', cacheControl: 'no-cache' } },
+  downloads: { path: PATHS.downloads, lease: downloadDocument },
+  manifest: { path: PATHS.manifest, lease: downloadDocument },
+  publications: { path: PATHS.publications, lease: downloadDocument },
+  // no-transform: a cache or proxy must not recompress the bytes the ranges and the hash count.
+  file: { path: `${PATHS.files}/:hash/:name`, lease: { etag: 'content', deadline: 'none', cacheControl: `${IMMUTABLE}, no-transform` } },
+  featureCollections: { path: `${PATHS.features}/collections`, lease: snapshotOnly },
+  featureCollection: { path: `${PATHS.features}/collections/:collectionId`, lease: snapshotOnly },
+  items: { path: items, lease: { etag: 'publication', deadline: 'first-row', continuation: NEXT_LINK_PARAM.items } },
+  feature: { path: `${items}/:featureId`, lease: { etag: 'publication', deadline: 'first-row' } },
+} as const satisfies Readonly<Record<string, DataRoute>>;
+
+export type DataRouteName = keyof typeof DATA_ROUTES;
