@@ -1,6 +1,6 @@
 /**
  * Settings of the ingest job (`make ingest`, `make remove`, `make compact`), read once from the environment by
- * main.ts. Declared as one table, like the API's (services/api/config.ts), so the README's list and the
+ * main.ts. Declared as one table, like the API's (services/api/config.ts), so docs/configuration.md's list and the
  * validation cannot drift apart: each entry is the variable, its default and what it does.
  */
 import { totalmem } from 'node:os';
