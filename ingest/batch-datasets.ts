@@ -7,7 +7,7 @@ const PROBE = 1 << 20;
 
 /**
  * Estimated uncompressed bytes of a file: its size, or for a `.gz` its size times the ratio of its first MiB
- * (the gzip trailer's length is modulo 4 GiB, and ratios differ: real CSV exports 5–10×, the sample ~25×). A
+ * (the gzip trailer's length is modulo 4 GiB, and ratios differ widely between real exports and the sample). A
  * file gone since it was read counts 0 (its INSERT then says why).
  */
 export async function fileBytes(path: string): Promise<number> {

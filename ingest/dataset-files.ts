@@ -84,9 +84,8 @@ export interface FileWriters {
  * the result is in the order of `ranges`, Parquet then CSV.
  *
  * One file per thread, each COPY on one thread: most datasets are smaller than a Parquet row group, which DuckDB
- * writes on one thread anyway, and a COPY spread over threads spent twice the CPU on coordinating them (1M rows,
- * 13 datasets: 4.6 s CPU and 3.0 s wall on 2 threads against 2.7 s and 1.4 s as two single-threaded COPYs side by
- * side). `threads` is DuckDB's global setting, so it is set to 1 for the stage and restored after. The largest
+ * writes on one thread anyway, and a COPY spread over threads spent its CPU on coordinating them (docs/performance.md,
+ * Alternatives measured and rejected). `threads` is DuckDB's global setting, so it is set to 1 for the stage and restored after. The largest
  * datasets go first, so the last file written is a small one. While DuckDB writes, Node hashes and fsyncs the files
  * already written.
  */

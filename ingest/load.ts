@@ -15,7 +15,7 @@ import { fileRowsSql, prepareValidation } from './validate.js';
 /**
  * Stages 2 and 3 (validate and load), one path: every CSV file of a batch of new or changed datasets is read,
  * judged, typed, sorted and written straight into `observations` in one statement (batch-sql.ts). Staging the
- * rows as text first and loading from there, as an earlier path did, cost twice the time (docs/performance.md §7).
+ * rows as text first and loading from there, as an earlier path did, moved every column twice (docs/performance.md §7).
  *
  * Batches (batch-datasets.ts) bound the sort's memory: datasets in DOI order, a quarter of INGEST_MEMORY_LIMIT of
  * data files each, sorted and appended one batch after another, so Ids stay ascending and each location's Ids

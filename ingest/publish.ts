@@ -66,8 +66,8 @@ export async function openBuild(targetPath: string, opts: { readonly delta?: boo
   const path = `${target}.tmp-${process.pid}${delta ? '-delta' : ''}`;
   // preserve_insertion_order is DuckDB's default; the Id order of observations depends on it, so say it.
   // DuckDB still writes the v0.10.2 storage format by default; v1.3.0's (readable by DuckDB 1.3 and later,
-  // the API pins 1.5) adds DICT_FSST string compression: 10M rows wrote in 10.7 s instead of 15.7 s and
-  // took 134 MB instead of 150 MB (docs/performance.md §7).
+  // the API pins 1.5) adds DICT_FSST string compression, which writes faster and smaller
+  // (docs/performance.md, Alternatives measured and rejected).
   const instance = await DuckDBInstance.create(path, { preserve_insertion_order: 'true', storage_compatibility_version: STORAGE_FORMAT });
   const conn = await instance.connect();
   const others: DuckDBConnection[] = [];

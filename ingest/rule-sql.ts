@@ -138,7 +138,7 @@ class Compiler {
           const same = values.filter((e) => (isNumber ? typeof e === 'number' : typeof e === 'string'));
           if (same.length === 0) parts.push('FALSE');
           else if (isNumber) parts.push(`coalesce(${num(v)} IN (${same.map(number).join(', ')}), FALSE)`);
-          // A constant list costs DuckDB's planner a third of what an IN list of hundreds of names does.
+          // A constant list costs DuckDB's planner far less than an IN list of hundreds of names does (docs/performance.md).
           else parts.push(same.length === 1 ? `${v} = ${literal(same[0] as string)}` : `list_contains([${same.map((e) => literal(e as string)).join(', ')}], ${v})`);
           break;
         }
@@ -237,7 +237,7 @@ export const warningRules: readonly CompiledRule[] = compiled.filter((r) => r.se
 
 /**
  * SQL: the rules a row fails as bits of a UHUGEINT (bit i: `rules[i]`), NULL when it fails none. Written for every
- * row of an ingest, so no list is built per row (a list of the failed indexes cost 0.4–0.9 s more per million rows).
+ * row of an ingest, so no list is built per row (a list of the failed indexes was slower: docs/performance.md).
  */
 export function failedRulesMaskSql(rules: readonly CompiledRule[]): string {
   return failedMaskSql(rules.map((r) => r.sql));

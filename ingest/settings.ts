@@ -1,6 +1,6 @@
 /**
  * Settings of the ingest job (`make ingest`, `make remove`, `make compact`), read once from the environment by
- * main.ts. Declared as one table, like the API's (services/api/config.ts), so the README's list and the
+ * main.ts. Declared as one table, like the API's (services/api/config.ts), so docs/configuration.md's list and the
  * validation cannot drift apart: each entry is the variable, its default and what it does.
  */
 import { totalmem } from 'node:os';
@@ -68,9 +68,9 @@ export interface IngestMemory {
 
 /**
  * The ingest's memory: INGEST_MEMORY_LIMIT, by default half the machine's RAM rather than DuckDB's 80%, because
- * the API (its own DuckDB) and the OS cache of the published file share the machine. A batch's sort held ~2× its
- * CSV bytes at 10M rows, so a quarter of the limit per batch sorts without spilling; beyond the limit DuckDB
- * spills to `<build>.tmp`.
+ * the API (its own DuckDB) and the OS cache of the published file share the machine. A batch's sort holds a
+ * small multiple of its CSV bytes (docs/ingest.md, How it runs), so a quarter of the limit per batch sorts without
+ * spilling; beyond the limit DuckDB spills to `<build>.tmp`.
  */
 export function ingestMemory(limitBytes?: number, totalBytes = totalmem()): IngestMemory {
   const limit = limitBytes ?? Math.floor(totalBytes / 2);

@@ -58,9 +58,9 @@ export function parquetColumnsSql(fields: readonly FieldDef[], names: SqlNames):
 
 /**
  * One JSON object per row, keys in catalogue order, nulls written as null. DuckDB's `json_object` builds each row
- * in one pass: about four times faster than concatenating per-column JSON (55 ms against 200 ms for 10,000 Records
- * rows) and ~8% less CPU than `to_json(struct_pack(…))` (the same text for every row of the 10M sample; a struct
- * could not serve Locations either: its keys are case-insensitive, and Locations has both `Id` and `ID`).
+ * in one pass: faster than concatenating per-column JSON and cheaper than `to_json(struct_pack(…))`, which writes
+ * the same text (docs/performance.md, Alternatives measured and rejected); a struct could not serve Locations
+ * either: its keys are case-insensitive, and Locations has both `Id` and `ID`.
  */
 export function jsonRowSql(fields: readonly FieldDef[], names: SqlNames): string {
   const members = fields.map((f) => `${names.constant(f.name)}, ${f.type === 'timestamp' ? isoTimestamp(names.column(f.column)) : valueSql(f, names)}`);
@@ -74,7 +74,7 @@ function isoTimestamp(c: string): string {
 
 /** One RFC 4180 line per row (without the line break): text always quoted, nulls empty. */
 export function csvRowSql(fields: readonly FieldDef[], names: SqlNames): string {
-  // concat_ws copies each value once; a chain of || re-copies the growing line (measured 85 ms → 30 ms per page).
+  // concat_ws copies each value once; a chain of || re-copies the growing line at every step.
   return `concat_ws(',', ${fields.map((f) => csvValue(f, names)).join(', ')})`;
 }
 

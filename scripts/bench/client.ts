@@ -2,8 +2,8 @@
  * The bench's measuring client (HTTP against the API, `pg` against PostgreSQL), run in a lean process of its own
  * (client-child.ts), every figure timed there.
  *
- * Why: V8 collects a process's garbage very differently once its old generation holds more than ~8 MB. A client
- * that moves Buffers (15 MB per 10,000-row page) then runs full mark-compacts all the time, whether the extra heap
+ * Why: V8 collects a process's garbage very differently once its old generation holds more than a few MB. A client
+ * that moves Buffers (megabytes per 10,000-row page) then runs full mark-compacts all the time, whether the extra heap
  * is `zod` (which the bench imports through the sample generator and the schemas), `@duckdb/node-api` or a plain
  * array of objects, and reads the same API markedly slower (docs/performance.md, How each figure is measured):
  * a heavy client measures its own collector, for the API and for PostgreSQL alike. The official clients (Python,
@@ -17,8 +17,8 @@ import type { Encoding, GetOptions, HttpClient, Response } from './http-client.j
 import type { PgPage, PgPageSql } from './pg-client.js';
 
 /**
- * The child's old generation at start is ~7 MiB on Node 24, whose `node:http` alone brings ~2.2 MiB;
- * above 8 V8 changes its collection (see above), so a start above this means something heavy was imported.
+ * The child's old generation at start sits just under this on Node 24 (`node:http` alone is a good part of it), and
+ * V8 changes its collection just above it (see above), so a start above this means something heavy was imported.
  */
 export const MAX_CLIENT_HEAP_MB = 7.5;
 

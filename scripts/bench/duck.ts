@@ -2,7 +2,7 @@
  * A read-only DuckDB connection on the benchmark's file (for discovery, references and diagnoses), run in a child
  * process (duck-child.ts) whose answers carry the time measured there.
  *
- * A measuring client that shares a process with `@duckdb/node-api` (or any old generation above ~8 MB, client.ts)
+ * A measuring client that shares a process with `@duckdb/node-api` (or any old generation of more than a few MB, client.ts)
  * measures its own garbage collector, so the clients run in a lean process of their own and DuckDB in this one, where
  * its figures are timed without IPC.
  */

@@ -14,7 +14,7 @@ import type { Duck } from './duck.js';
 
 /**
  * BENCH_TEXT_TO_NULL=1: text written by the references and the exports goes to /dev/null instead of a file (sizes
- * unknown, shown as ?). 100M rows of NDJSON are ~155 GB: more than a bench machine's disk holds twice.
+ * unknown, shown as ?). At 100M rows the NDJSON, written twice (export and reference), outgrows a bench machine's disk.
  */
 export const TEXT_TO_NULL = process.env.BENCH_TEXT_TO_NULL === '1';
 

@@ -105,7 +105,7 @@ export async function publishSection(ctx: PublishContext): Promise<void> {
   if (publishes() > 0) await noDecay(ctx, work, db, changes);
 }
 
-/** BENCH_PUBLISHES: the no-decay run's length; 0 skips it (at 100M rows each publish copies ~1.5 GB). */
+/** BENCH_PUBLISHES: the no-decay run's length; 0 skips it (each publish copies the whole published file). */
 const publishes = () => Number(process.env.BENCH_PUBLISHES ?? 200);
 
 /** A seeded sequence of small publishes, then the file, pages and counts against the same content compacted. */

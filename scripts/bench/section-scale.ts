@@ -17,7 +17,7 @@ import { countsSection } from './section-counts.js';
 import { pagesSection, type PageCase } from './section-pages.js';
 import type { Figure } from './table.js';
 
-/** Pages of the bounded extract (1M rows): an extract of 100M rows would take ~15 minutes at every run. */
+/** Pages of the bounded extract (1M rows): an extract of 100M rows would take too long at every run. */
 const EXTRACT_PAGES = 100;
 const MARKS = [10, 100] as const;
 const INGEST_TARGET = 150_000;

@@ -2,7 +2,7 @@
  * Builds the explorer page's assets (services/api/explore/) into one folder the data API serves at
  * /explore/assets/: the page's script and styles bundled by esbuild (Leaflet and uPlot included, so nothing
  * comes from a CDN), and the provinces and territories of Canada from world-geojson, simplified to a size a
- * browser draws at once (28 MB of coordinates → a few hundred KB).
+ * browser draws at once (the source's coordinates are far too many to send).
  *
  *   node --import tsx scripts/build/build-explore.ts [outDir]   (default node_modules/.cache/tributary/explore)
  *

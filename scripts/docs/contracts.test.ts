@@ -1,6 +1,6 @@
-// The names users depend on are findable: every make target and every setting of both services in the README,
-// every error code of the data API in docs/api.md; and what the docs list exists: every code they list is declared
-// and raised by some code.
+// The names users depend on are findable: every make target in the README, every setting of both services and of
+// ingest in docs/configuration.md (the one reference page the README points to), every error code of the data API
+// in docs/api.md; and what the docs list exists: every code they list is declared and raised by some code.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,10 +11,11 @@ import { SETTINGS as boardSettings } from '../../services/board/config.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-/** The README's table row of a variable, e.g. "| `API_PORT` | `3000` | TCP port … |", in `text` (default: all of it). */
-const rowOf = (name: string, text = readme) => text.split('\n').find((l) => l.startsWith(`| \`${name}\` |`));
-/** One `### heading` section of the README, up to the next heading: the services share some names (DUCKDB_PATH). */
-const section = (heading: string) => readme.split(/^(?=#{2,3} )/m).find((s) => s.startsWith(`### ${heading}\n`)) ?? '';
+const configuration = readFileSync(join(ROOT, 'docs', 'configuration.md'), 'utf8');
+/** One `## heading` section of the configuration page, up to the next heading: the services share some names (DUCKDB_PATH). */
+const section = (heading: string) => configuration.split(/^(?=#{2,3} )/m).find((s) => s.startsWith(`## ${heading}\n`)) ?? '';
+/** A table row of a variable, e.g. "| `API_PORT` | `3000` | TCP port … |", in `text`. */
+const rowOf = (name: string, text: string) => text.split('\n').find((l) => l.startsWith(`| \`${name}\` |`));
 
 describe('README.md', () => {
   it('names every make target', () => {
@@ -24,15 +25,22 @@ describe('README.md', () => {
     expect(phony.filter((target) => !new RegExp(`(make |\`)${target}[\\s\`]`).test(readme))).toEqual([]);
   });
 
-  it('has a configuration row for every data API setting, with its default', () => {
+  it('points to the configuration page', () => {
+    expect(readme).toContain('](docs/configuration.md)');
+  });
+});
+
+describe('docs/configuration.md', () => {
+  it('has a row for every data API setting, with its default, in the data API table', () => {
+    const api = section('Data API');
     const missing = Object.entries(apiSettings).filter(([name, s]) => {
-      const row = rowOf(name);
+      const row = rowOf(name, api);
       return !row || (s.default !== undefined && s.default !== '' && !row.includes(`\`${s.default}\``));
     });
     expect(missing.map(([name]) => name)).toEqual([]);
   });
 
-  it('has a configuration row for every ingest setting, with its default, in the ingest table', () => {
+  it('has a row for every ingest setting, with its default, in the ingest table', () => {
     const ingest = section('Ingest and sample data');
     const missing = Object.entries(ingestSettings).filter(([name, s]) => {
       const row = rowOf(name, ingest);
@@ -41,9 +49,10 @@ describe('README.md', () => {
     expect(missing.map(([name]) => name)).toEqual([]);
   });
 
-  it('has a configuration row for every board setting, with its default', () => {
+  it('has a row for every board setting, with its default, in the board table', () => {
+    const board = section('Message board');
     const missing = Object.values(boardSettings).filter((s) => {
-      const row = rowOf(s.env);
+      const row = rowOf(s.env, board);
       return !row || (s.default !== '' && !row.includes(`\`${s.default}\``));
     });
     expect(missing.map((s) => s.env)).toEqual([]);

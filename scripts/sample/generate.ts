@@ -24,8 +24,8 @@ export interface SampleOptions {
   readonly out: string;
   readonly seed: number;
   /**
-   * Gzip every data file (`.csv.gz`), not only the datasets that are gzipped anyway: the same rows in 1/25 of the
-   * disk (100M rows: 1.1 GB instead of ~28 GB of CSV). The benchmark's cache uses it; gzip level 1, as a sample is
+   * Gzip every data file (`.csv.gz`), not only the datasets that are gzipped anyway: the same rows in a small part
+   * of the disk, so large samples fit a bench machine. The benchmark's cache uses it; gzip level 1, as a sample is
    * rewritten often. A dataset is then split into files of about GZIP_FILE_ROWS rows: DuckDB reads a gzipped file
    * on one thread (a plain CSV in parallel), so one 12M-row `.csv.gz` would measure one core.
    */

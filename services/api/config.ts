@@ -1,5 +1,5 @@
 /**
- * Settings of the data API, read once from the environment. Declared as one table so the README's list and
+ * Settings of the data API, read once from the environment. Declared as one table so docs/configuration.md's list and
  * the validation cannot drift apart: each entry is the variable, its default and what it does.
  */
 import { z } from 'zod';

@@ -7,8 +7,8 @@
  * already hold what Arrow wants (DOUBLE: float64, BIGINT: int64, DATE: int32 days since the epoch, TIME: int64
  * microseconds since midnight), and its validity mask is Arrow's validity bitmap (bit i of little-endian words set:
  * row i is valid). A VARCHAR vector is an array of 16-byte `string_t`: the length, then either the bytes themselves
- * (12 or fewer) or a pointer to them, which only a native call per value can follow (~1.5 µs each: that was most
- * of the time left). So the query also selects every text column of the row concatenated (`text_bytes`,
+ * (12 or fewer) or a pointer to them, which only a native call per value can follow (that was most of the time
+ * left). So the query also selects every text column of the row concatenated (`text_bytes`,
  * query/render-row.ts): one native call per row fetches them all, and each column's values are cut out of it by
  * the lengths its own string_t hold. The bytes are copied once into Arrow's UTF-8 buffer, never into a JS string.
  *

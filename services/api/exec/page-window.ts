@@ -146,8 +146,8 @@ async function regionPage(
 
 /**
  * Phase two reads only the window between the page's first and last Id, sorted: ORDER BY over at most a page
- * costs a few milliseconds (measured: within the noise of a 10,000-row page) and makes the order hold by
- * construction, whatever plan DuckDB picks for the window.
+ * costs within the noise of rendering it (docs/performance.md, Alternatives measured and rejected) and makes the
+ * order hold by construction, whatever plan DuckDB picks for the window.
  */
 function window(plan: PagePlan, ids: readonly Key[], extra: { ranges?: readonly IdRange[] }): PageWindow {
   return {

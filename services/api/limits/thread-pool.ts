@@ -8,7 +8,7 @@
  *
  * libuv sizes its pool once, at its first use, and loading DuckDB's addon is one: main.ts sets the size before it
  * imports anything that loads DuckDB (this module imports nothing). A pool left at 4 had two idle cursors and a page
- * hold every thread, and a gzip response, whose zlib work runs on the same pool, waited ~12 s for a cursor to idle out.
+ * hold every thread, and a gzip response, whose zlib work runs on the same pool, waited for a cursor to idle out.
  */
 
 /** libuv's default pool, kept for file and DNS work. */

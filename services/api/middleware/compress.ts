@@ -4,8 +4,8 @@
  * brotli module and datastreamsh's curl without --compressed send `Accept-Encoding: br` alone and cannot decode it.
  * zstd (RFC 8878; Node's zlib since 22.15) goes to any client that lists it: browsers since 2024, curl built with
  * libzstd, urllib3 2 with `zstandard` installed. Level 1 compresses a JSON page both faster and smaller than
- * brotli 4 or gzip 4. gzip is served at level 1: at 4 it compresses a CSV page at half the rate of 1 and held the
- * CSV extract below half its identity rate (docs/performance.md, §1z compression; the bench's codec table).
+ * brotli 4 or gzip 4. gzip is served at level 1: at 4 its CPU held the CSV extract far below its identity rate for
+ * a wire barely smaller (docs/performance.md, §1z compression; the bench's codec table).
  */
 import { Readable, type Transform } from 'node:stream';
 import zlib from 'node:zlib';

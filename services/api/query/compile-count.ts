@@ -22,7 +22,7 @@ export function compileCount(plan: CountPlan): CompiledQuery {
   const params = new Params();
   if (plan.resource.table === 'locations' && plan.where && onlyStatistics(dimsOf(plan.where))) {
     // A location matches when one of its statistics rows does: count those rows' distinct locations instead of
-    // testing every location with EXISTS (a semi-join). At 10M rows: 3.5 ms instead of 9.
+    // testing every location with EXISTS (a semi-join), the slower plan.
     const cond = new FilterCompiler([STATS], params).compile(plan.where);
     const locations = sourceColumn(STATS, locationIdColumns.observation_stats);
     return { sql: `SELECT count(DISTINCT ${locations})::BIGINT AS n FROM ${sourceTable(STATS)} WHERE ${cond}`, params: params.values };

@@ -93,7 +93,7 @@ export class FilterCompiler {
   /**
    * On nullable columns a comparison with NULL is false, not unknown, so that `not` stays OData's `not`. Outside any
    * `not` the plain comparison selects the same rows (AND/OR treat unknown as false would be, and WHERE drops it),
-   * and DuckDB pushes it into the scan: half the time of the COALESCE on a ResultValue count.
+   * and DuckDB pushes it into the scan, as it does not the COALESCE: a ResultValue count runs markedly faster.
    */
   private nullSafe(dim: DimensionDef, predicate: string): string {
     return dim.nullable && this.negations > 0 ? `COALESCE(${predicate}, false)` : `(${predicate})`;

@@ -56,7 +56,7 @@ function typedColumns(fields: readonly FieldDef[]): string {
 /**
  * A GeoJSON Feature (RFC 7946): the row's Id, its point as [longitude, latitude] and the selected fields as its
  * properties. The frame is concatenated around the JSON row's `json_object`: nesting it in an outer `json_object`
- * makes DuckDB parse the inner object again, and costs twice the row (docs/performance.md, "Alternatives measured and rejected").
+ * makes DuckDB parse the inner object again, which costs more than the row (docs/performance.md, "Alternatives measured and rejected").
  */
 function featureRow(fields: readonly FieldDef[], table: Table): string {
   const point = (pointColumns as Partial<Record<Table, { longitude: string; latitude: string }>>)[table];

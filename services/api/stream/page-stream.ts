@@ -81,7 +81,7 @@ export async function pageStream<C extends { readonly ids: readonly Key[] }>(
 }
 
 /**
- * Bytes per write to the response: a page of 10,000 Records rows is ~15 MB, which the pipe delivers in 64 KiB
+ * Bytes per write to the response: a page of 10,000 Records rows is megabytes, which the pipe delivers in 64 KiB
  * reads; gathering them into fewer writes saves the per-write cost of web streams and the socket.
  */
 const TEXT_BATCH = 256 * 1024;

@@ -9,8 +9,8 @@
  * Back-pressure: at most READ_AHEAD bytes wait here; beyond that the thread stops reading, the pipe fills and
  * DuckDB's writer blocks until the socket has taken more. The COPY runs on an instance of its own with one thread
  * (`createExportInstance`), as cursors do: with every thread, DuckDB renders ahead of a blocked writer and keeps
- * what it rendered in order in memory (the API's RSS rose to 1.9 GB over 1M-row exports at 2 threads, against 200 to
- * 310 MB at one: docs/performance.md). Memory stays flat whatever the size.
+ * what it rendered in order in memory, so the API's RSS grows with the export (docs/performance.md, §1e). At one
+ * thread memory stays flat whatever the size.
  * A consumer that stops (client gone, deadline) interrupts the COPY and drains the pipe until DuckDB lets go; a
  * COPY that fails throws its error to the consumer, which must cut the response (never end it as if complete).
  */
@@ -69,10 +69,10 @@ export async function* copyExport(conn: DuckDBConnection, q: CompiledQuery, opti
 }
 
 /**
- * The export instance's memory limit. Without one its buffer pool keeps every block a whole-hub export reads: the
- * API's RSS grew with the hub, to 1.8 GB over a 100M-row Parquet export. At 256MB the Parquet writer keeps its speed
- * (10M rows in 9.9 s against 10.2 s unlimited; 128MB took 40 s, 64MB failed), and the API stays under 750 MB over 100M
- * rows of every format (docs/bench/formats-100m.md).
+ * The export instance's memory limit. Without one its buffer pool keeps every block a whole-hub export reads, so
+ * the API's RSS grows with the hub. At 256MB the Parquet writer keeps its unlimited speed and the API's RSS stays
+ * bounded over 100M rows of every format (docs/bench/formats-100m.md); a smaller pool makes the Parquet writer spill and
+ * slow down, or fail (docs/performance.md, Alternatives measured and rejected).
  */
 export const EXPORT_MEMORY_LIMIT = '256MB';
 

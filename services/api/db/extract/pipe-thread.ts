@@ -132,7 +132,7 @@ export class PipeThread extends EventEmitter {
   /**
    * Gives a buffer this thread emitted back to be filled again, once nothing refers to it any more (its memory
    * moves to the thread: every view of it becomes empty). Without this each 64 KiB read was a new allocation that
-   * waited for the garbage collector: ~15 MB per 10,000-row page.
+   * waited for the garbage collector: a whole page's bytes per page.
    */
   recycle(read: Buffer): void {
     if (read.byteOffset !== 0 || read.buffer.byteLength !== this.chunk || Atomics.load(this.state, DISCARD) === 1) return;

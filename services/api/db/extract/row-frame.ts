@@ -85,7 +85,7 @@ export class RowFrames {
     if (this.spent) for (const part of parts) if (part !== this.carry) this.spent(part);
     // The rows are written back into `src` itself, from its start: each row loses its frame (at least "0\x010\x01"
     // and "\n", 5 bytes) and gains at most two bytes of row end, so the output never overtakes the input still to
-    // be read. A second buffer per batch (~15 MB per 10,000-row page) would only wait for the garbage collector,
+    // be read. A second buffer per batch (a page's bytes again, per page) would only wait for the garbage collector,
     // which takes Buffers late (docs/performance.md, §5 memory).
     let pos = 0;
     let o = 0;
