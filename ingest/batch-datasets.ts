@@ -1,6 +1,6 @@
 import { open, stat } from 'node:fs/promises';
 import { constants, gunzipSync } from 'node:zlib';
-import type { SourceDataset } from './read.js';
+import type { SourceDataset } from './stage-parts.js';
 
 /** Compressed bytes inflated to estimate a gzipped file's size. */
 const PROBE = 1 << 20;

@@ -1,10 +1,10 @@
 import { columnNames, storageTables, storedUploadColumns } from '../schemas/index.js';
 import { locationCore } from './build-tables.js';
 import { locationSources } from './location-columns.js';
-import type { SourceDataset, SourceFile } from './read.js';
 import { failedMaskSql, failedRulesMaskSql, warningRules } from './rule-sql.js';
 import { demotedChecks, rowOkAtSql } from './validation-level.js';
 import { ident } from './sql.js';
+import type { SourceDataset, SourceFile } from './stage-parts.js';
 import { fileRowsSql } from './validate.js';
 import { castSql, rowOkSql } from './validate-sql.js';
 

@@ -2,15 +2,16 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { columnNames, STORAGE_SCHEMA_VERSION } from '../schemas/index.js';
 import { plainFilesDir } from '../schemas/publication-files.js';
 import { newPublicationId } from '../schemas/publication.js';
+import { abandonBuild, openBuild } from './build-file.js';
 import { createBuildTables, list, locationCore } from './build-tables.js';
 import { collectFiles } from './dataset-files.js';
 import { carryPublication, recordPublication } from './publication-history.js';
 import { run } from './db.js';
-import type { Log } from './ingest-build.js';
 import { readPrevious, type Previous } from './previous.js';
-import { abandonBuild, openBuild, publishBuild } from './publish.js';
+import { publishBuild } from './publish.js';
 import { finish, type Report } from './report.js';
 import { ingestMemory } from './settings.js';
+import type { Log } from './stage-parts.js';
 import { writeStatistics } from './statistics.js';
 
 /**

@@ -1,9 +1,7 @@
 import { plainFilesDir } from '../schemas/publication-files.js';
-import { fileNameOf, recordDatasetFiles, writeDatasetFiles, type DatasetFile } from './dataset-files.js';
-import type { IngestBuild } from './ingest-build.js';
-import type { LoadPart } from './load.js';
-import { recordPublication, type PublicationRecord } from './publication-history.js';
-import type { StatisticsPart } from './statistics.js';
+import { fileNameOf, recordDatasetFiles, writeDatasetFiles } from './dataset-files.js';
+import { recordPublication } from './publication-history.js';
+import type { FilesPart, IngestBuild, LoadPart, StatisticsPart } from './stage-parts.js';
 
 /**
  * Stage 5½ (files), between statistics and publish: every loaded dataset's Parquet and CSV file into
@@ -12,16 +10,10 @@ import type { StatisticsPart } from './statistics.js';
  * its changes go into a full build here, into the merged file by merge.ts.
  */
 
-export interface FilesPart {
-  readonly written: readonly DatasetFile[];
-  readonly publication: Omit<PublicationRecord, 'id'>;
-  /** The files a plain-mode collection keeps after the publish: the new publication's and the replaced one's. */
-  readonly keep: ReadonlySet<string>;
-}
-
 export async function datasetFilesStage(build: IngestBuild, loaded: LoadPart, stats: StatisticsPart): Promise<FilesPart> {
-  const written = await writeDatasetFiles({ conn: build.conn, connect: build.file.connect }, plainFilesDir(build.file.target), loaded.loaded);
-  await recordDatasetFiles(build.conn, written, stats.meta.publicationId);
+  const writers = { conn: build.conn, connect: build.file.connect };
+  const written = await writeDatasetFiles(writers, plainFilesDir(build.file.target), loaded.loaded, stats.meta.publicationId);
+  await recordDatasetFiles(build.conn, written);
   const changes = loaded.loaded.map((d) => ({
     DOI: d.DOI,
     DatasetName: d.ds.metadata.DatasetName,

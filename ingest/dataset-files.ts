@@ -5,12 +5,12 @@ import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { getResource } from '../schemas/catalogue.js';
-import { datasetFileName, DOWNLOAD_FORMATS, type DownloadFormat } from '../schemas/publication-files.js';
+import { datasetFileName, DOWNLOAD_FORMATS, type DatasetFile, type DownloadFormat } from '../schemas/publication-files.js';
 import { csvHeader, csvRowSql, PARQUET_COPY_OPTIONS, parquetColumnsSql, textCopyOptions, type SqlNames } from '../schemas/row-sql.js';
+import { alive, fsyncPath } from './build-file.js';
 import { run } from './db.js';
-import type { NewRows } from './number-batch.js';
-import { fsyncPath } from './publish.js';
 import { ident, literal } from './sql.js';
+import type { NewRows } from './stage-parts.js';
 
 /**
  * Each new or replaced dataset's Records as Parquet and as CSV (issue 29; the contract: schemas/publication-files.ts),
@@ -27,14 +27,6 @@ const records = getResource('Records')!;
 const ALIAS = 'o';
 const names: SqlNames = { column: (name) => `${ALIAS}.${ident(name)}`, ident, constant: literal };
 const TMP = '.tmp-';
-
-export interface DatasetFile {
-  readonly DOI: string;
-  readonly format: DownloadFormat;
-  readonly sha256: string;
-  readonly bytes: number;
-  readonly rows: number;
-}
 
 /** The file name (in the files folder and the store's objects alike) of a dataset_files row. */
 export const fileNameOf = (f: { readonly sha256: string; readonly format: DownloadFormat }) => datasetFileName(f.sha256, f.format);
@@ -65,12 +57,12 @@ async function sha256Of(path: string): Promise<{ sha256: string; bytes: number }
 }
 
 /** Hashes, fsyncs and renames a written temp file to its content address. */
-async function finish(dir: string, tmp: string, doi: string, format: DownloadFormat, rows: number): Promise<DatasetFile> {
+async function finish(dir: string, tmp: string, file: Omit<DatasetFile, 'sha256' | 'bytes'>): Promise<DatasetFile> {
   const { sha256, bytes } = await sha256Of(tmp);
   await fsyncPath(tmp);
   // Same name, same content: replacing an existing file changes nothing a reader could see.
-  await rename(tmp, join(dir, datasetFileName(sha256, format)));
-  return { DOI: doi, format, sha256, bytes, rows };
+  await rename(tmp, join(dir, datasetFileName(sha256, file.format)));
+  return { ...file, sha256, bytes };
 }
 
 /** The connections that write files, one per DuckDB thread; `connect` opens more on the same database. */
@@ -80,8 +72,8 @@ export interface FileWriters {
 }
 
 /**
- * Writes both files of each dataset in `ranges` into `dir`; each is complete under its hash when this returns, and
- * the result is in the order of `ranges`, Parquet then CSV.
+ * Writes both files of each dataset in `ranges` into `dir` for the publication `publication`; each is complete under
+ * its hash when this returns, and the result is in the order of `ranges`, Parquet then CSV.
  *
  * One file per thread, each COPY on one thread: most datasets are smaller than a Parquet row group, which DuckDB
  * writes on one thread anyway, and a COPY spread over threads spent its CPU on coordinating them (docs/performance.md,
@@ -89,7 +81,7 @@ export interface FileWriters {
  * datasets go first, so the last file written is a small one. While DuckDB writes, Node hashes and fsyncs the files
  * already written.
  */
-export async function writeDatasetFiles(writers: FileWriters, dir: string, ranges: readonly NewRows[]): Promise<DatasetFile[]> {
+export async function writeDatasetFiles(writers: FileWriters, dir: string, ranges: readonly NewRows[], publication: string): Promise<DatasetFile[]> {
   await mkdir(dir, { recursive: true });
   const threads = Number(String((await writers.conn.runAndReadAll("SELECT current_setting('threads')")).getRows()[0]?.[0]));
   const jobs = ranges
@@ -105,7 +97,7 @@ export async function writeDatasetFiles(writers: FileWriters, dir: string, range
         jobs.length = 0; // the other writers stop after their current file
         throw err;
       });
-      const done = finish(dir, tmp, range.DOI, format, rows).then((f) => (results[index] = f));
+      const done = finish(dir, tmp, { DOI: range.DOI, format, rows, publication }).then((f) => (results[index] = f));
       done.catch(() => {}); // observed below
       finishing.push(done);
     }
@@ -128,12 +120,12 @@ export async function writeDatasetFiles(writers: FileWriters, dir: string, range
   }
 }
 
-/** Lists `files` in the build's dataset_files, as written by `publicationId`. */
-export async function recordDatasetFiles(conn: DuckDBConnection, files: readonly DatasetFile[], publicationId: string): Promise<void> {
+/** Lists `files` in the build's dataset_files. */
+export async function recordDatasetFiles(conn: DuckDBConnection, files: readonly DatasetFile[]): Promise<void> {
   // In the table's documented order (DOI, Format), which the merge keeps.
   const key = (f: DatasetFile) => `${f.DOI}\u0000${f.format}`;
   for (const f of [...files].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0))) {
-    await run(conn, 'INSERT INTO dataset_files VALUES ($1, $2, $3, $4, $5, $6)', [f.DOI, f.format, f.sha256, f.bytes, f.rows, publicationId]);
+    await run(conn, 'INSERT INTO dataset_files VALUES ($1, $2, $3, $4, $5, $6)', [f.DOI, f.format, f.sha256, f.bytes, f.rows, f.publication]);
   }
 }
 
@@ -143,16 +135,6 @@ async function removeTempFiles(dir: string, own = false): Promise<void> {
     if (!name.startsWith(TMP)) continue;
     const pid = Number.parseInt(name.slice(TMP.length), 10);
     if ((pid === process.pid && own) || !alive(pid)) await rm(join(dir, name), { force: true }).catch(() => {});
-  }
-}
-
-function alive(pid: number): boolean {
-  if (!Number.isInteger(pid)) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

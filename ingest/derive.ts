@@ -1,6 +1,6 @@
 import { all, appendRows, run } from './db.js';
-import type { IngestBuild } from './ingest-build.js';
 import { regionsContaining } from './regions.js';
+import type { IngestBuild } from './stage-parts.js';
 
 /**
  * Stage 4 (derive): RegionId memberships of every location of the build, by point-in-polygon in JS over the

@@ -1,23 +1,15 @@
-import type { DuckDBConnection } from '@duckdb/node-api';
+import { abandonBuild, openBuild, startCopy } from './build-file.js';
 import { createBuildTables } from './build-tables.js';
-import { startCopy, type Copy } from './merge.js';
-import { readPrevious, type Previous } from './previous.js';
-import { abandonBuild, openBuild, type Build } from './publish.js';
+import { readPrevious } from './previous.js';
 import type { Region } from './regions.js';
 import { DEFAULT_MAX_REJECTS } from './report.js';
-import { ingestMemory, type IngestMemory } from './settings.js';
+import { ingestMemory } from './settings.js';
+import type { IngestBuild, Log } from './stage-parts.js';
 
 /**
- * The build context: one value handed to every stage after read (load, derive, statistics, publish), instead of
- * each taking the file, the published state, the settings and the log as parameters of its own.
+ * Stage 2 (open): the build context (stage-parts.ts, IngestBuild) over a new build file beside DUCKDB_PATH
+ * (build-file.ts), with what is published read and, when there is a publication, its copy for the merge started.
  */
-
-export interface Log {
-  /** Always shown: per-dataset summaries, the total, warnings. */
-  info(line: string): void;
-  /** Progress while it runs (main shows it on a TTY only). */
-  progress?(line: string): void;
-}
 
 export interface IngestOptions {
   readonly src: string;
@@ -36,22 +28,6 @@ export interface IngestOptions {
   readonly memoryLimitBytes?: number;
   /** Estimated data-file bytes per sorted batch (default: a quarter of the memory limit). */
   readonly batchBytes?: number;
-}
-
-export interface IngestBuild {
-  /** The file being written: the whole new file, or with a publication in place the delta merged into it. */
-  readonly file: Build;
-  readonly conn: DuckDBConnection;
-  /** What is published: the numbering starts after its high-water marks; unchanged datasets are not built. */
-  readonly previous: Previous;
-  readonly regions: readonly Region[];
-  readonly maxRejects: number;
-  /** Each dataset's rejects file: `<dir>/<folder>.csv`, with valid rows' warnings when `warnings`. */
-  readonly rejects: { readonly dir: string; readonly warnings: boolean };
-  readonly memory: IngestMemory;
-  readonly log: Log;
-  /** The published file's copy for the merge, made while the delta is built (merge.ts). */
-  readonly copy?: Copy;
 }
 
 const quiet: Log = { info: () => {} };

@@ -3,7 +3,7 @@ import { basename, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { runIngest, type IngestOptions } from './pipeline.js';
-import { abandonBuild, openBuild } from './publish.js';
+import { abandonBuild, openBuild } from './build-file.js';
 import { readSources } from './read.js';
 import type { Report } from './report.js';
 import { copyFixtures, dumpTables, query, tempDir } from './test-support.js';

@@ -3,13 +3,12 @@ import { batchDatasets } from './batch-datasets.js';
 import { cleanLocationsSql, DEMOTED, FILE, freshRows, insertSql, locationsSql, OK, WARN, WORKING_COLUMNS, type BatchFile } from './batch-sql.js';
 import { all, run, scalarNumber } from './db.js';
 import { explainDataset, type Explained } from './explain.js';
-import type { IngestBuild } from './ingest-build.js';
-import { numberBatch, type NewRows } from './number-batch.js';
-import type { SourceDataset } from './read.js';
-import type { Reject, Warning } from './report.js';
+import { numberBatch } from './number-batch.js';
+import type { Warning } from './report.js';
 import { rejectsPath, removeRejectsFile } from './rejects-file.js';
 import { countRuleWarnings, type CountedRule } from './rule-warnings.js';
 import { demotedChecks } from './validation-level.js';
+import type { DatasetLoad, IngestBuild, LoadedDataset, LoadPart, SourceDataset } from './stage-parts.js';
 import { fileRowsSql, prepareValidation } from './validate.js';
 
 /**
@@ -27,35 +26,6 @@ import { fileRowsSql, prepareValidation } from './validate.js';
  * own for line numbers (explain.ts), and a file DuckDB cannot read in the statement is left out of it and
  * reported by that staging.
  */
-
-/** One new or changed dataset's part of the report. */
-export interface DatasetLoad {
-  readonly ds: SourceDataset;
-  readonly status: 'loaded' | 'failed';
-  readonly rowsRead: number;
-  readonly rowsLoaded: number;
-  readonly rowsRejected: number;
-  /** Every reject of the dataset, the read's included (they share the cap on stored rejects). */
-  readonly rejects: readonly Reject[];
-  /** What the load found: upstream's counted quality-control rules, conflicting locations. */
-  readonly warnings: readonly Warning[];
-  /** Why it was not loaded (status 'failed'); its published version, if any, is kept. */
-  readonly error?: string;
-  /** The rejects file written for it (every reject, every reason), when it has rejects (or warnings asked for). */
-  readonly rejectsFile?: string;
-}
-
-/** A dataset loaded: its planned Id range. */
-export type LoadedDataset = NewRows & { readonly ds: SourceDataset };
-
-/** The load's part: each dataset's outcome, in DOI order, and the new high-water marks. */
-export interface LoadPart {
-  readonly datasets: readonly DatasetLoad[];
-  /** The datasets loaded, in Id order; a failed one is not among them. */
-  readonly loaded: readonly LoadedDataset[];
-  readonly maxObservationId: number;
-  readonly maxLocationId: number;
-}
 
 interface Maxima {
   readonly observation: number;

@@ -1,13 +1,13 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { constants, existsSync } from 'node:fs';
-import { copyFile, rename } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { columnNames, STORAGE_SCHEMA_VERSION, type StorageTable } from '../schemas/index.js';
+import { fsyncPath, removeBuildFiles, startCopy, type Copy } from './build-file.js';
 import { all, run } from './db.js';
-import { fsyncPath, removeBuildFiles } from './publish.js';
-import { ident, literal, placeholders } from './sql.js';
+import { writeMeta, type MetaValues } from './meta-rows.js';
 import { recordPublication, type PublicationRecord } from './publication-history.js';
-import { metaRows, type MetaValues } from './statistics.js';
+import { ident, literal, placeholders } from './sql.js';
 
 /**
  * Stage 6 for a hub that is already published: copy-on-write. The published file is copied beside itself (a
@@ -50,38 +50,8 @@ function keysOf(table: StorageTable): string {
     .join(', ');
 }
 
-/** The merge's temp file; `<target>.tmp-<pid>` like a full build, so a killed merge is cleaned up the same way. */
-export const mergePath = (target: string) => `${target}.tmp-${process.pid}`;
-
-/** The published file being copied for a merge, started while the delta is built. */
-export interface Copy {
-  readonly path: string;
-  readonly done: Promise<void>;
-  /** Waits for the copy and deletes it unless a merge renamed it into place. */
-  discard(): Promise<void>;
-}
-
-/**
- * Starts copying the published file for the merge and fsyncs the copy, on libuv's threads while stages 1–5 build
- * the delta: at 100M rows the copy is ~1.5 GB of I/O, and flushed now, the merge's own fsync writes only what the
- * merge changed. FICLONE: a reflink on filesystems that share blocks (btrfs, XFS), a plain copy elsewhere.
- */
-export function startCopy(target: string): Copy {
-  const path = mergePath(target);
-  const done = copyFile(target, path, constants.COPYFILE_FICLONE).then(() => fsyncPath(path));
-  done.catch(() => {}); // observed by the merge or by discard()
-  return {
-    path,
-    done,
-    async discard() {
-      await done.catch(() => {});
-      await removeBuildFiles(path);
-    },
-  };
-}
-
 export interface MergeOptions {
-  /** The copy of `target` started early (startCopy); started here when absent. */
+  /** The copy of `target` started early (build-file.ts, startCopy); started here when absent. */
   readonly copy?: Copy;
   /** INGEST_MEMORY_LIMIT as for the build; the merge streams, so it never comes near it. */
   readonly memoryLimitBytes: number;
@@ -104,7 +74,7 @@ export async function publishChange(target: string, change: Change, options: Mer
     for (const { table, order } of reordered) await rewriteInOrder(conn, table, order);
     await recordPublication(conn, { id: change.meta.publicationId, ...change.publication });
     await run(conn, 'DELETE FROM tributary_meta');
-    for (const [key, value] of metaRows(change.meta, STORAGE_SCHEMA_VERSION)) await run(conn, 'INSERT INTO tributary_meta VALUES ($1, $2)', [key, value]);
+    await writeMeta(conn, change.meta, STORAGE_SCHEMA_VERSION);
     await run(conn, 'COMMIT');
     if (change.delta) await run(conn, 'DETACH delta');
     await run(conn, 'CHECKPOINT');

@@ -2,13 +2,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { list } from './build-tables.js';
 import { freshRows, OK } from './batch-sql.js';
 import { all, run } from './db.js';
-
-/** A dataset's new rows: the Id range planned for them. */
-export interface NewRows {
-  readonly DOI: string;
-  readonly from: number;
-  readonly to: number;
-}
+import type { NewRows } from './stage-parts.js';
 
 /**
  * Checks that the rows numbered after `base` are exactly the planned ranges of `parts` (one per dataset), and adds

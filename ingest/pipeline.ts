@@ -1,20 +1,23 @@
 import { doiKey } from '../schemas/metadata-schema.js';
+import { abandonBuild } from './build-file.js';
 import { datasetFilesStage } from './dataset-files-stage.js';
 import { derive } from './derive.js';
 import { openIngest, type IngestOptions } from './ingest-build.js';
-import { load, type DatasetLoad, type LoadPart } from './load.js';
-import { abandonBuild } from './publish.js';
-import { publishIngest, type PublishPart } from './publish-ingest.js';
-import { read, type ReadPart, type SourceDataset } from './read.js';
+import { load } from './load.js';
+import { publishIngest } from './publish-ingest.js';
+import { read } from './read.js';
 import { datasetReport, failedReport, finish, type DatasetReport, type Report } from './report.js';
+import type { DatasetLoad, LoadPart, PublishPart, ReadPart, SourceDataset } from './stage-parts.js';
 import { statistics } from './statistics.js';
 
-export type { IngestOptions, Log } from './ingest-build.js';
+export type { IngestOptions } from './ingest-build.js';
+export type { Log } from './stage-parts.js';
 
 /**
  * `make ingest`: read → load (validate and load, explaining rejects as a sub-step) → derive → statistics →
- * files (each new dataset's Parquet and CSV, dataset-files-stage.ts) → publish, each stage a file taking the build context (ingest-build.ts) and returning its part of the report,
- * which is put together here. With a publication in place, load to statistics build the new and changed datasets
+ * files (each new dataset's Parquet and CSV, dataset-files-stage.ts) → publish, each stage a file taking the build
+ * context (opened by ingest-build.ts) and returning its part of the report (both typed in stage-parts.ts), which is
+ * put together here. With a publication in place, load to statistics build the new and changed datasets
  * alone (a delta) and publish merges it into a copy of the published file (merge.ts); the first ingest builds the
  * whole file.
  */

@@ -2,6 +2,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { STORAGE_SCHEMA_VERSION } from '../schemas/index.js';
 import { datasetFileName, type DownloadFormat } from '../schemas/publication-files.js';
 import { all } from './db.js';
+import { readMeta } from './meta-rows.js';
 
 /** What the currently published file holds, as far as numbering and change detection need. */
 export interface Previous {
@@ -19,7 +20,7 @@ const empty: Previous = { datasets: new Map(), maxObservationId: 0, maxLocationI
 
 export async function readPrevious(conn: DuckDBConnection, attached: boolean): Promise<Previous> {
   if (!attached) return empty;
-  const meta = new Map((await all(conn, 'SELECT key, value FROM prev.tributary_meta')).map((r) => [String(r.key), String(r.value)]));
+  const meta = await readMeta(conn, 'prev');
   const version = meta.get('schema_version');
   if (version !== STORAGE_SCHEMA_VERSION) {
     throw new Error(`the published file has schema version ${version ?? '(none)'}, this ingest writes ${STORAGE_SCHEMA_VERSION}: ingest every source into a new DUCKDB_PATH`);

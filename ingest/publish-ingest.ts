@@ -1,11 +1,9 @@
 import { plainFilesDir } from '../schemas/publication-files.js';
+import { abandonBuild } from './build-file.js';
 import { collectFiles } from './dataset-files.js';
-import type { FilesPart } from './dataset-files-stage.js';
-import type { IngestBuild } from './ingest-build.js';
-import type { LoadPart } from './load.js';
 import { publishChange } from './merge.js';
-import { abandonBuild, checkpointAndClose, publishBuild } from './publish.js';
-import type { StatisticsPart } from './statistics.js';
+import { checkpointAndClose, publishBuild } from './publish.js';
+import type { FilesPart, IngestBuild, LoadPart, PublishPart, StatisticsPart } from './stage-parts.js';
 
 /**
  * Stage 6 (publish): the first build is the file (publish.ts: checkpoint, fsync, rename over DUCKDB_PATH); onto a
@@ -13,13 +11,6 @@ import type { StatisticsPart } from './statistics.js';
  * renamed over DUCKDB_PATH the same way, and the delta deleted. Then the files folder loses every dataset file that
  * neither the new publication nor the one it replaced lists (dataset-files.ts, collectFiles).
  */
-
-/** The publish stage's part. */
-export interface PublishPart {
-  readonly published: true;
-  /** tributary_meta.publication_id of the file now at DUCKDB_PATH. */
-  readonly publication: string;
-}
 
 export async function publishIngest(build: IngestBuild, loaded: LoadPart, stats: StatisticsPart, files: FilesPart): Promise<PublishPart> {
   const { file } = build;

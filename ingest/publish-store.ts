@@ -17,7 +17,8 @@ import { copyFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 
 import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
-import { fsyncPath } from './publish.js';
+import { alive, fsyncPath } from './build-file.js';
+import { readMeta } from './meta-rows.js';
 import { PublishRefused } from './publish-lock.js';
 import {
   newPublicationId,
@@ -154,16 +155,6 @@ async function removeStale(store: string): Promise<void> {
   }
 }
 
-function alive(pid: number): boolean {
-  if (!Number.isInteger(pid)) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Keeps the newest `keep` publications (and CURRENT's) and the objects they use; removes the rest. */
 async function removeOld(store: string, keep: number, current: string): Promise<void> {
   const ids = (await readdir(join(store, STORE_PUBLICATIONS)).catch(() => [] as string[])).filter((n) => publicationId.safeParse(n).success).sort();
@@ -237,7 +228,7 @@ export async function seedFromStore(store: string, file: string): Promise<{ read
   const database = current?.objects.find((o) => o.role === 'database');
   if (!current || !database) return { current: current?.id ?? null, started: false };
   if (existsSync(file) && (await publicationOf(file)) === current.id) return { current: current.id, started: false };
-  // Named as ingest's own builds are (publish.ts removes them when their process is gone).
+  // Named as ingest's own builds are (build-file.ts removes them when their process is gone).
   const tmp = `${file}.tmp-${process.pid}-seed`;
   await mkdir(dirname(file), { recursive: true });
   await copyFile(join(store, database.path), tmp);
@@ -252,9 +243,8 @@ export async function publicationOf(file: string): Promise<string | undefined> {
     const instance = await DuckDBInstance.create(file, { access_mode: 'READ_ONLY' });
     try {
       const conn = await instance.connect();
-      const rows = (await conn.runAndReadAll("SELECT value FROM tributary_meta WHERE key = 'publication_id'")).getRows();
-      conn.closeSync();
-      const id = publicationId.safeParse(rows[0]?.[0]);
+      const meta = await readMeta(conn).finally(() => conn.closeSync());
+      const id = publicationId.safeParse(meta.get('publication_id'));
       return id.success ? id.data : undefined;
     } finally {
       instance.closeSync();

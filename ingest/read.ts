@@ -1,45 +1,18 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { doiKey, metadataSchema, type DatasetMetadata, type ValidationLevel } from '../schemas/metadata-schema.js';
+import { doiKey, metadataSchema, type ValidationLevel } from '../schemas/metadata-schema.js';
 import { uploadOnlyColumns, upstreamSource } from '../schemas/index.js';
 import { requiredUploadColumns } from '../schemas/observation-row.js';
-import { mapColumns, type ColumnMap } from './column-map.js';
+import { mapColumns } from './column-map.js';
 import { storedRequired } from './row-checks.js';
 import { contentHash } from './content-hash.js';
 import { readCsvHeader } from './csv-header.js';
 import { datasetIdFromDoi } from './dataset-id.js';
-import { boundaryRegions, loadRegionsFile, type Region } from './regions.js';
-import { failedReport, type DatasetReport, type Findings, type Reject, type Warning } from './report.js';
+import { boundaryRegions, loadRegionsFile } from './regions.js';
+import { failedReport, type DatasetReport, type Reject, type Warning } from './report.js';
+import type { ReadPart, ReadResult, SourceDataset, SourceFile } from './stage-parts.js';
 
 /** Stage 1 (read): what SRC holds, before any row is parsed, and the regions locations will be placed in. */
-
-export interface SourceFile {
-  readonly path: string;
-  /** Name as reported (relative to the dataset folder). */
-  readonly name: string;
-  readonly columns: ColumnMap;
-}
-
-export interface SourceDataset {
-  readonly folder: string;
-  readonly metadata: DatasetMetadata & { readonly Id: string; readonly ValidationLevel: ValidationLevel };
-  /** Readable files (header mapped); files rejected as a whole are in `found`. */
-  readonly files: readonly SourceFile[];
-  readonly contentHash: string;
-  /** What its files' headers say: files rejected whole, unknown and unserved columns. */
-  readonly found: Findings;
-}
-
-export interface ReadResult {
-  readonly datasets: readonly SourceDataset[];
-  /** Folders that cannot be ingested (bad metadata, no data files, duplicate DOI): their final reports. */
-  readonly failed: readonly DatasetReport[];
-}
-
-/** The read stage's part: the sources, and the regions (world-geojson's countries and REGIONS_FILE's) when there is a source. */
-export interface ReadPart extends ReadResult {
-  readonly regions: readonly Region[];
-}
 
 /** How metadata.json is judged beyond its schema. */
 export interface SourceOptions {

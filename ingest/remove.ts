@@ -4,15 +4,15 @@ import { resolve } from 'node:path';
 import { doiKey } from '../schemas/metadata-schema.js';
 import { plainFilesDir } from '../schemas/publication-files.js';
 import { newPublicationId } from '../schemas/publication.js';
+import { removeStaleBuilds } from './build-file.js';
 import { collectFiles } from './dataset-files.js';
 import { run } from './db.js';
-import type { Log } from './ingest-build.js';
 import { publishChange } from './merge.js';
 import { readPrevious, type Previous } from './previous.js';
-import { removeStaleBuilds } from './publish.js';
 import { datasetReport, failedReport, finish, type Report } from './report.js';
 import { ingestMemory } from './settings.js';
 import { literal } from './sql.js';
+import type { Log } from './stage-parts.js';
 
 /** `make remove DOI=…`: publishes the current file without one dataset, a merge that only deletes (merge.ts). */
 

@@ -1,25 +1,17 @@
 import { listValue, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
-import { columnNames, metadataFields, STORAGE_SCHEMA_VERSION, upstreamSource, type FieldType } from '../schemas/index.js';
+import { columnNames, metadataFields, STORAGE_SCHEMA_VERSION, type FieldType } from '../schemas/index.js';
 import { newPublicationId } from '../schemas/publication.js';
 import { list } from './build-tables.js';
 import { run, scalarNumber } from './db.js';
-import type { IngestBuild } from './ingest-build.js';
-import type { LoadPart } from './load.js';
-import type { SourceDataset } from './read.js';
+import { writeMeta, type MetaValues } from './meta-rows.js';
 import { ident } from './sql.js';
+import type { IngestBuild, LoadPart, SourceDataset, StatisticsPart } from './stage-parts.js';
 
 /**
  * Stage 5 (statistics): the ordered writes of the small tables once every observation is in: observation_stats
  * (accumulated per dataset by load), its rollups, locations with their observation Id ranges, location_regions, datasets
- * with TemporalExtent, and tributary_meta.
+ * with TemporalExtent, and tributary_meta (meta-rows.ts).
  */
-
-export const INGEST_VERSION = '1';
-
-/** The statistics stage's part: what tributary_meta says of the new publication. */
-export interface StatisticsPart {
-  readonly meta: MetaValues;
-}
 
 /** The loaded datasets into all_datasets, then every small table in order, under a new publication id. */
 export async function statistics(build: IngestBuild, loaded: LoadPart): Promise<StatisticsPart> {
@@ -59,28 +51,6 @@ export async function addDataset(conn: DuckDBConnection, ds: SourceDataset, ids:
   await run(conn, `INSERT INTO all_datasets (${list(columnNames('datasets'))}) SELECT ${exprs.join(', ')}`, params);
 }
 
-export interface MetaValues {
-  readonly maxObservationId: number;
-  readonly maxLocationId: number;
-  /** This publication's identity (schemas/publication.ts), served in /readyz and the ETag. */
-  readonly publicationId: string;
-}
-
-/** tributary_meta's rows: what a reader needs to know about the file as a whole (docs/storage.md). */
-export function metaRows(meta: MetaValues, schemaVersion: string): [string, string][] {
-  return [
-    ['schema_version', schemaVersion],
-    ['publication_id', meta.publicationId],
-    ['published_at', new Date().toISOString()],
-    ['ingest_version', INGEST_VERSION],
-    // The DataStream schema whose vocabularies, groups and rules judged and derived these rows.
-    ['upstream_schema', `${upstreamSource.repository}@${upstreamSource.commit} (${upstreamSource.version})`],
-    // High-water marks: Ids of removed or replaced datasets are never reused.
-    ['max_observation_id', String(meta.maxObservationId)],
-    ['max_location_id', String(meta.maxLocationId)],
-  ];
-}
-
 /** Writes the final small tables in their documented physical order; checks that Id ranges are contiguous. */
 export async function writeStatistics(conn: DuckDBConnection, meta: MetaValues, schemaVersion: string): Promise<void> {
   const statKeys = ['LocationId', 'CharacteristicName', 'ActivityMediaName', 'ActivityGroupType', 'ActivityStartYear'];
@@ -114,5 +84,5 @@ export async function writeStatistics(conn: DuckDBConnection, meta: MetaValues, 
   if (inserted !== expected) throw new Error(`internal error: ${expected - inserted} location(s) without observations; nothing published`);
   await run(conn, `INSERT INTO location_regions SELECT "LocationId", "RegionId" FROM all_regions ORDER BY "RegionId", "LocationId"`);
   await run(conn, `INSERT INTO datasets SELECT ${list(columnNames('datasets'))} FROM all_datasets ORDER BY CAST("Id" AS VARCHAR)`);
-  for (const [key, value] of metaRows(meta, schemaVersion)) await run(conn, 'INSERT INTO tributary_meta VALUES ($1, $2)', [key, value]);
+  await writeMeta(conn, meta, schemaVersion);
 }

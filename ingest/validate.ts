@@ -3,11 +3,11 @@ import { uploadColumns, vocabularies } from '../schemas/index.js';
 import { checkObservationRow } from '../schemas/observation-row.js';
 import { all, appendRows, run, scalarNumber } from './db.js';
 import { lineOfParsed, lineOfRecord, type FileLines } from './line-numbers.js';
-import type { SourceDataset, SourceFile } from './read.js';
 import { pushReject, type Reject } from './report.js';
 import { ident, literal } from './sql.js';
 import { errorRules, failedRulesSql } from './rule-sql.js';
 import { usedVocabularies, vocabularyType } from './validate-sql.js';
+import type { SourceDataset, SourceFile } from './stage-parts.js';
 import { levelChecks, rowOkAtSql } from './validation-level.js';
 import type { ValidationLevel } from '../schemas/metadata-schema.js';
 

@@ -22,6 +22,18 @@ import { join } from 'node:path';
 export const DOWNLOAD_FORMATS = ['parquet', 'csv'] as const;
 export type DownloadFormat = (typeof DOWNLOAD_FORMATS)[number];
 
+/** One row of dataset_files: the file a publication serves for one dataset in one format. */
+export interface DatasetFile {
+  readonly DOI: string;
+  readonly format: DownloadFormat;
+  /** Hex; the file's name is `sha256-<hex>.<ext>` (datasetFileName). */
+  readonly sha256: string;
+  readonly bytes: number;
+  readonly rows: number;
+  /** The publication that wrote the file (an unchanged dataset keeps its file across publications). */
+  readonly publication: string;
+}
+
 export const DOWNLOAD_EXTENSIONS: Readonly<Record<DownloadFormat, string>> = { parquet: 'parquet', csv: 'csv' };
 
 export const CHANGE_KINDS = ['added', 'replaced', 'removed'] as const;

@@ -22,9 +22,12 @@ interface Rule {
 }
 
 const API = 'services/api';
+/** ingest/'s stages (pipeline.ts), each one file; load's sub-step and every helper are outside the list. */
+const INGEST_STAGES = /^ingest\/(read|ingest-build|load|derive|statistics|dataset-files-stage|publish-ingest)\.ts$/;
 const IMPORT_RULES: readonly Rule[] = [
   { rule: 'services/api never imports ingest/ (they meet only in schemas/)', from: /^services\/api\//, forbid: /^ingest\// },
   { rule: 'ingest/ never imports services/ (they meet only in schemas/)', from: /^ingest\//, forbid: /^services\// },
+  { rule: 'ingest/ stages stand side by side: no stage imports another (what they share is in stage-parts.ts)', from: INGEST_STAGES, forbid: INGEST_STAGES },
   { rule: 'the board imports nothing of ours outside services/board/', from: /^services\/board\//, forbid: /^(?!services\/board\/)/ },
   { rule: 'schemas/ imports only schemas/', from: /^schemas\//, forbid: /^(?!schemas\/)/ },
   { rule: 'scripts/ are imported by nothing but scripts/', from: /^(services|ingest|schemas)\//, forbid: /^scripts\//, testsExempt: true },
@@ -80,6 +83,10 @@ describe('import rules (docs/architecture.md)', () => {
     expect(holding.filter((f) => !r.allowed.includes(f))).toEqual([]);
   });
 
+  it('ingest/ has no import cycle (a helper that calls back into a stage ties them together)', () => {
+    expect(cycles(graph.filter((g) => g.file.startsWith('ingest/')))).toEqual([]);
+  });
+
   it("the API's test support lives in services/api/testing/ alone, and no production file imports it", () => {
     const support = /(^|\/)(test-support|test-fixture|fixture-app|test-server)\.ts$/;
     expect(graph.filter((g) => g.file.startsWith(`${API}/`) && !g.file.startsWith(`${API}/testing/`) && support.test(g.file)).map((g) => g.file)).toEqual([]);
@@ -92,3 +99,27 @@ describe('import rules (docs/architecture.md)', () => {
     expect([...new Set(used)].filter((p) => p !== 'zod')).toEqual([]);
   });
 });
+
+/** Each cycle of the graph as the files on it (strongly connected components of more than one file, or a self-import). */
+function cycles(imports: readonly { readonly file: string; readonly files: readonly string[] }[]): string[][] {
+  const edges = new Map(imports.map((g) => [g.file, g.files]));
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const found: string[][] = [];
+  const visit = (file: string) => {
+    index.set(file, index.size);
+    low.set(file, index.get(file)!);
+    stack.push(file);
+    for (const next of edges.get(file) ?? []) {
+      if (!edges.has(next)) continue;
+      if (!index.has(next)) visit(next);
+      if (stack.includes(next)) low.set(file, Math.min(low.get(file)!, low.get(next)!));
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const component = stack.splice(stack.indexOf(file));
+    if (component.length > 1 || edges.get(file)!.includes(file)) found.push(component.sort());
+  };
+  for (const file of edges.keys()) if (!index.has(file)) visit(file);
+  return found;
+}

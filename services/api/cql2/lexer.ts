@@ -1,12 +1,14 @@
 /**
  * Tokeniser for CQL2-Text (OGC 21-065, Annex A's BNF), the subset of its lexical rules the parser needs.
  *
- * One left-to-right pass with sticky (`y`) regexes that cannot backtrack, so lexing is linear in the input.
+ * One left-to-right pass over this file's rules on the lexer skeleton `$filter`'s shares (odata/scan-tokens.ts), with
+ * sticky (`y`) regexes that cannot backtrack, so lexing is linear in the input.
  * Keywords (`AND`, `LIKE`, `S_INTERSECTS`, …) stay plain identifiers: the parser decides, in any letter case,
  * and a double-quoted name is never a keyword. A sign is its own token, as in the BNF, where `-` is both the sign
  * of a number and subtraction: the parser joins a sign to the number after it, and refuses arithmetic by name.
  */
 import { ODataError } from '../odata/odata-error.js';
+import { blank, matchAt, scanTokens, type Lexed, type LexRule } from '../odata/scan-tokens.js';
 
 export type Operator = '=' | '<>' | '<' | '>' | '<=' | '>=';
 /** Arithmetic (and `!`, for a `!=` hint): lexed so the parser can say "not supported" rather than "unexpected". */
@@ -34,6 +36,35 @@ const OPERATORS: readonly Operator[] = ['<>', '<=', '>=', '=', '<', '>'];
 const SYMBOLS = '+-*/%^!';
 const PUNCTUATION = '(),';
 
+type Scanned = Exclude<Token, { kind: 'end' }>;
+
+// Tried in order at each position (an operator before a symbol, so `<>` is one token); a name is the last resort.
+const RULES: readonly LexRule<Scanned>[] = [
+  blank(WHITESPACE),
+  (text, pos) => {
+    const operator = OPERATORS.find((op) => text.startsWith(op, pos));
+    return operator === undefined ? undefined : { token: { kind: 'operator', text: operator, offset: pos }, end: pos + operator.length };
+  },
+  (text, pos) => (PUNCTUATION.includes(text[pos] ?? '') ? { token: { kind: 'punct', text: text[pos] as Punctuation, offset: pos }, end: pos + 1 } : undefined),
+  (text, pos, parameter) => {
+    if (text[pos] !== "'") return undefined;
+    const { value, end } = readString(text, pos, parameter);
+    return { token: { kind: 'string', value, offset: pos }, end };
+  },
+  (text, pos, parameter) => (text[pos] === '"' ? readQuotedName(text, pos, parameter) : undefined),
+  (text, pos, parameter) => {
+    const ch = text[pos] ?? '';
+    if (!((ch >= '0' && ch <= '9') || ch === '.')) return undefined;
+    const number = readNumber(text, pos, parameter);
+    return { token: { kind: 'number', text: number, offset: pos }, end: pos + number.length };
+  },
+  (text, pos) => (SYMBOLS.includes(text[pos] ?? '') ? { token: { kind: 'symbol', text: text[pos] as SymbolText, offset: pos }, end: pos + 1 } : undefined),
+  (text, pos) => {
+    const name = matchAt(IDENTIFIER, text, pos);
+    return name === undefined ? undefined : { token: { kind: 'identifier', text: name, quoted: false, offset: pos }, end: pos + name.length };
+  },
+];
+
 /**
  * Split CQL2-Text into tokens, ending with one `end` token; throws `ODataError` (`invalid_filter`) with the offset.
  *
@@ -42,48 +73,16 @@ const PUNCTUATION = '(),';
  * // → ['identifier', 'operator', 'symbol', 'number', 'end']
  */
 export function tokenize(text: string, parameter: string): Token[] {
-  const tokens: Token[] = [];
-  let pos = 0;
-  while (pos < text.length) {
-    const ch = text[pos] ?? '';
-    const operator = OPERATORS.find((op) => text.startsWith(op, pos));
-    if (WHITESPACE.test(ch)) {
-      pos++;
-    } else if (operator !== undefined) {
-      tokens.push({ kind: 'operator', text: operator, offset: pos });
-      pos += operator.length;
-    } else if (PUNCTUATION.includes(ch)) {
-      tokens.push({ kind: 'punct', text: ch as Punctuation, offset: pos });
-      pos++;
-    } else if (ch === "'") {
-      const { value, end } = readString(text, pos, parameter);
-      tokens.push({ kind: 'string', value, offset: pos });
-      pos = end;
-    } else if (ch === '"') {
-      const end = text.indexOf('"', pos + 1);
-      const name = text.slice(pos + 1, end);
-      if (end === -1 || name.length === 0) {
-        throw new ODataError('invalid_filter', `Unterminated or empty quoted name at position ${pos} of ${parameter}: write a property name in double quotes as "name", and text in single quotes as 'text'.`, { parameter, offset: pos });
-      }
-      tokens.push({ kind: 'identifier', text: name, quoted: true, offset: pos });
-      pos = end + 1;
-    } else if ((ch >= '0' && ch <= '9') || ch === '.') {
-      const number = readNumber(text, pos, parameter);
-      tokens.push({ kind: 'number', text: number, offset: pos });
-      pos += number.length;
-    } else if (SYMBOLS.includes(ch)) {
-      tokens.push({ kind: 'symbol', text: ch as SymbolText, offset: pos });
-      pos++;
-    } else {
-      IDENTIFIER.lastIndex = pos;
-      const name = IDENTIFIER.exec(text)?.[0];
-      if (name === undefined) throw unexpectedCharacter(text, pos, parameter);
-      tokens.push({ kind: 'identifier', text: name, quoted: false, offset: pos });
-      pos += name.length;
-    }
+  return scanTokens(text, parameter, RULES, unexpectedCharacter);
+}
+
+function readQuotedName(text: string, pos: number, parameter: string): Lexed<Scanned> {
+  const end = text.indexOf('"', pos + 1);
+  const name = text.slice(pos + 1, end);
+  if (end === -1 || name.length === 0) {
+    throw new ODataError('invalid_filter', `Unterminated or empty quoted name at position ${pos} of ${parameter}: write a property name in double quotes as "name", and text in single quotes as 'text'.`, { parameter, offset: pos });
   }
-  tokens.push({ kind: 'end', offset: text.length });
-  return tokens;
+  return { token: { kind: 'identifier', text: name, quoted: true, offset: pos }, end: end + 1 };
 }
 
 // CQL2 escapes a quote inside text as '' or \' (BNF `escapeQuote`); any other backslash is an ordinary character.
@@ -107,8 +106,7 @@ function readString(text: string, start: number, parameter: string): { value: st
 }
 
 function readNumber(text: string, start: number, parameter: string): string {
-  NUMBER.lastIndex = start;
-  const number = NUMBER.exec(text)?.[0];
+  const number = matchAt(NUMBER, text, start);
   const after = number === undefined ? text[start] : text[start + number.length];
   if (number === undefined || (after !== undefined && IDENTIFIER_CHAR.test(after))) {
     throw new ODataError('invalid_filter', `Invalid number at position ${start} of ${parameter}: write numbers like 42, -0.5 or 1.5E3, and quote text ('${text.slice(start, start + 12)}…').`, { parameter, offset: start });

@@ -2,14 +2,15 @@
  * Recursive-descent parser for CQL2-Text (OGC 21-065) into the same expression tree `$filter` parses to, so a
  * CQL2 filter is planned and compiled by the one planner and compiler: one parser per language, nothing after.
  *
- * Precedence is the BNF's: `NOT` > predicates > `AND` > `OR`, with `AND`/`OR` parsed by loops (long chains cost no
- * stack). Only parentheses and `NOT` recurse, and both count against `FILTER_LIMITS.maxDepth`, as in `$filter`.
+ * Precedence is the BNF's: `NOT` > predicates > `AND` > `OR`, the boolean skeleton `$filter` has: this parser is
+ * odata/boolean-parser.ts (its loops, depth and term limits) over CQL2's predicates, on the OData token cursor.
  * Like `odata/`, the parser knows no catalogue: names pass through as `Property` nodes and the planner rejects
  * unknown or unfilterable ones. The supported subset is described in this folder's README.md.
  */
 import type { CompareOp, Expr, Literal, Property } from '../odata/ast.js';
-import { FILTER_LIMITS } from '../odata/parse-filter.js';
-import { Cursor, isCall, isKeyword } from './cursor.js';
+import { BooleanParser, FILTER_LIMITS } from '../odata/boolean-parser.js';
+import { isKeyword } from '../odata/token-cursor.js';
+import { Cursor, isCall } from './cursor.js';
 import { tokenize, type Operator, type Token } from './lexer.js';
 import { likeExpr } from './like-expr.js';
 import { parseScalar } from './parse-scalar.js';
@@ -46,39 +47,16 @@ export function parseCql2Text(text: string, parameter = 'filter'): Expr {
   return expr;
 }
 
-class Cql2Parser {
-  private depth = 0;
-  private terms = 0;
+class Cql2Parser extends BooleanParser<Token> {
+  // The CQL2 cursor the skeleton was given: its predicates read signed numbers and calls.
+  protected declare readonly cursor: Cursor;
 
-  constructor(private readonly cursor: Cursor) {}
-
-  parseExpression(): Expr {
-    let left = this.parseAnd();
-    while (this.cursor.acceptKeyword('or')) left = { kind: 'or', left, right: this.parseAnd() };
-    return left;
+  constructor(cursor: Cursor) {
+    super(cursor, { nots: 'NOTs', in: 'IN' });
   }
 
-  private parseAnd(): Expr {
-    let left = this.parseUnary();
-    while (this.cursor.acceptKeyword('and')) left = { kind: 'and', left, right: this.parseUnary() };
-    return left;
-  }
-
-  private parseUnary(): Expr {
+  protected parseTerm(): Expr {
     const token = this.cursor.peek();
-    if (!isKeyword(token, 'not')) return this.parsePrimary();
-    this.cursor.next();
-    return this.nested(token, () => ({ kind: 'not', operand: this.parseUnary() }));
-  }
-
-  private parsePrimary(): Expr {
-    const token = this.cursor.peek();
-    if (token.kind === 'punct' && token.text === '(') {
-      this.cursor.next();
-      const inner = this.nested(token, () => this.parseExpression());
-      this.cursor.expectPunct(')', `close the parenthesis opened at position ${token.offset}.`);
-      return inner;
-    }
     if (token.kind === 'identifier' && isCall(this.cursor) && token.text.toLowerCase() === 's_intersects') {
       this.cursor.next();
       return this.countTerms(token, 4, parseIntersects(this.cursor, token));
@@ -149,7 +127,7 @@ class Cql2Parser {
 
   private parseIn(property: Property, opToken: Token): Expr {
     const usage = `e.g. ${property.name} IN ('a', 'b') or ${property.name} IN (1, 2).`;
-    this.cursor.expectPunct('(', usage);
+    this.cursor.expectPunct('(', 'invalid_filter', usage);
     const values: Literal[] = [];
     do {
       const token = this.cursor.peek();
@@ -158,7 +136,7 @@ class Cql2Parser {
       }
       values.push(this.value(property, usage, opToken));
     } while (this.cursor.acceptPunct(','));
-    this.cursor.expectPunct(')', `separate values with ',' and close the list with ')'; ${usage}`);
+    this.cursor.expectPunct(')', 'invalid_filter', `separate values with ',' and close the list with ')'; ${usage}`);
     return { kind: 'in', property, values, offset: property.offset };
   }
 
@@ -193,23 +171,5 @@ class Cql2Parser {
       return this.cursor.error('unsupported_expression', `A bare ${left.value ? 'TRUE' : 'FALSE'} at position ${left.offset} of ${p} is not supported as a condition: write a comparison, ${EXAMPLE}`, left.offset);
     }
     return this.cursor.error('invalid_filter', `Expected an operator (= <> < <= > >= LIKE BETWEEN IN IS) after ${this.cursor.describe(first)} at position ${found.offset} of ${p}, found ${this.cursor.describe(found)}: ${EXAMPLE}`, found.offset);
-  }
-
-  private nested<T>(token: Token, parse: () => T): T {
-    if (++this.depth > FILTER_LIMITS.maxDepth) {
-      throw this.cursor.error('too_deep', `Expression nested deeper than ${FILTER_LIMITS.maxDepth} levels at position ${token.offset} of ${this.cursor.parameter}: remove redundant parentheses or NOTs, or use IN (…) for lists of values.`, token.offset);
-    }
-    const result = parse();
-    this.depth--;
-    return result;
-  }
-
-  // Counted as the equivalent `$filter` would be (BETWEEN is two comparisons, a box four), so one limit holds for both.
-  private countTerms(token: Token, n: number, expr: Expr): Expr {
-    this.terms += n;
-    if (this.terms > FILTER_LIMITS.maxTerms) {
-      throw this.cursor.error('too_many_terms', `More than ${FILTER_LIMITS.maxTerms} conditions in ${this.cursor.parameter} (at position ${token.offset}): use IN (…) lists or split the request.`, token.offset);
-    }
-    return expr;
   }
 }

@@ -4,7 +4,8 @@
  * `2020-01-31` and `2020-01-31T10:00:00Z`, so the planner coerces both dialects' values by one set of rules.
  */
 import type { Literal, Property } from '../odata/ast.js';
-import { isCall, isKeyword, type Cursor } from './cursor.js';
+import { isKeyword } from '../odata/token-cursor.js';
+import { isCall, type Cursor } from './cursor.js';
 import type { Token } from './lexer.js';
 import { unsupportedCall } from './unsupported-call.js';
 import { assertNever } from '../assert-never.js';
@@ -81,13 +82,13 @@ function typedLiteral(cursor: Cursor, name: Token, kind: 'date' | 'timestamp'): 
   const example = kind === 'date' ? "DATE('2020-01-31')" : "TIMESTAMP('2020-01-31T10:00:00Z')";
   const usage = `write ${example}.`;
   cursor.next();
-  cursor.expectPunct('(', usage);
+  cursor.expectPunct('(', 'invalid_filter', usage);
   const text = cursor.next();
   if (text.kind !== 'string' || !(kind === 'date' ? validDate(text.value) : validTimestamp(text.value))) {
     const shape = kind === 'date' ? 'a quoted YYYY-MM-DD date on the calendar' : 'a quoted UTC date-time YYYY-MM-DDThh:mm:ss[.fff]Z';
     throw cursor.error('invalid_filter', `${kind.toUpperCase()}(…) takes ${shape}, found ${cursor.describe(text)} at position ${text.offset} of ${cursor.parameter}: ${usage}`, text.offset);
   }
-  cursor.expectPunct(')', usage);
+  cursor.expectPunct(')', 'invalid_filter', usage);
   return kind === 'date' ? { kind: 'date', value: text.value, offset: name.offset } : { kind: 'datetime', value: text.value, offset: name.offset };
 }
 

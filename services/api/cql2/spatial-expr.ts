@@ -28,11 +28,11 @@ type Argument = { readonly kind: 'geometry'; readonly offset: number } | { reado
  * // → (Latitude ge 49 and Latitude le 60) and (Longitude ge -120 and Longitude le -110)
  */
 export function parseIntersects(cursor: Cursor, name: Token): Expr {
-  cursor.expectPunct('(', USAGE);
+  cursor.expectPunct('(', 'invalid_filter', USAGE);
   const first = parseArgument(cursor);
-  cursor.expectPunct(',', USAGE);
+  cursor.expectPunct(',', 'invalid_filter', USAGE);
   const second = parseArgument(cursor);
-  cursor.expectPunct(')', USAGE);
+  cursor.expectPunct(')', 'invalid_filter', USAGE);
   if (first.kind === second.kind) {
     const what = first.kind === 'geometry' ? `${GEOMETRY_PROPERTY} with itself` : 'two geometry literals';
     throw cursor.error('unsupported_expression', `S_INTERSECTS at position ${name.offset} of ${cursor.parameter} compares ${what}: ${USAGE}`, name.offset);
@@ -66,12 +66,12 @@ function parseArgument(cursor: Cursor): Argument {
 function parseBox(cursor: Cursor, name: Name): Envelope {
   const usage = `write ${name.text}(west, south, east, north), e.g. BBOX(-120, 49, -110, 60).`;
   cursor.next();
-  cursor.expectPunct('(', usage);
+  cursor.expectPunct('(', 'invalid_filter', usage);
   const numbers: NumberLiteral[] = [];
   do {
     numbers.push(expectNumber(cursor, usage));
   } while (numbers.length < 6 && cursor.acceptPunct(','));
-  cursor.expectPunct(')', usage);
+  cursor.expectPunct(')', 'invalid_filter', usage);
   if (numbers.length === 6) {
     throw cursor.error('unsupported_expression', `${name.text} with elevations (six numbers) at position ${name.offset} of ${cursor.parameter} is not supported, as locations have no elevation: ${usage}`, name.offset);
   }
@@ -86,10 +86,10 @@ function parseBox(cursor: Cursor, name: Name): Envelope {
 function parsePoint(cursor: Cursor, name: Name): Envelope {
   const usage = 'write POINT(longitude latitude), e.g. POINT(-114.07 51.05).';
   cursor.next();
-  cursor.expectPunct('(', usage);
+  cursor.expectPunct('(', 'invalid_filter', usage);
   const x = expectNumber(cursor, usage);
   const y = expectNumber(cursor, usage);
-  cursor.expectPunct(')', `two numbers only, as locations have no elevation; ${usage}`);
+  cursor.expectPunct(')', 'invalid_filter', `two numbers only, as locations have no elevation; ${usage}`);
   return checkedBox(cursor, name, { west: x.value, south: y.value, east: x.value, north: y.value });
 }
 

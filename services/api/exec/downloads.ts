@@ -4,18 +4,12 @@
  * and kept with it; the file routes then answer from memory. Every file the API opens has the tables (storage
  * version 6: db/snapshot.ts refuses older ones).
  */
-import { CHANGE_KINDS, DOWNLOAD_FORMATS, type ChangeKind, type DownloadFormat } from '../../../schemas/publication-files.js';
+import { CHANGE_KINDS, DOWNLOAD_FORMATS, type ChangeKind, type DatasetFile, type DownloadFormat } from '../../../schemas/publication-files.js';
 import type { Snapshot } from '../db/snapshot.js';
 import { compileDatasetFiles, compilePublicationChanges, compilePublicationHistory } from '../query/compile-downloads.js';
 
-export interface DatasetFile {
-  readonly format: DownloadFormat;
-  readonly sha256: string;
-  readonly bytes: number;
-  readonly rows: number;
-  /** The publication that wrote the file (an unchanged dataset keeps its file across publications). */
-  readonly publication: string;
-}
+// A dataset_files row, declared beside the table's contract; re-exported for the routes that shape file entries.
+export type { DatasetFile } from '../../../schemas/publication-files.js';
 
 export interface DownloadDataset {
   readonly doi: string;
@@ -75,7 +69,7 @@ async function load(snapshot: Snapshot): Promise<PublicationFiles> {
     const doi = text(files, 'DOI', i)!;
     const format = text(files, 'Format', i) as DownloadFormat;
     if (!(DOWNLOAD_FORMATS as readonly string[]).includes(format)) continue; // a format a newer ingest writes
-    const file: DatasetFile = { format, sha256: text(files, 'Sha256', i)!, bytes: Number(files['Bytes']![i]), rows: Number(files['Rows']![i]), publication: text(files, 'PublicationId', i)! };
+    const file: DatasetFile = { DOI: doi, format, sha256: text(files, 'Sha256', i)!, bytes: Number(files['Bytes']![i]), rows: Number(files['Rows']![i]), publication: text(files, 'PublicationId', i)! };
     let d = datasets.get(doi);
     if (!d) datasets.set(doi, (d = { doi, name: text(files, 'DatasetName', i), licence: text(files, 'Licence', i), citation: text(files, 'Citation', i), rows: file.rows, files: {} }));
     d.files[format] = file;

@@ -1,12 +1,14 @@
 /**
  * Tokeniser shared by `$filter` and `$apply`.
  *
- * One left-to-right pass; each token is matched by a sticky (`y`) regex at the
- * current position, and none of them can backtrack, so lexing is linear in the
+ * One left-to-right pass over this file's rules (scan-tokens.ts, the skeleton CQL2's
+ * lexer shares); each token is matched by a sticky (`y`) regex or a character test at
+ * the current position, and none of them can backtrack, so lexing is linear in the
  * input. Keywords (`eq`, `and`, `true`, …) are plain identifiers here: the
  * parser decides, because `in` or `not` is only a keyword in some places.
  */
 import { ODataError } from './odata-error.js';
+import { blank, matchAt, scanTokens, type LexRule } from './scan-tokens.js';
 
 export type Punctuation = '(' | ')' | ',' | '/';
 
@@ -31,6 +33,33 @@ const IDENTIFIER_CHAR = /[A-Za-z0-9_.]/;
 const WHITESPACE = ' \t\r\n';
 const PUNCTUATION = '(),/';
 
+type Scanned = Exclude<Token, { kind: 'end' }>;
+
+// Tried in order at each position; an identifier is the last resort, and where none reads the character is unexpected.
+const RULES: readonly LexRule<Scanned>[] = [
+  blank(WHITESPACE),
+  (text, pos) => (PUNCTUATION.includes(text[pos] ?? '') ? { token: { kind: 'punct', text: text[pos] as Punctuation, offset: pos }, end: pos + 1 } : undefined),
+  (text, pos, parameter) => {
+    if (text[pos] !== "'") return undefined;
+    const { value, end } = readString(text, pos, parameter);
+    return { token: { kind: 'string', value, offset: pos }, end };
+  },
+  (text, pos, parameter) => {
+    const ch = text[pos] ?? '';
+    if (ch !== '-' && !(ch >= '0' && ch <= '9')) return undefined;
+    const token = readNumberOrDate(text, pos, parameter);
+    return { token, end: pos + token.text.length };
+  },
+  (text, pos) => {
+    const name = text[pos] === '$' ? matchAt(IDENTIFIER, text, pos + 1) : undefined;
+    return name === undefined ? undefined : { token: { kind: 'system', text: `$${name}`, offset: pos }, end: pos + name.length + 1 };
+  },
+  (text, pos) => {
+    const name = matchAt(IDENTIFIER, text, pos);
+    return name === undefined ? undefined : { token: { kind: 'identifier', text: name, offset: pos }, end: pos + name.length };
+  },
+];
+
 /**
  * Split expression text into tokens, ending with one `end` token.
  *
@@ -39,41 +68,7 @@ const PUNCTUATION = '(),/';
  * // → ['identifier', 'identifier', 'number', 'end']
  */
 export function tokenize(text: string, parameter: string): Token[] {
-  const tokens: Token[] = [];
-  let pos = 0;
-  while (pos < text.length) {
-    const ch = text[pos] ?? '';
-    if (WHITESPACE.includes(ch)) {
-      pos++;
-    } else if (PUNCTUATION.includes(ch)) {
-      tokens.push({ kind: 'punct', text: ch as Punctuation, offset: pos });
-      pos++;
-    } else if (ch === "'") {
-      const { value, end } = readString(text, pos, parameter);
-      tokens.push({ kind: 'string', value, offset: pos });
-      pos = end;
-    } else if (ch === '-' || (ch >= '0' && ch <= '9')) {
-      const token = readNumberOrDate(text, pos, parameter);
-      tokens.push(token);
-      pos += token.text.length;
-    } else if (ch === '$' && match(IDENTIFIER, text, pos + 1) !== undefined) {
-      const name = match(IDENTIFIER, text, pos + 1) ?? '';
-      tokens.push({ kind: 'system', text: `$${name}`, offset: pos });
-      pos += name.length + 1;
-    } else {
-      const name = match(IDENTIFIER, text, pos);
-      if (name === undefined) throw unexpectedCharacter(text, pos, parameter);
-      tokens.push({ kind: 'identifier', text: name, offset: pos });
-      pos += name.length;
-    }
-  }
-  tokens.push({ kind: 'end', offset: text.length });
-  return tokens;
-}
-
-function match(re: RegExp, text: string, pos: number): string | undefined {
-  re.lastIndex = pos;
-  return re.exec(text)?.[0];
+  return scanTokens(text, parameter, RULES, unexpectedCharacter);
 }
 
 function readString(text: string, start: number, parameter: string): { value: string; end: number } {
@@ -101,7 +96,7 @@ function readNumberOrDate(text: string, start: number, parameter: string): Numer
   DATE.lastIndex = start;
   const date = DATE.exec(text);
   if (date !== null) return readDateTime(text, start, date, parameter);
-  const number = match(NUMBER, text, start);
+  const number = matchAt(NUMBER, text, start);
   if (number === undefined) {
     throw new ODataError('invalid_filter', `Unexpected '-' at position ${start} of ${parameter}: '-' is only allowed as the sign of a number (e.g. -102.5); arithmetic is not supported.`, { parameter, offset: start });
   }

@@ -10,7 +10,7 @@
  * meaning. Every other transformation or aggregate is `unsupported_apply`.
  */
 import type { Apply, Expr, Property } from './ast.js';
-import { tokenize, type Token } from './lexer.js';
+import { tokenize, type Punctuation, type Token } from './lexer.js';
 import { FilterParser } from './parse-filter.js';
 import { describeToken, isKeyword, TokenCursor } from './token-cursor.js';
 
@@ -88,7 +88,7 @@ function parseCountAggregate(cursor: TokenCursor, groupBy: readonly Property[]):
   return alias.text;
 }
 
-function expect(cursor: TokenCursor, punct: string): void {
+function expect(cursor: TokenCursor, punct: Punctuation): void {
   if (!cursor.acceptPunct(punct)) throw unsupported(cursor, cursor.peek());
 }
 

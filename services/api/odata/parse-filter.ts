@@ -2,18 +2,17 @@
  * Recursive-descent parser for the `$filter` dialect.
  *
  * Precedence follows OData URL Conventions §5.1.1.1 restricted to our
- * operators: `not` > comparisons and `in` > `and` > `or`, with `and`/`or`
- * left-associative (parsed by loops, so long chains cost no stack). Only
- * parentheses and `not` recurse, and both count against MAX_DEPTH, so hostile
- * nesting fails with `too_deep` long before the JS stack is at risk.
+ * operators: `not` > comparisons and `in` > `and` > `or`: the boolean skeleton
+ * CQL2 shares (boolean-parser.ts, with its loops and depth limit), over this
+ * file's terms, comparisons and function calls.
  */
 import type { CompareOp, Expr, FunctionName, Literal, Property, StringLiteral } from './ast.js';
 import { tokenize, type Token } from './lexer.js';
 import { assertNever } from '../assert-never.js';
+import { BooleanParser, FILTER_LIMITS } from './boolean-parser.js';
 import { describeToken, isKeyword, TokenCursor } from './token-cursor.js';
 
-/** Limits against hostile input; exported so docs and tests use the same numbers. */
-export const FILTER_LIMITS = { maxDepth: 64, maxInValues: 1000, maxTerms: 1000 } as const;
+export { FILTER_LIMITS } from './boolean-parser.js';
 
 // DataStream also accepts `lte`/`gte`; they normalise to OData's `le`/`ge`.
 const COMPARE_OPS: ReadonlyMap<string, CompareOp> = new Map([
@@ -60,64 +59,18 @@ function unexpectedAfterExpression(cursor: TokenCursor, token: Token): Error {
  * const cursor = new TokenCursor(tokenize('A eq 1)/groupby', '$apply'), '$apply');
  * new FilterParser(cursor).parseExpression(); // → compare A eq 1; cursor now at ')'
  */
-export class FilterParser {
-  private depth = 0;
-  private terms = 0;
-
-  constructor(private readonly cursor: TokenCursor) {}
-
-  /** Parse an `or`-level expression and stop at the first token that cannot continue it. */
-  parseExpression(): Expr {
-    let left = this.parseAnd();
-    while (this.cursor.acceptKeyword('or')) left = { kind: 'or', left, right: this.parseAnd() };
-    return left;
+export class FilterParser extends BooleanParser<Token> {
+  constructor(cursor: TokenCursor) {
+    super(cursor, { nots: "'not's", in: 'in' });
   }
 
-  private parseAnd(): Expr {
-    let left = this.parseUnary();
-    while (this.cursor.acceptKeyword('and')) left = { kind: 'and', left, right: this.parseUnary() };
-    return left;
-  }
-
-  private parseUnary(): Expr {
+  protected parseTerm(): Expr {
     const token = this.cursor.peek();
-    if (!isKeyword(token, 'not')) return this.parsePrimary();
-    this.cursor.next();
-    // `not A eq 1` is read as `not (A eq 1)`. Strict OData binds `not` tighter, giving
-    // `(not A) eq 1`, which needs a bare boolean field (outside our dialect); for a boolean
-    // field the two readings agree, so no valid query changes meaning.
-    return this.nested(token, () => ({ kind: 'not', operand: this.parseUnary() }));
-  }
-
-  private parsePrimary(): Expr {
-    const token = this.cursor.peek();
-    if (token.kind === 'punct' && token.text === '(') {
-      this.cursor.next();
-      const inner = this.nested(token, () => this.parseExpression());
-      this.cursor.expectPunct(')', 'invalid_filter', `close the parenthesis opened at position ${token.offset}.`);
-      return inner;
-    }
     const following = this.cursor.peek(1);
     if (token.kind === 'identifier' && following.kind === 'punct' && following.text === '(' && !RESERVED.has(token.text.toLowerCase())) {
-      return this.countTerm(token, this.parseFunction());
+      return this.countTerms(token, 1, this.parseFunction());
     }
-    return this.countTerm(token, this.parseComparison());
-  }
-
-  private nested<T>(token: Token, parse: () => T): T {
-    if (++this.depth > FILTER_LIMITS.maxDepth) {
-      throw this.cursor.error('too_deep', `Expression nested deeper than ${FILTER_LIMITS.maxDepth} levels at position ${token.offset} of ${this.cursor.parameter}: remove redundant parentheses or 'not's, or use in (…) for lists of values.`, token.offset);
-    }
-    const result = parse();
-    this.depth--;
-    return result;
-  }
-
-  private countTerm(token: Token, expr: Expr): Expr {
-    if (++this.terms > FILTER_LIMITS.maxTerms) {
-      throw this.cursor.error('too_many_terms', `More than ${FILTER_LIMITS.maxTerms} conditions in ${this.cursor.parameter} (at position ${token.offset}): use in (…) lists or split the request.`, token.offset);
-    }
-    return expr;
+    return this.countTerms(token, 1, this.parseComparison());
   }
 
   private parseFunction(): Expr {

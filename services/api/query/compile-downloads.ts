@@ -4,11 +4,10 @@
  * dataset and format, a row per publication), read whole once per snapshot (exec/downloads.ts).
  */
 import { metadataFields } from '../../../schemas/index.js';
-import { column, ident, type CompiledQuery } from './sql.js';
+import { DATASET_FILES, DATASETS, PUBLICATION_CHANGES, PUBLICATION_HISTORY, sameDataset, sourceColumn, sourceTable } from './source.js';
+import { ident, type CompiledQuery } from './sql.js';
 
-const metadataColumn = (name: 'DOI' | 'DatasetName' | 'Licence' | 'Citation') => metadataFields.find((f) => f.name === name)!.column;
-
-const columns = (...names: string[]) => names.map(ident).join(', ');
+const metadataColumn = (name: 'DatasetName' | 'Licence' | 'Citation') => metadataFields.find((f) => f.name === name)!.column;
 
 /**
  * Every file the publication serves, with its dataset's name, licence and citation as `/Metadata` names them.
@@ -18,28 +17,31 @@ const columns = (...names: string[]) => names.map(ident).join(', ');
  * // SELECT f."DOI" AS "DOI", d."DatasetName" AS "DatasetName", … FROM "dataset_files" f LEFT JOIN "datasets" d ON d."DOI" = f."DOI" ORDER BY …
  */
 export function compileDatasetFiles(): CompiledQuery {
-  const meta = (['DatasetName', 'Licence', 'Citation'] as const).map((n) => `${column('d', metadataColumn(n))} AS ${ident(n)}`);
-  const file = ['Format', 'Sha256', 'Bytes', 'Rows', 'PublicationId'].map((n) => column('f', n));
+  const f = (name: string) => sourceColumn(DATASET_FILES, name);
+  const meta = (['DatasetName', 'Licence', 'Citation'] as const).map((n) => `${sourceColumn(DATASETS, metadataColumn(n))} AS ${ident(n)}`);
+  const file = ['Format', 'Sha256', 'Bytes', 'Rows', 'PublicationId'].map(f);
   return {
     sql:
-      `SELECT ${column('f', 'DOI')} AS ${ident('DOI')}, ${meta.join(', ')}, ${file.join(', ')} ` +
-      `FROM ${ident('dataset_files')} f LEFT JOIN ${ident('datasets')} d ON ${column('d', metadataColumn('DOI'))} = ${column('f', 'DOI')} ` +
-      `ORDER BY ${column('f', 'DOI')}, ${column('f', 'Format')}`,
+      `SELECT ${f('DOI')} AS ${ident('DOI')}, ${meta.join(', ')}, ${file.join(', ')} ` +
+      `FROM ${sourceTable(DATASET_FILES)} LEFT JOIN ${sourceTable(DATASETS)} ON ${sameDataset(DATASETS, DATASET_FILES)} ` +
+      `ORDER BY ${f('DOI')}, ${f('Format')}`,
     params: [],
   };
 }
 
 /** The publications the file descends from, oldest first (ids sort by time), with their changes. */
 export function compilePublicationHistory(): CompiledQuery {
+  const h = (name: string) => sourceColumn(PUBLICATION_HISTORY, name);
   return {
-    sql: `SELECT ${ident('PublicationId')}, strftime(${ident('CreatedAt')}, '%Y-%m-%dT%H:%M:%S.%gZ') AS ${ident('CreatedAt')}, ${ident('Parent')} FROM ${ident('publication_history')} ORDER BY ${ident('PublicationId')}`,
+    sql: `SELECT ${h('PublicationId')}, strftime(${h('CreatedAt')}, '%Y-%m-%dT%H:%M:%S.%gZ') AS ${ident('CreatedAt')}, ${h('Parent')} FROM ${sourceTable(PUBLICATION_HISTORY)} ORDER BY ${h('PublicationId')}`,
     params: [],
   };
 }
 
 export function compilePublicationChanges(): CompiledQuery {
+  const c = (...names: string[]) => names.map((name) => sourceColumn(PUBLICATION_CHANGES, name)).join(', ');
   return {
-    sql: `SELECT ${columns('PublicationId', 'DOI', 'DatasetName', 'Change')} FROM ${ident('publication_changes')} ORDER BY ${columns('PublicationId', 'DOI')}`,
+    sql: `SELECT ${c('PublicationId', 'DOI', 'DatasetName', 'Change')} FROM ${sourceTable(PUBLICATION_CHANGES)} ORDER BY ${c('PublicationId', 'DOI')}`,
     params: [],
   };
 }

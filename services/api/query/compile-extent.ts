@@ -4,18 +4,18 @@
  * OGC API – Features' collections describe themselves with it.
  */
 import { pointColumns } from '../../../schemas/index.js';
-import { ident } from './sql.js';
+import { DATASETS, LOCATIONS, sourceColumn, sourceTable } from './source.js';
 import type { CompiledQuery } from './sql.js';
 
 /**
  * @example
  * compileExtent().sql
- * // SELECT (SELECT min("Longitude") FROM "locations") AS west, … (SELECT max(list_max("TemporalExtent")) FROM "datasets") AS last_date
+ * // SELECT (SELECT min(l."Longitude") FROM "locations" l) AS west, … (SELECT strftime(max(list_max(d."TemporalExtent")), '%Y-%m-%d') FROM "datasets" d) AS last_date
  */
 export function compileExtent(): CompiledQuery {
   const { longitude, latitude } = pointColumns.locations;
-  const locations = (fn: 'min' | 'max', c: string) => `(SELECT ${fn}(${ident(c)}) FROM ${ident('locations')})`;
-  const dates = (fn: 'min' | 'max') => `(SELECT strftime(${fn}(list_${fn}(${ident('TemporalExtent')})), '%Y-%m-%d') FROM ${ident('datasets')})`;
+  const locations = (fn: 'min' | 'max', c: string) => `(SELECT ${fn}(${sourceColumn(LOCATIONS, c)}) FROM ${sourceTable(LOCATIONS)})`;
+  const dates = (fn: 'min' | 'max') => `(SELECT strftime(${fn}(list_${fn}(${sourceColumn(DATASETS, 'TemporalExtent')})), '%Y-%m-%d') FROM ${sourceTable(DATASETS)})`;
   const sql =
     `SELECT ${locations('min', longitude)} AS west, ${locations('min', latitude)} AS south, ` +
     `${locations('max', longitude)} AS east, ${locations('max', latitude)} AS north, ` +

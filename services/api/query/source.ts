@@ -3,11 +3,17 @@
  * typed, and reach SQL only through `ident`; a condition compiled against a list of sources reads the first one
  * that holds each dimension.
  */
-import { locationIdColumns, storageKeys, type DimensionDef, type ResourceDef, type TableName } from '../../../schemas/index.js';
+import { locationIdColumns, storageKeys, type DimensionDef, type ResourceDef, type StorageTable, type TableName } from '../../../schemas/index.js';
 import { column, ident } from './sql.js';
 
-export interface Source {
+/** A storage table under its alias: what a compiler reads whole (the extent, the downloads). */
+export interface TableSource {
   readonly alias: string;
+  readonly table: StorageTable;
+}
+
+/** A table a query's dimensions are read from. */
+export interface Source extends TableSource {
   readonly table: TableName;
   /** The table whose column names the dimensions list for this one, when it has none of its own. */
   readonly columnsOf?: TableName;
@@ -27,6 +33,12 @@ export const OBSERVATIONS: Source = { alias: 'o', table: 'observations' };
 export const ROLLUP: Source = { alias: 'r', table: 'observation_rollup' };
 /** The rollup once per region of each location: the rollup's columns plus RegionId, a plain column here. */
 export const REGION_ROLLUP: Source = { alias: 'r', table: 'observation_region_rollup', columnsOf: 'observation_rollup' };
+/** The datasets joined to what else lists a DOI (their files). */
+export const DATASETS: Source = { alias: 'd', table: 'datasets' };
+/** What a publication serves for download and where it came from (schemas/publication-files.ts). */
+export const DATASET_FILES: TableSource = { alias: 'f', table: 'dataset_files' };
+export const PUBLICATION_HISTORY: TableSource = { alias: 'h', table: 'publication_history' };
+export const PUBLICATION_CHANGES: TableSource = { alias: 'c', table: 'publication_changes' };
 /** Region memberships joined to group by region; the table is the dimension's `membership`. */
 export const MEMBERSHIP_ALIAS = 'm';
 
@@ -55,7 +67,7 @@ export function columnOf(dim: DimensionDef, s: Source): string | undefined {
 }
 
 /** `alias."column"` of a storage column of `s`. */
-export function sourceColumn(s: Source, name: string): string {
+export function sourceColumn(s: TableSource, name: string): string {
   return column(s.alias, name);
 }
 
@@ -73,16 +85,16 @@ export function sameLocation(a: Source, b: Source): string {
 }
 
 /** `a."DOI" = b."DOI"`: rows of `a` and `b` of one dataset. */
-export function sameDataset(a: Source, b: Source): string {
+export function sameDataset(a: TableSource, b: TableSource): string {
   return `${sourceColumn(a, storageKeys.doi)} = ${sourceColumn(b, storageKeys.doi)}`;
 }
 
 /** `"table" alias`, for FROM. */
-export function sourceTable(s: Source): string {
+export function sourceTable(s: TableSource): string {
   return `${ident(s.table)} ${s.alias}`;
 }
 
 /** ` JOIN "table" alias ON on`. */
-export function joinSource(s: Source, on: string): string {
+export function joinSource(s: TableSource, on: string): string {
   return ` JOIN ${sourceTable(s)} ON ${on}`;
 }
