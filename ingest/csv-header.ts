@@ -41,7 +41,9 @@ export function parseFirstRecord(text: string): string[] | null {
 export async function readCsvHeader(path: string): Promise<string[]> {
   const raw = createReadStream(path, { highWaterMark: 64 * 1024 });
   const stream = path.endsWith('.gz') ? raw.pipe(createGunzip()) : raw;
-  const decoder = new TextDecoder('utf-8', { fatal: true });
+  // Not fatal: a chunk runs past the header, and a byte of another encoding further down is its row's fault (load
+  // rejects that row with its line), not the header's. The header is judged by its own characters below.
+  const decoder = new TextDecoder('utf-8');
   let text = '';
   let bytes = 0;
   try {
@@ -49,16 +51,20 @@ export async function readCsvHeader(path: string): Promise<string[]> {
       text += decoder.decode(chunk, { stream: true });
       bytes += chunk.length;
       const record = parseFirstRecord(text);
-      if (record) return record;
+      if (record) return utf8Header(record);
       if (bytes > MAX_HEADER_BYTES) throw new Error('no end of the header line in the first 1 MiB');
     }
     const record = parseFirstRecord(`${text}\n`);
     if (!record || (record.length === 1 && record[0] === '')) throw new Error('the file is empty (no header row)');
-    return record;
-  } catch (err) {
-    if (err instanceof TypeError) throw new Error('the header is not valid UTF-8');
-    throw err;
+    return utf8Header(record);
   } finally {
     raw.destroy();
   }
+}
+
+/** The decoder writes U+FFFD for every byte that is not UTF-8; column names never hold one. */
+function utf8Header(record: string[]): string[] {
+  const bad = record.findIndex((name) => name.includes('\uFFFD'));
+  if (bad >= 0) throw new Error(`the header is not valid UTF-8 (column ${bad + 1}): save the file as UTF-8`);
+  return record;
 }

@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -23,16 +24,17 @@ async function ingest(options: Omit<IngestOptions, 'log' | 'regionsFile'>): Prom
 const outcome = (r: Report) => ({ published: r.published, error: r.error, datasets: r.datasets.map((d) => ({ ...d, rejectsFile: d.rejectsFile && basename(d.rejectsFile) })) });
 
 /**
- * The fixtures plus a gzipped file of 3,000 records whose middle was overwritten: DuckDB's reader does not fail
- * on it but finds malformed and invalid records, so the dataset goes through the line-by-line explanation.
+ * The fixtures plus a file of 3,000 records whose middle was overwritten: DuckDB's reader does not fail on it but
+ * finds malformed and invalid records, so the dataset goes through the line-by-line explanation. (A gzipped file so
+ * damaged is refused whole at read: broken-input.test.ts.)
  */
 async function sources(dir: string): Promise<string> {
   const src = await copyFixtures(join(dir, 'src'));
   const [header, row] = (await readFile(join(src, 'gamma', 'b-good.csv'), 'utf8')).trim().split('\n');
   const rows = Array.from({ length: 3000 }, (_, i) => row!.replace('2017-09-10', `${1900 + (i % 120)}-09-10`).replace(',7.8,', `,${(i % 97) / 10},`));
-  const gz = gzipSync(Buffer.from(`${[header, ...rows].join('\n')}\n`));
-  gz.fill(0xff, Math.floor(gz.length / 2), Math.floor(gz.length / 2) + 40);
-  await writeFile(join(src, 'gamma', 'c-damaged.csv.gz'), gz);
+  const csv = Buffer.from(`${[header, ...rows].join('\n')}\n`);
+  for (const at of [0.25, 0.5, 0.75]) csv.fill(0xff, Math.floor(csv.length * at), Math.floor(csv.length * at) + 40);
+  await writeFile(join(src, 'gamma', 'c-damaged.csv'), csv);
   return src;
 }
 
@@ -119,13 +121,21 @@ describe('the load (one statement from CSV to observations per batch)', () => {
     const dir = await tempDir();
     const src = await sources(dir);
     const without = await ingest({ src, duckdbPath: join(dir, 'without.duckdb') });
-    // A gzip member followed by garbage: the header reads, DuckDB's reader fails at the end of the stream (of a
-    // file larger than its first read; a small one it reads whole and does not fail on).
+    // A file replaced between read and load (read judged the gzip whole): by a gzip member followed by garbage, whose
+    // header reads and which DuckDB's reader fails on at the end of the stream (of a file larger than its first
+    // read; a small one it reads whole and does not fail on). One batch per dataset, so it is swapped in once
+    // alpha's batch is done and beta's is next.
     const [header, row] = (await readFile(new URL('./fixtures/src/beta/data.csv', import.meta.url), 'utf8')).split('\n');
     const gz = gzipSync(`${[header, ...Array.from({ length: 20_000 }, () => row)].join('\n')}\n`);
-    await writeFile(join(src, 'beta', 'extra.csv.gz'), Buffer.concat([gz, Buffer.from('garbage after the gzip member')]));
+    const extra = join(src, 'beta', 'extra.csv.gz');
+    await writeFile(extra, gz);
     const db = join(dir, 'with.duckdb');
-    const { report, progress } = await ingest({ src, duckdbPath: db });
+    const progress: string[] = [];
+    const swap = (line: string) => {
+      progress.push(line);
+      if (/in one pass \(batch 1 of/.test(line)) writeFileSync(extra, Buffer.concat([gz, Buffer.from('garbage after the gzip member')]));
+    };
+    const report = await runIngest({ src, duckdbPath: db, batchBytes: 1, regionsFile: hubs, log: { info: () => {}, progress: swap } });
     expect(report.published).toBe(true);
     expect(progress).toContain('beta/extra.csv.gz: cannot be read in one statement; reported as rejected');
     const beta = report.datasets.find((d) => d.DOI === BETA)!;

@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { doiKey, metadataSchema, type ValidationLevel } from '../schemas/metadata-schema.js';
 import { uploadOnlyColumns, upstreamSource } from '../schemas/index.js';
@@ -7,6 +7,7 @@ import { mapColumns } from './column-map.js';
 import { storedRequired } from './row-checks.js';
 import { contentHash } from './content-hash.js';
 import { readCsvHeader } from './csv-header.js';
+import { sourceFileProblem } from './source-file-problem.js';
 import { datasetIdFromDoi } from './dataset-id.js';
 import { boundaryRegions, loadRegionsFile } from './regions.js';
 import { failedReport, type DatasetReport, type Reject, type Warning } from './report.js';
@@ -35,8 +36,9 @@ export async function readSources(src: string, options: SourceOptions = {}): Pro
   const datasets: SourceDataset[] = [];
   const failed: DatasetReport[] = [];
   const byDoi = new Map<string, string>();
+  const srcReal = await realpath(src);
   for (const folder of folders) {
-    const result = await readDataset(join(src, folder), folder, schema);
+    const result = await readDataset(join(src, folder), folder, schema, srcReal);
     if ('error' in result) {
       failed.push(result.error);
       continue;
@@ -57,9 +59,11 @@ export async function readSources(src: string, options: SourceOptions = {}): Pro
 
 const failedAs = (ds: SourceDataset, error: string) => failedReport(ds.metadata.DOI, ds.folder, error, ds.found);
 
-async function readDataset(dir: string, folder: string, schema: ReturnType<typeof metadataSchema>): Promise<SourceDataset | { error: DatasetReport }> {
+async function readDataset(dir: string, folder: string, schema: ReturnType<typeof metadataSchema>, srcReal: string): Promise<SourceDataset | { error: DatasetReport }> {
   let bytes: Buffer;
   try {
+    const linked = await sourceFileProblem(join(dir, 'metadata.json'), `${folder}/metadata.json`, srcReal);
+    if (linked) return { error: failedReport(null, folder, linked) };
     bytes = await readFile(join(dir, 'metadata.json'));
   } catch {
     return { error: failedReport(null, folder, `${folder}/metadata.json is missing or unreadable`) };
@@ -79,6 +83,10 @@ async function readDataset(dir: string, folder: string, schema: ReturnType<typeo
   const metadata = { ...parsed.data, Id: parsed.data.Id ?? datasetIdFromDoi(parsed.data.DOI), ValidationLevel: (parsed.data.ValidationLevel ?? 'upstream') as ValidationLevel };
   const names = (await readdir(dir)).filter(isDataFile).sort();
   if (names.length === 0) return { error: failedReport(metadata.DOI, folder, `${folder} has no .csv or .csv.gz data file`) };
+  for (const name of names) {
+    const problem = await sourceFileProblem(join(dir, name), `${folder}/${name}`, srcReal);
+    if (problem) return { error: failedReport(metadata.DOI, folder, problem) };
+  }
   const files: SourceFile[] = [];
   const found = { rejects: [] as Reject[], warnings: [] as Warning[] };
   for (const name of names) {

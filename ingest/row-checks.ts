@@ -1,7 +1,7 @@
 import { uploadColumns, vocabularyOfColumn, type FieldDef } from '../schemas/index.js';
 import { errorRules, warningRules, type CompiledRule } from './rule-sql.js';
 import { ident, literal } from './sql.js';
-import { patterns, ranges, vocabularyType } from './validate-sql.js';
+import { nulFreeSql, patterns, ranges, vocabularyType } from './validate-sql.js';
 
 /**
  * Every check a row can fail, one by one, with the SQL of its failure message: what the rejects file writes (every
@@ -73,6 +73,11 @@ function valueCheck(field: FieldDef): RowCheck | null {
       return fail('type', `(regexp_full_match(${v}, ${literal(patterns.date)}) AND TRY_CAST(${v} AS DATE) IS NOT NULL)`, 'is not a calendar date (YYYY-MM-DD)');
     case 'time':
       return fail('type', `regexp_full_match(${v}, ${literal(patterns.time)})`, 'is not a time (HH:MM, HH:MM:SS or HH:MM:SS.sss, 00:00 to 23:59:59.999)');
+    case 'string': {
+      // The value is not quoted back: the rejects file would carry the NUL it refuses.
+      const reason = 'holds a NUL byte (U+0000), which no text may: remove it from the file';
+      return { name: `value-${name}`, kind: 'type', column: name, ok: `(${v} IS NULL OR ${nulFreeSql(v)})`, message: text(`${name} ${reason}`), description: `${name} ${reason}` };
+    }
     default:
       return null;
   }

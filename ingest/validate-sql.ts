@@ -41,9 +41,19 @@ function presentCheck(field: FieldDef, v: string): string | null {
       return `(regexp_full_match(${v}, ${literal(patterns.date)}) AND TRY_CAST(${v} AS DATE) IS NOT NULL)`;
     case 'time':
       return `regexp_full_match(${v}, ${literal(patterns.time)})`;
+    case 'string':
+      return nulFreeSql(v);
     default:
       return null;
   }
+}
+
+/**
+ * Free text holds no NUL byte (U+0000): DuckDB's reader keeps it, and it would reach every CSV and JSON page raw,
+ * where C-string readers cut the value short. Typed and vocabulary columns refuse it by their own checks.
+ */
+export function nulFreeSql(v: string): string {
+  return `NOT contains(${v}, chr(0))`;
 }
 
 /** SQL true when the column's value is valid, absence included. The reader turns empty fields into NULL. */

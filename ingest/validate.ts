@@ -129,9 +129,11 @@ export function fileRowsSql(file: SourceFile, path: string): string {
     const at = file.columns.indexOf.get(f.name);
     return `${at === null || at === undefined ? 'NULL::VARCHAR' : `c${at}`} AS ${ident(f.name)}`;
   });
-  // Newlines inside ignored columns still shift physical line numbers; count them only when there are any.
-  const extra = file.columns.unknown.map(({ index }) => `coalesce(strlen(c${index}) - strlen(replace(c${index}, chr(10), '')), 0)`);
-  const extraNl = extra.length > 0 ? extra.join(' + ') : '0';
+  // Newlines inside ignored columns still shift physical line numbers; count them only when there are any. One
+  // concat_ws over them all, not a sum per column: a thousand columns' `+` chain passes DuckDB's expression depth.
+  const ignored = file.columns.unknown.map(({ index }) => `c${index}`);
+  const all = `concat_ws('', ${ignored.join(', ')})`;
+  const extraNl = ignored.length > 0 ? `strlen(${all}) - strlen(replace(${all}, chr(10), ''))` : '0';
   return `SELECT ${mapped.join(', ')}, (${extraNl})::INTEGER AS extra_nl FROM read_csv(${path}, ${READ_OPTIONS}, columns = {${struct}})`;
 }
 

@@ -97,9 +97,16 @@ function checkOf(field: FieldDef): Check {
       return dateCheck;
     case 'time':
       return timeCheck;
+    case 'string':
+      return textCheck;
     default:
       return (_column, value) => ({ value });
   }
+}
+
+/** Free text holds no NUL: it would reach CSV and JSON pages raw. The value is not quoted back, NUL and all. */
+function textCheck(column: string, value: string): { value: Parsed } | { error: string } {
+  return value.includes('\0') ? { error: `${column} holds a NUL byte (U+0000), which no text may: remove it from the file` } : { value };
 }
 
 function columnSchema(field: FieldDef) {

@@ -3,7 +3,7 @@ import { BoardError, methodNotAllowed, notFound } from './errors.js';
 import { jsonArrayStream } from './json-array-stream.js';
 import { errorFields } from './log.js';
 import { checkText } from './message-text.js';
-import { parseId, parseListQuery } from './request-input.js';
+import { parseId, parseListQuery, readBody } from './request-input.js';
 import type { RouteDeps } from './route-deps.js';
 
 /** `/api/message` and `/api/message/{id}`: JSON in, JSON out. */
@@ -39,9 +39,7 @@ export function apiRoutes(deps: RouteDeps): Hono {
     if (!/^application\/json\s*(;|$)/i.test(c.req.header('content-type') ?? '')) {
       throw new BoardError(415, 'send Content-Type: application/json with a body like {"text": "..."}');
     }
-    const body: unknown = await c.req.json().catch(() => {
-      throw new BoardError(400, 'the body is not valid JSON');
-    });
+    const body: unknown = await readBody(c, () => c.req.json(), 'the body is not valid JSON');
     if (typeof body !== 'object' || body === null || Array.isArray(body) || !('text' in body)) {
       throw new BoardError(400, 'the body must be a JSON object like {"text": "..."}');
     }

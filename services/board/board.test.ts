@@ -1,6 +1,8 @@
 // The board end to end on real sockets, once against a real PostgreSQL server and once against embedded PGlite.
 // This is the only test file that touches the local PostgreSQL cluster, and its restart test runs last in each
 // block, so stopping the cluster cannot disturb another test.
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningBoard } from './board.js';
 import { createApp } from './app.js';
@@ -115,6 +117,27 @@ describe.each([postgresBackend, pgliteBackend])('board on $name', (backend: Back
       expect(l.status).toBe(200);
       expect(l.json<Message[]>().length).toBeGreaterThan(300);
     }
+  });
+
+  it.each([
+    ['the form', '/', 'application/x-www-form-urlencoded'],
+    ['the JSON API', '/api/message', 'application/json'],
+  ])('a client that aborts its POST body to %s is not a database outage: nothing logged as one, nothing stored', async (_, path, type) => {
+    const before = await count();
+    const lines = logLines.length;
+    const { port } = new URL(base);
+    const socket = connect(Number(port), '127.0.0.1');
+    await once(socket, 'connect');
+    // Promises 1000 bytes, sends a few, then resets the connection mid-body.
+    socket.write(`POST ${path} HTTP/1.1\r\nHost: ${new URL(base).host}\r\nOrigin: ${base}\r\nContent-Type: ${type}\r\nContent-Length: 1000\r\n\r\ntext=cut`);
+    await new Promise((r) => setTimeout(r, 0));
+    socket.resetAndDestroy();
+    await waitFor(async () => logLines.slice(lines).some((l) => l.includes('"msg":"request"') && l.includes(`"path":"${path}"`)), 10_000);
+    const logged = logLines.slice(lines).map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(logged.filter((l) => l['level'] === 'error')).toEqual([]);
+    expect(logged.find((l) => l['msg'] === 'request')?.['status']).toBe(400);
+    expect(await count()).toBe(before);
+    expect((await call(base, '/readyz')).status).toBe(200);
   });
 
   it('frees the cursor and its connection when a client leaves mid-listing', async () => {

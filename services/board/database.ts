@@ -13,7 +13,7 @@ export interface Database {
 
 /**
  * The pool the board runs on: the server named by DB_* or, when DB_SERVICE is unset, embedded PGlite on a
- * loopback port (which also gets `posts` created, since nobody migrates a fresh machine by hand).
+ * Unix socket in a private folder (which also gets `posts` created, since nobody migrates a fresh machine by hand).
  */
 export async function openDatabase(config: BoardConfig, deps: { log: Log }): Promise<Database> {
   if (config.dbService !== '') {

@@ -1,8 +1,11 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 export interface EmbeddedDb {
+  /** The socket's directory, as libpq and node-postgres name a Unix socket: `host` is the folder, `port` its suffix. */
   readonly host: string;
   readonly port: number;
   /** Stops the socket server (dropping its clients) and keeps PGlite open; `start` again serves the same data. */
@@ -11,22 +14,26 @@ export interface EmbeddedDb {
   close(): Promise<void>;
 }
 
+/** PostgreSQL's socket file name for a port; node-postgres connects to `<host>/.s.PGSQL.<port>`. */
+const PORT = 5432;
+
 /**
- * PGlite (PostgreSQL compiled to WebAssembly) served on a loopback port, so the board talks to it with the same
+ * PGlite (PostgreSQL compiled to WebAssembly) served on a Unix socket, so the board talks to it with the same
  * `pg` code as to a real server. PGlite runs one backend; the socket server's multiplexer queues clients'
- * messages and, while one client is inside a transaction, serves only that client.
+ * messages and, while one client is inside a transaction, serves only that client. PGlite takes any user as
+ * superuser, so the socket lives in a folder only this process's user can enter (mkdtemp makes it 0700): a
+ * loopback port would let any local program read and write every message, or hold a transaction open and stall
+ * the board.
  */
 export async function startEmbeddedDb(opts: { dataDir: string; maxConnections: number }): Promise<EmbeddedDb> {
   await mkdir(opts.dataDir, { recursive: true });
   const db = await PGlite.create(opts.dataDir);
-  let port = 0;
+  const socketDir = await mkdtemp(join(tmpdir(), 'tributary-board-pg-'));
   let server: PGLiteSocketServer | undefined;
 
   const startServer = async (): Promise<void> => {
-    // Reuse the first port on restart so pooled clients reconnect to the same address.
-    const s = new PGLiteSocketServer({ db, host: '127.0.0.1', port, maxConnections: opts.maxConnections });
+    const s = new PGLiteSocketServer({ db, path: join(socketDir, `.s.PGSQL.${PORT}`), maxConnections: opts.maxConnections });
     await s.start();
-    port = Number(s.getServerConn().split(':').pop());
     server = s;
   };
   const stopServer = async (): Promise<void> => {
@@ -35,22 +42,24 @@ export async function startEmbeddedDb(opts: { dataDir: string; maxConnections: n
     await s?.stop();
   };
 
+  const release = async (): Promise<void> => {
+    await db.close();
+    await rm(socketDir, { recursive: true, force: true });
+  };
   try {
     await startServer();
   } catch (err) {
-    await db.close();
+    await release();
     throw err;
   }
   return {
-    host: '127.0.0.1',
-    get port() {
-      return port;
-    },
+    host: socketDir,
+    port: PORT,
     stopServer,
     startServer,
     async close() {
       await stopServer();
-      await db.close();
+      await release();
     },
   };
 }

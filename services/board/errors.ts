@@ -22,7 +22,8 @@ const RETRY_AFTER_SECONDS = '2';
 
 // SQLSTATE classes and codes that mean "the database is not there right now", not "this request is wrong".
 const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300', '53000', '57014']);
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE', 'EAI_AGAIN']);
+// ENOENT: the embedded database's Unix socket is gone while its server is down (requests touch no other file).
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE', 'EAI_AGAIN', 'ENOENT']);
 // node-postgres reports lost or refused connections with plain Errors that carry no code.
 const UNAVAILABLE_MESSAGE = /connection terminated|connection timeout|timeout exceeded when trying to connect|not queryable|connection error|cannot use a pool after calling end/i;
 

@@ -2,7 +2,7 @@ import { Hono, type Context } from 'hono';
 import { BOARD_CSS, boardPage } from './html.js';
 import { methodNotAllowed } from './errors.js';
 import { checkText } from './message-text.js';
-import { parseId } from './request-input.js';
+import { parseId, readBody } from './request-input.js';
 import type { RouteDeps } from './route-deps.js';
 
 /** `/`: the page and its form (post/redirect/get), plus the stylesheet the page needs. */
@@ -23,7 +23,7 @@ export function pageRoutes(deps: RouteDeps): Hono {
   page.get('/', (c) => render(c, 200));
 
   page.post('/', async (c) => {
-    const form = await c.req.parseBody();
+    const form = await readBody(c, () => c.req.parseBody(), 'malformed form body');
     const typed = typeof form.text === 'string' ? form.text : '';
     const t = writeLimiter.take(clientOf(c));
     if (!t.ok) {

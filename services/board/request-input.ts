@@ -1,3 +1,4 @@
+import type { Context } from 'hono';
 import { BoardError } from './errors.js';
 
 /** Ids are PostgreSQL `integer` identities: 1 … 2^31-1. Anything else is the client's mistake, not a 404. */
@@ -30,4 +31,18 @@ export function parseListQuery(query: Record<string, string[]>): ListQuery {
     ...(after === undefined ? {} : { after: parseId(after, 'after', 0) }),
     ...(limit === undefined ? {} : { limit: parseId(limit, 'limit') }),
   };
+}
+
+/**
+ * Reads the request body; a body the client stopped sending (its connection reset before Content-Length bytes) is
+ * the client's 400, never the 503 and "database unavailable" alarm its ECONNRESET would otherwise be taken for.
+ */
+export async function readBody<T>(c: Context, read: () => Promise<T>, malformed: string): Promise<T> {
+  try {
+    return await read();
+  } catch (err) {
+    if (err instanceof BoardError) throw err;
+    const cut = c.req.raw.signal.aborted || (err as { code?: unknown } | null)?.code === 'ECONNRESET';
+    throw new BoardError(400, cut ? 'the request body was cut off before its end; send it whole' : malformed);
+  }
 }

@@ -3,7 +3,11 @@
  * plain query, and every way a page can end (read to the end, abandoned, failed mid-way, failed at once)
  * leaves no query running and gives its pipe back.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openSnapshot, type Snapshot } from '../snapshot.js';
 import { createPipePool } from './pipe-pool.js';
@@ -126,5 +130,21 @@ describe('createPipePool', () => {
     expect(readdirSync(pool.dir)).toEqual([a.split('/').pop()]);
     pool.close();
     expect(existsSync(pool.dir)).toBe(false);
+  });
+
+  it('removes the pipe directories a killed process left, and keeps those of running ones', async () => {
+    const child = spawn(process.execPath, ['-e', '']);
+    await once(child, 'exit');
+    const orphan = mkdtempSync(join(tmpdir(), `tributary-pipes-${child.pid}-`));
+    const alive = mkdtempSync(join(tmpdir(), `tributary-pipes-${process.ppid}-`));
+    try {
+      const pool = createPipePool();
+      expect(existsSync(orphan)).toBe(false);
+      expect(existsSync(alive)).toBe(true);
+      pool.close();
+    } finally {
+      rmSync(orphan, { recursive: true, force: true });
+      rmSync(alive, { recursive: true, force: true });
+    }
   });
 });

@@ -1,10 +1,11 @@
 /**
  * Named pipes (FIFOs) for DuckDB's `COPY … TO` to write pages into, reused between queries. Node has no
  * mkfifo(3), so a new pipe costs a `mkfifo` process (a few ms): the pool keeps that off the per-request path.
- * Each pool owns a private directory (mode 700) under the system temp dir, removed by `close`.
+ * Each pool owns a private directory (mode 700) under the system temp dir, removed by `close`; its name carries
+ * the process id, so a later pool removes the directories of a process that was killed before it could close.
  */
 import { execFile } from 'node:child_process';
-import { lstatSync, mkdtempSync, rmSync } from 'node:fs';
+import { lstatSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -21,8 +22,11 @@ export interface PipePool {
   close(): void;
 }
 
+const PREFIX = 'tributary-pipes-';
+
 export function createPipePool(maxIdle = 16): PipePool {
-  const dir = mkdtempSync(join(tmpdir(), 'tributary-pipes-'));
+  removeOrphans();
+  const dir = mkdtempSync(join(tmpdir(), `${PREFIX}${process.pid}-`));
   const idle: string[] = [];
   let made = 0;
   let inUse = 0;
@@ -63,4 +67,22 @@ export function createPipePool(maxIdle = 16): PipePool {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The pipe directories of processes that no longer run (SIGKILL, a crash): nothing else would ever remove them. */
+function removeOrphans(): void {
+  for (const name of readdirSync(tmpdir())) {
+    const pid = Number(/^tributary-pipes-(\d+)-/.exec(name)?.[1]);
+    if (pid && !running(pid)) rmSync(join(tmpdir(), name), { recursive: true, force: true });
+  }
+}
+
+/** Signal 0 checks that a process exists; EPERM means it does, under another user. */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
