@@ -30,11 +30,17 @@ export interface CountResult {
   readonly count: number;
 }
 
+/** One group of an `$apply` page: one value per grouped dimension, and its count. */
+export interface ApplyGroup {
+  readonly keys: readonly unknown[];
+  readonly count: number;
+}
+
 export interface ApplyResult {
   readonly kind: 'apply';
   readonly plan: ApplyPlan;
-  /** Up to `top` groups in their sort order: one value per grouped dimension, then the count. */
-  readonly groups: readonly { readonly keys: readonly unknown[]; readonly count: number }[];
+  /** Up to `top` groups in their sort order. */
+  readonly groups: readonly ApplyGroup[];
   readonly hasNext: boolean;
 }
 

@@ -14,11 +14,22 @@ export function estimatePageBytes(table: string, fields: readonly FieldDef[], ro
   return rows * row;
 }
 
+/** An `$apply` page of `groups` groups estimated at `bytes` (stream/apply-stream.ts): 413 over MAX_PAGE_BYTES. */
+export function checkApplySize(bytes: number, groups: number, maxBytes: number | undefined): void {
+  if (maxBytes === undefined || bytes <= maxBytes) return;
+  throw new ApiError(
+    'payload_too_large',
+    `This page would be about ${mib(bytes)} (${groups} groups); the limit is ${mib(maxBytes)}. Lower $top, group by fewer fields, or use a shorter alias.`,
+    { parameter: '$top' },
+  );
+}
+
+const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
+
 export function checkPageSize(table: string, fields: readonly FieldDef[], rows: number, widths: ColumnWidths | undefined, maxBytes: number | undefined): void {
   if (!widths || maxBytes === undefined) return;
   const bytes = estimatePageBytes(table, fields, rows, widths);
   if (bytes <= maxBytes) return;
-  const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
   throw new ApiError(
     'payload_too_large',
     `This page would be about ${mib(bytes)} (${rows} rows of ${fields.length} fields); the limit is ${mib(maxBytes)}. Lower $top or $select fewer fields.`,

@@ -17,6 +17,10 @@ describe('parseApply: input → AST', () => {
     expect(stripOffsets(parseApply(input))).toEqual(expected);
   });
 
+  it('takes an alias of 128 characters, the most an OData identifier has', () => {
+    expect(parseApply(`groupby((A),aggregate($count as ${'B'.repeat(128)}))`).countAlias).toHaveLength(128);
+  });
+
   it('records offsets in the $apply text', () => {
     expect(parseApply('filter(Y ge 1)/groupby((Name),aggregate($count as Count))')).toMatchObject({
       filter: { property: { offset: 7 } },
@@ -50,6 +54,7 @@ describe('parseApply: input → error', () => {
     ['filter(A eq B)/groupby((A),aggregate($count as Count))', 'unsupported_expression', 7],
     ['filter(A eq 1 B)/groupby((A),aggregate($count as Count))', 'invalid_filter', 14],
     ["filter(A eq 'x)/groupby((A),aggregate($count as Count))", 'invalid_filter', 12],
+    [`groupby((A),aggregate($count as ${'B'.repeat(129)}))`, 'unsupported_apply', 32],
   ])('%s', (input, code, offset) => {
     const err = catchODataError(() => parseApply(input));
     expect({ code: err.code, offset: err.offset, parameter: err.parameter }).toEqual({ code, offset, parameter: '$apply' });

@@ -15,6 +15,8 @@ import { FilterParser } from './parse-filter.js';
 import { describeToken, isKeyword, TokenCursor } from './token-cursor.js';
 
 const PARAMETER = '$apply';
+/** OData's odataIdentifier: a leading character and at most 127 more (ABNF); every group repeats the alias. */
+const MAX_IDENTIFIER = 128;
 const SUPPORTED = 'the supported forms are groupby((Field1,Field2),aggregate($count as Count)) and filter(<condition>)/groupby((Field1,…),aggregate($count as Count))';
 
 /**
@@ -83,6 +85,9 @@ function parseCountAggregate(cursor: TokenCursor, groupBy: readonly Property[]):
   const alias = cursor.next();
   if (alias.kind !== 'identifier' || groupBy.some((f) => f.name === alias.text)) {
     throw cursor.error('unsupported_apply', `Expected a new column name after 'as' at position ${alias.offset} of $apply, found ${describeToken(alias, PARAMETER)}: use a name not in the groupby list, e.g. aggregate($count as Count).`, alias.offset);
+  }
+  if (alias.text.length > MAX_IDENTIFIER) {
+    throw cursor.error('unsupported_apply', `The alias after 'as' at position ${alias.offset} of $apply is ${alias.text.length} characters long; an OData identifier has at most ${MAX_IDENTIFIER}: use a short name, e.g. aggregate($count as Count).`, alias.offset);
   }
   expect(cursor, ')');
   return alias.text;

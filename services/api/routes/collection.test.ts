@@ -504,6 +504,38 @@ describe('$apply groupby from the statistics table', () => {
   });
 });
 
+describe('$apply pages are bounded like row pages (regression: a 16 KB alias repeated in 10,000 groups was built whole)', () => {
+  const byLocation = (alias: string) => url('Records', { $apply: `groupby((LocationId),aggregate($count as ${alias}))`, $top: 10000 });
+
+  it('an alias longer than an OData identifier (128 characters) is a 400 naming its length', async () => {
+    const { res, body } = await get(byLocation('A'.repeat(10_000)));
+    expect(res.status).toBe(400);
+    expect(body.errors[0]).toMatchObject({ code: 'unsupported_apply', source: { parameter: '$apply' } });
+    expect(body.message).toMatch(/10000 characters long; an OData identifier has at most 128/);
+    expect((await get(byLocation('A'.repeat(128)))).res.status).toBe(200);
+  });
+
+  it('a page over MAX_PAGE_BYTES is a 413 before any byte, as a row page is', async () => {
+    const limited = createApp({ acquire: () => db.acquire(), links: { trustProxy: false }, limits: { maxPageBytes: 1024 } });
+    const res = await limited.request(byLocation('Count'));
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { message: string }).message).toMatch(/groups\); the limit is/);
+    expect((await limited.request(url('Records', { $apply: 'groupby((ActivityMediaName),aggregate($count as Count))' }))).status).toBe(200);
+  });
+
+  it('is streamed a slice of groups at a time, and any alias OData allows is a plain key (__proto__ too)', async () => {
+    const res = await app.request(byLocation('__proto__'));
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of res.body!) chunks.push(chunk);
+    expect(chunks.length).toBeGreaterThan(2);
+    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { value: Record<string, unknown>[] };
+    const locations = Number(await refScalar('SELECT count(DISTINCT LocationId) FROM observations'));
+    expect(body.value).toHaveLength(Math.min(locations, 10000));
+    for (const row of body.value) expect(Object.keys(row)).toEqual(['LocationId', '__proto__']);
+    expect(body.value.reduce((n, row) => n + Number(Object.getOwnPropertyDescriptor(row, '__proto__')!.value), 0)).toBe(Number(await refScalar('SELECT count(*) FROM observations')));
+  });
+});
+
 describe('Arrow', () => {
   it('$format=arrow and the Arrow Accept type give the same rows and types as JSON', async () => {
     const { tableFromIPC } = await import('apache-arrow');

@@ -10,7 +10,8 @@ import { execute, type ApplyResult, type PageResult, type PageRows } from '../ex
 import { FORMATS, formatFromAccept, JSON_TYPE } from '../formats.js';
 import { planQuery, type Plan } from '../query/plan.js';
 import { PlanError } from '../query/plan-error.js';
-import { checkPageSize } from '../limits/page-size.js';
+import { checkApplySize, checkPageSize } from '../limits/page-size.js';
+import { applyBytes, applyStream } from '../stream/apply-stream.js';
 import { PAGE_WRITERS } from '../stream/page-writers.js';
 import type { Lease } from '../http/lease.js';
 import type { HandlerDeps } from '../http/handler-deps.js';
@@ -72,25 +73,20 @@ async function page(c: Context, query: Query, result: PageResult, lease: Lease, 
   return c.body(body, 200, headers);
 }
 
-/** Aggregates are small (the statistics table is): built in JS, sent whole. */
+/** The groups are few and in memory (the statistics tables answer them); their JSON is sized, then streamed. */
 function applyPage(c: Context, query: Query, result: ApplyResult, deps: HandlerDeps): Response {
   const { plan } = result;
-  const value = result.groups.map(({ keys, count }) => {
-    const out: Record<string, unknown> = {};
-    plan.groupBy.forEach((dim, i) => {
-      const v = keys[i];
-      out[dim.name] = typeof v === 'bigint' ? Number(v) : (v ?? null);
-    });
-    out[plan.countAlias] = count;
-    return out;
-  });
   const base = baseUrl(c.req.url, c.req.raw.headers, deps.links);
   const next = result.hasNext ? nextApplyLink(base, plan, query) : undefined;
-  const body = {
-    '@odata.context': `${base}${PATHS.odata}/$metadata#${plan.resource.name}(${[...plan.groupBy.map((d) => d.name), plan.countAlias].join(',')})`,
-    value,
-    ...(next ? { '@odata.nextLink': next } : {}),
+  const keys = plan.groupBy.map((d) => d.name);
+  const context = `${base}${PATHS.odata}/$metadata#${plan.resource.name}(${[...keys, plan.countAlias].join(',')})`;
+  const frame = {
+    keys,
+    countAlias: plan.countAlias,
+    prefix: `{"@odata.context":${JSON.stringify(context)},"value":[`,
+    suffix: next ? `],"@odata.nextLink":${JSON.stringify(next)}}` : ']}',
   };
+  checkApplySize(applyBytes(result.groups, frame), result.groups.length, deps.limits?.maxPageBytes);
   const link = linkHeader(next, query);
-  return c.body(JSON.stringify(body), 200, { 'Content-Type': JSON_TYPE, ...(link ? { Link: link } : {}) });
+  return c.body(applyStream(result.groups, frame), 200, { 'Content-Type': JSON_TYPE, ...(link ? { Link: link } : {}) });
 }

@@ -1,0 +1,58 @@
+/**
+ * An `$apply` page as JSON, group by group: the groups are already in memory (one small query over the statistics
+ * tables), but their JSON repeats every key name per group, so it is written a slice at a time as the client
+ * reads (pull), never built whole. Key names are encoded once, by JSON.stringify, so any alias OData allows is a
+ * plain key, `__proto__` included.
+ */
+import type { ApplyGroup } from '../exec/execute.js';
+
+/** Groups written per pull: a slice is a few hundred KiB at most, whatever the page. */
+const GROUPS_PER_CHUNK = 512;
+
+export interface ApplyFrame {
+  /** Each group's key names in order (the groupby fields), then the count's alias. */
+  readonly keys: readonly string[];
+  readonly countAlias: string;
+  /** The JSON text before the first group and after the last. */
+  readonly prefix: string;
+  readonly suffix: string;
+}
+
+/** The JSON text of one group; `{"F1":v1,…,"Count":n}`. */
+function groupJson(group: ApplyGroup, names: readonly string[], alias: string): string {
+  const members = group.keys.map((v, i) => `${names[i]}:${JSON.stringify(typeof v === 'bigint' ? Number(v) : (v ?? null))}`);
+  return `{${members.join(',')}${members.length ? ',' : ''}${alias}:${group.count}}`;
+}
+
+export function applyStream(groups: readonly ApplyGroup[], frame: ApplyFrame): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  const names = frame.keys.map((k) => JSON.stringify(k));
+  const alias = JSON.stringify(frame.countAlias);
+  let at = 0;
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        controller.enqueue(encoder.encode(frame.prefix));
+      },
+      pull(controller) {
+        const slice = groups.slice(at, at + GROUPS_PER_CHUNK).map((g) => groupJson(g, names, alias));
+        const text = `${at > 0 && slice.length ? ',' : ''}${slice.join(',')}`;
+        at += slice.length;
+        if (text) controller.enqueue(encoder.encode(text));
+        if (at >= groups.length) {
+          controller.enqueue(encoder.encode(frame.suffix));
+          controller.close();
+        }
+      },
+    },
+    { highWaterMark: 1 },
+  );
+}
+
+/** The bytes `applyStream` writes for these groups, computed without writing them: what MAX_PAGE_BYTES judges. */
+export function applyBytes(groups: readonly ApplyGroup[], frame: ApplyFrame): number {
+  const names = frame.keys.reduce((n, k) => n + JSON.stringify(k).length + 2, 0) + JSON.stringify(frame.countAlias).length + 3;
+  let values = 0;
+  for (const g of groups) for (const v of g.keys) values += typeof v === 'string' ? v.length + 2 : 20;
+  return frame.prefix.length + frame.suffix.length + groups.length * (names + 12) + values;
+}
