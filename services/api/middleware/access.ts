@@ -67,7 +67,9 @@ export function registerAccess(app: Hono, opts: AccessOptions = {}, collectionPa
   app.use(filesPath, bulk);
   if (opts.rateLimit) {
     const keyed = rateLimit({ ...opts.rateLimit, trustProxy, take: opts.shared?.take });
-    const browser = rateLimit({ ...opts.rateLimit, ...opts.browserRateLimit, per: 'per address for browser calls without a key', trustProxy, take: opts.shared?.takeBrowser ?? (opts.browserRateLimit ? undefined : opts.shared?.take) });
+    // A shared bucket counts at the budget it was made with: the keys' one serves browsers only at the keys' budget.
+    const browserTake = opts.shared?.takeBrowser ?? (opts.browserRateLimit ? undefined : opts.shared?.take);
+    const browser = rateLimit({ ...opts.rateLimit, ...opts.browserRateLimit, per: 'per address for browser calls without a key', trustProxy, take: browserTake });
     app.use(PROTECTED, (c, next) => (apiClient(c, trustProxy).kind === 'browser' ? browser(c, next) : keyed(c, next)));
   }
   if (opts.maxConcurrentPerKey) app.use(PROTECTED, concurrencyPerClient({ max: opts.maxConcurrentPerKey, trustProxy, slots: opts.shared?.slots }));
