@@ -68,7 +68,7 @@ export function createApp(deps: AppDeps): Hono {
     return c.json({ status: 'ready', database: snapshot.path, ...(publication ? { publication } : {}) });
   });
 
-  if (deps.explore) registerExplore(app, deps.explore);
+  if (deps.explore) registerExplore(app, { keysRequired: () => deps.access?.keys?.required === true, ...deps.explore });
   registerDiscovery(app, deps); // before the collection route, which would take `$metadata` for a resource
   readOnly(app, DATA_ROUTES.collection.path, leased('collection'), collectionHandler(deps), 'this API is read-only. Use GET.');
   readOnly(app, DATA_ROUTES.export.path, leased('export'), exportHandler(), 'exports are read-only. Use GET (or HEAD for the row count alone).');

@@ -83,9 +83,17 @@ const app = createApp({
     keys,
     corsOrigins: config.CORS_ORIGINS,
     rateLimit: { rps: config.RATE_LIMIT_RPS, burst: config.RATE_LIMIT_BURST },
+    browserRateLimit: { rps: config.BROWSER_RATE_LIMIT_RPS, burst: config.BROWSER_RATE_LIMIT_BURST },
     maxConcurrentPerKey: config.MAX_CONCURRENT_PER_KEY,
     maxConcurrentExports: config.MAX_CONCURRENT_EXPORTS,
-    shared: redis && slots ? { take: redisRateLimit(redis, { rps: config.RATE_LIMIT_RPS, burst: config.RATE_LIMIT_BURST, prefix }), slots } : undefined,
+    shared:
+      redis && slots
+        ? {
+            take: redisRateLimit(redis, { rps: config.RATE_LIMIT_RPS, burst: config.RATE_LIMIT_BURST, prefix }),
+            takeBrowser: redisRateLimit(redis, { rps: config.BROWSER_RATE_LIMIT_RPS, burst: config.BROWSER_RATE_LIMIT_BURST, prefix }),
+            slots,
+          }
+        : undefined,
     queryGate: createQueryGate({ maxConcurrent: config.MAX_CONCURRENT_QUERIES, maxQueue: config.QUERY_QUEUE, maxWaitMs: config.QUERY_TIMEOUT_MS }),
     maxUrlBytes: config.MAX_URL_BYTES,
     trustProxy: config.TRUST_PROXY,

@@ -1,7 +1,8 @@
 /**
  * Each dataset's bulk files (issue 29) beside the selection: for every dataset behind it, its Parquet and CSV file
- * with their sizes, as plain links (the browser streams them to disk; the API's own page needs no key). The index
- * is read once: it changes only with a publication.
+ * with their sizes, as plain links (the browser streams them to disk; the API's own page needs no key), or, while
+ * keys are required (a file then needs one: docs/api.md), as their names and sizes alone. The index is read once:
+ * it changes only with a publication.
  */
 import { PATHS } from '../http/paths.js';
 import { getJson } from './api.js';
@@ -40,12 +41,15 @@ export function fileSize(bytes: number): string {
 
 const LABELS: Readonly<Record<string, string>> = { parquet: 'Parquet', csv: 'CSV' };
 
-export function showDatasetFiles(list: HTMLElement, index: DownloadIndex, dois: readonly string[]): void {
+export function showDatasetFiles(list: HTMLElement, index: DownloadIndex, dois: readonly string[], needsKey = false): void {
   const byDoi = new Map(index.datasets.map((d) => [d.DOI, d]));
   const items = [...dois].sort().flatMap((doi) => {
     const d = byDoi.get(doi);
     if (!d) return [];
-    const links = Object.entries(d.files).map(([format, f]) => h('a', { href: f.url, download: '', 'data-format': format }, `${LABELS[format] ?? format} (${fileSize(f.bytes)})`));
+    const links = Object.entries(d.files).map(([format, f]) => {
+      const text = `${LABELS[format] ?? format} (${fileSize(f.bytes)})`;
+      return needsKey ? h('span', { 'data-format': format }, text) : h('a', { href: f.url, download: '', 'data-format': format }, text);
+    });
     return [h('li', { 'data-doi': doi }, d.DatasetName ?? doi, ': ', ...links.flatMap((a, i) => (i ? [' · ', a] : [a])))];
   });
   list.replaceChildren(...(items.length ? items : [h('li', {}, 'No dataset files are listed for the selection.')]));

@@ -19,6 +19,8 @@ import { takeAwayPanel } from './take-away-panel.js';
 interface PageConfig {
   readonly tileUrl?: string;
   readonly tileAttribution?: string;
+  /** Keys are required: exports and dataset files need one, which the page does not hold (routes/explore.ts). */
+  readonly bulkNeedsKey?: boolean;
 }
 
 const config = JSON.parse(byId('explore-config').textContent ?? '{}') as PageConfig;
@@ -83,7 +85,7 @@ async function boot(): Promise<void> {
     byId('filters-chosen').textContent = chosen ? `(${chosen} chosen)` : '';
     const dois = [...counts.counts.DOI].filter(([doi, n]) => n > 0 && (selection.lists.DOI.length === 0 || selection.lists.DOI.includes(doi))).map(([doi]) => doi);
     showCitations(byId('citation-list'), datasets, dois);
-    showDatasetFiles(byId('file-list'), downloads, dois);
+    showDatasetFiles(byId('file-list'), downloads, dois, config.bulkNeedsKey);
     takeAway.show(filterText(selection), counts.total);
     renderChosen();
   }

@@ -1,7 +1,8 @@
 /**
  * Taking the selection away: the CSV extract downloaded page by page through the API's next links (one file,
  * one header); the whole result as one Parquet or CSV file from the export route (a plain link: the browser
- * streams it to disk, and the API's own page needs no key); and the same request "copied as" a script. A selection of more than one page first says how
+ * streams it to disk; offered only while keys are off, since an export then needs a key the page does not hold:
+ * routes/explore.ts); and the same request "copied as" a script. A selection of more than one page first says how
  * many rows and how long the whole takes at the rate just measured on its first page, and waits for a yes.
  */
 import { PATHS } from '../http/paths.js';

@@ -1,18 +1,24 @@
 /**
  * `x-api-key`: every non-browser request carries one. Missing → 401, unknown or revoked → 403, each saying how
  * to get or send a key. Browsers from an allowed origin may omit it (see cors.ts). The middleware also names
- * the client the limits count against: the key's id, else the allowed origin, else the client address.
+ * the client the limits count against:
+ *
+ * - keys on: a valid key's id; a keyless browser call is `browser`, counted by its address (the `Origin` and
+ *   `Sec-Fetch-Site` it names are the sender's word, so one listed origin is not one client);
+ * - no keys at all (open): the address, whatever `x-api-key` says, since an unchecked key is any string a
+ *   client makes up, and one per request would be a fresh bucket each time.
+ *
  * Keys themselves are never logged: only their id, a prefix of their hash.
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import { ApiError } from '../errors.js';
 import type { KeyStore } from '../keys/key-store.js';
-import { keyId } from '../keys/key-file.js';
 import { allowedOrigin } from './cors.js';
 
 export interface ApiClient {
-  readonly kind: 'key' | 'origin' | 'address';
-  /** Key id (hash prefix), origin or address: what rate limits count against. */
+  /** `browser`: no key, from an allowed origin, while keys are required (its own budget: middleware/access.ts). */
+  readonly kind: 'key' | 'browser' | 'address';
+  /** Key id (hash prefix), `browser:<address>` or address: what rate limits count against. */
   readonly id: string;
 }
 
@@ -37,15 +43,13 @@ export function apiKey(opts: ApiKeyOptions): MiddlewareHandler {
   const log = opts.log ?? (() => {});
   return async function requireApiKey(c, next) {
     const key = c.req.header('x-api-key');
-    const origin = allowedOrigin(c);
-    if (!key) {
-      if (origin) c.set('apiClient', { kind: 'origin', id: origin });
-      else if (!opts.store?.required) c.set('apiClient', { kind: 'address', id: clientAddress(c, opts.trustProxy) });
-      else throw new ApiError('missing_api_key', `An API key is required: ${SEND}. ${GET}`);
+    if (!opts.store?.required) {
+      c.set('apiClient', { kind: 'address', id: clientAddress(c, opts.trustProxy) });
       return next();
     }
-    if (!opts.store?.required) {
-      c.set('apiClient', { kind: 'key', id: keyId(key) });
+    if (!key) {
+      if (!allowedOrigin(c)) throw new ApiError('missing_api_key', `An API key is required: ${SEND}. ${GET}`);
+      c.set('apiClient', { kind: 'browser', id: `browser:${clientAddress(c, opts.trustProxy)}` });
       return next();
     }
     const check = opts.store.verify(key);
@@ -71,4 +75,17 @@ export function clientAddress(c: Context, trustProxy = false): string {
   }
   const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
   return incoming?.socket?.remoteAddress ?? 'unknown';
+}
+
+/**
+ * A path only a key may reach (whole-result exports, dataset files): a keyless browser call gets 401 saying how
+ * to get a key. Runs after `apiKey`, which named the client.
+ */
+export function keyOnly(what: string): MiddlewareHandler {
+  return async function requireKeyForBulk(c, next) {
+    if (c.get('apiClient')?.kind === 'browser') {
+      throw new ApiError('missing_api_key', `${what} need an API key (calls from a browser without one may page through results, at a smaller rate): ${SEND}. ${GET}`);
+    }
+    return next();
+  };
 }

@@ -21,6 +21,8 @@ export interface RateLimitOptions {
    * every replica draws from one bucket per client.
    */
   readonly take?: (id: string) => Decision | Promise<Decision>;
+  /** Whose bucket this is, for the 429's message: `per key` unless said. */
+  readonly per?: string;
 }
 
 export interface Decision {
@@ -88,7 +90,7 @@ export function rateLimit(opts: RateLimitOptions): MiddlewareHandler {
     if (!d.allowed) {
       throw new ApiError(
         'rate_limited',
-        `Too many requests: this API allows ${opts.rps} requests per second per key (bursts of ${opts.burst}). Wait ${d.retryAfter} s (Retry-After) and space requests at least ${1 / opts.rps} s apart.`,
+        `Too many requests: this API allows ${opts.rps} requests per second ${opts.per ?? 'per key'} (bursts of ${opts.burst}). Wait ${d.retryAfter} s (Retry-After) and space requests at least ${1 / opts.rps} s apart.`,
         {},
         { ...headers, 'Retry-After': String(d.retryAfter) },
       );

@@ -1,7 +1,8 @@
 /**
  * The explorer page in Chromium (Debian's package, driven by playwright-core) against a real API on the
  * fixture DuckDB file, with keys required: the page carries none and gets in as its own origin, listed in
- * CORS_ORIGINS. Every number the page shows is checked against the API itself (`$count`, next links), every
+ * CORS_ORIGINS (exports and dataset files, which then need a key, are downloaded from an API with none
+ * configured). Every number the page shows is checked against the API itself (`$count`, next links), every
  * "copy as" snippet with a runtime here is run, and screenshots at a laptop and a phone width land in
  * test-artifacts/explore/ (git-ignored), with the facet-update latencies the Performance API measured.
  */
@@ -38,15 +39,15 @@ let keys: KeyStore;
 let browser: Browser;
 const servers: TestServer[] = [];
 
-/** The API with keys required, its own origin listed in CORS_ORIGINS; the rest as the test asks. */
-async function startApi(access: Omit<AccessOptions, 'keys' | 'corsOrigins'> = {}, tiles: { tileUrl?: string; tileAttribution?: string } = {}): Promise<TestServer> {
+/** The API with keys required (or none at all, as `make start` runs), its own origin listed in CORS_ORIGINS; the rest as the test asks. */
+async function startApi(access: Omit<AccessOptions, 'keys' | 'corsOrigins'> = {}, tiles: { tileUrl?: string; tileAttribution?: string } = {}, keysOn = true): Promise<TestServer> {
   let app: ReturnType<typeof createApp> | undefined;
   const server = await listen({ fetch: (req: Request) => app!.fetch(req) }, NODE_SERVER_OPTIONS);
   app = createApp({
     acquire: () => db.acquire(),
     links: { trustProxy: false },
     explore: { assetsDir: join(dir, 'assets'), regionsFile: join(REPO_ROOT, 'scripts/sample/hubs.geojson'), ...tiles },
-    access: { keys, corsOrigins: [server.origin], ...access },
+    access: { keys: keysOn ? keys : undefined, corsOrigins: [server.origin], ...access },
   });
   servers.push(server);
   return server;
@@ -85,6 +86,8 @@ const and = (...parts: (string | undefined)[]) => parts.filter(Boolean).join(' a
 
 describe('the explorer page in Chromium', () => {
   let api: TestServer;
+  /** The same data with no key configured: exports and dataset files are then the page's to link. */
+  let openApi: TestServer;
   let page: Page;
   const pageErrors: string[] = [];
 
@@ -123,6 +126,7 @@ describe('the explorer page in Chromium', () => {
 
   beforeAll(async () => {
     api = await startApi();
+    openApi = await startApi({}, {}, false);
     const byDoi = await get<{ value: { DOI: string; Count: number }[] }>(`/Observations?$apply=${encodeURIComponent('groupby((DOI),aggregate($count as Count))')}`);
     smallDoi = byDoi.value.find((r) => r.Count > 1000 && r.Count < 10_000)!.DOI;
     page = await browser.newPage({ viewport: { width: 1366, height: 900 }, acceptDownloads: true });
@@ -305,9 +309,18 @@ describe('the explorer page in Chromium', () => {
     expect(bigCsv.split('\n').filter((l) => l.startsWith('Id,')).length).toBe(1);
   });
 
-  it('downloads the whole selection in one request from the export route, as Parquet and as CSV', async () => {
-    const filter = `DOI eq ${q(smallDoi)}`;
+  it('with keys required, offers no export link: it says an export needs a key, which the API asks of the page too', async () => {
     await page.goto(`${api.origin}/explore?DOI=${encodeURIComponent(smallDoi)}`);
+    await settled();
+    expect(await page.$$('#take-away a.export')).toHaveLength(0);
+    expect(await page.textContent('#take-away p.exports')).toMatch(/need an API key, which this page does not hold/);
+    const status = await page.evaluate(async () => (await fetch(`/v1/export/Observations?$format=csv`)).status);
+    expect(status).toBe(401);
+  });
+
+  it('with no key configured (make start), downloads the whole selection in one request from the export route, as Parquet and as CSV', async () => {
+    const filter = `DOI eq ${q(smallDoi)}`;
+    await page.goto(`${openApi.origin}/explore?DOI=${encodeURIComponent(smallDoi)}`);
     await settled();
     const expected = await count(filter);
     expect(await page.textContent('#take-away a.export[data-format="parquet"]')).toBe(`Parquet (${expected.toLocaleString('en-CA')} rows)`);
@@ -369,10 +382,20 @@ describe('the explorer page in Chromium', () => {
     expect(texts).toEqual(expected.map((doi) => metadata.value.find((m) => m.DOI === doi)!.Citation));
   });
 
-  it('lists each dataset file of the selection with its size, and a link that downloads exactly that file', async () => {
+  it('with keys required, lists each dataset file of the selection with its size and says a file needs a key', async () => {
     await page.goto(`${api.origin}/explore?DOI=${encodeURIComponent(smallDoi)}`);
     await settled();
-    const index = (await (await fetch(`${api.origin}/v1/downloads`, { headers: { 'x-api-key': KEY } })).json()) as { datasets: { DOI: string; files: Record<string, { url: string; bytes: number; sha256: string }> }[] };
+    expect(await page.$$('#file-list a')).toHaveLength(0);
+    const shown = await page.$$eval('#file-list li [data-format]', (s) => s.map((e) => e.textContent));
+    expect(shown.length).toBeGreaterThan(0);
+    for (const text of shown) expect(text).toMatch(/^(Parquet|CSV) \(\d+(\.\d)? (kB|MB|bytes)\)$/);
+    expect(await page.textContent('#dataset-files p')).toMatch(/these files need an API key/);
+  });
+
+  it('with no key configured, lists each dataset file of the selection with its size, and a link that downloads exactly that file', async () => {
+    await page.goto(`${openApi.origin}/explore?DOI=${encodeURIComponent(smallDoi)}`);
+    await settled();
+    const index = (await (await fetch(`${openApi.origin}/v1/downloads`)).json()) as { datasets: { DOI: string; files: Record<string, { url: string; bytes: number; sha256: string }> }[] };
     const listed = index.datasets.find((d) => d.DOI === smallDoi)!;
     const links = await page.$$eval('#file-list li a', (a) => a.map((e) => ({ href: e.getAttribute('href'), text: e.textContent, format: e.getAttribute('data-format') })));
     expect(links.map((l) => [l.format, l.href])).toEqual(Object.entries(listed.files).map(([format, f]) => [format, f.url]));

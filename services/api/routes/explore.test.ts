@@ -67,4 +67,18 @@ describe('/explore', () => {
     expect((await keyed.request('/v1/odata/v4/Observations')).status).toBe(401);
     keys.close();
   });
+
+  it('offers the export links only while keys are off: with keys, it says a key is needed instead of linking to a 401', async () => {
+    const { openKeyStore } = await import('../keys/key-store.js');
+    const open = await (await app({ assetsDir: dir }).request('/explore')).text();
+    expect(open).toContain('<a class="export" data-format="parquet" download>');
+    expect(open).not.toContain('data-needs-key');
+    const keys = await openKeyStore({ plainKeys: ['k'], pollMs: 0 });
+    const keyed = createApp({ acquire: () => { throw new Error('no database'); }, links: { trustProxy: false }, explore: { assetsDir: dir }, access: { keys } });
+    const html = await (await keyed.request('/explore')).text();
+    keys.close();
+    expect(html).not.toContain('class="export"');
+    expect(html).toMatch(/<p class="exports" data-needs-key>The whole result in one file, and the dataset files below, need an API key/);
+    expect(html).toContain('<script type="application/json" id="explore-config">{"bulkNeedsKey":true}</script>');
+  });
 });

@@ -3,6 +3,8 @@
  * assets `npm run build` writes (scripts/build/build-explore.ts) and this route serves from that folder; the
  * regions of REGIONS_FILE (the hubs) are served as they are for the map's base layer. Nothing here needs a
  * key: the page calls the public API like any browser client (the API's own origin listed in CORS_ORIGINS).
+ * While keys are required, such a call may not export nor fetch a dataset file (middleware/access.ts): the page
+ * then offers neither as a link and says what a key is for, so no click downloads a 401 body as a file.
  */
 import type { Hono } from 'hono';
 import { readFile } from 'node:fs/promises';
@@ -18,6 +20,8 @@ export interface ExploreOptions {
   /** A raster tile URL template (`https://tiles.example.org/{z}/{x}/{y}.png`) drawn below the boundaries. */
   readonly tileUrl?: string;
   readonly tileAttribution?: string;
+  /** Whether keys are required now (they turn on without a restart); left out, never. */
+  readonly keysRequired?: () => boolean;
 }
 
 const ASSETS: Readonly<Record<string, string>> = {
@@ -40,9 +44,9 @@ export function registerExplore(app: Hono, opts: ExploreOptions): void {
     "style-src 'self' 'unsafe-inline'",
     "frame-ancestors 'none'",
   ].join('; ');
-  const html = page({ tileUrl: opts.tileUrl, tileAttribution: opts.tileAttribution });
+  const html = { open: page({ tileUrl: opts.tileUrl, tileAttribution: opts.tileAttribution }), keyed: page({ tileUrl: opts.tileUrl, tileAttribution: opts.tileAttribution, bulkNeedsKey: true }) };
 
-  app.get(PATHS.explore, (c) => c.html(html, 200, { 'Content-Security-Policy': csp }));
+  app.get(PATHS.explore, (c) => c.html(opts.keysRequired?.() ? html.keyed : html.open, 200, { 'Content-Security-Policy': csp }));
 
   app.get(`${PATHS.explore}/assets/:file`, async (c) => {
     const file = c.req.param('file');
@@ -61,7 +65,16 @@ export function registerExplore(app: Hono, opts: ExploreOptions): void {
   });
 }
 
-function page(config: { tileUrl?: string; tileAttribution?: string }): string {
+/** What the page says instead of the export links and the files' links while they need a key. */
+const KEY_NEEDED = `need an API key, which this page does not hold: get one from the operators of this API (see <a href="/">the documentation</a>) and send it as "Copy the request as" below does, from <code>TRIBUTARY_API_KEY</code>.`;
+
+function page(config: { tileUrl?: string; tileAttribution?: string; bulkNeedsKey?: true }): string {
+  const exportsLine = config.bulkNeedsKey
+    ? `<p class="exports" data-needs-key>The whole result in one file, and the dataset files below, ${KEY_NEEDED} Without one, "Download CSV" fetches the selection page by page.</p>`
+    : `<p class="exports">The whole result in one file, one request:
+        <a class="export" data-format="parquet" download>Parquet</a>
+        <a class="export" data-format="csv" download>CSV</a>
+      </p>`;
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -121,10 +134,7 @@ function page(config: { tileUrl?: string; tileAttribution?: string }): string {
     <section id="take-away" aria-labelledby="take-away-title">
       <h2 id="take-away-title">Take it away</h2>
       <button type="button" class="download">Download CSV</button>
-      <p class="exports">The whole result in one file, one request:
-        <a class="export" data-format="parquet" download>Parquet</a>
-        <a class="export" data-format="csv" download>CSV</a>
-      </p>
+      ${exportsLine}
       <p class="download-status status" role="status"></p>
       <div class="confirm" role="group" aria-label="Confirm a large download" hidden>
         <p></p>
@@ -140,7 +150,7 @@ function page(config: { tileUrl?: string; tileAttribution?: string }): string {
     </section>
     <section id="dataset-files" aria-labelledby="dataset-files-title">
       <h2 id="dataset-files-title">Dataset files</h2>
-      <p>Each dataset behind the selection, whole, as one file per format (<a href="${PATHS.downloads}">all files</a>):</p>
+      <p>Each dataset behind the selection, whole, as one file per format (<a href="${PATHS.downloads}">all files</a>)${config.bulkNeedsKey ? `; these files ${KEY_NEEDED}` : ':'}</p>
       <ul id="file-list"></ul>
     </section>
   </main>
