@@ -60,7 +60,7 @@ export function registerAccess(app: Hono, opts: AccessOptions = {}, collectionPa
     app.use(filesPath, (c, next) => (c.req.method === 'GET' ? exports(c, next) : next()));
   }
   if (opts.queryGate) {
-    const gate = queryGate(opts.queryGate);
+    const gate = queryGate(opts.queryGate, trustProxy);
     // Only requests that run a DuckDB query wait for a slot; `$metadata` shares the route pattern.
     app.use(collectionPath, (c, next) => (reads(c) ? gate(c, next) : next()));
     app.use(exportPath, (c, next) => (reads(c) ? gate(c, next) : next()));
