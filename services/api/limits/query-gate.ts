@@ -110,7 +110,7 @@ export function createQueryGate(opts: QueryGateOptions): QueryGate {
       },
       async resume(signal) {
         if (state === 'working') return true;
-        if (state !== 'parked') return false;
+        if (state !== 'parked' || signal?.aborted) return false;
         if (running < opts.maxConcurrent && resuming.length === 0) {
           running++;
         } else {
