@@ -2,7 +2,8 @@
  * Who may call the API and how much: the middleware chain in its one order, built from one options object.
  *
  *   urlLength (414) → headWithoutBody → cors (preflight, allowed origin) → apiKey (401/403) → rateLimit (429)
- *   → concurrencyPerClient (429) → exportsPerClient (429, exports only) → queryGate (503, data requests only)
+ *   → concurrencyPerClient (429) → exportsPerClient (429, exports only) → queryGate (429 beyond a client's share,
+ *   503, data requests only)
  *
  * An export (`/v1/export/…`) is one request to the rate limit however long it streams; it holds a place of
  * MAX_CONCURRENT_PER_KEY, one of MAX_CONCURRENT_EXPORTS and a query slot until its last byte is sent. A dataset file
