@@ -131,7 +131,12 @@ export async function holdUntilSent(c: Context, next: () => Promise<void>, done:
     {
       async pull(controller) {
         try {
-          if (slot && !(await slot.resume(c.req.raw.signal))) return; // the client left: the abort cancels the body
+          if (slot && !(await slot.resume(c.req.raw.signal))) {
+            // The client left while this response waited for a slot: the abort cancels the rows; end the body too.
+            controller.error(new Error('the client went away'));
+            finish();
+            return;
+          }
           const { done: end, value } = await reader.read();
           if (end) {
             controller.close();
