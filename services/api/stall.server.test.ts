@@ -56,6 +56,7 @@ async function start(streamStallMs: number): Promise<Started> {
     exportTimeoutMs: defaults.EXPORT_TIMEOUT_MS,
     access: {
       keys,
+      corsOrigins: ['http://localhost:3000', 'http://127.0.0.1:3000'], // what make start lists
       rateLimit: { rps: defaults.RATE_LIMIT_RPS, burst: defaults.RATE_LIMIT_BURST },
       maxConcurrentPerKey: defaults.MAX_CONCURRENT_PER_KEY,
       maxConcurrentExports: defaults.MAX_CONCURRENT_EXPORTS,
