@@ -279,7 +279,13 @@ describe('concurrency', () => {
     const keys = await openKeyStore({ plainKeys: ['x', 'y', 'z'] });
     const gate = createQueryGate({ maxConcurrent: 1, maxQueue: 1, maxWaitMs: 10_000 });
     const port = await start({ keys, queryGate: gate });
-    const first = await hold(port, BIG, { 'x-api-key': 'x' });
+    // A query still working holds its slot (one whose response waits on its client parks it: stall.server.test.ts).
+    slow = true;
+    const first = request({ host: '127.0.0.1', port, path: `${RECORDS}?%24top=5`, headers: { 'x-api-key': 'x' }, agent: false });
+    first.on('error', () => {});
+    first.end();
+    await until(() => running() === 1);
+    slow = false;
     const queued = get(port, `${RECORDS}?%24top=1`, { 'x-api-key': 'y' });
     await until(() => gate.waiting === 1);
     const refused = await get(port, `${RECORDS}?%24top=1`, { 'x-api-key': 'z' });
@@ -288,7 +294,7 @@ describe('concurrency', () => {
     expect(refused.json.errors[0].code).toBe('unavailable');
     expect((await get(port, '/readyz')).status).toBe(200);
     expect((await get(port, '/v1/odata/v4/$metadata', { 'x-api-key': 'z' })).status).toBe(200); // no query, no slot
-    first.close();
+    first.destroy();
     expect((await queued).status).toBe(200);
     expect(await until(() => gate.running === 0)).toBe(true);
   });

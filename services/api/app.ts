@@ -24,8 +24,8 @@ import { registerFeatures } from './ogc/register-features.js';
 export interface AppDeps extends HandlerDeps {
   /** The snapshot a request is served from (db/database.ts); taken and released by the lease alone (http/lease.ts). */
   readonly acquire: () => Acquired;
-  /** QUERY_TIMEOUT_MS and MAX_PAGE_BYTES; each unlimited when left out. */
-  readonly limits?: { readonly queryTimeoutMs?: number | undefined; readonly maxPageBytes?: number | undefined };
+  /** QUERY_TIMEOUT_MS, MAX_PAGE_BYTES and STREAM_STALL_MS; each unlimited when left out. */
+  readonly limits?: { readonly queryTimeoutMs?: number | undefined; readonly maxPageBytes?: number | undefined; readonly streamStallMs?: number | undefined };
   /** Reports unexpected errors (never user input problems); defaults to stderr. */
   readonly logError?: (err: unknown) => void;
   /** Keys, CORS and rate limits (middleware/access.ts); left out, the API is open and unlimited (tests). */
@@ -48,7 +48,8 @@ export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
   const logError = deps.logError ?? ((err: unknown) => console.error(err));
 
-  app.use('*', cutOnError()); // outermost: it must wrap the body as finally sent (compressed or not)
+  // Outermost: it must wrap the body as finally sent (compressed or not), and a stall is the socket's.
+  app.use('*', cutOnError({ stallMs: deps.limits?.streamStallMs }));
   app.use('*', securityHeaders({ noStore: [PATHS.healthz, PATHS.readyz] }));
   app.use('*', async (c, next) => {
     await next();

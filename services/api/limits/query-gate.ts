@@ -2,15 +2,33 @@
  * The global cap on DuckDB queries running at once, with a short first-come queue. DuckDB already uses every
  * core for one query; more concurrent queries only share the same cores and memory, so beyond the cap a request
  * waits briefly, and when the queue is full (or the wait too long) it is told to come back (503).
+ *
+ * A slot belongs to a query that is working. A response waiting on its client (a full socket) parks: it gives its
+ * slot to the next request and takes one again, ahead of new requests, once the client reads. At most
+ * `maxConcurrent` responses park at once (each may hold a libuv thread and a page's bytes: limits/thread-pool.ts);
+ * beyond that a waiting response keeps its slot. One client holds at most `maxPerClient` slots, working or parked,
+ * so a few clients that stop reading cannot take every slot.
  */
 
-export type GateRefusal = 'queue_full' | 'wait_timeout' | 'aborted';
+export type GateRefusal = 'queue_full' | 'wait_timeout' | 'aborted' | 'client_share';
+
+/** A query's place in the gate. */
+export interface QuerySlot {
+  /** The response waits on its client: the slot goes to the next request if a parking place is free. */
+  park(): void;
+  /** The client reads again: resolves true once the slot is held again, false when `signal` aborted the wait. */
+  resume(signal?: AbortSignal): Promise<boolean>;
+  release(): void;
+}
 
 export interface QueryGate {
-  /** Resolves with a release function, or with why no slot was given. */
-  acquire(signal?: AbortSignal): Promise<(() => void) | GateRefusal>;
+  /** Resolves with the slot, or with why none was given. `client` names who asks (middleware/api-key.ts apiClient). */
+  acquire(signal?: AbortSignal, client?: string): Promise<QuerySlot | GateRefusal>;
+  /** Slots held by working queries. */
   readonly running: number;
   readonly waiting: number;
+  /** Responses waiting on their clients without a slot. */
+  readonly parked: number;
 }
 
 export interface QueryGateOptions {
@@ -18,26 +36,104 @@ export interface QueryGateOptions {
   readonly maxQueue: number;
   /** Longest wait in the queue. */
   readonly maxWaitMs: number;
+  /** Slots, working or parked, one client may hold; default `perClientShare(maxConcurrent)`. */
+  readonly maxPerClient?: number;
+}
+
+/**
+ * A quarter of the slots per client (at least one): four clients that stop reading at once still leave the slots
+ * free once they park, and no one client can fill them.
+ * @example perClientShare(8) // → 2
+ */
+export function perClientShare(maxConcurrent: number): number {
+  return Math.max(1, Math.floor(maxConcurrent / 4));
 }
 
 interface Waiter {
-  grant(release: () => void): void;
+  grant(): void;
 }
 
 export function createQueryGate(opts: QueryGateOptions): QueryGate {
   if (!Number.isInteger(opts.maxConcurrent) || opts.maxConcurrent < 1) throw new Error(`maxConcurrent must be ≥ 1, got ${opts.maxConcurrent}`);
   if (!Number.isInteger(opts.maxQueue) || opts.maxQueue < 0) throw new Error(`maxQueue must be ≥ 0, got ${opts.maxQueue}`);
+  const maxPerClient = opts.maxPerClient ?? perClientShare(opts.maxConcurrent);
   let running = 0;
+  let parked = 0;
+  /** Parked responses taking their slot back go first; new requests after them. */
+  const resuming: Waiter[] = [];
   const queue: Waiter[] = [];
+  const held = new Map<string, number>();
+  const count = (client: string | undefined, delta: 1 | -1) => {
+    if (client === undefined) return;
+    const n = (held.get(client) ?? 0) + delta;
+    if (n > 0) held.set(client, n);
+    else held.delete(client);
+  };
 
-  function releaser(): () => void {
-    let done = false;
-    return () => {
-      if (done) return;
-      done = true;
-      const next = queue.shift();
-      if (next) next.grant(releaser()); // the slot passes straight to the next waiter
-      else running--;
+  /** A slot was freed: it passes straight to the next waiter, or is counted free. */
+  function free(): void {
+    const next = resuming.shift() ?? queue.shift();
+    if (next) next.grant();
+    else running--;
+  }
+
+  function wait(list: Waiter[], signal: AbortSignal | undefined, maxWaitMs: number | undefined): Promise<boolean> {
+    return new Promise((resolve) => {
+      const leave = () => {
+        const i = list.indexOf(waiter);
+        if (i >= 0) list.splice(i, 1);
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', leave);
+        resolve(false);
+      };
+      const waiter: Waiter = {
+        grant() {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', leave);
+          resolve(true);
+        },
+      };
+      const timer = maxWaitMs === undefined ? undefined : setTimeout(leave, maxWaitMs);
+      signal?.addEventListener('abort', leave, { once: true });
+      list.push(waiter);
+    });
+  }
+
+  function slotFor(client: string | undefined): QuerySlot {
+    let state: 'working' | 'parked' | 'resuming' | 'released' = 'working';
+    return {
+      park() {
+        if (state !== 'working' || parked >= opts.maxConcurrent) return;
+        state = 'parked';
+        parked++;
+        free();
+      },
+      async resume(signal) {
+        if (state === 'working') return true;
+        if (state !== 'parked' || signal?.aborted) return false;
+        if (running < opts.maxConcurrent && resuming.length === 0) {
+          running++;
+        } else {
+          state = 'resuming';
+          if (!(await wait(resuming, signal, undefined))) {
+            if (state === 'resuming') state = 'parked';
+            return false;
+          }
+          // The slot passed here from free(): `running` already counts it.
+          if (state !== 'resuming') return (free(), false);
+        }
+        parked--;
+        state = 'working';
+        return true;
+      },
+      release() {
+        if (state === 'released') return;
+        const was = state;
+        state = 'released';
+        count(client, -1);
+        if (was === 'working') free();
+        else parked--;
+      },
     };
   }
 
@@ -48,33 +144,21 @@ export function createQueryGate(opts: QueryGateOptions): QueryGate {
     get waiting() {
       return queue.length;
     },
-    async acquire(signal) {
+    get parked() {
+      return parked;
+    },
+    async acquire(signal, client) {
       if (signal?.aborted) return 'aborted';
-      if (running < opts.maxConcurrent) {
+      if (client !== undefined && (held.get(client) ?? 0) >= maxPerClient) return 'client_share';
+      count(client, 1);
+      const refuse = (why: GateRefusal): GateRefusal => (count(client, -1), why);
+      if (running < opts.maxConcurrent && resuming.length === 0 && queue.length === 0) {
         running++;
-        return releaser();
+        return slotFor(client);
       }
-      if (queue.length >= opts.maxQueue) return 'queue_full';
-      return new Promise((resolve) => {
-        const leave = (why: GateRefusal) => {
-          const i = queue.indexOf(waiter);
-          if (i >= 0) queue.splice(i, 1);
-          clearTimeout(timer);
-          signal?.removeEventListener('abort', onAbort);
-          resolve(why);
-        };
-        const onAbort = () => leave('aborted');
-        const waiter: Waiter = {
-          grant(release) {
-            clearTimeout(timer);
-            signal?.removeEventListener('abort', onAbort);
-            resolve(release);
-          },
-        };
-        const timer = setTimeout(() => leave('wait_timeout'), opts.maxWaitMs);
-        signal?.addEventListener('abort', onAbort, { once: true });
-        queue.push(waiter);
-      });
+      if (queue.length >= opts.maxQueue) return refuse('queue_full');
+      if (await wait(queue, signal, opts.maxWaitMs)) return slotFor(client);
+      return refuse(signal?.aborted ? 'aborted' : 'wait_timeout');
     },
   };
 }

@@ -1,10 +1,11 @@
 /**
  * UV_THREADPOOL_SIZE for the API process. DuckDB's node bindings run each query as libuv async work, so a COPY
  * into a pipe that a slow client drains holds a libuv thread for as long as it is blocked in write(): a page's
- * COPY while its client reads (db/extract/copy-text.ts), a cursor's COPY while it waits between pages with its
- * read-ahead full (db/extract/cursor.ts). With only libuv's default 4 threads, four slow clients stop every file
+ * export's COPY while its client reads (db/extract/copy-export.ts), a cursor's COPY while it waits between pages with
+ * its read-ahead full (db/extract/cursor.ts). With only libuv's default 4 threads, four slow clients stop every file
  * read, DNS lookup and new query of the process. So: one thread per query the gate admits at once
- * (MAX_CONCURRENT_QUERIES), one per cursor that may wait (CURSOR_CACHE_SIZE), and libuv's own 4 on top.
+ * (MAX_CONCURRENT_QUERIES) and as many again for the responses parked on their clients (limits/query-gate.ts: at
+ * most as many as it admits), one per cursor that may wait (CURSOR_CACHE_SIZE), and libuv's own 4 on top.
  *
  * libuv sizes its pool once, at its first use, and loading DuckDB's addon is one: main.ts sets the size before it
  * imports anything that loads DuckDB (this module imports nothing). A pool left at 4 had two idle cursors and a page
@@ -23,8 +24,8 @@ export interface ThreadPoolNeeds {
 
 /**
  * @example
- * threadPoolSize({ maxConcurrentQueries: 8, cursorCacheSize: 4 }) // → 16
+ * threadPoolSize({ maxConcurrentQueries: 8, cursorCacheSize: 4 }) // → 24
  */
 export function threadPoolSize(needs: ThreadPoolNeeds): number {
-  return Math.min(LIBUV_MAX_THREADS, needs.maxConcurrentQueries + needs.cursorCacheSize + LIBUV_DEFAULT_THREADS);
+  return Math.min(LIBUV_MAX_THREADS, 2 * needs.maxConcurrentQueries + needs.cursorCacheSize + LIBUV_DEFAULT_THREADS);
 }

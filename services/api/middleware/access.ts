@@ -3,7 +3,7 @@
  *
  *   urlLength (414) → headWithoutBody → cors (preflight, allowed origin) → apiKey (401/403) → keyOnly (401,
  *   exports and dataset files) → rateLimit (429) → concurrencyPerClient (429) → exportsPerClient (429, exports
- *   only) → queryGate (503, data requests only)
+ *   only) → queryGate (429 beyond a client's share, 503, data requests only)
  *
  * While keys are required, a browser call without one (a listed `Origin`, or a same-origin request to a listed
  * host) is let in because browser pages cannot keep a secret, not because it proved anything: any script can send
@@ -81,7 +81,7 @@ export function registerAccess(app: Hono, opts: AccessOptions = {}, collectionPa
     app.use(filesPath, (c, next) => (c.req.method === 'GET' ? exports(c, next) : next()));
   }
   if (opts.queryGate) {
-    const gate = queryGate(opts.queryGate);
+    const gate = queryGate(opts.queryGate, trustProxy);
     // Only requests that run a DuckDB query wait for a slot; `$metadata` shares the route pattern.
     app.use(collectionPath, (c, next) => (reads(c) ? gate(c, next) : next()));
     app.use(exportPath, (c, next) => (reads(c) ? gate(c, next) : next()));

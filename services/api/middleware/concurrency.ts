@@ -3,11 +3,13 @@
  * returns: a page keeps its DuckDB query open while it streams.
  *
  * - per client (the documentation asks clients not to send parallel requests): beyond `max`, 429;
- * - global DuckDB query slots with a short queue (limits/query-gate.ts): when full, 503 with Retry-After.
+ * - global DuckDB query slots with a short queue (limits/query-gate.ts): when full, 503 with Retry-After. A response
+ *   waiting on its client parks its slot (another query runs meanwhile) and takes it back before it reads on; one
+ *   client holds at most its share of the slots (beyond it, 429).
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import { ApiError } from '../errors.js';
-import type { QueryGate } from '../limits/query-gate.js';
+import type { QueryGate, QuerySlot } from '../limits/query-gate.js';
 import { apiClient } from './api-key.js';
 
 export interface PerClientOptions {
@@ -70,13 +72,21 @@ export function concurrencyPerClient(opts: PerClientOptions): MiddlewareHandler 
   };
 }
 
-export function queryGate(gate: QueryGate): MiddlewareHandler {
+export function queryGate(gate: QueryGate, trustProxy = false): MiddlewareHandler {
   return async function waitForQuerySlot(c, next) {
-    const slot = await gate.acquire(c.req.raw.signal);
-    if (typeof slot !== 'function') {
+    const slot = await gate.acquire(c.req.raw.signal, apiClient(c, trustProxy).id);
+    if (slot === 'client_share') {
+      throw new ApiError(
+        'rate_limited',
+        'Too many queries at once from one client: wait for a response to finish (read it to its end) before sending the next request.',
+        {},
+        { 'Retry-After': '1' },
+      );
+    }
+    if (typeof slot !== 'object') {
       throw new ApiError('unavailable', 'The API is busy: too many queries are running. Retry after the number of seconds in Retry-After.', {}, { 'Retry-After': '2' });
     }
-    await holdUntilSent(c, next, slot);
+    await holdUntilSent(c, next, () => slot.release(), slot);
   };
 }
 
@@ -96,9 +106,10 @@ export function headWithoutBody(): MiddlewareHandler {
 /**
  * Runs the rest of the chain and calls `done` exactly once when the response body has been fully read,
  * cancelled or failed (or at once when there is no body). The client's disconnect also ends it, in case the
- * server never reads the body.
+ * server never reads the body. With `slot`, the slot is parked whenever a chunk waits for the client to take it,
+ * and taken back before the next chunk is read.
  */
-export async function holdUntilSent(c: Context, next: () => Promise<void>, done: () => void): Promise<void> {
+export async function holdUntilSent(c: Context, next: () => Promise<void>, done: () => void, slot?: Pick<QuerySlot, 'park' | 'resume'>): Promise<void> {
   let finished = false;
   const finish = () => {
     if (finished) return;
@@ -120,11 +131,20 @@ export async function holdUntilSent(c: Context, next: () => Promise<void>, done:
     {
       async pull(controller) {
         try {
+          if (slot && !(await slot.resume(c.req.raw.signal))) {
+            // The client left while this response waited for a slot: the abort cancels the rows; end the body too.
+            controller.error(new Error('the client went away'));
+            finish();
+            return;
+          }
           const { done: end, value } = await reader.read();
           if (end) {
             controller.close();
             finish();
-          } else controller.enqueue(value);
+          } else {
+            controller.enqueue(value);
+            slot?.park();
+          }
         } catch (err) {
           controller.error(err);
           finish();

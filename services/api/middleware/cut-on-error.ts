@@ -4,6 +4,11 @@
  * (`outgoing.end('Error: …')`: a clean last chunk) before destroying it, so an interrupted export or CSV page would
  * arrive as a short file that looks whole. This wraps every streamed body outermost (after compression) and
  * destroys the socket itself the moment the body errors, before the server can end it.
+ *
+ * A body whose client takes nothing for `stallMs` is cut the same way (STREAM_STALL_MS): a client that stops
+ * reading would otherwise hold its query slot, its place per key and its snapshot for as long as it keeps the
+ * connection open. Stalled means the server asked for no next chunk: the previous one still sits in the socket's
+ * buffers, which a client reading even slowly keeps emptying.
  */
 import type { MiddlewareHandler } from 'hono';
 
@@ -12,31 +17,82 @@ interface NodeBindings {
   readonly outgoing?: { destroy(err?: Error): void; readonly destroyed?: boolean };
 }
 
-export function cutOnError(): MiddlewareHandler {
+export interface CutOptions {
+  /** Cut a body whose client has taken no chunk for this long; never when left out. */
+  readonly stallMs?: number | undefined;
+}
+
+export function cutOnError(opts: CutOptions = {}): MiddlewareHandler {
   return async function cutConnectionOnBodyError(c, next) {
     await next();
     const outgoing = (c.env as NodeBindings | undefined)?.outgoing;
     const body = c.res.body;
     if (!outgoing || !body) return;
     const reader = body.getReader();
+    const cut = (err: Error) => {
+      if (!outgoing.destroyed) outgoing.destroy(err);
+    };
+    const stall = opts.stallMs === undefined ? undefined : stallTimer(opts.stallMs, () => {
+      const err = new Error(`the client read nothing for ${opts.stallMs} ms`);
+      cut(err);
+      void reader.cancel(err).catch(() => {});
+    });
     const guarded = new ReadableStream<Uint8Array>(
       {
         async pull(controller) {
+          stall?.reading();
           let result: ReadableStreamReadResult<Uint8Array>;
           try {
             result = await reader.read();
           } catch (err) {
-            if (!outgoing.destroyed) outgoing.destroy(err instanceof Error ? err : new Error(String(err)));
+            stall?.stop();
+            cut(err instanceof Error ? err : new Error(String(err)));
             controller.error(err);
             return;
           }
-          if (result.done) controller.close();
-          else controller.enqueue(result.value);
+          if (result.done) {
+            stall?.stop();
+            controller.close();
+          } else {
+            controller.enqueue(result.value);
+            stall?.waiting();
+          }
         },
-        cancel: (reason) => reader.cancel(reason),
+        cancel: (reason) => (stall?.stop(), reader.cancel(reason)),
       },
       { highWaterMark: 0 },
     );
     c.res = new Response(guarded, c.res);
+  };
+}
+
+/**
+ * Calls `onStall` once the body has waited `ms` for its client without a break. One timer per body, moved on only
+ * when it fires early (a timer per chunk would be set and cleared thousands of times a second on a fast transfer).
+ */
+function stallTimer(ms: number, onStall: () => void): { waiting(): void; reading(): void; stop(): void } {
+  let since: number | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const check = () => {
+    timer = undefined;
+    if (since === undefined) return;
+    const left = since + ms - performance.now();
+    if (left <= 0) return onStall();
+    timer = setTimeout(check, left);
+    timer.unref();
+  };
+  return {
+    waiting() {
+      since = performance.now();
+      if (!timer) check();
+    },
+    reading() {
+      since = undefined;
+    },
+    stop() {
+      since = undefined;
+      clearTimeout(timer);
+      timer = undefined;
+    },
   };
 }

@@ -21,7 +21,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from '../app.js';
 import { openDatabase, type Database } from '../db/database.js';
 import { openKeyStore, type KeyStore } from '../keys/key-store.js';
-import { createQueryGate } from '../limits/query-gate.js';
+import { createQueryGate, type QuerySlot } from '../limits/query-gate.js';
 import type { AccessOptions } from '../middleware/access.js';
 import { NODE_SERVER_OPTIONS } from '../middleware/url-length.js';
 import { REPO_ROOT } from '../testing/fixture-db.js';
@@ -505,13 +505,13 @@ describe('the explorer page when the API refuses', () => {
   it('503s (every query slot taken) are waited out and said; the page loads once a slot is free, or offers to try again', async () => {
     const gate = createQueryGate({ maxConcurrent: 1, maxQueue: 0, maxWaitMs: 1000 });
     // Another client's query holds the only slot.
-    const release = (await gate.acquire()) as () => void;
+    const slot = (await gate.acquire()) as QuerySlot;
     const api = await startApi({ queryGate: gate });
     const page = await browser.newPage();
     const notices = await watchProblems(page);
     await page.goto(`${api.origin}/explore`);
     await page.waitForFunction(() => /busy \(503\): retrying in/.test(document.getElementById('problem')?.textContent ?? ''));
-    release();
+    slot.release();
     await page.waitForSelector('#total[data-total]', { timeout: 30_000 });
     await page.waitForSelector('#results:not([aria-busy])', { timeout: 30_000 });
     expect(notices.some((t) => /busy \(503\)/.test(t))).toBe(true);
@@ -522,12 +522,12 @@ describe('the explorer page when the API refuses', () => {
 
     // Held for good: after its retries the page says what the API said and offers to start over. A new page
     // (its own HTTP cache: a reload would take the counts from the cache, which is the point of max-age).
-    const held = (await gate.acquire()) as () => void;
+    const held = (await gate.acquire()) as QuerySlot;
     const again = await browser.newPage();
     await again.goto(`${api.origin}/explore`);
     await again.waitForSelector('#problem button', { timeout: 30_000 });
     expect(await again.textContent('#problem')).toMatch(/^503: .*The page keeps working/);
-    held();
+    held.release();
     await again.click('#problem button');
     await again.waitForSelector('#total[data-total]', { timeout: 30_000 });
     await again.close();

@@ -131,16 +131,53 @@ function discard(reader: PipeReader): () => Promise<void> {
  * Yields the bytes DuckDB writes, as they arrive; returns the number of rows COPY reports having written.
  * A failed COPY (SQL error, interrupt) throws its error, possibly before bytes still in the pipe: a failed page is
  * cut, never completed.
+ *
+ * The pipe is read to its end whether or not the consumer keeps up: a page's COPY has rendered (and sorted) the
+ * whole page before its first byte, so what it still writes is already in memory, and a writer left blocked on a
+ * full pipe costs more than those bytes. On the snapshot's instance DuckDB's scheduler threads share a query's
+ * tasks: when one of them holds the COPY's sink blocked in write(), the thread that runs the query (a libuv
+ * worker) polls the task queue for as long as the client does not read, a core spinning for nothing
+ * (docs/performance.md, A stalled reader). Read to the end, the COPY finishes, and its connection and thread are
+ * free however slowly the page then travels. The page's size is bounded before it starts (MAX_PAGE_BYTES).
  */
 export async function* copyThroughPipe(conn: DuckDBConnection, q: CompiledQuery, pipe: string, rowEnd: RowEnd): AsyncGenerator<Uint8Array, number> {
   const copy = startPipeCopy(conn, q, pipe, rowEnd);
+  const read = drain(copy.reader);
   let rows: number | undefined;
   try {
-    for await (const chunk of copy.reader.iterator({ destroyOnReturn: false })) yield chunk as Buffer;
+    for (let chunk = await read.next(); chunk; chunk = await read.next()) yield chunk;
     rows = await copy.done;
     return rows;
   } finally {
+    read.stop();
     if (rows === undefined) await copy.stop();
     else copy.reader.destroy();
   }
+}
+
+/** Reads `socket` to its end into a queue; `next` resolves the next chunk, or undefined at the end. */
+function drain(socket: Socket): { next(): Promise<Buffer | undefined>; stop(): void } {
+  const queue: Buffer[] = [];
+  let ended = false;
+  let failure: Error | undefined;
+  let wake: (() => void) | undefined;
+  const onData = (chunk: Buffer) => (queue.push(chunk), wake?.());
+  const onEnd = () => ((ended = true), wake?.());
+  const onError = (err: Error) => ((failure ??= err), wake?.());
+  socket.on('data', onData).on('end', onEnd).on('error', onError);
+  return {
+    async next() {
+      for (;;) {
+        if (failure) throw failure;
+        const chunk = queue.shift();
+        if (chunk || ended) return chunk;
+        await new Promise<void>((resolve) => (wake = resolve));
+        wake = undefined;
+      }
+    },
+    stop() {
+      queue.length = 0;
+      socket.off('data', onData).off('end', onEnd).off('error', onError);
+    },
+  };
 }

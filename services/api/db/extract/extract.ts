@@ -10,6 +10,9 @@
  * 2. Every way a COPY ends (read to the end, abandoned, aborted, failed mid-way or at once) leaves no query
  *    running and gives its pipe back; a failed page is cut, never completed: copy-text.test.ts, 'a consumer that
  *    stops…', 'an abort signal mid-page…', 'a query that fails part-way…'.
+ *    A page's COPY is read to its end whether or not its consumer keeps up, so no writer stays blocked on the
+ *    snapshot's multi-threaded instance (where a blocked sink makes the query's thread poll for tasks, a core
+ *    spinning): stall.server.test.ts 'eight stalled $top=10000 pages cost no CPU…'.
  * 3. The row frame is `<Id>\x01<byte length>\x01<text>\n`, defined once (row-frame.ts: the SQL that writes it and
  *    the reader); rows are cut by length whatever their text holds: row-frame.test.ts 'cuts rows by their
  *    length…', 'gives the same rows however the stream is split…', 'a frame that is not ours fails loudly…'.
