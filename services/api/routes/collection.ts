@@ -76,7 +76,8 @@ async function page(c: Context, query: Query, result: PageResult, lease: Lease, 
 function applyPage(c: Context, query: Query, result: ApplyResult, deps: HandlerDeps): Response {
   const { plan } = result;
   const value = result.groups.map(({ keys, count }) => {
-    const out: Record<string, unknown> = {};
+    // No prototype: the alias is the client's, and `as __proto__` must name a member, not replace the prototype.
+    const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
     plan.groupBy.forEach((dim, i) => {
       const v = keys[i];
       out[dim.name] = typeof v === 'bigint' ? Number(v) : (v ?? null);
