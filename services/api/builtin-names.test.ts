@@ -15,8 +15,8 @@ import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createApp } from './app.js';
 import { openDatabase, type Database } from './db/database.js';
-import { API_ERROR_CODES } from './errors.js';
 import { openKeyStore, type KeyStore } from './keys/key-store.js';
+import { expectErrorBody } from './testing/error-body.js';
 
 const NAMES = [...new Set([...Object.getOwnPropertyNames(Object.prototype), '__proto__'])];
 /** What a built-in name is compared with: a name no table holds. */
@@ -125,17 +125,6 @@ async function ask(surface: Surface, name: string): Promise<{ status: number; te
   const path = surface.path(name);
   const res = await app.request(path, { headers: { 'x-api-key': surface.asKey ? name : KEY } });
   return { status: res.status, text: await res.text(), path };
-}
-
-/** The API's error body (errors.ts), with OGC's members under /v1/features. */
-function expectErrorBody(status: number, text: string, path: string): void {
-  expect(text, path).not.toMatch(/\n\s+at /);
-  const body = JSON.parse(text) as { message?: unknown; errors: { status: string; code: string; detail: string }[]; code?: string; description?: string };
-  const [error] = body.errors;
-  expect(error?.status, path).toBe(String(status));
-  expect(Object.hasOwn(API_ERROR_CODES, error!.code), `${path}: code ${error!.code}`).toBe(true);
-  expect(typeof error!.detail, path).toBe('string');
-  if (path.startsWith('/v1/features')) expect([body.code, typeof body.description], path).toEqual([error!.code, 'string']);
 }
 
 describe("JavaScript's built-in names reach no lookup", () => {
