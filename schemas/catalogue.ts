@@ -47,7 +47,7 @@ export function getResource(name: string): ResourceDef | undefined {
 
 /** A dimension by its name or an accepted alias. */
 export function getDimension(name: string): DimensionDef | undefined {
-  return dimensionByName.get(dimensionAliases[name] ?? name);
+  return dimensionByName.get(Object.hasOwn(dimensionAliases, name) ? dimensionAliases[name]! : name);
 }
 
 /** The filter names a resource accepts, aliases included, for error messages and documentation. */

@@ -5,6 +5,7 @@
 import { DuckDBConnection, type DuckDBDataChunk, type DuckDBInstance, type DuckDBTypeId, type DuckDBValue } from '@duckdb/node-api';
 import { TEXT_BYTES_COLUMN } from '../query/render-row.js';
 import { chunkColumns, type ChunkColumn } from './chunk-columns.js';
+import { paramTypes } from './param-types.js';
 import type { Key } from '../query/plan.js';
 import type { CompiledQuery } from '../query/sql.js';
 import type { Extract, RowEnd } from './extract/extract.js';
@@ -68,7 +69,7 @@ export function createQueryRunner(instance: DuckDBInstance, extract: Pick<Extrac
   async function* chunks<T>(q: CompiledQuery, signal: AbortSignal | undefined, convert: (chunk: DuckDBDataChunk, result: ResultShape) => T): AsyncGenerator<T> {
     const { conn, done } = await acquireConnection(signal);
     try {
-      const result = await conn.stream(q.sql, q.params as DuckDBValue[]);
+      const result = await conn.stream(q.sql, q.params as DuckDBValue[], paramTypes(q.params));
       const names = result.columnNames();
       const textBytes = names.indexOf(TEXT_BYTES_COLUMN);
       const shape: ResultShape = { types: names.map((_, i) => result.columnTypeId(i)), textBytes: textBytes < 0 ? undefined : textBytes };
@@ -89,7 +90,7 @@ export function createQueryRunner(instance: DuckDBInstance, extract: Pick<Extrac
     async columns(q, signal) {
       const { conn, done } = await acquireConnection(signal);
       try {
-        return (await conn.runAndReadAll(q.sql, q.params as DuckDBValue[])).getColumnsObject();
+        return (await conn.runAndReadAll(q.sql, q.params as DuckDBValue[], paramTypes(q.params))).getColumnsObject();
       } finally {
         done();
       }

@@ -36,4 +36,11 @@ describe('parseForwarded', () => {
   ])('%j is malformed', (header) => {
     expect(parseForwarded(header)).toBeUndefined();
   });
+
+  it('a parameter named __proto__ is a parameter, refused when repeated, not a prototype (issue 37 item 5)', () => {
+    const [element] = parseForwarded('__proto__=a;host=h')!;
+    expect(Object.hasOwn(element!, '__proto__')).toBe(true);
+    expect([element!['__proto__'], element!['host']]).toEqual(['a', 'h']);
+    expect(parseForwarded('__proto__=a;__proto__=b')).toBeUndefined();
+  });
 });

@@ -23,7 +23,8 @@ const BARE_VALUE = /^[!#$%&'*+\-.^_`|~0-9A-Za-z:[\]]+$/;
  */
 export function parseForwarded(header: string): Record<string, string>[] | undefined {
   const elements: Record<string, string>[] = [];
-  let element: Record<string, string> = {};
+  // Without a prototype, a parameter named `__proto__` is a parameter like any other (and refused when repeated).
+  let element: Record<string, string> = Object.create(null) as Record<string, string>;
   let i = 0;
   const skipSpace = () => {
     while (header[i] === ' ' || header[i] === '\t') i++;
@@ -53,7 +54,7 @@ export function parseForwarded(header: string): Record<string, string>[] | undef
     const sep = header[i++];
     if (sep === ',') {
       elements.push(element);
-      element = {};
+      element = Object.create(null) as Record<string, string>;
     } else if (sep !== ';') {
       return undefined;
     }

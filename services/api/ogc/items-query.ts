@@ -44,13 +44,14 @@ type FilterParameter = (value: string, others: ReadonlyMap<string, string>) => E
 
 /**
  * Parameters that are filters, AND-ed into one filter by `itemsPlan` below. Part 3's `filter` is CQL2-Text parsed by
- * cql2/ into the same `Expr` as `$filter`.
+ * cql2/ into the same `Expr` as `$filter`. A Map, as every table a request's names are looked up in: an object
+ * would answer `constructor` or `toString` with what it inherits.
  */
-const FILTER_PARAMETERS: Readonly<Record<string, FilterParameter>> = {
-  bbox: (value) => envelopeExpr(parseBbox(value), 0),
-  datetime: datetimeExpr,
-  filter: cql2Expr,
-};
+const FILTER_PARAMETERS: ReadonlyMap<string, FilterParameter> = new Map<string, FilterParameter>([
+  ['bbox', (value) => envelopeExpr(parseBbox(value), 0)],
+  ['datetime', datetimeExpr],
+  ['filter', cql2Expr],
+]);
 
 function cql2Expr(value: string, others: ReadonlyMap<string, string>): Expr {
   const lang = others.get('filter-lang') ?? FILTER_LANG;
@@ -74,7 +75,7 @@ export function itemsPlan(raw: string, collection: FeatureCollectionDef): ItemsP
   const { single, fields } = readParameters(raw, collection);
   const parts: { readonly parameter: string; readonly expr: Expr }[] = [];
   for (const [name, value] of single) {
-    const expr = FILTER_PARAMETERS[name]?.(value, single);
+    const expr = FILTER_PARAMETERS.get(name)?.(value, single);
     if (expr) parts.push({ parameter: name, expr: onPoint(expr, collection) });
   }
   for (const [name, values] of fields) parts.push({ parameter: name, expr: fieldExpr(name, values) });
@@ -104,7 +105,10 @@ export function itemsPlan(raw: string, collection: FeatureCollectionDef): ItemsP
  * observations the location's coordinates each observation carries, planned like any field of theirs.
  */
 function onPoint(expr: Expr, collection: FeatureCollectionDef): Expr {
-  const names: Record<string, string> = { Latitude: collection.point.latitude, Longitude: collection.point.longitude };
+  const names = new Map([
+    ['Latitude', collection.point.latitude],
+    ['Longitude', collection.point.longitude],
+  ]);
   const visit = (e: Expr): Expr => {
     switch (e.kind) {
       case 'and':
@@ -113,7 +117,7 @@ function onPoint(expr: Expr, collection: FeatureCollectionDef): Expr {
       case 'not':
         return { ...e, operand: visit(e.operand) };
       default: {
-        const name = names[e.property.name];
+        const name = names.get(e.property.name);
         return name && name !== e.property.name ? { ...e, property: { ...e.property, name } } : e;
       }
     }
@@ -131,7 +135,7 @@ function readParameters(raw: string, collection: FeatureCollectionDef) {
       fields.set(name, [...(fields.get(name) ?? []), value]);
       continue;
     }
-    if (!(ITEMS_PARAMETERS as readonly string[]).includes(name) && !FILTER_PARAMETERS[name]) throw unknownParameter(name, collection);
+    if (!(ITEMS_PARAMETERS as readonly string[]).includes(name) && !FILTER_PARAMETERS.has(name)) throw unknownParameter(name, collection);
     if (single.has(name)) throw invalid(name, `${name} appears more than once; give it once.`);
     single.set(name, value);
   }
@@ -167,7 +171,7 @@ function unknownParameter(name: string, collection: FeatureCollectionDef): ApiEr
   const fields = filterNames(collection.resource).join(', ');
   return invalid(
     name,
-    `Unknown query parameter '${name}' on /collections/${collection.id}/items. Parameters: ${[...new Set([...ITEMS_PARAMETERS, ...Object.keys(FILTER_PARAMETERS)])].join(', ')}, and one per queryable field: ${fields}.`,
+    `Unknown query parameter '${name}' on /collections/${collection.id}/items. Parameters: ${[...new Set([...ITEMS_PARAMETERS, ...FILTER_PARAMETERS.keys()])].join(', ')}, and one per queryable field: ${fields}.`,
   );
 }
 

@@ -24,13 +24,14 @@ export interface ExploreOptions {
   readonly keysRequired?: () => boolean;
 }
 
-const ASSETS: Readonly<Record<string, string>> = {
-  'explore.js': 'text/javascript; charset=utf-8',
-  'explore.js.map': 'application/json',
-  'explore.css': 'text/css; charset=utf-8',
-  'explore.css.map': 'application/json',
-  'provinces.json': 'application/geo+json',
-};
+/** A Map: the file name is the request's, and an object would list `constructor` as an asset. */
+const ASSETS: ReadonlyMap<string, string> = new Map([
+  ['explore.js', 'text/javascript; charset=utf-8'],
+  ['explore.js.map', 'application/json'],
+  ['explore.css', 'text/css; charset=utf-8'],
+  ['explore.css.map', 'application/json'],
+  ['provinces.json', 'application/geo+json'],
+]);
 
 /** JSON inside <script>: `<` escaped so no value can close the element. */
 const scriptJson = (v: unknown): string => JSON.stringify(v).replace(/</g, '\\u003c');
@@ -50,7 +51,7 @@ export function registerExplore(app: Hono, opts: ExploreOptions): void {
 
   app.get(`${PATHS.explore}/assets/:file`, async (c) => {
     const file = c.req.param('file');
-    const type = ASSETS[file];
+    const type = ASSETS.get(file);
     if (!type) throw new ApiError('not_found', `No explorer asset '${file}'. The page loads explore.js, explore.css and provinces.json.`);
     try {
       return c.body(await readFile(join(opts.assetsDir, file)), 200, { 'Content-Type': type });

@@ -15,6 +15,7 @@ import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { closeSync, constants, openSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { literal, type CompiledQuery } from '../../query/sql.js';
+import { paramTypes } from '../param-types.js';
 import { PipeThread, type PipeThreadOptions } from './pipe-thread.js';
 import { FRAME_DELIMITER, FRAME_END } from './row-frame.js';
 
@@ -89,7 +90,7 @@ function start<R extends PipeReader>(conn: DuckDBConnection, sql: string, params
     guard = undefined;
   };
   const done = conn
-    .run(sql, params as DuckDBValue[])
+    .run(sql, params as DuckDBValue[], paramTypes(params))
     .then((result) => result.rowsChanged)
     .finally(closeGuard);
   done.catch((err: unknown) => reader.destroy(err instanceof Error ? err : new Error(String(err))));
