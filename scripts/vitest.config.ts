@@ -23,6 +23,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // The default summary, then the ten slowest files (scripts/slowest-files.ts): a slowdown shows in the run that made it.
+    reporters: ['default', [resolve(import.meta.dirname, 'slowest-files.ts'), { count: 10 }]],
     // One published DuckDB file, built by the real generator and ingest CLIs, shared by the API tests.
     globalSetup: ['services/api/testing/fixture-db.ts'],
   },
