@@ -13,15 +13,24 @@ import { plainFilesDir } from '../../../schemas/publication-files.js';
 declare module 'vitest' {
   export interface ProvidedContext {
     apiFixtureDb: string;
+    sampleHub: SampleHub;
   }
+}
+
+/** A published file and the sample datasets it was ingested from, for tests that publish changes onto a hub. */
+export interface SampleHub {
+  readonly duckdbPath: string;
+  /** The generator's output, one folder per dataset: read only (copy a folder to change it). */
+  readonly src: string;
 }
 
 export const REPO_ROOT = resolve(import.meta.dirname, '../../..');
 /** Small enough to build in seconds, large enough for several 1,000-row pages per location filter. */
 export const FIXTURE_ROWS = '30000';
 
-export function buildFixtureDatabase(dir: string): string {
-  const env = { ...process.env, ROWS: FIXTURE_ROWS, SEED: '7', OUT: join(dir, 'sample'), SRC: join(dir, 'sample') };
+export function buildFixtureDatabase(dir: string): SampleHub {
+  const src = join(dir, 'sample');
+  const env = { ...process.env, ROWS: FIXTURE_ROWS, SEED: '7', OUT: src, SRC: src };
   const duckdbPath = join(dir, 'tributary.duckdb');
   const run = (script: string, args: string[] = []) =>
     execFileSync(process.execPath, ['--import', 'tsx', script, ...args], {
@@ -31,19 +40,18 @@ export function buildFixtureDatabase(dir: string): string {
     });
   run('scripts/sample/main.ts');
   run('ingest/main.ts', ['ingest']);
-  return duckdbPath;
+  return { duckdbPath, src };
 }
 
 export default function setup(project: TestProject): () => void {
+  const dir = mkdtempSync(join(tmpdir(), 'tributary-api-'));
+  const hub = buildFixtureDatabase(dir);
+  project.provide('sampleHub', hub);
   // API_FIXTURE_DB runs the API tests against a file of one's own (e.g. the bench's 10M-row file, to time the
   // explorer on it): `API_FIXTURE_DB=… npx vitest run --config scripts/vitest.config.ts services/api/routes/explore`.
+  // Ingest's tests still publish onto the sample hub, whose datasets they know.
   const given = process.env.API_FIXTURE_DB;
-  if (given) {
-    project.provide('apiFixtureDb', resolve(given));
-    return () => {};
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'tributary-api-'));
-  project.provide('apiFixtureDb', buildFixtureDatabase(dir));
+  project.provide('apiFixtureDb', given ? resolve(given) : hub.duckdbPath);
   return () => rmSync(dir, { recursive: true, force: true });
 }
 
