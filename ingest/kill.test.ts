@@ -6,7 +6,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { runIngest } from './pipeline.js';
 import { runRemove } from './remove.js';
 import { plainFilesDir } from '../schemas/publication-files.js';
-import { copyFixtures, copyPublishedFile, dumpTables, listedFilesMissing, tableFingerprints, tempDir } from './test-support.js';
+import { cliArgs, copyFixtures, copyPublishedFile, dumpTables, listedFilesMissing, tableFingerprints, tempDir } from './test-support.js';
 
 const root = new URL('..', import.meta.url).pathname;
 
@@ -30,7 +30,7 @@ type KillPoint = keyof typeof KILL_POINTS;
 function killAt(point: KillPoint, args: readonly string[], env: NodeJS.ProcessEnv, db: string): Promise<{ killed: boolean }> {
   const { dir, is } = KILL_POINTS[point];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'ingest/main.ts', ...args], { cwd: root, env: { ...process.env, ...env }, stdio: 'ignore' });
+    const child = spawn(process.execPath, cliArgs(args), { cwd: root, env: { ...process.env, ...env }, stdio: 'ignore' });
     // Watching from the tick that spawned it: the child is still starting Node, far from its first file.
     const watcher = watch(dir(db), (_event, name) => {
       if (name && is(name, db, child.pid!)) child.kill('SIGKILL');
@@ -74,7 +74,7 @@ describe('an ingest killed midway', () => {
     expect((await readdir(plainFilesDir(db))).filter((n) => n.startsWith('.tmp-'))).toEqual([]);
     expect(await listedFilesMissing(db)).toEqual([]);
     expect(existsSync(`${db}.wal`)).toBe(false);
-  });
+  }, 180_000);
 });
 
 describe('an incremental publish killed at each of its steps', () => {
@@ -130,7 +130,7 @@ describe('an incremental publish killed at each of its steps', () => {
     expect((await readdir(dbDir)).filter((n) => n.includes('.tmp-'))).toEqual([]);
     expect((await readdir(plainFilesDir(db))).filter((n) => n.startsWith('.tmp-'))).toEqual([]);
     expect(await listedFilesMissing(db)).toEqual([]);
-  });
+  }, 180_000);
 });
 
 async function doiOf(folder: string): Promise<string> {

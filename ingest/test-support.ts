@@ -4,6 +4,7 @@ import { cp, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promi
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { inject } from 'vitest';
 import { plainFilesDir } from '../schemas/publication-files.js';
 
 export const fixturesDir = new URL('./fixtures/src/', import.meta.url).pathname;
@@ -83,9 +84,12 @@ export interface CliRun {
   kill(signal: NodeJS.Signals): void;
 }
 
+/** The command line of the ingest CLI with `args`: ingest/main.ts as the run's globalSetup bundled it. */
+export const cliArgs = (args: readonly string[]): string[] => [inject('ingestCli'), ...args];
+
 /** Starts the ingest CLI (`ingest/main.ts <args>`) as a real process. */
 export function startCli(args: readonly string[], env: NodeJS.ProcessEnv): CliRun {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'ingest/main.ts', ...args], { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, cliArgs(args), { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   let closed = false;
   const waiters: { pattern: RegExp; resolve: () => void; reject: (err: Error) => void }[] = [];
