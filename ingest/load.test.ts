@@ -74,7 +74,8 @@ async function stagedAlone(src: string, dir: string) {
   }
 }
 
-describe('the load (one statement from CSV to observations per batch)', () => {
+// Each test publishes up to four times (one batch per dataset among them): more than the default minute on a busy machine.
+describe('the load (one statement from CSV to observations per batch)', { timeout: 180_000 }, () => {
   it('counts what staging line by line counts, and explains only the datasets with something to explain', async () => {
     const dir = await tempDir();
     const src = await sources(dir);
