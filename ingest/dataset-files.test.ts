@@ -9,7 +9,7 @@ import { runCompact } from './compact.js';
 import { runIngest } from './pipeline.js';
 import { publishToStore } from './publish-store.js';
 import { runRemove } from './remove.js';
-import { copyFixtures, listedFilesMissing, query, tempDir } from './test-support.js';
+import { copyFixtures, copyPublishedFile, listedFilesMissing, query, tempDir } from './test-support.js';
 
 /**
  * The dataset files of issue 29 on a real DuckDB file: written per new or replaced dataset, kept for unchanged ones
@@ -40,11 +40,18 @@ const history = (db: string) => query(db, 'SELECT "PublicationId", strftime("Cre
 const changes = (db: string, id: string) => query(db, `SELECT "DOI", "DatasetName", "Change" FROM publication_changes WHERE "PublicationId" = '${id}' ORDER BY "DOI"`);
 const sha256 = async (path: string) => createHash('sha256').update(await readFile(path)).digest('hex');
 
+/** alpha, beta and gamma published into an empty file, once for the file; each test changes a copy of it. */
+let first: Promise<string> | undefined;
 async function ingestFixtures(dir: string) {
+  first ??= (async () => {
+    const db = join(await tempDir(), 'db', 'tributary.duckdb');
+    const report = await runIngest({ src: await copyFixtures(join(dir, 'first'), ['alpha', 'beta', 'gamma']), duckdbPath: db, regionsFile: hubs });
+    expect(report.published).toBe(true);
+    return db;
+  })();
   const src = await copyFixtures(join(dir, 'src'), ['alpha', 'beta', 'gamma']);
   const db = join(dir, 'db', 'tributary.duckdb');
-  const report = await runIngest({ src, duckdbPath: db, regionsFile: hubs });
-  expect(report.published).toBe(true);
+  await copyPublishedFile(await first, db);
   return { src, db };
 }
 

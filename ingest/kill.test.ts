@@ -1,34 +1,44 @@
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, watch } from 'node:fs';
 import { cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { basename, dirname, join } from 'node:path';
+import { describe, expect, inject, it } from 'vitest';
 import { runIngest } from './pipeline.js';
 import { runRemove } from './remove.js';
 import { plainFilesDir } from '../schemas/publication-files.js';
-import { copyFixtures, dumpTables, listedFilesMissing, tempDir } from './test-support.js';
+import { cliArgs, copyFixtures, copyPublishedFile, dumpTables, listedFilesMissing, tableFingerprints, tempDir } from './test-support.js';
 
 const root = new URL('..', import.meta.url).pathname;
 
 /**
- * Spawns the CLI and SIGKILLs it once a temp file of its own exists in `dbDir` (its build: mid-build; the files
- * folder: while it writes a dataset file), resolving when it died.
+ * The steps of a publish onto a published file, each the appearance of a name that the test is told of by
+ * inotify (fs.watch) and kills the CLI at: no delay to guess, and every step is hit on every run.
  */
-function ingestAndKill(env: NodeJS.ProcessEnv, dbDir: string): Promise<{ killedMidway: boolean }> {
+const KILL_POINTS = {
+  /** The copy of the published file that the change is merged into (merge.ts, startCopy). */
+  copy: { dir: dirname, is: (name: string, db: string, pid: number) => name === `${basename(db)}.tmp-${pid}` },
+  /** The delta build, which the load, derive and statistics stages write (publish.ts, openBuild). */
+  build: { dir: dirname, is: (name: string, db: string, pid: number) => name === `${basename(db)}.tmp-${pid}-delta` },
+  /** A dataset file while DuckDB writes it, before it is hashed and renamed (dataset-files.ts). */
+  file: { dir: plainFilesDir, is: (name: string, _db: string, pid: number) => name.startsWith(`.tmp-${pid}-`) },
+  /** The merged copy renamed over DUCKDB_PATH: the new publication is in place, its clean-up not yet done. */
+  rename: { dir: dirname, is: (name: string, db: string) => name === basename(db) },
+} as const;
+type KillPoint = keyof typeof KILL_POINTS;
+
+/** Runs the CLI on `db` and SIGKILLs it when `point` happens, resolving once it died: whether the kill ended it. */
+function killAt(point: KillPoint, args: readonly string[], env: NodeJS.ProcessEnv, db: string): Promise<{ killed: boolean }> {
+  const { dir, is } = KILL_POINTS[point];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'ingest/main.ts', 'ingest'], { cwd: root, env: { ...process.env, ...env }, stdio: 'ignore' });
-    let killedMidway = false;
-    const poll = setInterval(async () => {
-      const names = await readdir(dbDir).catch(() => [] as string[]);
-      if (names.some((n) => n.includes(`.tmp-${child.pid}`))) {
-        killedMidway = true;
-        child.kill('SIGKILL');
-      }
-    }, 20);
+    const child = spawn(process.execPath, cliArgs(args), { cwd: root, env: { ...process.env, ...env }, stdio: 'ignore' });
+    // Watching from the tick that spawned it: the child is still starting Node, far from its first file.
+    const watcher = watch(dir(db), (_event, name) => {
+      if (name && is(name, db, child.pid!)) child.kill('SIGKILL');
+    });
     child.on('error', reject);
-    child.on('exit', () => {
-      clearInterval(poll);
-      resolve({ killedMidway });
+    child.on('exit', (_code, signal) => {
+      watcher.close();
+      resolve({ killed: signal === 'SIGKILL' });
     });
   });
 }
@@ -42,18 +52,16 @@ describe('an ingest killed midway', () => {
     expect(first.published).toBe(true);
     const before = await dumpTables(db);
 
-    const big = join(dir, 'big');
-    const gen = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/sample/main.ts'], { cwd: root, env: { ...process.env, ROWS: '100000', OUT: big }, encoding: 'utf8' });
-    expect(gen.status, gen.stderr).toBe(0);
-    const { killedMidway } = await ingestAndKill({ SRC: big, DUCKDB_PATH: db }, dbDir);
-    expect(killedMidway).toBe(true);
-
+    // Two of the sample hub's datasets, new to this file: killed while it builds them.
+    const big = join(dir, 'new');
+    const hub = inject('sampleHub').src;
+    for (const name of (await readdir(hub)).filter((n) => !n.startsWith('.')).sort().slice(0, 2)) await cp(join(hub, name), join(big, name), { recursive: true });
+    expect((await killAt('build', ['ingest'], { SRC: big, DUCKDB_PATH: db }, db)).killed).toBe(true);
     expect(await dumpTables(db)).toEqual(before);
     expect((await readdir(dbDir)).some((n) => n.includes('.tmp-'))).toBe(true);
 
     // Killed while it writes the dataset files: none of them is listed, every listed one is complete.
-    const killedWriting = await ingestAndKill({ SRC: big, DUCKDB_PATH: db }, plainFilesDir(db));
-    expect(killedWriting.killedMidway).toBe(true);
+    expect((await killAt('file', ['ingest'], { SRC: big, DUCKDB_PATH: db }, db)).killed).toBe(true);
     expect(await dumpTables(db)).toEqual(before);
     expect(await listedFilesMissing(db)).toEqual([]);
     expect((await readdir(plainFilesDir(db))).some((n) => n.startsWith('.tmp-'))).toBe(true);
@@ -66,44 +74,17 @@ describe('an ingest killed midway', () => {
     expect((await readdir(plainFilesDir(db))).filter((n) => n.startsWith('.tmp-'))).toEqual([]);
     expect(await listedFilesMissing(db)).toEqual([]);
     expect(existsSync(`${db}.wal`)).toBe(false);
-  });
+  }, 180_000);
 });
 
-/**
- * Runs the CLI; with `killAfterMs`, SIGKILLs it that long after its publish lock exists (the run has started work:
- * a kill during the process's start-up would test nothing). Resolves with when the lock appeared, the whole run's
- * time and whether it was killed.
- */
-function runAndKill(args: string[], env: NodeJS.ProcessEnv, db: string, killAfterMs?: number): Promise<{ killed: boolean; code: number | null; startMs: number; fullMs: number }> {
-  return new Promise((resolve, reject) => {
-    // A killed run leaves its holder note behind; this run writes its own once it holds the lock.
-    rmSync(`${db}.lock.json`, { force: true });
-    const t0 = performance.now();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'ingest/main.ts', ...args], { cwd: root, env: { ...process.env, ...env }, stdio: 'ignore' });
-    let startMs = NaN;
-    let timer: NodeJS.Timeout | undefined;
-    const poll = setInterval(() => {
-      if (!Number.isNaN(startMs) || !existsSync(`${db}.lock.json`)) return;
-      startMs = performance.now() - t0;
-      if (killAfterMs !== undefined) timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
-    }, 5);
-    child.on('error', reject);
-    child.on('exit', (code, signal) => {
-      clearInterval(poll);
-      clearTimeout(timer);
-      resolve({ killed: signal === 'SIGKILL', code, startMs, fullMs: performance.now() - t0 });
-    });
-  });
-}
-
-describe('an incremental publish killed at a random point', () => {
+describe('an incremental publish killed at each of its steps', () => {
   it('leaves either the previous publication or the complete new one, and no temp file after the next run', async () => {
     const dir = await tempDir();
     const dbDir = join(dir, 'db');
     const db = join(dbDir, 'tributary.duckdb');
-    const pool = join(dir, 'pool');
-    const gen = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/sample/main.ts'], { cwd: root, env: { ...process.env, ROWS: '60000', OUT: pool, SEED: '3' }, encoding: 'utf8' });
-    expect(gen.status, gen.stderr).toBe(0);
+    const hub = inject('sampleHub');
+    await copyPublishedFile(hub.duckdbPath, db);
+    const pool = hub.src;
     const [first, second, ...rest] = (await readdir(pool)).filter((n) => !n.startsWith('.')).sort();
     const only = async (name: string, edit = false) => {
       const src = join(dir, `src-${name}`);
@@ -113,48 +94,43 @@ describe('an incremental publish killed at a random point', () => {
       if (edit) await writeFile(csv, `${(await readFile(csv, 'utf8')).trimEnd().split('\n').slice(0, -10).join('\n')}\n`);
       return src;
     };
-    expect((await runIngest({ src: pool, duckdbPath: db })).published).toBe(true);
     await runRemove({ duckdbPath: db, doi: await doiOf(join(pool, first!)) });
 
-    // Each trial: a change (re-add the removed dataset, or remove another), killed after a seeded delay within
-    // the time it takes when left alone; the outcome must be one of the two complete states.
-    let seed = 42;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-    const trials = [
-      { args: ['ingest'], env: { SRC: await only(first!) } },
-      { args: ['remove', await doiOf(join(pool, second!))], env: {} },
-      { args: ['ingest'], env: { SRC: await only(rest[0]!, true) } },
+    // Each trial: a change (re-add the removed dataset, remove another, replace a third), run to the end in this
+    // process for the state it publishes, then by the CLI killed at each of its steps from the same start: killed
+    // before the rename the previous publication is intact, after it the complete new one is in place.
+    const add = await only(first!);
+    const replace = await only(rest[0]!, true);
+    const removed = await doiOf(join(pool, second!));
+    const trials: { args: string[]; env: NodeJS.ProcessEnv; alone: () => Promise<{ published: boolean }>; points: KillPoint[] }[] = [
+      { args: ['ingest'], env: { SRC: add }, alone: () => runIngest({ src: add, duckdbPath: db }), points: ['copy', 'build', 'file', 'rename'] },
+      { args: ['remove', removed], env: {}, alone: () => runRemove({ duckdbPath: db, doi: removed }), points: ['copy', 'rename'] },
+      { args: ['ingest'], env: { SRC: replace }, alone: () => runIngest({ src: replace, duckdbPath: db }), points: ['copy', 'build', 'file', 'rename'] },
     ];
-    let killedMidway = 0;
     for (const trial of trials) {
-      const before = await dumpTables(db);
+      const before = await tableFingerprints(db);
       const backup = `${db}.backup`;
       await cp(db, backup);
-      const alone = await runAndKill(trial.args, { DUCKDB_PATH: db, ...trial.env }, db);
-      expect(alone.code).toBe(0);
-      const after = await dumpTables(db);
+      expect((await trial.alone()).published).toBe(true);
+      const after = await tableFingerprints(db);
       expect(after).not.toEqual(before);
-      // Kill points within the work itself (after the lock is taken, before the run would end).
-      const workMs = Number.isNaN(alone.startMs) ? alone.fullMs : alone.fullMs - alone.startMs;
-      for (let k = 0; k < 2; k++) {
+      for (const point of trial.points) {
         await cp(backup, db);
-        const { killed } = await runAndKill(trial.args, { DUCKDB_PATH: db, ...trial.env }, db, Math.round(random() * workMs));
-        const now = await dumpTables(db);
-        if (killed && JSON.stringify(now) === JSON.stringify(before)) killedMidway++;
-        expect([before, after]).toContainEqual(now);
+        const { killed } = await killAt(point, trial.args, { DUCKDB_PATH: db, ...trial.env }, db);
+        expect(killed, `${trial.args.join(' ')} killed at ${point}`).toBe(true);
+        expect(await tableFingerprints(db), `${trial.args.join(' ')} killed at ${point}`).toEqual(point === 'rename' ? after : before);
         expect(await listedFilesMissing(db)).toEqual([]);
         expect(existsSync(`${db}.wal`)).toBe(false);
       }
       await rm(backup);
     }
-    expect(killedMidway).toBeGreaterThan(0);
 
     // The next run removes what killed runs left behind.
     expect((await runIngest({ src: await only(rest[1]!), duckdbPath: db })).published).toBe(true);
     expect((await readdir(dbDir)).filter((n) => n.includes('.tmp-'))).toEqual([]);
     expect((await readdir(plainFilesDir(db))).filter((n) => n.startsWith('.tmp-'))).toEqual([]);
     expect(await listedFilesMissing(db)).toEqual([]);
-  }, 240_000);
+  }, 180_000);
 });
 
 async function doiOf(folder: string): Promise<string> {

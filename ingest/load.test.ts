@@ -7,7 +7,7 @@ import { runIngest, type IngestOptions } from './pipeline.js';
 import { abandonBuild, openBuild } from './build-file.js';
 import { readSources } from './read.js';
 import type { Report } from './report.js';
-import { copyFixtures, dumpTables, query, tempDir } from './test-support.js';
+import { copyFixtures, copyPublishedFile, dumpTables, query, tempDir } from './test-support.js';
 import { prepareValidation, stageDataset } from './validate.js';
 
 const hubs = new URL('../scripts/sample/hubs.geojson', import.meta.url).pathname;
@@ -38,6 +38,27 @@ async function sources(dir: string): Promise<string> {
   return src;
 }
 
+/**
+ * The sources ingested into an empty file, once for the file: every test starts from this publication (a copy of
+ * it) or compares with its report, so each test ingests only what it changes.
+ */
+let first: Promise<{ report: Report; progress: string[]; db: string }> | undefined;
+function firstIngest(): Promise<{ report: Report; progress: string[]; db: string }> {
+  first ??= (async () => {
+    const dir = await tempDir();
+    const db = join(dir, 'one.duckdb');
+    return { ...(await ingest({ src: await sources(dir), duckdbPath: db })), db };
+  })();
+  return first;
+}
+
+/** A copy of the first ingest's file at `to`, with its dataset files. */
+async function firstPublished(to: string): Promise<{ report: Report; progress: string[] }> {
+  const { db, ...rest } = await firstIngest();
+  await copyPublishedFile(db, to);
+  return rest;
+}
+
 /** What staging each dataset line by line on its own reports: the truth the one pass must agree with. */
 async function stagedAlone(src: string, dir: string) {
   const { datasets } = await readSources(src);
@@ -55,11 +76,12 @@ async function stagedAlone(src: string, dir: string) {
   }
 }
 
-describe('the load (one statement from CSV to observations per batch)', () => {
+// Each test publishes up to four times (one batch per dataset among them): more than the default minute on a busy machine.
+describe('the load (one statement from CSV to observations per batch)', { timeout: 180_000 }, () => {
   it('counts what staging line by line counts, and explains only the datasets with something to explain', async () => {
     const dir = await tempDir();
     const src = await sources(dir);
-    const { report, progress } = await ingest({ src, duckdbPath: join(dir, 'one.duckdb') });
+    const { report, progress } = await firstIngest();
     expect(progress.some((l) => /read, validated and sorted in one pass .* rows\/s\)$/.test(l))).toBe(true);
     expect(progress.find((l) => l.startsWith('alpha/part-2.csv:'))).toBe('alpha/part-2.csv: 17 rows');
     expect(progress.filter((l) => /explained line by line/.test(l)).map((l) => l.split(':')[0])).toEqual(['10.25976/alph-aa11', '10.25976/gamm-cc33']);
@@ -76,7 +98,7 @@ describe('the load (one statement from CSV to observations per batch)', () => {
   it('publishes the same rows, Ids and statistics in one batch per dataset as in one batch for all', async () => {
     const dir = await tempDir();
     const src = await sources(dir);
-    const one = await ingest({ src, duckdbPath: join(dir, 'one.duckdb') });
+    const one = await firstPublished(join(dir, 'one.duckdb'));
     const many = await ingest({ src, duckdbPath: join(dir, 'many.duckdb'), batchBytes: 1 });
     expect(one.progress.filter((l) => /in one pass/.test(l))).toHaveLength(1);
     const passes = many.progress.filter((l) => /in one pass \(batch \d+ of \d+\)/.test(l));
@@ -98,7 +120,7 @@ describe('the load (one statement from CSV to observations per batch)', () => {
     const dir = await tempDir();
     const src = await sources(dir);
     const db = join(dir, 'one.duckdb');
-    await ingest({ src, duckdbPath: db });
+    await firstPublished(db);
     const before = await dumpTables(db);
     // A file whose header misses required columns: no readable file at all.
     await rm(join(src, 'beta', 'data.csv.gz'));
@@ -120,7 +142,7 @@ describe('the load (one statement from CSV to observations per batch)', () => {
   it('rejects a file DuckDB cannot read in one statement on its own, and loads the rest of its dataset and batch', async () => {
     const dir = await tempDir();
     const src = await sources(dir);
-    const without = await ingest({ src, duckdbPath: join(dir, 'without.duckdb') });
+    const without = await firstPublished(join(dir, 'without.duckdb'));
     // A file replaced between read and load (read judged the gzip whole): by a gzip member followed by garbage, whose
     // header reads and which DuckDB's reader fails on at the end of the stream (of a file larger than its first
     // read; a small one it reads whole and does not fail on). One batch per dataset, so it is swapped in once

@@ -6,7 +6,7 @@ import { datasetIdFromDoi } from './dataset-id.js';
 import { runIngest } from './pipeline.js';
 import { runRemove } from './remove.js';
 import type { Report } from './report.js';
-import { copyFixtures, dumpTables, query, tempDir } from './test-support.js';
+import { copyFixtures, copyPublishedFile, dumpTables, query, tempDir } from './test-support.js';
 
 const hubs = new URL('../scripts/sample/hubs.geojson', import.meta.url).pathname;
 const ALPHA = '10.25976/alph-aa11';
@@ -19,13 +19,25 @@ async function ingestFixtures(dir: string, db = join(dir, 'db', 'tributary.duckd
   return { src, db, report };
 }
 
+/** The fixtures ingested into an empty file once for the file: read by the first describe, copied by the tests that change it. */
+let first: ReturnType<typeof ingestFixtures> | undefined;
+const firstIngest = async () => (first ??= tempDir().then((dir) => ingestFixtures(dir)));
+
+/** A copy of the first ingest's file at `<dir>/db/`, and the fixtures to change, as a fresh ingest into `dir` leaves them. */
+async function copyOfFirst(dir: string) {
+  const { db: from } = await firstIngest();
+  const db = join(dir, 'db', 'tributary.duckdb');
+  await copyPublishedFile(from, db);
+  return { src: await copyFixtures(join(dir, 'src')), db };
+}
+
 const byDoi = (report: Report, doi: string) => report.datasets.find((d) => d.DOI === doi);
 
 describe('ingest of the fixture datasets', () => {
   let db: string;
   let report: Report;
   beforeAll(async () => {
-    ({ db, report } = await ingestFixtures(await tempDir()));
+    ({ db, report } = await firstIngest());
   });
 
   it('publishes and reports every dataset, with exact counts', () => {
@@ -153,7 +165,7 @@ describe('ingest of the fixture datasets', () => {
 describe('re-ingest and remove', () => {
   it('gives identical tables when the same source is ingested into two empty files', async () => {
     const dir = await tempDir();
-    const a = await ingestFixtures(dir, join(dir, 'a.duckdb'));
+    const a = await firstIngest();
     const b = await runIngest({ src: a.src, duckdbPath: join(dir, 'b.duckdb'), regionsFile: hubs });
     expect(b.published).toBe(true);
     expect(await dumpTables(join(dir, 'b.duckdb'))).toEqual(await dumpTables(a.db));
@@ -161,7 +173,7 @@ describe('re-ingest and remove', () => {
 
   it('keeps Ids of unchanged datasets, renumbers a changed one after the maximum, removes one', async () => {
     const dir = await tempDir();
-    const { src, db } = await ingestFixtures(dir);
+    const { src, db } = await copyOfFirst(dir);
     const before = await dumpTables(db);
     const again = await runIngest({ src, duckdbPath: db, regionsFile: hubs });
     expect(again.datasets.filter((d) => d.DOI !== 'not-a-doi').map((d) => d.status)).toEqual(['unchanged', 'unchanged', 'unchanged']);
@@ -199,7 +211,7 @@ describe('re-ingest and remove', () => {
 
   it('publishes nothing and keeps the file when no dataset has a valid row', async () => {
     const dir = await tempDir();
-    const { src, db } = await ingestFixtures(dir);
+    const { src, db } = await copyOfFirst(dir);
     const before = await dumpTables(db);
     await rm(join(src, 'beta'), { recursive: true });
     await rm(join(src, 'gamma'), { recursive: true });

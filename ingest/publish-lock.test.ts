@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runIngest } from './pipeline.js';
 import { acquirePublishLock } from './publish-lock.js';
-import { copyFixtures, dumpTables, publishedDois, startCli, tempDir, type CliRun } from './test-support.js';
+import { copyFixtures, copyPublishedFile, dumpTables, publishedDois, startCli, tempDir, type CliRun } from './test-support.js';
 
 /**
  * Publishes on one DUCKDB_PATH, as real processes at once: each must find the other's change published, or be
@@ -15,11 +15,26 @@ const BETA = '10.25976/beta-bb22';
 const GAMMA = '10.25976/gamm-cc33';
 const REFUSED = /^refused: another publish holds \S+\.lock: pid \d+ on .+ since .+ Gave up after \d+ ms \(INGEST_LOCK_TIMEOUT_MS\); nothing was published\./m;
 
+/** The fixtures published once per base, copied for each test: the runs under test each change their own copy. */
+const bases = new Map<string, Promise<string>>();
+function base(datasets: readonly string[]): Promise<string> {
+  const key = datasets.join(',');
+  if (!bases.has(key)) {
+    bases.set(key, (async () => {
+      const dir = await tempDir();
+      const db = join(dir, 'db', 'tributary.duckdb');
+      expect((await runIngest({ src: await copyFixtures(join(dir, 'base'), [...datasets]), duckdbPath: db })).published).toBe(true);
+      return db;
+    })());
+  }
+  return bases.get(key)!;
+}
+
 /** A published file holding `datasets`, and a source folder per dataset for the runs under test. */
 async function published(datasets: readonly string[]) {
   const dir = await tempDir();
   const db = join(dir, 'db', 'tributary.duckdb');
-  expect((await runIngest({ src: await copyFixtures(join(dir, 'base'), [...datasets]), duckdbPath: db })).published).toBe(true);
+  await copyPublishedFile(await base(datasets), db);
   const src = async (name: string) => copyFixtures(join(dir, `src-${name}`), [name]);
   return { dir, db, src };
 }

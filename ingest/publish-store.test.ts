@@ -1,3 +1,4 @@
+import { cp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { currentPublication } from './publish-store.js';
@@ -12,14 +13,26 @@ const ALPHA = '10.25976/alph-aa11';
 const BETA = '10.25976/beta-bb22';
 const GAMMA = '10.25976/gamm-cc33';
 
+/** The store and machine 0's working file after the CLI published alpha from it: made once, copied for each test. */
+let alphaPublished: Promise<string> | undefined;
+function publishAlpha(): Promise<string> {
+  alphaPublished ??= (async () => {
+    const dir = await tempDir();
+    const first = await startCli(['ingest'], { DUCKDB_PATH: join(dir, 'machines', '0', 'tributary.duckdb'), PUBLICATION_STORE: join(dir, 'store'), SRC: await copyFixtures(join(dir, 'src-alpha'), ['alpha']) }).exit;
+    expect(first.code, first.stderr).toBe(0);
+    return dir;
+  })();
+  return alphaPublished;
+}
+
 /** A store whose current publication holds alpha, published by the CLI from the working file `machines/0`. */
 async function storeWithAlpha() {
   const dir = await tempDir();
   const store = join(dir, 'store');
   const working = (machine: number) => join(dir, 'machines', String(machine), 'tributary.duckdb');
   const src = async (name: string) => copyFixtures(join(dir, `src-${name}`), [name]);
-  const first = await startCli(['ingest'], { DUCKDB_PATH: working(0), PUBLICATION_STORE: store, SRC: await src('alpha') }).exit;
-  expect(first.code, first.stderr).toBe(0);
+  const made = await publishAlpha();
+  for (const part of ['store', 'machines']) await cp(join(made, part), join(dir, part), { recursive: true });
   const served = async () => {
     const current = await currentPublication(store);
     return publishedDois(join(store, current!.objects[0]!.path));

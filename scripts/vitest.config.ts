@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
@@ -23,6 +24,16 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // vitest's default in a run is one worker fewer than the cores: one worker on a 2-core machine, idle while its
+    // test waits on a spawned CLI, a server or a browser. Half again as many workers as cores keeps the cores busy;
+    // a number, as vitest caps a percentage at the core count.
+    maxWorkers: Math.ceil(availableParallelism() * 1.5),
+    // A worker runs its files one after another in one module graph instead of a fresh one per file: DuckDB, zod
+    // and the catalogue are imported once per worker, not once per file (no test mocks a module or leaves a global
+    // changed).
+    isolate: false,
+    // The default summary, then the ten slowest files (scripts/slowest-files.ts): a slowdown shows in the run that made it.
+    reporters: ['default', [resolve(import.meta.dirname, 'slowest-files.ts'), { count: 10 }]],
     // One published DuckDB file, built by the real generator and ingest CLIs, shared by the API tests.
     globalSetup: ['services/api/testing/fixture-db.ts'],
   },

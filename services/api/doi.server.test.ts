@@ -9,7 +9,7 @@ import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createApp } from './app.js';
 import { openDatabase, type Database } from './db/database.js';
 import { levelNote } from './explore/citations-panel.js';
@@ -38,7 +38,7 @@ beforeAll(async () => {
     writeFileSync(join(folder, 'metadata.json'), JSON.stringify({ DOI: doi, DatasetName: `Dataset ${i}`, Citation: `Someone. 2026. Dataset ${i}. ${doiUrl(doi)}`, ...level }));
   }
   const duckdbPath = join(dir, 'doi.duckdb');
-  await run(process.execPath, ['--import', 'tsx', 'ingest/main.ts', 'ingest'], { cwd: REPO_ROOT, env: { ...process.env, SRC: join(dir, 'src'), DUCKDB_PATH: duckdbPath } });
+  await run(process.execPath, [inject('ingestCli'), 'ingest'], { cwd: REPO_ROOT, env: { ...process.env, SRC: join(dir, 'src'), DUCKDB_PATH: duckdbPath } });
   db = await openDatabase(duckdbPath);
   server = await listen(createApp({ acquire: () => db.acquire(), links: { trustProxy: false } }));
 }, 120_000);

@@ -65,7 +65,7 @@ describe('publish under load', () => {
   it('a client paging Records while ingest publishes twice gets complete pages, each from exactly one publication', async () => {
     const seen: { path: string; value: string }[] = [];
     const env = { ...process.env, DUCKDB_PATH: live, REGIONS_FILE: join(REPO_ROOT, 'scripts/sample/hubs.geojson') };
-    const cli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'ingest/main.ts', ...args], { cwd: REPO_ROOT, env: { ...env, SRC: join(dir, 'sample8') } });
+    const cli = (...args: string[]) => run(process.execPath, [inject('ingestCli'), ...args], { cwd: REPO_ROOT, env: { ...env, SRC: join(dir, 'sample8') } });
     let published = false;
     // Two publications: the dataset holding the first Ids removed (the early pages change), then new datasets added.
     const publisher = (async () => {

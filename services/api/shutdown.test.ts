@@ -41,15 +41,20 @@ async function startApi(env: Record<string, string> = {}): Promise<Api> {
   });
   children.push(child);
   let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const LISTENING = /listening on http:\/\/127\.0\.0\.1:(\d+)/;
+  // Settles on the line that says it listens, or on its exit before that line.
+  const listening = new Promise<number>((resolve, reject) => {
+    const read = (d: Buffer) => {
+      out += d.toString();
+      const port = LISTENING.exec(out)?.[1];
+      if (port) resolve(Number(port));
+    };
+    child.stdout!.on('data', read);
+    child.stderr!.on('data', read);
+    child.on('close', () => reject(new Error(`API did not start:\n${out}`)));
+  });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => child.on('close', (code, signal) => r({ code, signal })));
-  const start = Date.now();
-  while (!/listening on http:\/\/127\.0\.0\.1:(\d+)/.test(out)) {
-    if (child.exitCode !== null || Date.now() - start > 30_000) throw new Error(`API did not start:\n${out}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  const port = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out)![1]);
+  const port = await listening;
   return { child, port, output: () => out, exited };
 }
 

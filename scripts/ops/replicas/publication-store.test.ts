@@ -33,7 +33,7 @@ beforeAll(async () => {
   copyPublished(inject('apiFixtureDb'), first);
   copyPublished(first, second);
   // Different content: the real ingest CLI removes the dataset holding the first Ids.
-  await run(process.execPath, ['--import', 'tsx', 'ingest/main.ts', 'remove', '10.25976/231z-py15'], { cwd: REPO_ROOT, env: { ...process.env, DUCKDB_PATH: second } });
+  await run(process.execPath, [inject('ingestCli'), 'remove', '10.25976/231z-py15'], { cwd: REPO_ROOT, env: { ...process.env, DUCKDB_PATH: second } });
 });
 afterAll(async () => {
   for (const db of dbs) await db.close();
@@ -105,7 +105,7 @@ describe('publication store', () => {
   it('make remove with PUBLICATION_STORE on a machine without a working file: starts from the current publication, publishes the result', async () => {
     const before = (await publishToStore(store, first)).id; // holds the dataset removed below
     const working = join(dir, 'other-machine', 'tributary.duckdb');
-    const { stderr } = await run(process.execPath, ['--import', 'tsx', 'ingest/main.ts', 'remove', '10.25976/231z-py15'], {
+    const { stderr } = await run(process.execPath, [inject('ingestCli'), 'remove', '10.25976/231z-py15'], {
       cwd: REPO_ROOT,
       env: { ...process.env, DUCKDB_PATH: working, PUBLICATION_STORE: store },
     });

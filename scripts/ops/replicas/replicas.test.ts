@@ -160,7 +160,7 @@ describe('replicas behind HAProxy', () => {
   it('one publish reaches all three replicas within 5 s; /readyz names it', async () => {
     const second = join(dir, 'second.duckdb');
     copyPublished(join(dir, 'first.duckdb'), second);
-    await promisify(execFile)(process.execPath, ['--import', 'tsx', 'ingest/main.ts', 'remove', '10.25976/231z-py15'], { cwd: REPO_ROOT, env: { ...process.env, DUCKDB_PATH: second } });
+    await promisify(execFile)(process.execPath, [inject('ingestCli'), 'remove', '10.25976/231z-py15'], { cwd: REPO_ROOT, env: { ...process.env, DUCKDB_PATH: second } });
     const published = await publishToStore(store, second);
     const at = Date.now();
     const seen = new Set<string>();
