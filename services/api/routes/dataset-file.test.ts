@@ -237,7 +237,9 @@ describe('keys and CORS', () => {
   });
 
   it('lets a listed origin read the range headers, and preflights Range', async () => {
-    const res = await fetch(`${keyed.origin}${csv.path}`, { headers: { origin: 'https://app.example.org', range: 'bytes=0-9' } });
+    // A browser call without a key may not fetch files while keys are required (api.md, Browsers): it sends one.
+    expect((await fetch(`${keyed.origin}${csv.path}`, { headers: { origin: 'https://app.example.org', range: 'bytes=0-9' } })).status).toBe(401);
+    const res = await fetch(`${keyed.origin}${csv.path}`, { headers: { origin: 'https://app.example.org', range: 'bytes=0-9', 'x-api-key': 'files-key' } });
     expect(res.status).toBe(206);
     expect(res.headers.get('access-control-allow-origin')).toBe('https://app.example.org');
     expect(res.headers.get('access-control-expose-headers')).toMatch(/ETag.*Content-Disposition.*Content-Range.*Accept-Ranges.*Content-Length/);

@@ -203,7 +203,8 @@ describe('an export that cannot finish', () => {
   });
 
   it('a failure mid-stream (the time limit) cuts the transfer: the client gets an error, never a short file', async () => {
-    const slow = await listen(createApp({ acquire: () => db.acquire(), links: { trustProxy: false }, exportTimeoutMs: 400 }));
+    // Long enough to start on a loaded machine; the client then reads nothing until the clock has stopped the COPY.
+    const slow = await listen(createApp({ acquire: () => db.acquire(), links: { trustProxy: false }, exportTimeoutMs: 2000 }));
     try {
       // NDJSON of every Records row (~45 MB) is several times what the pipe's read-ahead, the socket buffers and the
       // client's stream hold together (~20 MB): the COPY cannot finish while the client pauses, whatever the timing.
@@ -213,7 +214,8 @@ describe('an export that cannot finish', () => {
       const expected = Number(res.headers.get('x-total-count'));
       const reader = res.body!.getReader();
       await reader.read();
-      await new Promise((r) => setTimeout(r, 800)); // the reader pauses: DuckDB's writer blocks, the clock runs out
+      // The reader pauses past the limit: DuckDB's writer blocks, the clock runs out (the passing time is what is tested).
+      await new Promise((r) => setTimeout(r, 2500));
       const read = (async () => {
         let lines = 0;
         for (;;) {
