@@ -28,10 +28,10 @@ export default defineConfig({
     // test waits on a spawned CLI, a server or a browser. Half again as many workers as cores keeps the cores busy;
     // a number, as vitest caps a percentage at the core count.
     maxWorkers: Math.ceil(availableParallelism() * 1.5),
-    // A worker runs its files one after another in one module graph instead of a fresh one per file: DuckDB, zod
-    // and the catalogue are imported once per worker, not once per file (no test mocks a module or leaves a global
-    // changed).
-    isolate: false,
+    // Each file in a process of its own (vitest's default, said because it was tried off): files that hold responses
+    // open leave libuv threads blocked in COPYs until their process ends, and a later file sharing the process then
+    // found its queries waiting for a thread (access.server.test.ts failed in a full run, passed alone).
+    isolate: true,
     // The default summary, then the ten slowest files (scripts/slowest-files.ts): a slowdown shows in the run that made it.
     reporters: ['default', [resolve(import.meta.dirname, 'slowest-files.ts'), { count: 10 }]],
     // One published DuckDB file, built by the real generator and ingest CLIs, shared by the API tests.

@@ -17,6 +17,7 @@ import { createQueryGate } from './limits/query-gate.js';
 import type { AccessOptions } from './middleware/access.js';
 import { NODE_SERVER_OPTIONS } from './middleware/url-length.js';
 import { REPO_ROOT } from './testing/fixture-db.js';
+import { holdResponse } from './testing/held-response.js';
 import { listen, type TestServer } from './testing/test-server.js';
 
 let db: Database;
@@ -103,18 +104,7 @@ function get(port: number, path: string, headers: Record<string, string> = {}, m
 }
 
 /** Starts a large page and stops reading it: the response stays in flight until `close()`. */
-function hold(port: number, path: string, headers: Record<string, string> = {}): Promise<{ status: number; close: () => void }> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, headers, agent: false }, (res) => {
-      res.once('data', () => {
-        res.pause();
-        resolve({ status: res.statusCode!, close: () => req.destroy() });
-      });
-    });
-    req.on('error', (err) => (req.destroyed ? undefined : reject(err)));
-    req.end();
-  });
-}
+const hold = (port: number, path: string, headers: Record<string, string> = {}) => holdResponse(port, path, headers);
 
 const RECORDS = '/v1/odata/v4/Records';
 const BIG = `${RECORDS}?%24top=10000`;

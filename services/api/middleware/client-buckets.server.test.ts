@@ -15,6 +15,7 @@ import { openKeyStore, type KeyStore } from '../keys/key-store.js';
 import type { Decision } from './rate-limit.js';
 import type { AccessOptions } from './access.js';
 import { NODE_SERVER_OPTIONS } from './url-length.js';
+import { holdResponse } from '../testing/held-response.js';
 import { listen, type TestServer } from '../testing/test-server.js';
 
 let db: Database;
@@ -66,18 +67,7 @@ function get(port: number, from: string, path: string, headers: Record<string, s
 }
 
 /** Starts a large page from `from` and stops reading it: it stays in flight until `close()`. */
-function hold(port: number, from: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; close: () => void }> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, headers, localAddress: from, agent: false }, (res) => {
-      res.once('data', () => {
-        res.pause();
-        resolve({ status: res.statusCode!, close: () => req.destroy() });
-      });
-    });
-    req.on('error', (err) => (req.destroyed ? undefined : reject(err)));
-    req.end();
-  });
-}
+const hold = (port: number, from: string, path: string, headers: Record<string, string> = {}) => holdResponse(port, path, headers, from);
 
 const ONE = '/v1/odata/v4/Records?%24top=1';
 const BIG = '/v1/odata/v4/Records?%24top=10000';
