@@ -8,9 +8,6 @@ import { CHANGE_KINDS, DOWNLOAD_FORMATS, type ChangeKind, type DatasetFile, type
 import type { Snapshot } from '../db/snapshot.js';
 import { compileDatasetFiles, compilePublicationChanges, compilePublicationHistory } from '../query/compile-downloads.js';
 
-// A dataset_files row, declared beside the table's contract; re-exported for the routes that shape file entries.
-export type { DatasetFile } from '../../../schemas/publication-files.js';
-
 export interface DownloadDataset {
   readonly doi: string;
   readonly name: string | null;

@@ -9,6 +9,7 @@ import { filterNames, type ResourceDef } from '../../../schemas/index.js';
 import { envelopeExpr, type Envelope } from '../cql2/envelope-expr.js';
 import { parseCql2Text } from '../cql2/parse-cql2.js';
 import { ApiError } from '../errors.js';
+import { NEXT_LINK_PARAM } from '../http/paths.js';
 import { decodeQueryString, ODataError, TOP_RANGE, type QueryParam } from '../odata/index.js';
 import type { Expr, Literal, Property, Query } from '../odata/ast.js';
 import { PlanError } from '../query/plan-error.js';
@@ -22,7 +23,7 @@ export const ITEMS_LIMIT = { default: 1000, max: TOP_RANGE.max } as const;
 export const CRS84 = 'http://www.opengis.net/def/crs/OGC/1.3/CRS84';
 
 /** The query parameters of items other than the field parameters (one per queryable). */
-export const ITEMS_PARAMETERS = ['limit', 'bbox', 'bbox-crs', 'datetime', 'filter-lang', 'filter-crs', 'properties', 'cursor', 'f'] as const;
+export const ITEMS_PARAMETERS = ['limit', 'bbox', 'bbox-crs', 'datetime', 'filter-lang', 'filter-crs', 'properties', NEXT_LINK_PARAM.items, 'f'] as const;
 
 /** Part 3's `filter-lang`: the one language `filter` is read in (the default when left out). */
 export const FILTER_LANG = 'cql2-text';
@@ -85,7 +86,7 @@ export function itemsPlan(raw: string, collection: FeatureCollectionDef): ItemsP
 
   const filter = parts.map((p) => p.expr).reduce<Expr | undefined>((all, e) => (all ? { kind: 'and', left: all, right: e } : e), undefined);
   const select = single.has('properties') ? parseProperties(single.get('properties')!) : undefined;
-  const cursor = single.get('cursor');
+  const cursor = single.get(NEXT_LINK_PARAM.items);
   const query: Query = {
     count: false,
     otherParams: [],
@@ -157,7 +158,7 @@ function planPart(parameter: string, query: Query, resource: ResourceDef) {
     return planQuery(query, resource);
   } catch (err) {
     if (!(err instanceof PlanError)) throw err;
-    const name = err.parameter === '$select' ? 'properties' : err.parameter === '$skiptoken' ? 'cursor' : parameter;
+    const name = err.parameter === '$select' ? 'properties' : err.parameter === NEXT_LINK_PARAM.odata ? NEXT_LINK_PARAM.items : parameter;
     const message = err.message.replaceAll('$filter', name).replaceAll('$select', 'properties').replace(/\$skiptoken[^.]*/, 'cursor must be the one a next link carries');
     throw new ApiError(err.code, message, { parameter: name, ...(name === 'filter' && err.offset !== undefined ? { offset: err.offset } : {}) });
   }

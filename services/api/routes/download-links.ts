@@ -8,9 +8,9 @@
  *   /v1/downloads/files/sha256-<hex>/<name>.<ext>     one file
  *   /v1/publications[?since=<id>]                     the change feed
  */
-import { DOWNLOAD_EXTENSIONS, type DownloadFormat } from '../../../schemas/publication-files.js';
+import { DOWNLOAD_EXTENSIONS, type DatasetFile, type DownloadFormat } from '../../../schemas/publication-files.js';
 import { EXPORT_FORMATS } from '../export-formats.js';
-import type { DatasetFile, DownloadDataset } from '../exec/downloads.js';
+import type { DownloadDataset } from '../exec/downloads.js';
 import { PATHS } from '../http/paths.js';
 
 /** `10.25976/abc-1.parquet` → `10.25976_abc-1.parquet`: only characters every file system and header keeps. */
