@@ -26,6 +26,15 @@ export const PATHS = {
  */
 export const NEXT_LINK_PARAM = { odata: '$skiptoken', items: 'cursor' } as const;
 
+/**
+ * The query parameter that pins a request to one publication (issue 38): any read URL accepts it, and every link a
+ * response hands out to continue it (next links) carries the publication its first page came from.
+ */
+export const PIN_PARAM = 'publication';
+
+/** The response header naming the publication an answer was read from (besides the weak ETag, which some routes lack). */
+export const PUBLICATION_HEADER = 'Tributary-Publication';
+
 /** A dataset file's URL names its content: cacheable forever by anyone. */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 
