@@ -19,7 +19,7 @@ import { writeStatistics } from './statistics.js';
  * statistics; a new publication id), without the space that removed and replaced datasets left behind
  * (docs/storage.md, "Compaction").
  */
-export async function runCompact(options: { readonly duckdbPath: string; readonly log?: Log; readonly memoryLimitBytes?: number }): Promise<Report> {
+export async function runCompact(options: { readonly duckdbPath: string; readonly log?: Log; readonly memoryLimitBytes?: number; readonly retentionMs?: number }): Promise<Report> {
   const started = performance.now();
   const build = await openBuild(options.duckdbPath);
   if (!build.hasPrevious) {
@@ -42,7 +42,7 @@ export async function runCompact(options: { readonly duckdbPath: string; readonl
     await abandonBuild(build);
     throw err;
   }
-  await collectFiles(plainFilesDir(build.target), prev.files);
+  await collectFiles(plainFilesDir(build.target), prev.files, options.retentionMs);
   options.log?.info(`compacted ${options.duckdbPath} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return { ...finish({ published: true, datasets: [] }, started), publication: publicationId };
 }

@@ -146,7 +146,7 @@ describe('dataset files', () => {
     const dir = await tempDir();
     const { src, db } = await ingestFixtures(dir);
     const store = join(dir, 'store');
-    const one = await publishToStore(store, db, { keep: 1 });
+    const one = await publishToStore(store, db);
     const fileObjects = one.objects.filter((o) => o.role === 'dataset-file');
     expect(one.objects[0]!.role).toBe('database');
     expect(fileObjects.map((o) => [o.doi, o.format])).toEqual((await listed(db)).map((f) => [f.DOI, f.Format]));
@@ -155,10 +155,13 @@ describe('dataset files', () => {
     await appendFile(join(src, 'gamma', 'b-good.csv'), GAMMA_ROW);
     await runIngest({ src, duckdbPath: db, regionsFile: hubs });
     await runRemove({ duckdbPath: db, doi: BETA });
-    const two = await publishToStore(store, db, { keep: 1 });
+    const two = await publishToStore(store, db);
+    // Two more publishes of the same file: the first publication is now past the three newest, and past a
+    // retention of 0.
+    for (let i = 0; i < 2; i++) await publishToStore(store, db);
     const paths = two.objects.filter((o) => o.role === 'dataset-file').map((o) => o.path);
     expect(paths.filter((p) => fileObjects.some((o) => o.path === p)).length).toBe(2); // alpha's, shared
-    // keep 1: the first publication is pruned with the objects only it listed (beta's, the first gamma's).
+    // The first publication is pruned with the objects only it listed (beta's, the first gamma's).
     for (const o of fileObjects) expect(existsSync(join(store, o.path)), `${o.doi} ${o.format}`).toBe(o.doi === ALPHA);
     for (const p of paths) expect(existsSync(join(storeFilesDir(store), p.slice('objects/'.length)))).toBe(true);
   });

@@ -1,7 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { getResource } from '../schemas/catalogue.js';
@@ -138,18 +138,46 @@ async function removeTempFiles(dir: string, own = false): Promise<void> {
   }
 }
 
+/** Beside the files: when each file no publication lists any more stopped being listed (collectFiles). */
+export const UNLISTED_FILE = 'unlisted.json';
+
 /**
  * After a publish: removes every dataset file in `dir` that `keep` does not name (the files of the new publication
- * and of the one it replaced, which an API may serve for up to its poll interval), and killed runs' temp files.
- * A download still reading a removed file keeps its open handle. Never fails the publish it follows: a file that
- * cannot be removed now is tried again after the next one.
+ * and of the one it replaced, which an API may serve for up to its poll interval) once it has gone unlisted for
+ * `retentionMs` (PUBLICATION_RETENTION_MS: an API still serves the older publications pinned requests name, and
+ * their manifests link these files), and killed runs' temp files. When each file went unlisted is kept in
+ * UNLISTED_FILE. A download still reading a removed file keeps its open handle. Never fails the publish it follows:
+ * a file that cannot be removed now is tried again after the next one.
  */
-export async function collectFiles(dir: string, keep: ReadonlySet<string>): Promise<string[]> {
+export async function collectFiles(dir: string, keep: ReadonlySet<string>, retentionMs = 0, now = Date.now()): Promise<string[]> {
   await removeTempFiles(dir);
+  const since = await readUnlisted(dir);
+  const unlisted: Record<string, string> = {};
   const removed: string[] = [];
   for (const name of await readdir(dir).catch(() => [] as string[])) {
     if (!/^sha256-[0-9a-f]{64}\.(parquet|csv)$/.test(name) || keep.has(name)) continue;
-    if (await rm(join(dir, name), { force: true }).then(() => true, () => false)) removed.push(name);
+    const at = since[name] ?? new Date(now).toISOString();
+    if (now - Date.parse(at) < retentionMs) unlisted[name] = at;
+    else if (await rm(join(dir, name), { force: true }).then(() => true, () => false)) removed.push(name);
+    else unlisted[name] = at;
   }
+  await writeUnlisted(dir, unlisted).catch(() => {});
   return removed;
+}
+
+async function readUnlisted(dir: string): Promise<Record<string, string>> {
+  try {
+    const parsed: unknown = JSON.parse(await readFile(join(dir, UNLISTED_FILE), 'utf8'));
+    return typeof parsed === 'object' && parsed !== null ? Object.fromEntries(Object.entries(parsed).filter(([, v]) => typeof v === 'string' && !Number.isNaN(Date.parse(v)))) : {};
+  } catch {
+    return {};
+  }
+}
+
+async function writeUnlisted(dir: string, unlisted: Record<string, string>): Promise<void> {
+  const path = join(dir, UNLISTED_FILE);
+  if (Object.keys(unlisted).length === 0) return rm(path, { force: true });
+  const tmp = `${path}${TMP}${process.pid}`;
+  await writeFile(tmp, `${JSON.stringify(unlisted, null, 1)}\n`);
+  await rename(tmp, path);
 }

@@ -28,6 +28,8 @@ export interface IngestOptions {
   readonly memoryLimitBytes?: number;
   /** Estimated data-file bytes per sorted batch (default: a quarter of the memory limit). */
   readonly batchBytes?: number;
+  /** PUBLICATION_RETENTION_MS: how long dataset files no publication lists stay (dataset-files.ts, collectFiles). */
+  readonly retentionMs?: number;
 }
 
 const quiet: Log = { info: () => {} };
@@ -49,6 +51,7 @@ export async function openIngest(options: IngestOptions, regions: readonly Regio
       rejects: { dir: options.rejectsDir ?? `${options.duckdbPath}.rejects`, warnings: options.rejectsWarnings ?? false },
       memory: { ...memory, batchBytes: options.batchBytes ?? memory.batchBytes },
       log: options.log ?? quiet,
+      retentionMs: options.retentionMs ?? 0,
       copy,
     };
   } catch (err) {

@@ -40,7 +40,7 @@ async function writeReport(path: string | undefined, report: Report): Promise<vo
 
 /** The run the command asks for, or why it is a usage error ('' for the bare usage). */
 function jobOf(settings: IngestSettings, [name, arg]: readonly string[]): (() => Promise<Report>) | string {
-  const common = { duckdbPath: settings.DUCKDB_PATH, log, memoryLimitBytes: settings.INGEST_MEMORY_LIMIT };
+  const common = { duckdbPath: settings.DUCKDB_PATH, log, memoryLimitBytes: settings.INGEST_MEMORY_LIMIT, retentionMs: settings.PUBLICATION_RETENTION_MS };
   if (name === 'ingest' && arg === undefined) {
     const src = settings.SRC;
     if (!src) return 'SRC is required';
@@ -91,7 +91,7 @@ async function publish(report: Report, settings: IngestSettings, base: string | 
   }
   const store = settings.PUBLICATION_STORE;
   if (store) {
-    const publication = await publishToStore(store, settings.DUCKDB_PATH, { id: report.publication, parent: base });
+    const publication = await publishToStore(store, settings.DUCKDB_PATH, { id: report.publication, parent: base, retentionMs: settings.PUBLICATION_RETENTION_MS });
     log.info(`published ${publication.id} into ${store} (${publication.objects[0]!.bytes} bytes): every replica serves it within seconds`);
   }
   return 0;

@@ -21,6 +21,6 @@ export async function publishIngest(build: IngestBuild, loaded: LoadPart, stats:
     await publishChange(file.target, change, { copy: build.copy, memoryLimitBytes: build.memory.limitBytes });
     await abandonBuild(file);
   } else await publishBuild(file);
-  await collectFiles(plainFilesDir(file.target), files.keep);
+  await collectFiles(plainFilesDir(file.target), files.keep, build.retentionMs);
   return { published: true, publication: stats.meta.publicationId };
 }

@@ -24,6 +24,7 @@ import {
   newPublicationId,
   publicationId,
   publicationManifest,
+  publicationTime,
   STORE_CURRENT,
   STORE_LOCK,
   STORE_MANIFEST,
@@ -33,6 +34,7 @@ import {
   type StoreObject,
 } from '../schemas/publication.js';
 import { datasetFileName, DOWNLOAD_EXTENSIONS, DOWNLOAD_FORMATS, plainFilesDir } from '../schemas/publication-files.js';
+import { retainedPublications } from '../schemas/publication-retention.js';
 import { z } from 'zod';
 
 const TMP = '.tmp-';
@@ -155,10 +157,15 @@ async function removeStale(store: string): Promise<void> {
   }
 }
 
-/** Keeps the newest `keep` publications (and CURRENT's) and the objects they use; removes the rest. */
-async function removeOld(store: string, keep: number, current: string): Promise<void> {
+/**
+ * Keeps what the retention covers (schemas/publication-retention.ts: the newest three, and those replaced less than
+ * `retentionMs` ago, each replaced when the next one was made) and CURRENT's, and the objects they use; removes the
+ * rest. The API applies the same rule before reopening an old publication, so it never reads one removed here.
+ */
+async function removeOld(store: string, retentionMs: number, current: string, now: Date): Promise<void> {
   const ids = (await readdir(join(store, STORE_PUBLICATIONS)).catch(() => [] as string[])).filter((n) => publicationId.safeParse(n).success).sort();
-  const kept = new Set([...ids.slice(-keep), current]);
+  const ages = ids.map((id, i) => ({ id, stoppedAt: ids[i + 1] ? publicationTime(ids[i + 1]!) : undefined }));
+  const kept = new Set([...retainedPublications(ages, now, retentionMs), current]);
   const used = new Set<string>();
   for (const id of kept) {
     const manifest = await readFile(join(store, STORE_PUBLICATIONS, id, STORE_MANIFEST), 'utf8').catch(() => undefined);
@@ -171,8 +178,8 @@ async function removeOld(store: string, keep: number, current: string): Promise<
 }
 
 export interface PublishOptions {
-  /** Publications kept besides the new one's predecessors (default 3). */
-  readonly keep?: number;
+  /** PUBLICATION_RETENTION_MS: replaced publications stay this long (the newest three always); default 0. */
+  readonly retentionMs?: number;
   readonly now?: Date;
   /** The id the file carries (tributary_meta.publication_id), so the store and the file name it alike. */
   readonly id?: string;
@@ -212,7 +219,7 @@ export async function publishToStore(store: string, file: string, opts: PublishO
   }
   await writeAtomically(join(store, STORE_CURRENT), `${manifest.id}\n`);
   await fsyncPath(store);
-  await removeOld(store, opts.keep ?? 3, manifest.id);
+  await removeOld(store, opts.retentionMs ?? 0, manifest.id, new Date());
   return manifest;
 }
 

@@ -21,6 +21,8 @@ export interface RemoveOptions {
   readonly doi: string;
   readonly log?: Log;
   readonly memoryLimitBytes?: number;
+  /** PUBLICATION_RETENTION_MS (dataset-files.ts, collectFiles). */
+  readonly retentionMs?: number;
 }
 
 export async function runRemove(options: RemoveOptions): Promise<Report> {
@@ -38,7 +40,7 @@ export async function runRemove(options: RemoveOptions): Promise<Report> {
   const publication = { parent: prev.publicationId, changes: [{ DOI: doi, DatasetName: prev.datasets.get(doi)!.name, change: 'removed' as const }] };
   await publishChange(target, { drop: [doi], meta, publication }, { memoryLimitBytes: ingestMemory(options.memoryLimitBytes).limitBytes });
   // The removed dataset's files stay while the replaced publication may still be served; the next publish removes them.
-  await collectFiles(plainFilesDir(target), prev.files);
+  await collectFiles(plainFilesDir(target), prev.files, options.retentionMs);
   options.log?.info(`removed ${doi}; published ${options.duckdbPath}`);
   return { ...finish({ published: true, datasets: [datasetReport(doi, undefined, 'removed')] }, started), publication: meta.publicationId };
 }

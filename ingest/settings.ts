@@ -41,6 +41,7 @@ export const ingestSettings = {
   SRC: { schema: z.string().min(1).optional(), default: undefined, doc: 'Folder of dataset folders (`make ingest` passes `$(OUT)` unless set); required by `ingest`.' },
   DUCKDB_PATH: { schema: z.string().min(1), default: 'data/tributary.duckdb', doc: 'The published file (with PUBLICATION_STORE: the working file it is built in).' },
   PUBLICATION_STORE: { schema: z.string().min(1).optional(), default: undefined, doc: 'Also publish the result into this publication store, which the API replicas serve from.' },
+  PUBLICATION_RETENTION_MS: { schema: z.coerce.number({ error: 'must be a whole number of milliseconds' }).int('must be a whole number of milliseconds').min(0, 'must be a whole number of milliseconds'), default: String(60 * 60 * 1000), doc: "How long a replaced publication's store objects (or, beside a plain DUCKDB_PATH, its dataset files) are kept after a newer one is published, so that pinned next links can finish; the three newest publications are always kept. Set it as the API's." },
   REGIONS_FILE: { schema: z.string().min(1).optional(), default: undefined, doc: 'GeoJSON FeatureCollection of Polygon/MultiPolygon features with properties.RegionId.' },
   REPORT: { schema: z.string().min(1).optional(), default: undefined, doc: 'Path of the JSON report.' },
   REPORT_MAX_REJECTS: { schema: z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(0, 'must be a whole number'), default: '1000', doc: 'Rejects stored per dataset in the report (counts stay exact).' },

@@ -71,6 +71,8 @@ export interface IngestBuild {
   readonly rejects: { readonly dir: string; readonly warnings: boolean };
   readonly memory: IngestMemory;
   readonly log: Log;
+  /** How long dataset files no publication lists stay (PUBLICATION_RETENTION_MS). */
+  readonly retentionMs: number;
   /** The published file's copy for the merge, made while the delta is built (build-file.ts). */
   readonly copy?: Copy;
 }

@@ -23,7 +23,9 @@ import { registerFeatures } from './ogc/register-features.js';
 
 export interface AppDeps extends HandlerDeps {
   /** The snapshot a request is served from (db/database.ts); taken and released by the lease alone (http/lease.ts). */
-  readonly acquire: () => Acquired;
+  readonly acquire: (publication?: string) => Acquired | Promise<Acquired>;
+  /** PUBLICATION_RETENTION_MS, named by the 410 of a publication past it. */
+  readonly retentionMs?: number;
   /** QUERY_TIMEOUT_MS, MAX_PAGE_BYTES and STREAM_STALL_MS; each unlimited when left out. */
   readonly limits?: { readonly queryTimeoutMs?: number | undefined; readonly maxPageBytes?: number | undefined; readonly streamStallMs?: number | undefined };
   /** Reports unexpected errors (never user input problems); defaults to stderr. */
@@ -59,7 +61,7 @@ export function createApp(deps: AppDeps): Hono {
   registerAccess(app, deps.access);
 
   const leased = (route: DataRouteName): MiddlewareHandler =>
-    lease(DATA_ROUTES[route].lease, { acquire: deps.acquire, queryTimeoutMs: deps.limits?.queryTimeoutMs, exportTimeoutMs: deps.exportTimeoutMs, beforeNextLink: deps.beforeNextLink });
+    lease(DATA_ROUTES[route].lease, { acquire: deps.acquire, retentionMs: deps.retentionMs, queryTimeoutMs: deps.limits?.queryTimeoutMs, exportTimeoutMs: deps.exportTimeoutMs, beforeNextLink: deps.beforeNextLink });
 
   app.get(PATHS.healthz, (c) => c.json({ status: 'ok' }));
   app.get(DATA_ROUTES.readyz.path, leased('readyz'), async (c) => {

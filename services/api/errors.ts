@@ -25,6 +25,8 @@ export const API_ERROR_CODES = {
   unknown_publication: 400,
   missing_api_key: 401,
   invalid_api_key: 403,
+  // A publication (a next link's, or one a URL pins) past its retention: start again on the current one.
+  publication_gone: 410,
   payload_too_large: 413,
   uri_too_long: 414,
   range_not_satisfiable: 416,

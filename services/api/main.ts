@@ -8,14 +8,14 @@ const config = loadApiConfig();
 process.env.UV_THREADPOOL_SIZE ??= String(threadPoolSize({ maxConcurrentQueries: config.MAX_CONCURRENT_QUERIES, cursorCacheSize: config.CURSOR_CACHE_SIZE }));
 const { serve } = await import('@hono/node-server');
 const { createApp } = await import('./app.js');
-const { openDatabase } = await import('./db/database.js');
+const { acquirer, openDatabase } = await import('./db/database.js');
 const { stopPipeThreadsOnExit } = await import('./db/extract/extract.js');
 const { openKeyStore } = await import('./keys/key-store.js');
 const { openRedisKeyStore } = await import('./keys/redis-key-store.js');
 const { createQueryGate } = await import('./limits/query-gate.js');
 const { NODE_SERVER_OPTIONS } = await import('./middleware/url-length.js');
 const { followCurrent } = await import('./publication/follow-current.js');
-const { storeLocator } = await import('./publication/store-source.js');
+const { locatePublication, storeLocator } = await import('./publication/store-source.js');
 const { plainFilesDir, storeFilesDir } = await import('../../schemas/publication-files.js');
 const { createRedis, redisLabel, waitForRedis } = await import('./redis/redis-client.js');
 const { redisRateLimit } = await import('./redis/redis-rate-limit.js');
@@ -57,6 +57,8 @@ const store = config.PUBLICATION_STORE;
 const served = store ? `publication store ${store}` : config.DUCKDB_PATH;
 const db = await openDatabase(config.DUCKDB_PATH, {
   locate: store ? storeLocator(store, log) : undefined,
+  locateOne: store ? (id) => locatePublication(store, id, config.PUBLICATION_RETENTION_MS) : undefined,
+  retentionMs: config.PUBLICATION_RETENTION_MS,
   threads: config.DUCKDB_THREADS,
   memoryLimit: config.DUCKDB_MEMORY_LIMIT,
   cursors: { max: config.CURSOR_CACHE_SIZE, idleMs: config.CURSOR_IDLE_MS },
@@ -69,7 +71,8 @@ const db = await openDatabase(config.DUCKDB_PATH, {
 
 let stopping = false;
 const app = createApp({
-  acquire: () => db.acquire(),
+  acquire: acquirer(db),
+  retentionMs: config.PUBLICATION_RETENTION_MS,
   draining: () => stopping,
   beforeNextLink: store ? followCurrent({ refresh: () => db.refresh(), log }) : undefined,
   links: { publicBaseUrl: config.PUBLIC_BASE_URL, trustProxy: config.TRUST_PROXY },

@@ -7,9 +7,11 @@
  * `c.get('lease')` and never take a snapshot themselves.
  */
 import type { Context, MiddlewareHandler } from 'hono';
+import { PublicationGone } from '../db/database.js';
 import type { Snapshot } from '../db/snapshot.js';
+import { ApiError } from '../errors.js';
 import { queryDeadline, type QueryDeadline } from '../limits/query-deadline.js';
-import type { LeaseRule } from './paths.js';
+import { PATHS, PIN_PARAM, PUBLICATION_HEADER, type LeaseRule } from './paths.js';
 import { matchesIfNoneMatch, publicationETag } from './publication-etag.js';
 import { stageTimer, type StageTimer } from './server-timing.js';
 
@@ -42,7 +44,10 @@ declare module 'hono' {
 }
 
 export interface LeaseDeps {
-  readonly acquire: () => Acquired;
+  /** The current publication's snapshot, or the one `publication` names (rejecting with PublicationGone). */
+  readonly acquire: (publication?: string) => Acquired | Promise<Acquired>;
+  /** PUBLICATION_RETENTION_MS, for the 410's message. */
+  readonly retentionMs?: number | undefined;
   /** QUERY_TIMEOUT_MS and EXPORT_TIMEOUT_MS; each unlimited when left out. */
   readonly queryTimeoutMs?: number | undefined;
   readonly exportTimeoutMs?: number | undefined;
@@ -53,6 +58,43 @@ export interface LeaseDeps {
 const EXPORT_TIMEOUT = (seconds: number) =>
   `The export did not start within ${seconds} s (EXPORT_TIMEOUT_MS) and was stopped. Narrow $filter (a DOI, a LocationId, a date range) or export in parts.`;
 
+/** A publication id as ingest writes it (or a plain file's identity): letters, digits and `:._-`. */
+const PUBLICATION_ID = /^[A-Za-z0-9:._-]{1,128}$/;
+
+/**
+ * The publication the request names (`?publication=<id>`), if any: every next link carries one, and any read URL may.
+ * An id of another shape is a 400; one that is not served is the acquire's PublicationGone, a 410.
+ */
+export function pinnedPublication(url: string): string | undefined {
+  const pin = new URL(url).searchParams.get(PIN_PARAM);
+  if (pin === null) return undefined;
+  if (!PUBLICATION_ID.test(pin)) {
+    throw new ApiError(
+      'invalid_parameter',
+      `${PIN_PARAM}=${pin.slice(0, 80)} is not a publication id: give the id a response named (its ${PUBLICATION_HEADER} header, or ${PATHS.publications}), or leave ${PIN_PARAM} out to read the current publication.`,
+      { parameter: PIN_PARAM },
+    );
+  }
+  return pin;
+}
+
+function gone(err: PublicationGone, retentionMs: number | undefined): ApiError {
+  const kept = retentionMs === undefined ? 'for a while' : `for ${formatDuration(retentionMs)}`;
+  return new ApiError(
+    'publication_gone',
+    `Publication ${err.publication} is no longer served: a publication stays readable ${kept} after a newer one replaces it (PUBLICATION_RETENTION_MS), and the three newest always. ` +
+      `The current publication is ${err.current}: start again from the first page (the same URL without ${PIN_PARAM} and without $skiptoken or cursor), or pin it with ${PIN_PARAM}=${err.current}.`,
+    { parameter: PIN_PARAM },
+    { [PUBLICATION_HEADER]: err.current },
+  );
+}
+
+function formatDuration(ms: number): string {
+  if (ms % 3_600_000 === 0) return `${ms / 3_600_000} h`;
+  if (ms % 60_000 === 0) return `${ms / 60_000} min`;
+  return `${ms / 1000} s`;
+}
+
 /** A request carries its route's next-link parameter: it continues a response of an earlier request. */
 export function continuesNextLink(url: string, rule: LeaseRule): boolean {
   return rule.continuation !== undefined && new URL(url).searchParams.has(rule.continuation);
@@ -60,8 +102,12 @@ export function continuesNextLink(url: string, rule: LeaseRule): boolean {
 
 export function lease(rule: LeaseRule, deps: LeaseDeps): MiddlewareHandler {
   return async function leaseSnapshot(c, next) {
-    if (deps.beforeNextLink && continuesNextLink(c.req.url, rule)) await deps.beforeNextLink();
-    const acquired = deps.acquire();
+    const pin = pinnedPublication(c.req.url);
+    // A pinned request reads its own publication; an unpinned next link (from before links were pinned) must not
+    // go back to an older one than its previous page came from.
+    if (pin === undefined && deps.beforeNextLink && continuesNextLink(c.req.url, rule)) await deps.beforeNextLink();
+    const acquired = await Promise.resolve(deps.acquire(pin)).catch((err: unknown) => Promise.reject(err instanceof PublicationGone ? gone(err, deps.retentionMs) : err));
+    if (acquired.publication) c.header(PUBLICATION_HEADER, acquired.publication);
     const release = once(() => acquired.release());
     let etag = rule.etag === 'publication' && acquired.publication ? publicationETag(acquired.publication) : undefined;
     if (etag && matchesIfNoneMatch(c.req.header('if-none-match'), etag)) {
@@ -88,6 +134,7 @@ export function lease(rule: LeaseRule, deps: LeaseDeps): MiddlewareHandler {
     }
     if (c.error || c.res.status >= 300) return;
     for (const [name, value] of Object.entries(validators(rule, etag))) c.header(name, value);
+    if (acquired.publication) c.header(PUBLICATION_HEADER, acquired.publication);
     if (timing.header()) c.header('Server-Timing', timing.header());
   };
 }

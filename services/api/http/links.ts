@@ -6,7 +6,7 @@
 import { formatFilter } from '../odata/index.js';
 import type { Expr, Query } from '../odata/ast.js';
 import type { ApplyPlan, Key, PagePlan } from '../query/plan.js';
-import { NEXT_LINK_PARAM, PATHS } from './paths.js';
+import { NEXT_LINK_PARAM, PATHS, PIN_PARAM } from './paths.js';
 import { publicOrigin } from './public-origin.js';
 
 export interface BaseUrlOptions {
@@ -26,29 +26,32 @@ export function encodeValue(value: string): string {
 }
 
 /**
- * The next page's URL: every option of the request ($select, $filter, $top, $format) plus the new $skiptoken.
+ * The next page's URL: every option of the request ($select, $filter, $top, $format), the publication the page was
+ * read from (so the next page is read from it too, whatever is published meanwhile) and the new $skiptoken.
  *
  * @example
- * nextLink('https://api.example.org', plan, query, 1234n)
- * // → https://api.example.org/v1/odata/v4/Observations?$filter=CharacteristicName%20eq%20%27pH%27&$top=1000&$skiptoken=Id%3A1234
+ * nextLink('https://api.example.org', plan, query, 1234n, '20261123T112900123Z-1a2b3c4d')
+ * // → https://api.example.org/v1/odata/v4/Observations?$filter=CharacteristicName%20eq%20%27pH%27&$top=1000&publication=20261123T112900123Z-1a2b3c4d&$skiptoken=Id%3A1234
  */
-export function nextLink(base: string, plan: PagePlan, query: Query, lastKey: Key): string {
+export function nextLink(base: string, plan: PagePlan, query: Query, lastKey: Key, publication: string | undefined): string {
   const params: [string, string][] = [];
   if (query.select) params.push(['$select', plan.fields.map((f) => f.name).join(',')]);
   if (query.filter) params.push(['$filter', formatFilter(query.filter)]);
   params.push(['$top', String(plan.top)]);
   if (query.format) params.push(['$format', query.format]);
+  if (publication) params.push([PIN_PARAM, publication]);
   params.push([NEXT_LINK_PARAM.odata, `Id:${lastKey}`]);
   return collectionUrl(base, plan.resource.name, params);
 }
 
-/** The next page of an `$apply` result: the same options, the cursor counting groups already sent. */
-export function nextApplyLink(base: string, plan: ApplyPlan, query: Query): string {
+/** The next page of an `$apply` result: the same options and publication, the cursor counting groups already sent. */
+export function nextApplyLink(base: string, plan: ApplyPlan, query: Query, publication: string | undefined): string {
   const apply = query.apply!;
   const groupby = `groupby((${apply.groupBy.map((p) => p.name).join(',')}),aggregate($count as ${apply.countAlias}))`;
   const params: [string, string][] = [['$apply', apply.filter ? `filter(${formatFilter(apply.filter)})/${groupby}` : groupby]];
   if (query.filter) params.push(['$filter', formatFilter(query.filter)]);
   params.push(['$top', String(plan.top)]);
+  if (publication) params.push([PIN_PARAM, publication]);
   params.push([NEXT_LINK_PARAM.odata, `Id:${(plan.after ?? 0n) + BigInt(plan.top)}`]);
   return collectionUrl(base, plan.resource.name, params);
 }

@@ -6,7 +6,7 @@ import { formatFilter } from '../odata/index.js';
 import type { Query } from '../odata/ast.js';
 import type { PagePlan } from '../query/plan.js';
 import { encodeValue } from '../http/links.js';
-import { NEXT_LINK_PARAM, PATHS } from '../http/paths.js';
+import { NEXT_LINK_PARAM, PATHS, PIN_PARAM } from '../http/paths.js';
 import type { FeatureCollectionDef } from './feature-collections.js';
 
 export const GEOJSON = 'application/geo+json';
@@ -35,10 +35,14 @@ export function itemsUrl(base: string, collection: FeatureCollectionDef, params:
   return `${collectionUrl(base, collection)}/items${query ? `?${query}` : ''}`;
 }
 
-/** The request's parameters without `cursor`, then the cursor after the page's last Id. */
-export function nextItemsUrl(base: string, collection: FeatureCollectionDef, params: readonly (readonly [string, string])[], lastKey: bigint | string): string {
+/**
+ * The request's parameters without `cursor` and `publication`, then the publication the page was read from (so the
+ * next page is read from it too) and the cursor after the page's last Id.
+ */
+export function nextItemsUrl(base: string, collection: FeatureCollectionDef, params: readonly (readonly [string, string])[], lastKey: bigint | string, publication: string | undefined): string {
   const cursor = NEXT_LINK_PARAM.items;
-  return itemsUrl(base, collection, [...params.filter(([k]) => k !== cursor), [cursor, String(lastKey)]]);
+  const kept = params.filter(([k]) => k !== cursor && k !== PIN_PARAM);
+  return itemsUrl(base, collection, [...kept, ...(publication ? [[PIN_PARAM, publication] as const] : []), [cursor, String(lastKey)]]);
 }
 
 /**

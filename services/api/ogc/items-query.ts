@@ -9,7 +9,7 @@ import { filterNames, type ResourceDef } from '../../../schemas/index.js';
 import { envelopeExpr, type Envelope } from '../cql2/envelope-expr.js';
 import { parseCql2Text } from '../cql2/parse-cql2.js';
 import { ApiError } from '../errors.js';
-import { NEXT_LINK_PARAM } from '../http/paths.js';
+import { NEXT_LINK_PARAM, PIN_PARAM } from '../http/paths.js';
 import { decodeQueryString, ODataError, TOP_RANGE, type QueryParam } from '../odata/index.js';
 import type { Expr, Literal, Property, Query } from '../odata/ast.js';
 import { PlanError } from '../query/plan-error.js';
@@ -23,7 +23,7 @@ export const ITEMS_LIMIT = { default: 1000, max: TOP_RANGE.max } as const;
 export const CRS84 = 'http://www.opengis.net/def/crs/OGC/1.3/CRS84';
 
 /** The query parameters of items other than the field parameters (one per queryable). */
-export const ITEMS_PARAMETERS = ['limit', 'bbox', 'bbox-crs', 'datetime', 'filter-lang', 'filter-crs', 'properties', NEXT_LINK_PARAM.items, 'f'] as const;
+export const ITEMS_PARAMETERS = ['limit', 'bbox', 'bbox-crs', 'datetime', 'filter-lang', 'filter-crs', 'properties', NEXT_LINK_PARAM.items, PIN_PARAM, 'f'] as const;
 
 /** Part 3's `filter-lang`: the one language `filter` is read in (the default when left out). */
 export const FILTER_LANG = 'cql2-text';

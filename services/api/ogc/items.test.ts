@@ -179,7 +179,7 @@ describe('OGC API – Features: items', () => {
     const body = (await res.json()) as FeatureCollection;
     const rel = (r: string) => body.links.find((l) => l.rel === r)?.href;
     expect(rel('self')).toBe('https://data.example.org/v1/features/collections/locations/items?limit=2&MonitoringLocationType=River%2FStream');
-    expect(rel('next')).toMatch(/^https:\/\/data\.example\.org\/v1\/features\/collections\/locations\/items\?limit=2&MonitoringLocationType=River%2FStream&cursor=\d+$/);
+    expect(rel('next')).toMatch(/^https:\/\/data\.example\.org\/v1\/features\/collections\/locations\/items\?limit=2&MonitoringLocationType=River%2FStream&publication=[0-9TZ]+-[0-9a-f]{8}&cursor=\d+$/);
     expect(rel('alternate')).toBe(`https://data.example.org/v1/odata/v4/Locations?$filter=MonitoringLocationType%20eq%20%27River%2FStream%27&$top=2`);
   });
 

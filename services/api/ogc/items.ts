@@ -44,7 +44,7 @@ export function itemsHandler(deps: HandlerDeps) {
     const links: Link[] = [
       link(itemsUrl(base, collection, params), 'self', GEOJSON, 'This page'),
       ...alternate(odataAlternate(base, collection, plan, query)),
-      ...(page.hasNext ? [link(nextItemsUrl(base, collection, params, page.ids[page.ids.length - 1]!), 'next', GEOJSON, 'The next page')] : []),
+      ...(page.hasNext ? [link(nextItemsUrl(base, collection, params, page.ids[page.ids.length - 1]!, lease.publication), 'next', GEOJSON, 'The next page')] : []),
       link(collectionUrl(base, collection), 'collection', JSON_MEDIA, collection.title),
     ];
     const members = { numberMatched: matched.kind === 'count' ? matched.count : undefined, numberReturned: page.ids.length, timeStamp: new Date().toISOString(), links };

@@ -61,7 +61,7 @@ async function page(c: Context, query: Query, result: PageResult, lease: Lease, 
   const { plan, ids, hasNext, rows, total } = result;
   checkPageSize(plan.resource.table, plan.fields, ids.length, lease.snapshot.columnWidths, deps.limits?.maxPageBytes);
   const base = baseUrl(c.req.url, c.req.raw.headers, deps.links);
-  const next = hasNext ? nextLink(base, plan, query, ids[ids.length - 1]!) : undefined;
+  const next = hasNext ? nextLink(base, plan, query, ids[ids.length - 1]!, lease.publication) : undefined;
 
   const headers: Record<string, string> = { 'Content-Type': FORMATS[plan.format].contentType };
   const link = linkHeader(next, query);
@@ -77,7 +77,7 @@ async function page(c: Context, query: Query, result: PageResult, lease: Lease, 
 function applyPage(c: Context, query: Query, result: ApplyResult, deps: HandlerDeps): Response {
   const { plan } = result;
   const base = baseUrl(c.req.url, c.req.raw.headers, deps.links);
-  const next = result.hasNext ? nextApplyLink(base, plan, query) : undefined;
+  const next = result.hasNext ? nextApplyLink(base, plan, query, c.get('lease').publication) : undefined;
   const keys = plan.groupBy.map((d) => d.name);
   const context = `${base}${PATHS.odata}/$metadata#${plan.resource.name}(${[...keys, plan.countAlias].join(',')})`;
   const frame = {

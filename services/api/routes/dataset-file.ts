@@ -1,7 +1,8 @@
 /**
- * GET/HEAD /v1/downloads/files/sha256-<hex>/<name>.<ext>: one dataset file of the current publication, as its bytes.
+ * GET/HEAD /v1/downloads/files/sha256-<hex>/<name>.<ext>: one dataset file of the current publication (or of the one
+ * `?publication=` pins, as the manifest's URLs do), as its bytes.
  *
- * Only a file the current publication lists is served (a superseded or unknown hash is a 404 naming the index), so
+ * Only a file that publication lists is served (a superseded or unknown hash is a 404 naming the index), so
  * nothing half-written is ever sent. The URL names the content, hence a strong ETag (`"sha256-<hex>"`) and
  * `Cache-Control: public, max-age=31536000, immutable` (the lease's rule for this route, http/paths.ts); ranges follow
  * RFC 9110 (byte-range.ts), so a cut download resumes. The file is opened while the request holds its lease: a
@@ -17,7 +18,7 @@ import { datasetFileName, DOWNLOAD_EXTENSIONS, DOWNLOAD_FORMATS, plainFilesDir, 
 import { ApiError } from '../errors.js';
 import { EXPORT_FORMATS } from '../export-formats.js';
 import { fileKey, readPublicationFiles } from '../exec/downloads.js';
-import { PATHS } from '../http/paths.js';
+import { PATHS, PIN_PARAM } from '../http/paths.js';
 import { byteRange } from './byte-range.js';
 import { readableFileName } from './download-links.js';
 import type { DownloadsDeps } from './downloads.js';
@@ -32,12 +33,16 @@ export function datasetFileHandler(deps: DownloadsDeps) {
     const lease = c.get('lease');
     const listed = hash ? (await readPublicationFiles(lease.snapshot)).byFile.get(fileKey(hash, format)) : undefined;
     if (!listed) {
-      throw new ApiError('not_found', `No file at ${c.req.path} in the current publication: it is unknown or was replaced by a newer one. ${PATHS.downloads} lists every file served now, with its URL.`);
+      throw new ApiError('not_found', `No file at ${c.req.path} in ${c.req.query(PIN_PARAM) ? `publication ${lease.publication}` : 'the current publication'}: it is unknown or was replaced by a newer one. ${PATHS.downloads} lists every file served now, with its URL.`);
     }
     const etag = `"sha256-${listed.file.sha256}"`;
     const unchanged = lease.notModified(etag);
     if (unchanged) return unchanged;
-    const handle = await open(join(deps.filesDir ?? plainFilesDir(lease.snapshot.path), datasetFileName(listed.file.sha256, format)));
+    const handle = await open(join(deps.filesDir ?? plainFilesDir(lease.snapshot.path), datasetFileName(listed.file.sha256, format))).catch((err: NodeJS.ErrnoException) => {
+      // An older publication's file that ingest has since removed (its retention passed): that publication is gone.
+      if (err.code === 'ENOENT' && lease.publication) throw fileGone(c.req.path, lease.publication);
+      throw err;
+    });
     const { file, dataset } = listed;
     const size = await handle.stat().then((st) => st.size, async (err: unknown) => (await handle.close(), Promise.reject(err)));
     if (size !== file.bytes) {
@@ -73,6 +78,13 @@ export function datasetFileHandler(deps: DownloadsDeps) {
     const body = Readable.toWeb(handle.createReadStream({ start, end })) as ReadableStream<Uint8Array>;
     return c.body(body, range.kind === 'partial' ? 206 : 200, headers);
   };
+}
+
+function fileGone(path: string, publication: string): ApiError {
+  return new ApiError(
+    'publication_gone',
+    `${path} of publication ${publication} is no longer kept (PUBLICATION_RETENTION_MS passed since a newer publication replaced it). ${PATHS.downloads} lists every file served now, with its URL.`,
+  );
 }
 
 /** The format the name's extension asks for; anything else is answered with the list of formats. */

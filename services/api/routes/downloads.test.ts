@@ -60,7 +60,7 @@ describe('GET /v1/downloads', () => {
     for (const d of index.datasets.slice(0, 3)) {
       expect(Object.keys(d.files).sort()).toEqual(['csv', 'parquet']);
       for (const f of Object.values(d.files)) {
-        expect(f.url).toMatch(new RegExp(`^${server.origin}/v1/downloads/files/sha256-${f.sha256}/[A-Za-z0-9._-]+\\.(parquet|csv)$`));
+        expect(f.url).toMatch(new RegExp(`^${server.origin}/v1/downloads/files/sha256-${f.sha256}/[A-Za-z0-9._-]+\\.(parquet|csv)\\?publication=${index.publication}$`));
         const body = await (await fetch(f.url)).arrayBuffer();
         expect(body.byteLength).toBe(f.bytes);
         expect(sha256(body)).toBe(f.sha256);
@@ -88,6 +88,7 @@ describe('GET /v1/downloads/manifest.json', () => {
   it('lists every current Parquet file, relative and absolute, and DuckDB reads them as one table of every Record', async () => {
     const manifest = (await (await fetch(`${server.origin}/v1/downloads/manifest.json`)).json()) as {
       files: { DOI: string; path: string; url: string; object: string; bytes: number; rows: number; sha256: string }[];
+      publication: string;
       rows: number;
       duckdb: string;
     };
@@ -95,7 +96,7 @@ describe('GET /v1/downloads/manifest.json', () => {
     const total = Number((await rows(`SELECT count(*) AS n FROM observations`))[0]!['n']);
     expect(manifest.rows).toBe(total);
     for (const f of manifest.files) {
-      expect(f.url).toBe(`${server.origin}${f.path}`);
+      expect(f.url).toBe(`${server.origin}${f.path}?publication=${manifest.publication}`);
       expect(f.object).toBe(`sha256-${f.sha256}.parquet`);
     }
     expect(manifest.duckdb).toBe(`SELECT * FROM read_parquet([${manifest.files.map((f) => `'${f.url}'`).join(', ')}])`);

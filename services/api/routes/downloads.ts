@@ -13,7 +13,7 @@ import type { HandlerDeps } from '../http/handler-deps.js';
 import { baseUrl } from '../http/links.js';
 import { DATA_ROUTES, PATHS, type DataRouteName } from '../http/paths.js';
 import { datasetFileHandler } from './dataset-file.js';
-import { fileEntry, filePath } from './download-links.js';
+import { fileEntry, filePath, fileUrl } from './download-links.js';
 
 export interface DownloadsDeps extends Pick<HandlerDeps, 'links'> {
   /** Where the dataset files are; by default `<published file>.files` (schemas/publication-files.ts). */
@@ -47,8 +47,8 @@ export function registerDownloads(app: Hono, deps: DownloadsDeps, lease: (route:
   }
 }
 
-function datasetEntry(base: string, d: DownloadDataset) {
-  const files = Object.fromEntries(Object.values(d.files).map((f) => [f.format, fileEntry(base, d, f)]));
+function datasetEntry(base: string, d: DownloadDataset, publication: string) {
+  const files = Object.fromEntries(Object.values(d.files).map((f) => [f.format, fileEntry(base, d, f, publication)]));
   return { DOI: d.doi, DatasetName: d.name, Licence: d.licence, Citation: d.citation, Rows: d.rows, files };
 }
 
@@ -59,7 +59,7 @@ function downloadIndex(base: string, listing: PublicationFiles, publication: str
     ...(current ? { createdAt: current.createdAt } : {}),
     manifest: `${base}${PATHS.manifest}`,
     publications: `${base}${PATHS.publications}`,
-    datasets: listing.datasets.map((d) => datasetEntry(base, d)),
+    datasets: listing.datasets.map((d) => datasetEntry(base, d, publication)),
   };
 }
 
@@ -67,7 +67,7 @@ function downloadIndex(base: string, listing: PublicationFiles, publication: str
 function parquetManifest(base: string, listing: PublicationFiles, publication: string) {
   const files = listing.datasets.flatMap((d) => {
     const f = d.files.parquet;
-    return f ? [{ DOI: d.doi, path: filePath(d, f), url: `${base}${filePath(d, f)}`, object: `sha256-${f.sha256}.parquet`, bytes: f.bytes, rows: f.rows, sha256: f.sha256 }] : [];
+    return f ? [{ DOI: d.doi, path: filePath(d, f), url: fileUrl(base, d, f, publication), object: `sha256-${f.sha256}.parquet`, bytes: f.bytes, rows: f.rows, sha256: f.sha256 }] : [];
   });
   return {
     publication,
@@ -107,7 +107,7 @@ function publicationFeed(base: string, listing: PublicationFiles, publication: s
         const d = current.get(ch.doi);
         // The files a change wrote are linked while they are still the ones served; a later change supersedes them.
         const files = ch.change !== 'removed' && d ? Object.values(d.files).filter((f) => f.publication === p.id) : [];
-        return { DOI: ch.doi, DatasetName: ch.name, change: ch.change, ...(files.length ? { files: Object.fromEntries(files.map((f) => [f.format, fileEntry(base, d!, f)])) } : {}) };
+        return { DOI: ch.doi, DatasetName: ch.name, change: ch.change, ...(files.length ? { files: Object.fromEntries(files.map((f) => [f.format, fileEntry(base, d!, f, publication)])) } : {}) };
       }),
     })),
   };

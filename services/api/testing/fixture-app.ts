@@ -2,7 +2,7 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import type { Hono } from 'hono';
 import { createApp } from '../app.js';
-import { openDatabase, type Database } from '../db/database.js';
+import { acquirer, openDatabase, type Database } from '../db/database.js';
 
 export interface FixtureApp {
   readonly db: Database;
@@ -15,7 +15,7 @@ export interface FixtureApp {
 /** `path`: the fixture file (`inject('apiFixtureDb')` in a test). */
 export async function openFixtureApp(path: string): Promise<FixtureApp> {
   const db = await openDatabase(path);
-  const app = createApp({ acquire: () => db.acquire(), links: { trustProxy: false } });
+  const app = createApp({ acquire: acquirer(db), links: { trustProxy: false } });
   const refInstance = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
   const ref = await refInstance.connect();
   return {
