@@ -32,6 +32,18 @@ export const NEXT_LINK_PARAM = { odata: '$skiptoken', items: 'cursor' } as const
  */
 export const PIN_PARAM = 'publication';
 
+/** The pin parameter as OpenAPI documents it, in the OData and the features documents alike. */
+export const PIN_PARAMETER_DOC = {
+  name: PIN_PARAM,
+  in: 'query',
+  required: false,
+  description:
+    'A publication id (a response\'s Tributary-Publication header, or /v1/publications): answer from that publication instead of the current one. ' +
+    'Next links carry the publication of the page they continue, so an extract followed to its end is one publication\'s rows. ' +
+    'A publication stays readable for PUBLICATION_RETENTION_MS after a newer one replaces it (the three newest always); past that, 410 publication_gone names the current one.',
+  schema: { type: 'string', pattern: '^[A-Za-z0-9:._-]{1,128}$' },
+} as const;
+
 /** The response header naming the publication an answer was read from (besides the weak ETag, which some routes lack). */
 export const PUBLICATION_HEADER = 'Tributary-Publication';
 

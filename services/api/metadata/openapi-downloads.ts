@@ -4,7 +4,7 @@
  */
 import { CHANGE_KINDS, DOWNLOAD_EXTENSIONS, DOWNLOAD_FORMATS } from '../../../schemas/publication-files.js';
 import { EXPORT_FORMATS } from '../export-formats.js';
-import { IMMUTABLE, PATHS } from '../http/paths.js';
+import { IMMUTABLE, PATHS, PIN_PARAMETER_DOC } from '../http/paths.js';
 
 type Schema = Record<string, unknown>;
 const JSON_MEDIA = 'application/json';
@@ -87,7 +87,7 @@ export const DOWNLOAD_SCHEMAS: Record<string, Schema> = {
 export function downloadPaths(errors: (only?: readonly number[]) => Record<string, unknown>): Record<string, Schema> {
   const json = (operationId: string, summary: string, description: string, schema: string, statuses: readonly number[], parameters: Schema[] = []) => ({
     get: {
-      operationId, summary, description, tags: ['Downloads'], parameters,
+      operationId, summary, description, tags: ['Downloads'], parameters: [...parameters, PIN_PARAMETER_DOC],
       responses: { 200: { description: summary, headers: { ETag: { description: 'W/"<publication id>": If-None-Match answers 304 until the next publication.', schema: { type: 'string' } } }, content: { [JSON_MEDIA]: { schema: ref(schema) } } }, 304: { description: 'Not modified (If-None-Match).' }, ...errors(statuses) },
     },
   });
@@ -99,10 +99,10 @@ export function downloadPaths(errors: (only?: readonly number[]) => Record<strin
     'Content-Disposition': { description: 'attachment; filename="<DOI with / as _>.<ext>"', schema: { type: 'string' } },
   };
   return {
-    [PATHS.downloads]: json('getDownloads', 'Every dataset of the current publication with its files (Parquet, CSV), sizes, hashes, DOI, licence and citation.', 'Start here: the file URLs, the manifest and the change feed are linked from it.', 'DownloadIndex', [401, 403, 429, 500, 503]),
-    [PATHS.manifest]: json('getParquetManifest', 'Every current Parquet file, to read the whole hub as one table.', 'DuckDB, polars, pandas/pyarrow, Spark or Trino read the list as one dataset (all files share one schema: the Records fields).', 'ParquetManifest', [401, 403, 429, 500, 503]),
+    [PATHS.downloads]: json('getDownloads', 'Every dataset of the current publication with its files (Parquet, CSV), sizes, hashes, DOI, licence and citation.', 'Start here: the file URLs, the manifest and the change feed are linked from it.', 'DownloadIndex', [400, 401, 403, 410, 429, 500, 503]),
+    [PATHS.manifest]: json('getParquetManifest', 'Every current Parquet file, to read the whole hub as one table.', 'DuckDB, polars, pandas/pyarrow, Spark or Trino read the list as one dataset (all files share one schema: the Records fields).', 'ParquetManifest', [400, 401, 403, 410, 429, 500, 503]),
     [PATHS.publications]: json(
-      'getPublications', 'The change feed: each publication and the datasets it added, replaced or removed.', 'Follow it with since=<the last id you saw> to mirror the hub without downloading it again.', 'PublicationFeed', [400, 401, 403, 429, 500, 503],
+      'getPublications', 'The change feed: each publication and the datasets it added, replaced or removed.', 'Follow it with since=<the last id you saw> to mirror the hub without downloading it again.', 'PublicationFeed', [400, 401, 403, 410, 429, 500, 503],
       [{ name: 'since', in: 'query', description: 'A publication id from this feed: answer only the publications after it. An unknown id is 400 unknown_publication.', schema: { type: 'string' } }],
     ),
     [`${PATHS.files}/{hash}/{name}`]: {
@@ -116,12 +116,13 @@ export function downloadPaths(errors: (only?: readonly number[]) => Record<strin
           { name: 'name', in: 'path', required: true, description: `Any name; its extension chooses the format: ${formats} (other extensions: 406).`, schema: { type: 'string' } },
           { name: 'Range', in: 'header', description: 'bytes=<first>-[<last>] or bytes=-<suffix>.', schema: { type: 'string' } },
           { name: 'If-Range', in: 'header', description: 'The ETag: the range only if the file is still this one.', schema: { type: 'string' } },
+          { ...PIN_PARAMETER_DOC, description: 'The publication whose listing serves the file: the index, manifest and feed put it in every file URL they give, so a reader of many files reads one publication\'s.' },
         ],
         responses: {
           200: { description: 'The whole file.', headers: fileHeaders, content: Object.fromEntries(DOWNLOAD_FORMATS.map((f) => [EXPORT_FORMATS[f].mediaType, { schema: { type: 'string', format: 'binary' } }])) },
           206: { description: 'The requested range.', headers: { ...fileHeaders, 'Content-Range': { description: 'bytes <first>-<last>/<size>', schema: { type: 'string' } } } },
           304: { description: 'Not modified (If-None-Match).' },
-          ...errors([401, 403, 404, 406, 416, 429, 500]),
+          ...errors([401, 403, 404, 406, 410, 416, 429, 500]),
         },
       },
     },

@@ -14,7 +14,7 @@ import { buildOpenApi } from './openapi.js';
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const doc = buildOpenApi('https://api.example.org') as Json;
-const STATUSES = ['400', '401', '403', '404', '405', '406', '413', '414', '416', '429', '500', '503', '504'];
+const STATUSES = ['400', '401', '403', '404', '405', '406', '410', '413', '414', '416', '429', '500', '503', '504'];
 /** A page's statuses: all but 416, which only a dataset file's Range gets. */
 const QUERY_STATUSES = STATUSES.filter((s) => s !== '416');
 
@@ -43,7 +43,7 @@ describe('OpenAPI document', () => {
   it('describes the exports: their formats, the count header, and the paging options they refuse left out', () => {
     for (const name of ['Records', 'Observations']) {
       const op = doc['paths'][`/v1/export/${name}`]['get'];
-      expect(op['parameters'].map((p: { name: string }) => p.name)).toEqual(['$select', '$filter', '$format']);
+      expect(op['parameters'].map((p: { name: string }) => p.name)).toEqual(['$select', '$filter', '$format', 'publication']);
       expect(Object.keys(op['responses']['200']['content'])).toEqual(['application/vnd.apache.parquet', 'text/csv', 'application/x-ndjson', 'application/vnd.apache.arrow.stream']);
       expect(op['responses']['200']['headers']).toHaveProperty('X-Total-Count');
       expect(op['responses']).toHaveProperty('406');
@@ -66,7 +66,7 @@ describe('OpenAPI document', () => {
     }
     const codes = doc['components']['schemas']['Error']['properties']['errors']['items']['properties']['code']['enum'];
     expect(codes).toEqual(Object.keys(API_ERROR_CODES));
-    expect(Object.keys(doc['paths']['/v1/downloads/files/{hash}/{name}']['get']['responses'])).toEqual(['200', '206', '304', '401', '403', '404', '406', '416', '429', '500']);
+    expect(Object.keys(doc['paths']['/v1/downloads/files/{hash}/{name}']['get']['responses'])).toEqual(['200', '206', '304', '401', '403', '404', '406', '410', '416', '429', '500']);
     // Each code is named under its status.
     for (const [code, status] of Object.entries(API_ERROR_CODES)) {
       expect(doc['components']['responses'][`Error${status}`]['description']).toContain(`\`${code}\``);
@@ -85,7 +85,7 @@ describe('OpenAPI document', () => {
       p['$ref'] ? doc['components']['parameters'][p['$ref'].split('/').pop()] : p,
     );
     const byName = Object.fromEntries(params.map((p: Json) => [p['name'], p]));
-    const expected = ['$select', '$filter', '$top', '$skiptoken', '$count', '$format', ...(r.table === 'observations' ? ['$apply'] : [])];
+    const expected = ['$select', '$filter', '$top', '$skiptoken', '$count', '$format', 'publication', ...(r.table === 'observations' ? ['$apply'] : [])];
     expect(Object.keys(byName).sort()).toEqual(expected.sort());
     expect(byName['$top'].schema).toMatchObject({ minimum: TOP_RANGE.min, maximum: TOP_RANGE.max, default: DEFAULT_TOP });
     expect(byName['$format'].schema.enum).toEqual(FORMAT_NAMES);

@@ -8,7 +8,7 @@ import { FORMAT_NAMES, FORMATS } from '../formats.js';
 import { FILTER_LIMITS, ODATA_ERROR_CODES, TOP_RANGE } from '../odata/index.js';
 import { DEFAULT_TOP, GROUPABLE } from '../query/plan.js';
 import { PLAN_ERROR_CODES } from '../query/plan-error.js';
-import { PATHS } from '../http/paths.js';
+import { PATHS, PIN_PARAMETER_DOC, PUBLICATION_HEADER } from '../http/paths.js';
 import { COUNT_HEADER, DEFAULT_EXPORT_FORMAT, EXPORT_FORMAT_NAMES, EXPORT_FORMATS, EXPORT_RESOURCES } from '../export-formats.js';
 import { filterOnlyNames } from './csdl.js';
 import { DOWNLOAD_SCHEMAS, downloadPaths } from './openapi-downloads.js';
@@ -135,6 +135,7 @@ function collectionOperation(resource: ResourceDef): Schema {
         }]
       : []),
     { $ref: '#/components/parameters/format' },
+    { $ref: '#/components/parameters/publication' },
   ];
   const jsonShapes = [ref(`${resource.entityType}Page`), ref('Count'), ...(aggregates ? [ref('ApplyPage')] : [])];
   return {
@@ -146,7 +147,7 @@ function collectionOperation(resource: ResourceDef): Schema {
     responses: {
       200: {
         description: 'A page of rows, a count ($count=true) or groups ($apply).',
-        headers: { Link: { $ref: '#/components/headers/Link' } },
+        headers: { Link: { $ref: '#/components/headers/Link' }, [PUBLICATION_HEADER]: { $ref: '#/components/headers/Publication' } },
         content: Object.fromEntries(
           FORMAT_NAMES.map((f) => [
             FORMATS[f].mediaType,
@@ -193,12 +194,14 @@ function exportOperation(resource: ResourceDef): Schema {
         description: `${EXPORT_FORMAT_NAMES.join(', ')} (or their media types); without it, Accept chooses (${EXPORT_FORMAT_NAMES.map((f) => EXPORT_FORMATS[f].mediaType).join(', ')}), else ${DEFAULT_EXPORT_FORMAT}.`,
         schema: { type: 'string', enum: EXPORT_FORMAT_NAMES, default: DEFAULT_EXPORT_FORMAT },
       },
+      PIN_PARAMETER_DOC,
     ],
     responses: {
       200: {
         description: 'The whole result.',
         headers: {
           [COUNT_HEADER]: { description: 'Rows in the body, exact.', schema: { type: 'integer', minimum: 0 } },
+          [PUBLICATION_HEADER]: { $ref: '#/components/headers/Publication' },
           'Content-Disposition': { description: `attachment; filename="${resource.name}.<extension>"`, schema: { type: 'string' } },
         },
         content: Object.fromEntries(EXPORT_FORMAT_NAMES.map((f) => [EXPORT_FORMATS[f].mediaType, { schema: { type: 'string', format: 'binary', description: EXPORT_FORMATS[f].description } }])),
@@ -233,6 +236,7 @@ export function buildOpenApi(serverUrl: string): Schema {
       securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'API key, sent on every request as the DataStream clients do.' } },
       parameters: {
         top: { name: '$top', in: 'query', description: 'Rows per page.', schema: { type: 'integer', minimum: TOP_RANGE.min, maximum: TOP_RANGE.max, default: DEFAULT_TOP } },
+        publication: PIN_PARAMETER_DOC,
         count: { name: '$count', in: 'query', description: 'true: answer {"value": <number of matching rows>} instead of rows; with $top=0, an empty page with @odata.count.', schema: { type: 'boolean' } },
         format: {
           name: '$format', in: 'query',
@@ -241,6 +245,7 @@ export function buildOpenApi(serverUrl: string): Schema {
         },
       },
       headers: {
+        Publication: { description: 'The id of the publication the answer was read from (the weak ETag names it too).', schema: { type: 'string' } },
         Link: {
           description: 'RFC 8288 links: `<next page>; rel="next"` first (datastreamjs reads the first link lazily), then `<https://doi.org/…>; rel="cite-as"` when the filter pins one DOI.',
           schema: { type: 'string' },

@@ -3,7 +3,7 @@
  * items path with its own field parameters (GDAL reads them to know which filters the server applies).
  */
 import { FEATURE_COLLECTIONS, queryableDimensions, type FeatureCollectionDef } from './feature-collections.js';
-import { PATHS } from '../http/paths.js';
+import { PATHS, PIN_PARAMETER_DOC } from '../http/paths.js';
 import { GEOJSON, JSON_MEDIA, SCHEMA_MEDIA } from './feature-links.js';
 import { DATETIME_FIELD, ITEMS_LIMIT } from './items-query.js';
 import { queryableSchema } from './queryables.js';
@@ -30,7 +30,7 @@ function itemsPath(collection: FeatureCollectionDef) {
       operationId: `get${collection.id[0]!.toUpperCase()}${collection.id.slice(1)}Features`,
       summary: `${collection.title}: a page of features`,
       tags: ['Data'],
-      parameters: [ref('limit'), ref('bbox'), ref('datetime'), ref('filter'), ref('filter-lang'), ref('filter-crs'), ref('properties'), ref('cursor'), ...fields],
+      parameters: [ref('limit'), ref('bbox'), ref('datetime'), ref('filter'), ref('filter-lang'), ref('filter-crs'), ref('properties'), ref('cursor'), ref('publication'), ...fields],
       responses: { '200': json('A GeoJSON FeatureCollection; the next page in its `next` link.', { type: 'object' }, GEOJSON), ...errors },
     },
   };
@@ -54,8 +54,8 @@ export function featuresOpenApi(base: string) {
       '/': ops('getLandingPage', 'Landing page', json('Links to the API description, conformance and collections.')),
       '/conformance': ops('getConformance', 'Conformance classes implemented', json('conformsTo: the classes implemented.')),
       '/api': ops('getApi', 'This OpenAPI document', json('OpenAPI 3.0.', { type: 'object' }, 'application/vnd.oai.openapi+json;version=3.0')),
-      '/collections': ops('getCollections', 'The collections', json('locations and observations with their extents.')),
-      '/collections/{collectionId}': ops('describeCollection', 'One collection', json('Its extent and links.'), [collectionId]),
+      '/collections': ops('getCollections', 'The collections', json('locations and observations with their extents.'), [ref('publication')]),
+      '/collections/{collectionId}': ops('describeCollection', 'One collection', json('Its extent and links.'), [collectionId, ref('publication')]),
       '/collections/{collectionId}/queryables': ops('getQueryables', 'The fields a collection filters by', json('A JSON Schema.', { type: 'object' }, SCHEMA_MEDIA), [collectionId]),
       ...Object.fromEntries(FEATURE_COLLECTIONS.map((c) => [`/collections/${c.id}/items`, itemsPath(c)])),
       '/collections/{collectionId}/items/{featureId}': ops('getFeature', 'One feature by its Id', json('A GeoJSON Feature.', { type: 'object' }, GEOJSON), [
@@ -101,6 +101,7 @@ export function featuresOpenApi(base: string) {
           description: 'The properties to return, comma-separated (the geometry and id always come).',
           schema: { type: 'array', items: { type: 'string' } },
         },
+        publication: PIN_PARAMETER_DOC,
         cursor: {
           name: 'cursor', in: 'query', required: false, style: 'form', explode: false,
           description: 'Where the next page starts: set by the next link; follow it rather than building it.',
