@@ -7,8 +7,9 @@ import { Hono, type Context, type Handler } from 'hono';
 import { describe, expect, it } from 'vitest';
 import type { Snapshot } from '../db/snapshot.js';
 import { ApiError, errorBody } from '../errors.js';
+import { PublicationGone } from '../db/database.js';
 import { lease, type LeaseDeps } from './lease.js';
-import type { LeaseRule } from './paths.js';
+import { PUBLICATION_HEADER, type LeaseRule } from './paths.js';
 
 const PAGE: LeaseRule = { etag: 'publication', deadline: 'first-row', continuation: 'cursor' };
 
@@ -137,5 +138,34 @@ describe('the lease', () => {
     expect(order).toEqual(['handler', 'handler']);
     await app.request('/data?limit=2&cursor=10');
     expect(order).toEqual(['handler', 'handler', 'guard', 'handler']);
+  });
+
+  it('reads the publication a request pins, skips the guard for it, and answers one that is not served with 410', async () => {
+    const pins: (string | undefined)[] = [];
+    const guarded: string[] = [];
+    const acquire = (pin?: string) => {
+      pins.push(pin);
+      if (pin === 'old') throw new PublicationGone('old', 'p2');
+      return { snapshot: { path: 'stand-in' } as Snapshot, publication: pin ?? 'p2', release: () => {} };
+    };
+    const { app } = harness(PAGE, (c) => c.json({ publication: c.get('lease').publication }), { acquire, retentionMs: 3_600_000, beforeNextLink: async () => void guarded.push('guard') });
+    const pinned = await app.request('/data?publication=p1&cursor=5');
+    expect(await pinned.json()).toEqual({ publication: 'p1' });
+    expect(pinned.headers.get(PUBLICATION_HEADER)).toBe('p1');
+    expect(pinned.headers.get('etag')).toBe('W/"p1"');
+    expect(guarded).toEqual([]); // a pinned next link needs no switch first
+    expect((await app.request('/data?cursor=5')).headers.get(PUBLICATION_HEADER)).toBe('p2');
+    expect(guarded).toEqual(['guard']);
+
+    const gone = await app.request('/data?publication=old&cursor=5');
+    expect(gone.status).toBe(410);
+    const body = (await gone.json()) as { message: string; errors: { code: string; source: { parameter: string } }[] };
+    expect(body.errors[0]).toMatchObject({ code: 'publication_gone', source: { parameter: 'publication' } });
+    expect(body.message).toContain('Publication old is no longer served: a publication stays readable for 1 h after a newer one replaces it');
+    expect(body.message).toContain('The current publication is p2: start again from the first page');
+
+    const bad = await app.request(`/data?publication=${encodeURIComponent('a b')}`);
+    expect(bad.status).toBe(400);
+    expect(pins).toEqual(['p1', undefined, 'old']);
   });
 });

@@ -106,7 +106,7 @@ export function lease(rule: LeaseRule, deps: LeaseDeps): MiddlewareHandler {
     // A pinned request reads its own publication; an unpinned next link (from before links were pinned) must not
     // go back to an older one than its previous page came from.
     if (pin === undefined && deps.beforeNextLink && continuesNextLink(c.req.url, rule)) await deps.beforeNextLink();
-    const acquired = await Promise.resolve(deps.acquire(pin)).catch((err: unknown) => Promise.reject(err instanceof PublicationGone ? gone(err, deps.retentionMs) : err));
+    const acquired = await (async () => deps.acquire(pin))().catch((err: unknown) => Promise.reject(err instanceof PublicationGone ? gone(err, deps.retentionMs) : err));
     if (acquired.publication) c.header(PUBLICATION_HEADER, acquired.publication);
     const release = once(() => acquired.release());
     let etag = rule.etag === 'publication' && acquired.publication ? publicationETag(acquired.publication) : undefined;
