@@ -11,7 +11,7 @@
  * BENCH_TEXT_TO_NULL=1 (text references and exports to /dev/null), BENCH_PUBLISHES (200: the publish section's no-decay run), BENCH_ONLY=publish (that section alone, on the cached hub),
  * BENCH_ONLY=extract (§1, §5 and §1z alone: the formats' extracts and compression, no scale table), BENCH_ONLY=export
  * (§1e whole-result exports alone), BENCH_ONLY=extract,export (both, for the formats at 10M and 100M), BENCH_ONLY=features
- * (§F OGC API – Features pages against the OData pages alone). §7's ingest figures come with every run but publish and features.
+ * (§F OGC API – Features pages against the OData pages alone), BENCH_ONLY=retention (§R what older publications held for pinned links cost). §7's ingest figures come with every run but publish and features.
  */
 import { cpus, totalmem } from 'node:os';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -32,6 +32,7 @@ import { pagesSection } from './section-pages.js';
 import { partitionedSection } from './section-partitioned.js';
 import { postgresSection } from './section-postgres.js';
 import { publishSection } from './section-publish.js';
+import { retentionSection } from './section-retention.js';
 import { renderScaleTable, scaleSection, scaleSizes } from './section-scale.js';
 import { summarise } from './stats.js';
 import { renderLatest, renderTable, verdict, type Figure } from './table.js';
@@ -68,9 +69,10 @@ const publishOnly = only.has('publish');
 const extractOnly = only.has('extract');
 const exportOnly = only.has('export');
 const featuresOnly = only.has('features');
-const known = ['publish', 'extract', 'export', 'features'];
-if ([...only].some((s) => !known.includes(s)) || ((publishOnly || featuresOnly) && only.size > 1)) {
-  throw new Error(`BENCH_ONLY=${process.env.BENCH_ONLY}: the sections that run alone are 'publish', 'extract', 'export' and 'features'; 'extract,export' runs those two`);
+const retentionOnly = only.has('retention');
+const known = ['publish', 'extract', 'export', 'features', 'retention'];
+if ([...only].some((s) => !known.includes(s)) || ((publishOnly || featuresOnly || retentionOnly) && only.size > 1)) {
+  throw new Error(`BENCH_ONLY=${process.env.BENCH_ONLY}: the sections that run alone are 'publish', 'extract', 'export', 'features' and 'retention'; 'extract,export' runs those two`);
 }
 const sizes = only.size > 0 ? [] : scaleSizes(process.env.BENCH_SCALE, settings);
 const figures: Figure[] = [];
@@ -99,10 +101,10 @@ async function mainSections() {
   }
   const filters = await discoverFilters(duck);
   if (filters.totalRows !== settings.rows) throw new Error(`${cache.duckdbPath} holds ${filters.totalRows} rows, expected ${settings.rows}`);
-  if (publishOnly) {
+  if (publishOnly || retentionOnly) {
     duck.close();
     const details: Record<string, unknown> = {};
-    await publish(cache, details);
+    await (publishOnly ? publish : retention)(cache, details);
     return { cache, filters, pgLoad: undefined, details };
   }
   const pgLoad = settings.skipPostgres || only.size > 0 ? undefined : await ensurePostgres(duck, cache.dir, cache.key, log);
@@ -145,6 +147,7 @@ async function mainSections() {
   }
 
   if (!failure && only.size === 0) await publish(cache, ctx.details);
+  if (!failure && only.size === 0) await retention(cache, ctx.details);
   const ingest = cache.ingest;
   figures.push({
     section: '7',
@@ -192,6 +195,15 @@ async function featuresAlone(path: string, duck: Awaited<ReturnType<typeof openD
 async function publish(cache: { readonly duckdbPath: string; readonly dir: string }, details: Record<string, unknown>): Promise<void> {
   try {
     await publishSection({ rows: settings.rows, runs: settings.runs, hub: cache.duckdbPath, dir: cache.dir, figures, details, log });
+  } catch (err) {
+    failure = err;
+  }
+}
+
+/** §R on copies of the cached hub. */
+async function retention(cache: { readonly duckdbPath: string; readonly dir: string }, details: Record<string, unknown>): Promise<void> {
+  try {
+    await retentionSection({ rows: settings.rows, hub: cache.duckdbPath, dir: cache.dir, figures, details, log });
   } catch (err) {
     failure = err;
   }

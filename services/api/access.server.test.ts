@@ -185,7 +185,7 @@ describe('CORS', () => {
     const res = await get(port, `${RECORDS}?%24top=2`, { Origin: ORIGIN });
     expect(res.status).toBe(200);
     expect(res.headers['access-control-allow-origin']).toBe(ORIGIN);
-    expect(res.headers['access-control-expose-headers']).toBe('Link, ETag, Server-Timing, X-Total-Count, Content-Disposition, Content-Range, Accept-Ranges, Content-Length');
+    expect(res.headers['access-control-expose-headers']).toBe('Link, ETag, Tributary-Publication, Server-Timing, X-Total-Count, Content-Disposition, Content-Range, Accept-Ranges, Content-Length');
     expect(res.headers['vary']).toMatch(/\bOrigin\b/);
     expect(res.headers['link']).toMatch(/rel="next"/);
   });

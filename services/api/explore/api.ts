@@ -4,7 +4,9 @@
  * so requests queue here two at a time, and a 429 or 503 is retried after its Retry-After (a few times, then
  * reported). Every failure becomes an ApiProblem whose message is the API's own explanation.
  */
-import { PATHS } from '../http/paths.js';
+import { PATHS, PIN_PARAM, PUBLICATION_HEADER } from '../http/paths.js';
+
+export { PIN_PARAM };
 
 export const API_BASE = PATHS.odata;
 const MAX_IN_FLIGHT = 2;
@@ -53,6 +55,10 @@ async function problemOf(res: Response): Promise<ApiProblem> {
   return new ApiProblem(res.status, `${res.status}: ${text}`);
 }
 
+let served: string | undefined;
+/** The publication the API's last answer was read from (its Tributary-Publication header): what a pinned link names. */
+export const servedPublication = (): string | undefined => served;
+
 /** A GET of an API path (`/Observations?…`) or of a next link the API handed out. */
 export async function apiGet(pathOrUrl: string, opts: { signal?: AbortSignal; accept?: string } = {}): Promise<Response> {
   const url = pathOrUrl.startsWith('http') ? pathOrUrl : `${API_BASE}${pathOrUrl}`;
@@ -64,7 +70,10 @@ export async function apiGet(pathOrUrl: string, opts: { signal?: AbortSignal; ac
       if (opts.signal?.aborted) throw err;
       throw new ApiProblem(0, `The API could not be reached (${(err as Error).message}). Check the connection and try again.`);
     }
-    if (res.ok) return res;
+    if (res.ok) {
+      served = res.headers.get(PUBLICATION_HEADER) ?? served;
+      return res;
+    }
     if ((res.status === 429 || res.status === 503) && attempt < RETRIES) {
       const seconds = Math.min(10, Math.max(0.5, Number(res.headers.get('Retry-After')) || 1));
       await res.body?.cancel();

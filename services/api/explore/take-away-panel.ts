@@ -6,7 +6,7 @@
  * many rows and how long the whole takes at the rate just measured on its first page, and waits for a yes.
  */
 import { PATHS } from '../http/paths.js';
-import { apiGet } from './api.js';
+import { apiGet, PIN_PARAM, servedPublication } from './api.js';
 import { fmt, say } from './dom.js';
 import { snippet, SNIPPET_TITLES, type SnippetLanguage } from './snippets.js';
 
@@ -61,6 +61,15 @@ export function takeAwayPanel(root: HTMLElement, onError: (err: unknown) => void
   let running: AbortController | undefined;
 
   const exports = [...root.querySelectorAll<HTMLAnchorElement>('a.export')];
+  const pinned = root.querySelector<HTMLAnchorElement>('a.pinned')!;
+  root.querySelector<HTMLButtonElement>('button.copy-pinned')!.addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText(pinned.href);
+      say(status, 'Pinned link copied to the clipboard.');
+    } catch {
+      say(status, `The clipboard is not available here: the pinned link is ${pinned.href}`);
+    }
+  });
   language.replaceChildren(...Object.entries(SNIPPET_TITLES).map(([value, text]) => new Option(text, value)));
   const collectionUrl = () => `${location.origin}/v1/odata/v4/Observations`;
   const renderSnippet = () => void (code.textContent = snippet(language.value as SnippetLanguage, collectionUrl(), filter));
@@ -135,6 +144,10 @@ export function takeAwayPanel(root: HTMLElement, onError: (err: unknown) => void
         a.href = `${PATHS.export}/Observations?${params.toString().replaceAll('+', '%20')}`;
         a.textContent = `${format === 'parquet' ? 'Parquet' : 'CSV'} (${fmt(t)} rows)`;
       }
+      // The rows the page shows, from the publication they were read from (every answer names it).
+      const publication = servedPublication();
+      const params = new URLSearchParams({ ...(f ? { $filter: f } : {}), ...(publication ? { [PIN_PARAM]: publication } : {}) });
+      pinned.href = `${location.origin}${PATHS.odata}/Observations?${params.toString().replaceAll('+', '%20')}`;
       renderSnippet();
     },
   };

@@ -66,7 +66,7 @@ function sameOrigin(c: Context, byHost: ReadonlyMap<string, string>, trustProxy:
 }
 
 function corsResponseHeaders(origin: string): Record<string, string> {
-  return { 'Access-Control-Allow-Origin': origin, 'Access-Control-Expose-Headers': 'Link, ETag, Server-Timing, X-Total-Count, Content-Disposition, Content-Range, Accept-Ranges, Content-Length', 'Timing-Allow-Origin': origin };
+  return { 'Access-Control-Allow-Origin': origin, 'Access-Control-Expose-Headers': 'Link, ETag, Tributary-Publication, Server-Timing, X-Total-Count, Content-Disposition, Content-Range, Accept-Ranges, Content-Length', 'Timing-Allow-Origin': origin };
 }
 
 /** For other middleware: the allowed origin of this request, if any. */

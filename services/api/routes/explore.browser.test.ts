@@ -19,7 +19,7 @@ import { buildExplore } from '../../../scripts/build/build-explore.js';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../app.js';
-import { openDatabase, type Database } from '../db/database.js';
+import { acquirer, openDatabase, type Database } from '../db/database.js';
 import { openKeyStore, type KeyStore } from '../keys/key-store.js';
 import { createQueryGate, type QuerySlot } from '../limits/query-gate.js';
 import type { AccessOptions } from '../middleware/access.js';
@@ -44,7 +44,7 @@ async function startApi(access: Omit<AccessOptions, 'keys' | 'corsOrigins'> = {}
   let app: ReturnType<typeof createApp> | undefined;
   const server = await listen({ fetch: (req: Request) => app!.fetch(req) }, NODE_SERVER_OPTIONS);
   app = createApp({
-    acquire: () => db.acquire(),
+    acquire: acquirer(db),
     links: { trustProxy: false },
     explore: { assetsDir: join(dir, 'assets'), regionsFile: join(REPO_ROOT, 'scripts/sample/hubs.geojson'), ...tiles },
     access: { keys: keysOn ? keys : undefined, corsOrigins: [server.origin], ...access },
@@ -369,6 +369,20 @@ describe('the explorer page in Chromium', () => {
     const r = (await page.textContent('#take-away pre.snippet code'))!;
     expect(r).toContain('`$filter` = "CharacteristicName eq \'pH\' and RegionId eq \'admin.4.ca.ab\'"');
     expect(r).toContain('resp_link_url(resp, "next")');
+  });
+
+  it('offers a link to the selection pinned to the publication its rows came from, which answers the same count', async () => {
+    await page.goto(`${api.origin}/explore?RegionId=hub.pacific`);
+    await settled();
+    const href = (await page.getAttribute('#take-away a.pinned', 'href'))!;
+    const publication = ((await (await fetch(`${api.origin}/readyz`)).json()) as { publication: string }).publication;
+    const url = new URL(href);
+    expect(url.searchParams.get('publication')).toBe(publication);
+    expect(url.searchParams.get('$filter')).toBe("RegionId eq 'hub.pacific'");
+    url.searchParams.set('$count', 'true');
+    const res = await fetch(url, { headers: { 'x-api-key': KEY } });
+    expect(res.headers.get('tributary-publication')).toBe(publication);
+    expect(((await res.json()) as { value: number }).value).toBe(await shownTotal());
   });
 
   it('lists the datasets of the selection with their citation and DOI link', async () => {

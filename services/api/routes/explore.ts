@@ -142,6 +142,10 @@ function page(config: { tileUrl?: string; tileAttribution?: string; bulkNeedsKey
         <button type="button" class="yes">Download all</button>
         <button type="button" class="no">Cancel</button>
       </div>
+      <p class="pinned">
+        <a class="pinned" href="">This selection, pinned to its publication</a>: the same rows whatever is published later, while the publication is kept.
+        <button type="button" class="copy-pinned">Copy pinned link</button>
+      </p>
       <p>
         <label>Copy the request as <select class="language"></select></label>
         <button type="button" class="copy">Copy</button>
