@@ -6,9 +6,9 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { copyPublished } from '../services/api/testing/fixture-db.js';
 import { collectFiles, UNLISTED_FILE } from './dataset-files.js';
 import { publishToStore } from './publish-store.js';
+import { copyPublishedFile } from './test-support.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tributary-retention-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -37,7 +37,7 @@ describe('collectFiles', () => {
 describe('publishToStore', () => {
   it('keeps replaced publications for the retention, and only the three newest after it', async () => {
     const db = join(dir, 'hub.duckdb');
-    copyPublished(inject('apiFixtureDb'), db);
+    await copyPublishedFile(inject('sampleHub').duckdbPath, db);
     const store = join(dir, 'store');
     for (let i = 0; i < 4; i++) await publishToStore(store, db, { retentionMs: 3_600_000 });
     expect(readdirSync(join(store, 'publications'))).toHaveLength(4);

@@ -54,10 +54,10 @@ interface ContentRule {
 
 const CONTENT_RULES: readonly ContentRule[] = [
   {
-    rule: "only the lease takes a snapshot (acquire()): every data request gets its ETag, deadline and one release the same way; main.ts hands the database's acquire to the app",
-    // db/ defines the snapshot's acquire, and its pool of extract pipes has one of the same name.
+    rule: "only the lease takes a snapshot (acquire()): every data request gets its ETag, deadline, publication and one release the same way; main.ts hands the database's acquire to the app",
+    // db/ defines the snapshot's acquire (and acquirer, the app's), and its pool of extract pipes has one of the same name.
     files: new RegExp(`^${API}/(?!db/)`),
-    pattern: /\.acquire\(\)/,
+    pattern: /\.acquire\(\)|\.acquirePinned\(|\bacquirer\(|deps\.acquire\(/,
     allowed: [`${API}/http/lease.ts`, `${API}/main.ts`],
   },
 ];

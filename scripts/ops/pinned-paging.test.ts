@@ -9,14 +9,14 @@ import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { runIngest } from '../../../ingest/pipeline.js';
-import { runRemove } from '../../../ingest/remove.js';
-import { query } from '../../../ingest/test-support.js';
-import { createApp } from '../app.js';
-import { acquirer, openDatabase, type Database } from '../db/database.js';
-import { PUBLICATION_HEADER } from '../http/paths.js';
-import { copyPublished } from '../testing/fixture-db.js';
-import { listen, type TestServer } from '../testing/test-server.js';
+import { runIngest } from '../../ingest/pipeline.js';
+import { runRemove } from '../../ingest/remove.js';
+import { query } from '../../ingest/test-support.js';
+import { createApp } from '../../services/api/app.js';
+import { acquirer, openDatabase, type Database } from '../../services/api/db/database.js';
+import { PUBLICATION_HEADER } from '../../services/api/http/paths.js';
+import { copyPublished } from '../../services/api/testing/fixture-db.js';
+import { listen, type TestServer } from '../../services/api/testing/test-server.js';
 
 let dir: string;
 let db: string;
