@@ -66,7 +66,7 @@ describe('docs/recipes', () => {
     expect(stdout).toMatch(/\{"value":\d+\}/);
     expect(stdout).toMatch(/"Count":\d+/);
     // A CSV page with more pages: next first, then the dataset's DOI.
-    expect(stdout).toMatch(/^link: <http:\/\/127\.0\.0\.1:\d+\/v1\/odata\/v4\/Records\?[^>]+>; rel="next", <https:\/\/doi\.org\/[^>]+>; rel="cite-as"\r?$/im);
+    expect(stdout).toMatch(/^link: <http:\/\/127\.0\.0\.1:\d+\/v1\/odata\/v4\/Records\?[^>]+>; rel="next", <https:\/\/doi\.org\/[^>]+>; rel="cite-as", <[^>]+\/v1\/citation\/Records\?[^>]+>; rel="describedby"/im);
     expect(stdout).toContain('DOI,MonitoringLocationID,ActivityStartDate,CharacteristicName,ResultValue,ResultUnit');
   });
 
