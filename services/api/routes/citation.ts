@@ -41,7 +41,8 @@ export function citationHandler(deps: HandlerDeps) {
       license: licences.size === 1 ? ([...licences][0] ?? undefined) : undefined,
     });
     const def = CITATION_FORMATS[format];
-    const headers: Record<string, string> = { 'Content-Type': def.contentType, Vary: 'Accept' };
+    // Vary: Accept is every successful GET's (middleware/security-headers.ts).
+    const headers: Record<string, string> = { 'Content-Type': def.contentType };
     if (link) headers['Link'] = link;
     if (format !== 'json' && format !== 'text') headers['Content-Disposition'] = `inline; filename="${resource.name}-citation.${def.extension}"`;
     return c.body(def.render(doc), 200, headers);
