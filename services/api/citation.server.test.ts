@@ -76,16 +76,18 @@ async function refCounts(table: 'observations' | 'locations' | 'datasets', where
 
 const countsOf = (doc: Doc) => new Map(doc.datasets.map((d) => [d.DOI, d.Rows]));
 
+type Case = [resource: string, filter: string | undefined, table: 'observations' | 'locations' | 'datasets', where: string];
+
 describe('which datasets a result comes from, and how many rows each gives', () => {
-  it.each([
+  it.each<Case>([
     ['Records', "CharacteristicName eq 'pH'", 'observations', `CharacteristicName = 'pH'`],
     ['Observations', 'ActivityStartYear ge 2020 and ResultValue gt 7', 'observations', 'year(ActivityStartDate) >= 2020 AND ResultValue > 7'],
     ['Records', undefined, 'observations', 'true'],
     ['Locations', "MonitoringLocationType eq 'Lake/Pond'", 'locations', `MonitoringLocationType = 'Lake/Pond'`],
     // A dataset is one row of Metadata: each gives 1.
-    ['Metadata', "CharacteristicName eq 'pH'", 'datasets', `DOI IN (SELECT DOI FROM observations WHERE CharacteristicName = 'pH')`],,
+    ['Metadata', "CharacteristicName eq 'pH'", 'datasets', `DOI IN (SELECT DOI FROM observations WHERE CharacteristicName = 'pH')`],
     ['Locations', "CharacteristicName eq 'pH'", 'locations', `Id IN (SELECT LocationId FROM observations WHERE CharacteristicName = 'pH')`],
-  ] as const)('%s ? $filter=%s', async (resource, filter, table, where) => {
+  ])('%s ? $filter=%s', async (resource, filter, table, where) => {
     const expected = await refCounts(table, where);
     expect(expected.size).toBeGreaterThan(0);
     const doc = await cite(resource, filter);
