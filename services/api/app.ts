@@ -14,6 +14,7 @@ import type { HandlerDeps } from './http/handler-deps.js';
 import { lease, type Acquired } from './http/lease.js';
 import { notFound } from './http/not-found.js';
 import { DATA_ROUTES, PATHS, type DataRouteName } from './http/paths.js';
+import { citationHandler } from './routes/citation.js';
 import { collectionHandler } from './routes/collection.js';
 import { registerDiscovery } from './routes/discovery.js';
 import { registerExplore, type ExploreOptions } from './routes/explore.js';
@@ -74,7 +75,8 @@ export function createApp(deps: AppDeps): Hono {
   if (deps.explore) registerExplore(app, { keysRequired: () => deps.access?.keys?.required === true, ...deps.explore });
   registerDiscovery(app, deps); // before the collection route, which would take `$metadata` for a resource
   readOnly(app, DATA_ROUTES.collection.path, leased('collection'), collectionHandler(deps), 'this API is read-only. Use GET.');
-  readOnly(app, DATA_ROUTES.export.path, leased('export'), exportHandler(), 'exports are read-only. Use GET (or HEAD for the row count alone).');
+  readOnly(app, DATA_ROUTES.export.path, leased('export'), exportHandler(deps), 'exports are read-only. Use GET (or HEAD for the row count alone).');
+  readOnly(app, DATA_ROUTES.citation.path, leased('citation'), citationHandler(deps), 'citations are read-only. Use GET.');
   registerDownloads(app, { links: deps.links, filesDir: deps.filesDir }, leased);
   registerFeatures(app, deps, leased);
 

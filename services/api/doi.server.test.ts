@@ -2,7 +2,7 @@
  * Any DOI, end to end: datasets whose DOIs hold what real suffixes hold (`/`, `(`, `;`, `:`, `'`, and `#&+%?` and a
  * space that a URL must encode) are published by the real ingest CLI and served on a real socket. Each must be
  * found by `$filter=DOI eq '…'` (quotes doubled), paged through `@odata.nextLink` to the exact `$count`, cited by
- * the `rel="cite-as"` link and by the explorer's citation link, and selected through the explorer's URL and filter.
+ * the `rel="cite-as"` link, the explorer's citation link and the citation formats, and selected through the explorer's URL and filter.
  */
 import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -95,6 +95,20 @@ describe.each(DOIS)('the DOI %s', (doi) => {
     // The resolver reads back the DOI itself: percent-decoding the path gives it exactly.
     expect(decodeURIComponent(new URL(doiUrl(doi)).pathname.slice(1))).toBe(doi);
   });
+});
+
+it('cites a DOI that URLs and TeX must escape: BibTeX keeps it in the url field, RIS and CSL-JSON say it exactly', async () => {
+  const cite = (accept: string) => fetch(`${server.origin}/v1/citation/Records${query({ $filter: `DOI eq ${quote(ODD)}` })}`, { headers: { Accept: accept } }).then((r) => r.text());
+  const bib = await cite('application/x-bibtex');
+  expect(bib.match(/^@misc\{[A-Za-z0-9_:.-]+,$/gm)).toHaveLength(1);
+  expect(bib).toContain(`  url = {${doiUrl(ODD)}}`);
+  expect(bib).not.toContain('  doi = ');
+  expect(bib).toContain('Dataset 0');
+  const ris = (await cite('application/x-research-info-systems')).split('\r\n');
+  expect(ris).toContain(`DO  - ${ODD}`);
+  expect(ris).toContain(`UR  - ${doiUrl(ODD)}`);
+  const csl = JSON.parse(await cite('application/vnd.citationstyles.csl+json')) as { DOI: string; URL: string }[];
+  expect(csl).toEqual([expect.objectContaining({ DOI: ODD, URL: doiUrl(ODD) })]);
 });
 
 it('compares the DOI as published in $filter (OData eq is exact): ingest keeps one spelling per DOI', async () => {

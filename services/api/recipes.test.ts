@@ -5,7 +5,7 @@
  * package).
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -66,7 +66,7 @@ describe('docs/recipes', () => {
     expect(stdout).toMatch(/\{"value":\d+\}/);
     expect(stdout).toMatch(/"Count":\d+/);
     // A CSV page with more pages: next first, then the dataset's DOI.
-    expect(stdout).toMatch(/^link: <http:\/\/127\.0\.0\.1:\d+\/v1\/odata\/v4\/Records\?[^>]+>; rel="next", <https:\/\/doi\.org\/[^>]+>; rel="cite-as"\r?$/im);
+    expect(stdout).toMatch(/^link: <http:\/\/127\.0\.0\.1:\d+\/v1\/odata\/v4\/Records\?[^>]+>; rel="next", <https:\/\/doi\.org\/[^>]+>; rel="cite-as", <[^>]+\/v1\/citation\/Records\?[^>]+>; rel="describedby"/im);
     expect(stdout).toContain('DOI,MonitoringLocationID,ActivityStartDate,CharacteristicName,ResultValue,ResultUnit');
   });
 
@@ -124,9 +124,38 @@ describe('docs/recipes', () => {
     expect(stdout).toContain(`sha256 ok: ${largest.sha256}`);
   });
 
+  it('python_citation.py: a result as Parquet and its citation as BibTeX beside it, found by rel="describedby"', async () => {
+    const folder = join(work, 'cited-py');
+    const { status, stdout, stderr } = await run('python3', [join(RECIPES, 'python_citation.py'), 'pH', folder]);
+    expect(stderr).toBe('');
+    expect(status).toBe(0);
+    const cited = JSON.parse(readFileSync(join(folder, 'records.json'), 'utf8')) as { rows: number; publication: string; datasets: { url: string; Rows: number }[] };
+    const expected = Number((await (await fetch(`${url}/v1/odata/v4/Records?$filter=${encodeURIComponent("CharacteristicName eq 'pH'")}&$count=true`)).json()).value);
+    expect(cited.rows).toBe(expected);
+    expect(stdout).toContain(`records.parquet: ${expected} pH rows of publication ${cited.publication}`);
+    expect(stdout).toContain(`records.bib: ${cited.datasets.length} datasets to cite`);
+    const bib = readFileSync(join(folder, 'records.bib'), 'utf8');
+    expect(bib.match(/^@misc\{/gm)).toHaveLength(cited.datasets.length);
+    for (const d of cited.datasets) expect(bib).toContain(`url = {${d.url}}`);
+    expect(statSync(join(folder, 'records.parquet')).size).toBeGreaterThan(0);
+  });
+
+  it('curl_citation.sh: records.csv with records.bib and records.ris of the same query', async () => {
+    const folder = join(work, 'cited-curl');
+    const { status, stdout, stderr } = await run('bash', [join(RECIPES, 'curl_citation.sh'), folder]);
+    expect(stderr).toBe('');
+    expect(status).toBe(0);
+    const cited = (await (await fetch(`${url}/v1/citation/Records?$filter=${encodeURIComponent("CharacteristicName eq 'pH'")}`)).json()) as { rows: number; datasets: unknown[] };
+    expect(stdout).toContain(`records.csv: ${cited.rows} rows`);
+    expect(stdout).toMatch(new RegExp(`records\\.bib: ${cited.datasets.length} datasets, cited from http://127\\.0\\.0\\.1:\\d+/v1/citation/Records\\?\\$filter=`));
+    expect(stdout).toContain(`records.ris: ${cited.datasets.length} datasets`);
+    expect(readFileSync(join(folder, 'records.ris'), 'utf8')).toMatch(/^TY {2}- DATA\r\n/);
+  });
+
   it('the recipes are syntactically valid even where their tool is not run', () => {
     execFileSync('bash', ['-n', join(RECIPES, 'curl.sh')]);
     execFileSync('bash', ['-n', join(RECIPES, 'curl_resume.sh')]);
+    execFileSync('bash', ['-n', join(RECIPES, 'curl_citation.sh')]);
     execFileSync(process.execPath, ['--check', join(RECIPES, 'datastreamjs.mjs')]);
   });
 });

@@ -6,7 +6,7 @@
 import './explore.css';
 import { ApiProblem, allRows, getJson, query, setRetryNotice } from './api.js';
 import { chartPanel } from './chart-panel.js';
-import { showCitations, type Dataset } from './citations-panel.js';
+import { loadCitation, showCitations, type Dataset } from './citations-panel.js';
 import { loadDownloads, showDatasetFiles } from './files-panel.js';
 import { facetCounts, loadCube, type Facet } from './cube.js';
 import { byId, fmt, h, say } from './dom.js';
@@ -84,7 +84,6 @@ async function boot(): Promise<void> {
     const chosen = LIST_FACETS.reduce((n, f) => n + selection.lists[f].length, 0) + (selection.region ? 1 : 0) + (selection.yearFrom !== null || selection.yearTo !== null ? 1 : 0);
     byId('filters-chosen').textContent = chosen ? `(${chosen} chosen)` : '';
     const dois = [...counts.counts.DOI].filter(([doi, n]) => n > 0 && (selection.lists.DOI.length === 0 || selection.lists.DOI.includes(doi))).map(([doi]) => doi);
-    showCitations(byId('citation-list'), datasets, dois);
     showDatasetFiles(byId('file-list'), downloads, dois, config.bulkNeedsKey);
     takeAway.show(filterText(selection), counts.total);
     renderChosen();
@@ -113,6 +112,8 @@ async function boot(): Promise<void> {
         renderChosen();
       }));
       jobs.push(preview.show(filter, signal));
+      // The datasets to credit and their rows, as the API cites the same filter.
+      jobs.push(loadCitation(filter, signal).then((citation) => showCitations(byId('citations'), filter, citation, datasets)));
     }
     // After the locations: the chart's legend names them.
     jobs.push(located.catch(() => {}).then(() => chart.show(chars.length === 1 ? chars[0] : undefined, selection.locations, names, filter, signal)));

@@ -1,7 +1,7 @@
-/** The cite-as link: which filters pin one DOI, and the order of links in the `Link` header. */
+/** The cite-as link: which filters pin one DOI, the order of links in the `Link` header, the citation's URLs. */
 import { describe, expect, it } from 'vitest';
 import { parseQuery } from '../odata/index.js';
-import { doiUrl, linkHeader, pinnedDoi } from './links.js';
+import { citationUrl, doiUrl, linkHeader, pinnedDoi, pinnedQueryUrl } from './links.js';
 
 /** datastreamjs's transport (@datastream/fetch 0.0.x, parseLinkFromHeader): a lazy match from the first `<`. */
 const DATASTREAMJS_NEXT = /<(.*?)>; rel="next"/;
@@ -61,5 +61,32 @@ describe('Link header', () => {
   it('percent-encodes what cannot appear in the link target, keeping the DOI slash', () => {
     expect(doiUrl('10.1000/a>b; rel="next", <c')).toBe('https://doi.org/10.1000/a%3Eb%3B%20rel%3D%22next%22%2C%20%3Cc');
     expect(doiUrl('10.1002/(SICI)1097')).toBe('https://doi.org/10.1002/%28SICI%291097');
+  });
+});
+
+describe('signposting: describedby and license after next and cite-as', () => {
+  const next = 'https://api.example.org/v1/odata/v4/Records?$top=10&$skiptoken=Id%3A42';
+  const described = 'https://api.example.org/v1/citation/Records?$filter=DOI%20eq%20%2710.1%2Fx%27&publication=p1';
+  const license = 'https://creativecommons.org/licenses/by/4.0/';
+
+  it('keeps rel="next" first, whatever else the header carries', () => {
+    const header = linkHeader(next, q("DOI eq '10.1/x'"), { describedBy: described, license })!;
+    expect(header).toBe(
+      `<${next}>; rel="next", <https://doi.org/10.1/x>; rel="cite-as", <${described}>; rel="describedby"; type="application/vnd.citationstyles.csl+json", <${license}>; rel="license"`,
+    );
+    expect(DATASTREAMJS_NEXT.exec(header)?.[1]).toBe(next);
+  });
+
+  it('on the last page, no link is read as a next one', () => {
+    const header = linkHeader(undefined, q("CharacteristicName eq 'pH'"), { describedBy: described })!;
+    expect(header).toBe(`<${described}>; rel="describedby"; type="application/vnd.citationstyles.csl+json"`);
+    expect(DATASTREAMJS_NEXT.exec(header)).toBeNull();
+  });
+
+  it('the citation and the pinned query carry the same $filter and the publication', () => {
+    const filter = q("CharacteristicName eq 'pH' and DOI eq 'a/b'").filter;
+    expect(citationUrl('https://h', 'Records', filter, 'p1')).toBe("https://h/v1/citation/Records?$filter=CharacteristicName%20eq%20%27pH%27%20and%20DOI%20eq%20%27a%2Fb%27&publication=p1");
+    expect(pinnedQueryUrl('https://h', 'Records', filter, 'p1')).toBe("https://h/v1/odata/v4/Records?$filter=CharacteristicName%20eq%20%27pH%27%20and%20DOI%20eq%20%27a%2Fb%27&publication=p1");
+    expect(citationUrl('https://h', 'Locations', undefined, undefined)).toBe('https://h/v1/citation/Locations');
   });
 });

@@ -91,13 +91,50 @@ export function doiUrl(doi: string): string {
   return `https://doi.org/${encodeValue(doi).replace(/%2F/g, '/')}`;
 }
 
+/** The media type of the citation a `describedby` link names (the route answers others too: docs/api.md). */
+export const CSL_JSON = 'application/vnd.citationstyles.csl+json';
+
+/** FAIR signposting beside the next link: what describes the result and the licence it is under. */
+export interface Signposts {
+  /** The citation of the same query (citationUrl), `rel="describedby"`. */
+  readonly describedBy?: string | undefined;
+  /** The licence's URL, `rel="license"`, when one is known for the whole result. */
+  readonly license?: string | undefined;
+}
+
 /**
- * The `Link` header: `rel="next"` first, then `rel="cite-as"`. datastreamjs's transport reads the next page
- * with `/<(.*?)>; rel="next"/`, a lazy match from the first `<`: with the cite-as link first it would read
- * `https://doi.org/…>; rel="cite-as", <next` as the URL.
+ * The `Link` header: `rel="next"` first, then `rel="cite-as"`, `rel="describedby"` and `rel="license"`.
+ * datastreamjs's transport reads the next page with `/<(.*?)>; rel="next"/`, a lazy match from the first `<`:
+ * with any other link first it would read `https://doi.org/…>; rel="cite-as", <next` as the URL.
  */
-export function linkHeader(next: string | undefined, query: Query): string | undefined {
+export function linkHeader(next: string | undefined, query: Query, signposts: Signposts = {}): string | undefined {
   const doi = pinnedDoi(query);
-  const links = [...(next ? [`<${next}>; rel="next"`] : []), ...(doi ? [`<${doiUrl(doi)}>; rel="cite-as"`] : [])];
+  const links = [
+    ...(next ? [`<${next}>; rel="next"`] : []),
+    ...(doi ? [`<${doiUrl(doi)}>; rel="cite-as"`] : []),
+    ...(signposts.describedBy ? [`<${signposts.describedBy}>; rel="describedby"; type="${CSL_JSON}"`] : []),
+    ...(signposts.license ? [`<${signposts.license}>; rel="license"`] : []),
+  ];
   return links.length ? links.join(', ') : undefined;
+}
+
+/**
+ * What a query reads: the resource with its `$filter`, pinned to the publication it was answered from (PIN_PARAM).
+ *
+ * @example
+ * pinnedQueryUrl('https://api.example.org', 'Records', parseFilter("CharacteristicName eq 'pH'"), '20260101T000000Z-ab12')
+ * // → https://api.example.org/v1/odata/v4/Records?$filter=CharacteristicName%20eq%20%27pH%27&publication=20260101T000000Z-ab12
+ */
+export function pinnedQueryUrl(base: string, resource: string, filter: Expr | undefined, publication: string | undefined): string {
+  return withQuery(`${base}${PATHS.odata}/${resource}`, filter, publication);
+}
+
+/** The citation of a query (routes/citation.ts): the same `$filter` and publication under PATHS.citation. */
+export function citationUrl(base: string, resource: string, filter: Expr | undefined, publication: string | undefined): string {
+  return withQuery(`${base}${PATHS.citation}/${resource}`, filter, publication);
+}
+
+function withQuery(url: string, filter: Expr | undefined, publication: string | undefined): string {
+  const params: [string, string][] = [...(filter ? [['$filter', formatFilter(filter)] as [string, string]] : []), ...(publication ? [[PIN_PARAM, publication] as [string, string]] : [])];
+  return params.length ? `${url}?${params.map(([k, v]) => `${k}=${encodeValue(v)}`).join('&')}` : url;
 }

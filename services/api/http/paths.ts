@@ -18,6 +18,7 @@ export const PATHS = {
   files: '/v1/downloads/files',
   publications: '/v1/publications',
   features: '/v1/features',
+  citation: '/v1/citation',
 } as const;
 
 /**
@@ -93,6 +94,8 @@ export const DATA_ROUTES = {
   featureCollection: { path: `${PATHS.features}/collections/:collectionId`, lease: snapshotOnly },
   items: { path: items, lease: { etag: 'publication', deadline: 'first-row', continuation: NEXT_LINK_PARAM.items } },
   feature: { path: `${items}/:featureId`, lease: { etag: 'publication', deadline: 'first-row' } },
+  // What to credit for a query's rows: a function of the publication, as the rows are (routes/citation.ts).
+  citation: { path: `${PATHS.citation}/:resource`, lease: { etag: 'publication', deadline: 'first-row' } },
 } as const satisfies Readonly<Record<string, DataRoute>>;
 
 export type DataRouteName = keyof typeof DATA_ROUTES;

@@ -19,3 +19,34 @@ export function parseRequestQuery(c: Context): Query {
     throw err;
   }
 }
+
+/**
+ * One option taken out of a raw query string before the OData parser reads the rest: a route's own `$format`
+ * (exports, citations), whose values are not the pages' formats. `names` match case-insensitively; two of them
+ * given is a duplicate.
+ */
+export function takeOption(queryString: string, names: readonly string[]): { query: string; value: string | undefined } {
+  const wanted = names.map((n) => n.toLowerCase());
+  let value: string | undefined;
+  const rest: string[] = [];
+  for (const part of queryString.split('&')) {
+    if (!part) continue;
+    const eq = part.indexOf('=');
+    const key = safeDecode(eq < 0 ? part : part.slice(0, eq));
+    if (!wanted.includes(key.toLowerCase())) {
+      rest.push(part);
+      continue;
+    }
+    if (value !== undefined) throw new ApiError('duplicate_option', `${names.join(' or ')} is given more than once: give it once.`, { parameter: names[0] });
+    value = safeDecode(eq < 0 ? '' : part.slice(eq + 1));
+  }
+  return { query: rest.join('&'), value };
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text.replaceAll('+', ' '));
+  } catch {
+    return text;
+  }
+}

@@ -36,7 +36,7 @@ describe('OpenAPI document', () => {
   it('has every endpoint', () => {
     expect(Object.keys(doc['paths']).sort()).toEqual(
       ['/', '/healthz', '/readyz', '/v1/openapi.json', '/v1/odata/v4/', '/v1/odata/v4/$metadata', ...resources.map((r) => `/v1/odata/v4/${r.name}`), '/v1/export/Records', '/v1/export/Observations',
-       '/v1/downloads', '/v1/downloads/manifest.json', '/v1/downloads/files/{hash}/{name}', '/v1/publications'].sort(),
+       '/v1/downloads', '/v1/downloads/manifest.json', '/v1/downloads/files/{hash}/{name}', '/v1/publications', ...resources.map((r) => `/v1/citation/${r.name}`)].sort(),
     );
   });
 
@@ -48,6 +48,16 @@ describe('OpenAPI document', () => {
       expect(op['responses']['200']['headers']).toHaveProperty('X-Total-Count');
       expect(op['responses']).toHaveProperty('406');
     }
+  });
+
+  it('describes the citations: the formats they are negotiated in, the 406, the JSON document', () => {
+    for (const r of resources) {
+      const op = doc['paths'][`/v1/citation/${r.name}`]['get'];
+      expect(op['parameters'].map((p: { name: string }) => p.name)).toEqual(['$filter', 'format']);
+      expect(Object.keys(op['responses']['200']['content'])).toEqual(['application/json', 'application/vnd.citationstyles.csl+json', 'application/x-bibtex', 'application/x-research-info-systems', 'text/plain', 'text/x-bibliography']);
+      expect(op['responses']).toHaveProperty('406');
+    }
+    expect(doc['components']['schemas']['Citation']['required']).toEqual(['resource', 'filter', 'publication', 'url', 'rows', 'datasets']);
   });
 
   it('declares the x-api-key security scheme and requires it', () => {

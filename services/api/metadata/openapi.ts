@@ -12,6 +12,7 @@ import { PATHS, PIN_PARAMETER_DOC, PUBLICATION_HEADER } from '../http/paths.js';
 import { COUNT_HEADER, DEFAULT_EXPORT_FORMAT, EXPORT_FORMAT_NAMES, EXPORT_FORMATS, EXPORT_RESOURCES } from '../export-formats.js';
 import { filterOnlyNames } from './csdl.js';
 import { DOWNLOAD_SCHEMAS, downloadPaths } from './openapi-downloads.js';
+import { CITATION_SCHEMAS, citationPaths } from './openapi-citation.js';
 
 type Schema = Record<string, unknown>;
 
@@ -165,7 +166,8 @@ const INFO_DESCRIPTION = [
   '',
   '**Citation and licence.** Every dataset carries its `DOI`, `Citation` and `Licence` in `/Metadata` ' +
     `(\`${PATHS.odata}/Metadata?$select=DOI,DatasetName,Citation,Licence\`). Cite a dataset as \`https://doi.org/<DOI>\`; ` +
-    'a response whose `$filter` pins one DOI (`DOI eq \'…\'` as a top-level `and` term) carries `Link: <https://doi.org/…>; rel="cite-as"` after any `rel="next"` link.',
+    'a response whose `$filter` pins one DOI (`DOI eq \'…\'` as a top-level `and` term) carries `Link: <https://doi.org/…>; rel="cite-as"` after any `rel="next"` link. ' +
+    `To cite a whole result, \`${PATHS.citation}/<resource>?$filter=…\` lists every dataset it comes from with its rows, as JSON, CSL-JSON, BibTeX, RIS or text.`,
   '',
   `OData discovery: service document \`${PATHS.odata}/\`, CSDL \`${PATHS.odata}/$metadata\`.`,
   '',
@@ -225,6 +227,7 @@ export function buildOpenApi(serverUrl: string): Schema {
       ...Object.fromEntries(resources.map((r) => [`${PATHS.odata}/${r.name}`, { get: collectionOperation(r) }])),
       ...Object.fromEntries(resources.filter((r) => (EXPORT_RESOURCES as readonly string[]).includes(r.name)).map((r) => [`${PATHS.export}/${r.name}`, { get: exportOperation(r) }])),
       ...downloadPaths(errorRefs),
+      ...citationPaths(errorRefs),
       [`${PATHS.odata}/`]: discovery('getServiceDocument', `OData service document (also at ${PATHS.odata} without the slash).`, JSON_MEDIA, ref('ServiceDocument')),
       [`${PATHS.odata}/$metadata`]: discovery('getMetadataDocument', 'OData CSDL XML (4.0) with Capabilities annotations.', 'application/xml', { type: 'string' }),
       [PATHS.openapi]: discovery('getOpenApi', 'This document.', JSON_MEDIA, { type: 'object' }),
@@ -247,7 +250,9 @@ export function buildOpenApi(serverUrl: string): Schema {
       headers: {
         Publication: { description: 'The id of the publication the answer was read from (the weak ETag names it too).', schema: { type: 'string' } },
         Link: {
-          description: 'RFC 8288 links: `<next page>; rel="next"` first (datastreamjs reads the first link lazily), then `<https://doi.org/…>; rel="cite-as"` when the filter pins one DOI.',
+          description:
+            'RFC 8288 links: `<next page>; rel="next"` first (datastreamjs reads the first link lazily), then `<https://doi.org/…>; rel="cite-as"` when the filter pins one DOI, ' +
+            `\`<${PATHS.citation}/…>; rel="describedby"\` (the citation of the same query and publication, CSL-JSON) on pages, and \`rel="license"\` when the pinned DOI's licence has a known URL.`,
           schema: { type: 'string' },
         },
       },
@@ -256,6 +261,7 @@ export function buildOpenApi(serverUrl: string): Schema {
         ...Object.fromEntries(resources.map((r) => [r.entityType, entitySchema(r)])),
         ...Object.fromEntries(resources.map((r) => [`${r.entityType}Page`, pageSchema(r)])),
         ...DOWNLOAD_SCHEMAS,
+        ...CITATION_SCHEMAS,
         Count: { type: 'object', required: ['value'], properties: { value: { type: 'integer', minimum: 0 } }, additionalProperties: false },
         ApplyPage: collectionSchema(
           { type: 'object', additionalProperties: { type: ['string', 'integer', 'null'] } },

@@ -11,7 +11,8 @@ import { decodeQueryString } from '../odata/index.js';
 import type { PagePlan } from '../query/plan.js';
 import { PAGE_WRITERS } from '../stream/page-writers.js';
 import type { HandlerDeps } from '../http/handler-deps.js';
-import { baseUrl } from '../http/links.js';
+import { signposts } from '../citation/signposts.js';
+import { baseUrl, linkHeader } from '../http/links.js';
 import { PATHS } from '../http/paths.js';
 import { rawQueryString } from '../http/request-query.js';
 import { featureCollection, type FeatureCollectionDef } from './feature-collections.js';
@@ -41,16 +42,21 @@ export function itemsHandler(deps: HandlerDeps) {
     checkPageSize(plan.resource.table, plan.fields, page.ids.length, lease.snapshot.columnWidths, deps.limits?.maxPageBytes);
     const base = baseUrl(c.req.url, c.req.raw.headers, deps.links);
     const params = decodeQueryString(raw).map(({ name, value }) => [name, value] as const);
+    const odata = odataAlternate(base, collection, plan, query);
+    const next = page.hasNext ? nextItemsUrl(base, collection, params, page.ids[page.ids.length - 1]!, lease.publication) : undefined;
     const links: Link[] = [
       link(itemsUrl(base, collection, params), 'self', GEOJSON, 'This page'),
-      ...alternate(odataAlternate(base, collection, plan, query)),
-      ...(page.hasNext ? [link(nextItemsUrl(base, collection, params, page.ids[page.ids.length - 1]!, lease.publication), 'next', GEOJSON, 'The next page')] : []),
+      ...alternate(odata),
+      ...(next ? [link(next, 'next', GEOJSON, 'The next page')] : []),
       link(collectionUrl(base, collection), 'collection', JSON_MEDIA, collection.title),
     ];
+    // The citation is of the OData resource's rows: only where OData can filter as the items did (the alternate link).
+    const signs = odata || !plan.where ? await signposts(base, collection.odataResource.name, query.filter, query, lease) : {};
+    const header = linkHeader(next, query, signs);
     const members = { numberMatched: matched.kind === 'count' ? matched.count : undefined, numberReturned: page.ids.length, timeStamp: new Date().toISOString(), links };
     const body = await PAGE_WRITERS.geojson({ kind: 'text', chunks: lease.hold(textChunks(page.rows)) }, { fields: plan.fields, context: '', next: undefined, count: page.ids.length, members });
     lease.timing.mark('first-byte');
-    return c.body(body, 200, { 'Content-Type': GEOJSON });
+    return c.body(body, 200, { 'Content-Type': GEOJSON, ...(header ? { Link: header } : {}) });
   };
 }
 

@@ -50,7 +50,7 @@ async function pageAll(first: string, via: 'body' | 'link' = 'body'): Promise<{ 
     const fromBody = body['@odata.nextLink'] as string | undefined;
     // Both forms always agree; datastreamjs reads the header with a lazy match from the first '<'.
     expect(link ? /<(.*?)>; rel="next"/.exec(link)?.[1] : undefined).toBe(fromBody);
-    const target = via === 'body' ? fromBody : link ? /<(.*?)>/.exec(link)![1] : undefined;
+    const target = via === 'body' ? fromBody : link ? /<(.*?)>; rel="next"/.exec(link)?.[1] : undefined;
     next = target ? new URL(target).pathname + new URL(target).search : undefined;
     if (pages > 10_000) throw new Error('paging does not end');
   }
@@ -284,7 +284,9 @@ describe('paging', () => {
     expect(next.searchParams.get('$filter')).toBe("CharacteristicName eq 'pH'");
     expect(next.searchParams.get('$top')).toBe('3');
     expect(next.searchParams.get('$skiptoken')).toBe(`Id:${body.value[2].Id}`);
-    expect(res.headers.get('link')).toBe(`<${body['@odata.nextLink']}>; rel="next"`);
+    // next first; the signposting links (describedby: the citation of the same query) follow it.
+    expect(res.headers.get('link')).toMatch(/^<[^>]+>; rel="next", <[^>]+\/v1\/citation\/Observations\?[^>]+>; rel="describedby"/);
+    expect(res.headers.get('link')!.split(', ')[0]).toBe(`<${body['@odata.nextLink']}>; rel="next"`);
   });
 
   it('omits the next link on the last page (top+1 rows decide, no second count)', async () => {
@@ -292,7 +294,7 @@ describe('paging', () => {
     const { body, res } = await get(url('Observations', { $filter: 'LocationId eq 1', $top: n }));
     expect(body.value).toHaveLength(n);
     expect(body['@odata.nextLink']).toBeUndefined();
-    expect(res.headers.get('link')).toBeNull();
+    expect(res.headers.get('link')).not.toContain('rel="next"');
   });
 
   it('pages Metadata by UUID', async () => {
@@ -359,7 +361,7 @@ describe('$top=0', () => {
     expect(body.value).toEqual([]);
     expect(body['@odata.context']).toContain(`$metadata#${resource}`);
     expect(body['@odata.nextLink']).toBeUndefined();
-    expect(res.headers.get('link')).toBeNull();
+    expect(res.headers.get('link')).not.toContain('rel="next"');
   });
 
   it('counts what the filter matches, as $count=true does', async () => {
@@ -377,7 +379,7 @@ describe('$top=0', () => {
     expect(json.body).not.toHaveProperty('@odata.nextLink');
     const csv = await get(url('Records', { $top: 0, $format: 'csv', $select: 'Id,DOI' }));
     expect(csv.text).toBe('Id,DOI\r\n');
-    expect(csv.res.headers.get('link')).toBeNull();
+    expect(csv.res.headers.get('link')).not.toContain('rel="next"');
     const { tableFromIPC } = await import('apache-arrow');
     const arrow = await app.request(url('Records', { $top: 0, $format: 'arrow', $select: 'Id,DOI' }));
     const table = tableFromIPC(new Uint8Array(await arrow.arrayBuffer()));

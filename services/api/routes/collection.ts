@@ -9,13 +9,15 @@ import type { Query } from '../odata/ast.js';
 import { execute, type ApplyResult, type PageResult, type PageRows } from '../exec/execute.js';
 import { FORMATS, formatFromAccept, JSON_TYPE } from '../formats.js';
 import { planQuery, type Plan } from '../query/plan.js';
+import { citedFilter } from '../query/plan-citation.js';
+import { signposts } from '../citation/signposts.js';
 import { PlanError } from '../query/plan-error.js';
 import { checkApplySize, checkPageSize } from '../limits/page-size.js';
 import { applyBytes, applyStream } from '../stream/apply-stream.js';
 import { PAGE_WRITERS } from '../stream/page-writers.js';
 import type { Lease } from '../http/lease.js';
 import type { HandlerDeps } from '../http/handler-deps.js';
-import { baseUrl, contextUrl, linkHeader, nextApplyLink, nextLink } from '../http/links.js';
+import { baseUrl, contextUrl, linkHeader, nextApplyLink, nextLink, type Signposts } from '../http/links.js';
 import { notFound } from '../http/not-found.js';
 import { PATHS } from '../http/paths.js';
 import { parseRequestQuery } from '../http/request-query.js';
@@ -44,27 +46,28 @@ export function collectionHandler(deps: HandlerDeps) {
     lease.timing.mark('plan');
     const result = await execute(plan, lease.snapshot, lease.signal, { log: deps.log });
     lease.timing.mark('execute');
+    const signs = await signposts(baseUrl(c.req.url, c.req.raw.headers, deps.links), resource.name, citedFilter(query), query, lease);
     switch (result.kind) {
       case 'count': {
         const link = linkHeader(undefined, query);
         return c.body(JSON.stringify({ value: result.count }), 200, { 'Content-Type': JSON_TYPE, ...(link ? { Link: link } : {}) });
       }
       case 'apply':
-        return applyPage(c, query, result, deps);
+        return applyPage(c, query, result, deps, signs);
       case 'page':
-        return await page(c, query, result, lease, deps);
+        return await page(c, query, result, lease, deps, signs);
     }
   };
 }
 
-async function page(c: Context, query: Query, result: PageResult, lease: Lease, deps: HandlerDeps): Promise<Response> {
+async function page(c: Context, query: Query, result: PageResult, lease: Lease, deps: HandlerDeps, signs: Signposts): Promise<Response> {
   const { plan, ids, hasNext, rows, total } = result;
   checkPageSize(plan.resource.table, plan.fields, ids.length, lease.snapshot.columnWidths, deps.limits?.maxPageBytes);
   const base = baseUrl(c.req.url, c.req.raw.headers, deps.links);
   const next = hasNext ? nextLink(base, plan, query, ids[ids.length - 1]!, lease.publication) : undefined;
 
   const headers: Record<string, string> = { 'Content-Type': FORMATS[plan.format].contentType };
-  const link = linkHeader(next, query);
+  const link = linkHeader(next, query, signs);
   if (link) headers['Link'] = link;
   const held: PageRows = rows.kind === 'text' ? { kind: 'text', chunks: lease.hold(rows.chunks) } : { kind: 'columns', chunks: lease.hold(rows.chunks) };
   const body = await PAGE_WRITERS[plan.format](held, { fields: plan.fields, context: contextUrl(base, plan), next, count: ids.length, total });
@@ -74,7 +77,7 @@ async function page(c: Context, query: Query, result: PageResult, lease: Lease, 
 }
 
 /** The groups are few and in memory (the statistics tables answer them); their JSON is sized, then streamed. */
-function applyPage(c: Context, query: Query, result: ApplyResult, deps: HandlerDeps): Response {
+function applyPage(c: Context, query: Query, result: ApplyResult, deps: HandlerDeps, signs: Signposts): Response {
   const { plan } = result;
   const base = baseUrl(c.req.url, c.req.raw.headers, deps.links);
   const next = result.hasNext ? nextApplyLink(base, plan, query, c.get('lease').publication) : undefined;
@@ -87,6 +90,6 @@ function applyPage(c: Context, query: Query, result: ApplyResult, deps: HandlerD
     suffix: next ? `],"@odata.nextLink":${JSON.stringify(next)}}` : ']}',
   };
   checkApplySize(applyBytes(result.groups, frame), result.groups.length, deps.limits?.maxPageBytes);
-  const link = linkHeader(next, query);
+  const link = linkHeader(next, query, signs);
   return c.body(applyStream(result.groups, frame), 200, { 'Content-Type': JSON_TYPE, ...(link ? { Link: link } : {}) });
 }

@@ -69,6 +69,12 @@ OData v4 JSON, compatible with the DataStream public API and its clients. Send y
   --data-urlencode '$select=DOI,DatasetName,Citation,Licence'</pre>
 <p>A response whose <code>$filter</code> pins one dataset (<code>DOI eq '…'</code>, alone or joined by <code>and</code>)
 carries <code>Link: &lt;https://doi.org/…&gt;; rel="cite-as"</code>, after the <code>rel="next"</code> link when there is one.</p>
+<p>To cite a whole result, ask <code>${PATHS.citation}/&lt;resource&gt;</code> with the same <code>$filter</code>: every dataset
+the rows come from, with its citation, licence and rows, and the query pinned to its publication, as JSON, or by
+<code>Accept</code> (or <code>format=</code>) as BibTeX, RIS, CSL-JSON or text. Every page links it as
+<code>rel="describedby"</code>.</p>
+<pre>curl -G ${base}${PATHS.citation}/Records -H 'x-api-key: YOUR_KEY' -H 'Accept: application/x-bibtex' \\
+  --data-urlencode "\\$filter=CharacteristicName eq 'pH'"</pre>
 
 <h2 id="downloads">Bulk downloads</h2>
 <p><a href="${PATHS.downloads}"><code>${PATHS.downloads}</code></a> lists every dataset of the current publication with its

@@ -385,15 +385,45 @@ describe('the explorer page in Chromium', () => {
     expect(((await res.json()) as { value: number }).value).toBe(await shownTotal());
   });
 
-  it('lists the datasets of the selection with their citation and DOI link', async () => {
+  it('lists the datasets of the selection with their citation, DOI link and observations, from the API’s citation', async () => {
     await page.goto(`${api.origin}/explore?RegionId=hub.pacific`);
     await settled();
-    const expected = (await get<{ value: { DOI: string; Count: number }[] }>(`/Observations?$apply=${encodeURIComponent("filter(RegionId eq 'hub.pacific')/groupby((DOI),aggregate($count as Count))")}`)).value.map((r) => r.DOI).sort();
+    const groups = (await get<{ value: { DOI: string; Count: number }[] }>(`/Observations?$apply=${encodeURIComponent("filter(RegionId eq 'hub.pacific')/groupby((DOI),aggregate($count as Count))")}`)).value;
+    const expected = groups.map((r) => r.DOI).sort();
     const links = await page.$$eval('#citation-list a', (a) => a.map((e) => e.getAttribute('href')));
     expect(links).toEqual(expected.map((doi) => `https://doi.org/${doi}`));
     const metadata = await get<{ value: { DOI: string; Citation: string }[] }>('/Metadata?$select=DOI,Citation');
     const texts = await page.$$eval('#citation-list cite', (c) => c.map((e) => e.textContent));
     expect(texts).toEqual(expected.map((doi) => metadata.value.find((m) => m.DOI === doi)!.Citation));
+    // Each dataset's observations, as $apply counts them, and their sum is the total the page shows.
+    const rows = await page.$$eval('#citation-list li', (li) => li.map((e) => [e.getAttribute('data-doi'), Number(e.getAttribute('data-rows'))]));
+    expect(Object.fromEntries(rows)).toEqual(Object.fromEntries(groups.map((g) => [g.DOI, g.Count])));
+    expect(groups.reduce((n, g) => n + g.Count, 0)).toBe(await shownTotal());
+    expect(await page.textContent('#citation-summary')).toMatch(new RegExp(`from ${expected.length} datasets \\(publication [^)]+\\): credit each`));
+  });
+
+  it('downloads the citation of the selection as BibTeX, RIS and CSL-JSON, and links the pinned query', async () => {
+    await page.goto(`${api.origin}/explore?RegionId=hub.pacific&CharacteristicName=pH`);
+    await settled();
+    const dois = await page.$$eval('#citation-list li', (li) => li.map((e) => e.getAttribute('data-doi')!));
+    expect(dois.length).toBeGreaterThan(0);
+    const saved = async (format: string) => {
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click(`#citation-downloads a[data-format="${format}"]`)]);
+      return { name: download.suggestedFilename(), text: readFileSync((await download.path())!, 'utf8') };
+    };
+    const bib = await saved('bibtex');
+    expect(bib.name).toBe('Observations-citation.bib');
+    expect(bib.text.match(/^@misc\{/gm)).toHaveLength(dois.length);
+    for (const doi of dois) expect(bib.text).toContain(`url = {https://doi.org/${doi}}`);
+    const ris = await saved('ris');
+    expect(ris.text.split('\r\n').filter((l) => l.startsWith('DO  - ')).map((l) => l.slice(6))).toEqual(dois);
+    const csl = await saved('csl');
+    expect((JSON.parse(csl.text) as { DOI: string; type: string }[]).map((i) => [i.DOI, i.type])).toEqual(dois.map((d) => [d, 'dataset']));
+    const pinned = new URL((await page.getAttribute('#citation-downloads a[data-pinned]', 'href'))!);
+    expect(pinned.pathname).toBe('/v1/odata/v4/Observations');
+    expect(pinned.searchParams.get('$filter')).toContain("CharacteristicName eq 'pH'");
+    expect(pinned.searchParams.get('$filter')).toContain("RegionId eq 'hub.pacific'");
+    expect(pinned.searchParams.get('publication')).toMatch(/\S/);
   });
 
   it('with keys required, lists each dataset file of the selection with its size and says a file needs a key', async () => {

@@ -121,7 +121,9 @@ function page(config: { tileUrl?: string; tileAttribution?: string; bulkNeedsKey
     </section>
     <section id="citations" aria-labelledby="citations-title">
       <h2 id="citations-title">Cite the data</h2>
+      <p id="citation-summary" class="status" role="status"></p>
       <ul id="citation-list"></ul>
+      <p id="citation-downloads"></p>
     </section>
     <section id="preview" aria-labelledby="preview-title">
       <h2 id="preview-title">Preview</h2>

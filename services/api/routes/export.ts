@@ -10,21 +10,25 @@ import { getResource } from '../../../schemas/index.js';
 import { ApiError } from '../errors.js';
 import { executeExport } from '../exec/export.js';
 import { COUNT_HEADER, DEFAULT_EXPORT_FORMAT, EXPORT_FORMATS, EXPORT_FORMAT_NAMES, EXPORT_RESOURCES, exportFormatByName, exportFormatFromAccept, type ExportFormat } from '../export-formats.js';
+import { signposts } from '../citation/signposts.js';
 import { ODataError, parseQuery } from '../odata/index.js';
+import type { Query } from '../odata/ast.js';
 import { planQuery, type PagePlan } from '../query/plan.js';
 import { PlanError } from '../query/plan-error.js';
 import { csvHeader } from '../stream/page-writers.js';
 import { arrowFrame } from '../stream/arrow-frame.js';
 import { exportStream } from '../stream/export-stream.js';
 import { pageStream } from '../stream/page-stream.js';
+import type { HandlerDeps } from '../http/handler-deps.js';
+import { baseUrl, linkHeader } from '../http/links.js';
 import { NEXT_LINK_PARAM, PATHS } from '../http/paths.js';
-import { rawQueryString } from '../http/request-query.js';
+import { rawQueryString, takeOption } from '../http/request-query.js';
 
 const PAGING_OPTIONS = ['$top', NEXT_LINK_PARAM.odata, '$count', '$apply'] as const;
 const FORMAT_LIST = EXPORT_FORMAT_NAMES.map((f) => `${f} (${EXPORT_FORMATS[f].mediaType})`).join(', ');
 const encoder = new TextEncoder();
 
-export function exportHandler() {
+export function exportHandler(deps: Pick<HandlerDeps, 'links'>) {
   return async function exportResult(c: Context): Promise<Response> {
     const lease = c.get('lease');
     const name = c.req.param('resource') ?? '';
@@ -32,13 +36,16 @@ export function exportHandler() {
     if (!resource) {
       throw new ApiError('not_found', `No export at ${c.req.path}. Exports: ${PATHS.export}/Records and ${PATHS.export}/Observations, with $filter and $select as on ${PATHS.odata}.`);
     }
-    const { query: raw, format: formatParam } = splitFormat(rawQueryString(c));
+    // `$format` is the export's own (parquet, csv, ndjson, arrow); everything else is the OData query as a page reads it.
+    const { query: raw, value: formatParam } = takeOption(rawQueryString(c), ['$format']);
     const format = negotiate(formatParam, c.req.header('accept'));
-    const plan = planExport(raw, resource);
+    const { plan, query } = planExport(raw, resource);
     const headers: Record<string, string> = {
       'Content-Type': EXPORT_FORMATS[format].contentType,
       'Content-Disposition': `attachment; filename="${resource.name}.${EXPORT_FORMATS[format].extension}"`,
     };
+    const link = linkHeader(undefined, query, await signposts(baseUrl(c.req.url, c.req.raw.headers, deps.links), resource.name, query.filter, query, lease));
+    if (link) headers['Link'] = link;
     const result = await executeExport(plan, format, lease.snapshot, lease.signal);
     headers[COUNT_HEADER] = String(result.count);
     const { rows } = result;
@@ -55,32 +62,6 @@ export function exportHandler() {
   };
 }
 
-/** `$format` is the export's own (parquet, csv, ndjson); everything else is the OData query as a page reads it. */
-function splitFormat(queryString: string): { query: string; format: string | undefined } {
-  let format: string | undefined;
-  const rest: string[] = [];
-  for (const part of queryString.split('&')) {
-    if (!part) continue;
-    const eq = part.indexOf('=');
-    const key = safeDecode(eq < 0 ? part : part.slice(0, eq));
-    if (key.toLowerCase() !== '$format') {
-      rest.push(part);
-      continue;
-    }
-    if (format !== undefined) throw new ApiError('duplicate_option', '$format is given more than once: give it once.', { parameter: '$format' });
-    format = safeDecode(eq < 0 ? '' : part.slice(eq + 1));
-  }
-  return { query: rest.join('&'), format };
-}
-
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text.replaceAll('+', ' '));
-  } catch {
-    return text;
-  }
-}
-
 function negotiate(formatParam: string | undefined, accept: string | undefined): ExportFormat {
   if (formatParam !== undefined) {
     const f = exportFormatByName(formatParam.split(';')[0] ?? '');
@@ -93,7 +74,7 @@ function negotiate(formatParam: string | undefined, accept: string | undefined):
 }
 
 /** The page's parse and plan, so a filter that cannot be a page cannot be an export either (the same 400). */
-function planExport(queryString: string, resource: NonNullable<ReturnType<typeof getResource>>): PagePlan {
+function planExport(queryString: string, resource: NonNullable<ReturnType<typeof getResource>>): { plan: PagePlan; query: Query } {
   try {
     const query = parseQuery(queryString);
     for (const option of PAGING_OPTIONS) {
@@ -104,7 +85,7 @@ function planExport(queryString: string, resource: NonNullable<ReturnType<typeof
     }
     const plan = planQuery(query, resource);
     if (plan.kind !== 'page') throw new Error(`an export planned as ${plan.kind}`);
-    return plan;
+    return { plan, query };
   } catch (err) {
     if (err instanceof ODataError || err instanceof PlanError) throw ApiError.from(err);
     throw err;
