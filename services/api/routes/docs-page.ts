@@ -9,22 +9,7 @@ import { filterOnlyNames } from '../metadata/csdl.js';
 import { FILTER_LIMITS, TOP_RANGE } from '../odata/index.js';
 import { DEFAULT_TOP, GROUPABLE } from '../query/plan.js';
 import { PATHS } from '../http/paths.js';
-
-const HTML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => HTML_ESCAPES[ch]!);
-}
-
-/** Tagged template: interpolations are escaped unless wrapped by `raw()`. */
-class Raw {
-  constructor(readonly html: string) {}
-}
-const raw = (html: string) => new Raw(html);
-function html(strings: TemplateStringsArray, ...values: unknown[]): Raw {
-  const part = (v: unknown): string => (v instanceof Raw ? v.html : Array.isArray(v) ? v.map(part).join('') : escapeHtml(String(v)));
-  return raw(strings.reduce((out, s, i) => out + s + (i < values.length ? part(values[i]) : ''), ''));
-}
+import { html, raw, type Raw } from '../html.js';
 
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:62rem;margin:2rem auto;padding:0 1rem;color:#1b1f23}
 code,pre{font:14px/1.4 ui-monospace,monospace;background:#f3f4f6;border-radius:4px}code{padding:0 .2em}
