@@ -16,8 +16,15 @@ import { datasetFiles, datasetPagePath, locationPagePath } from './page-links.js
 export const HYF = 'https://www.opengis.net/def/schema/hy_features/hyf/';
 const CRS84 = 'http://www.opengis.net/def/crs/OGC/1.3/CRS84';
 
+/** Terms whose string values are IRIs, as schema.org's own context declares them: without it they would be text. */
+const iriTerm = (term: string) => ({ '@id': `https://schema.org/${term}`, '@type': '@id' });
+
 export const SCHEMA_ORG_CONTEXT = {
   '@vocab': 'https://schema.org/',
+  url: iriTerm('url'),
+  sameAs: iriTerm('sameAs'),
+  license: iriTerm('license'),
+  contentUrl: iriTerm('contentUrl'),
   hyf: HYF,
   gsp: 'http://www.opengis.net/ont/geosparql#',
   sf: 'http://www.opengis.net/ont/sf#',
