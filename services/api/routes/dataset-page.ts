@@ -9,7 +9,7 @@ import type { DatasetSummary, LocationRow } from '../exec/landing.js';
 import { html, type Raw } from '../html.js';
 import { doiUrl } from '../http/links.js';
 import { licenceUrl } from './licence-urls.js';
-import { count, landingPage, size } from './page-layout.js';
+import { count, landingPage, size, wideTable } from './page-layout.js';
 import { datasetFiles, datasetLinks, datasetPagePath, locationPagePath } from './page-links.js';
 import { pointMap } from './point-map.js';
 import { datasetJsonLd } from './schema-org.js';
@@ -50,12 +50,12 @@ ${d.characteristics.map((c) => html`<tr><td>${c.name}</td><td class="n">${count(
 <tfoot><tr><th scope="row">All</th><td class="n">${count(d.observations)}</td></tr></tfoot></table></section>
 <section aria-labelledby="locations"><h2 id="locations">Monitoring locations</h2>
 ${shown.length < d.locations ? html`<p>The first ${count(shown.length)} of ${count(d.locations)}; all of them: <a href="${links.locations}">the API</a> or <a href="${links.featuresLocations}">OGC API – Features</a>.</p>` : ''}
-<table><caption>Monitoring locations of ${d.name}</caption><thead><tr><th scope="col">Location</th><th scope="col">ID</th><th scope="col">Type</th><th scope="col" class="n">Latitude</th><th scope="col" class="n">Longitude</th></tr></thead><tbody>
-${shown.map((l) => html`<tr><td><a href="${locationPagePath(l.id)}">${l.name}</a></td><td>${l.monitoringLocationId}</td><td>${l.type}</td><td class="n">${l.latitude}</td><td class="n">${l.longitude}</td></tr>\n`)}</tbody></table></section>
+${wideTable('Monitoring locations (scrolls sideways)', html`<table><caption>Monitoring locations of ${d.name}</caption><thead><tr><th scope="col">Location</th><th scope="col">ID</th><th scope="col">Type</th><th scope="col" class="n">Latitude</th><th scope="col" class="n">Longitude</th></tr></thead><tbody>
+${shown.map((l) => html`<tr><td><a href="${locationPagePath(l.id)}">${l.name}</a></td><td>${l.monitoringLocationId}</td><td>${l.type}</td><td class="n">${l.latitude}</td><td class="n">${l.longitude}</td></tr>\n`)}</tbody></table>`)}</section>
 <section aria-labelledby="files"><h2 id="files">Files</h2>
 <p>The whole dataset, one file per format. A file's URL names its content: it never changes, and a cut download resumes where it stopped.</p>
-<table><caption>Files of ${d.name}</caption><thead><tr><th scope="col">Format</th><th scope="col" class="n">Rows</th><th scope="col">Size</th><th scope="col">SHA-256</th></tr></thead><tbody>
-${files.map((f) => html`<tr><td><a href="${f.url}" type="${EXPORT_FORMATS[f.format].mediaType}">${f.format}</a></td><td class="n">${count(f.rows)}</td><td>${size(f.bytes)}</td><td><code class="hash">${f.sha256}</code></td></tr>\n`)}</tbody></table></section>
+${wideTable('Files (scrolls sideways)', html`<table><caption>Files of ${d.name}</caption><thead><tr><th scope="col">Format</th><th scope="col" class="n">Rows</th><th scope="col">Size</th><th scope="col">SHA-256</th></tr></thead><tbody>
+${files.map((f) => html`<tr><td><a href="${f.url}" type="${EXPORT_FORMATS[f.format].mediaType}">${f.format}</a></td><td class="n">${count(f.rows)}</td><td>${size(f.bytes)}</td><td><code class="hash">${f.sha256}</code></td></tr>\n`)}</tbody></table>`)}</section>
 <section aria-labelledby="access"><h2 id="access">Use the data</h2><ul>
 <li>OData API: <a href="${links.observations}">observations</a>, <a href="${links.locations}">locations</a>, <a href="${links.metadata}">metadata</a> (send your API key in <code>x-api-key</code>)</li>
 <li>Export every record in one file: <a href="${links.exportCsv}">CSV</a>, <a href="${links.exportParquet}">Parquet</a> (needs a key)</li>

@@ -6,7 +6,7 @@
 import type { DatasetSummary, LocationDetail } from '../exec/landing.js';
 import { html } from '../html.js';
 import { doiUrl } from '../http/links.js';
-import { count, landingPage } from './page-layout.js';
+import { count, landingPage, wideTable } from './page-layout.js';
 import { datasetPagePath, locationLinks, locationPagePath } from './page-links.js';
 import { pointMap } from './point-map.js';
 import { locationJsonLd } from './schema-org.js';

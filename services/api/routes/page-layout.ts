@@ -14,7 +14,7 @@ table{border-collapse:collapse;width:100%;font-size:14px;margin:.5rem 0}caption{
 th,td{border-bottom:1px solid #d0d7de;padding:.3rem .5rem;text-align:left;vertical-align:top}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
 h2{border-bottom:1px solid #d0d7de;margin-top:2rem}dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}dt{font-weight:600}dd{margin:0}
 .map{max-width:100%;height:auto;border:1px solid #d0d7de}blockquote{margin:.5rem 0;padding:.5rem 1rem;border-left:4px solid #0a4f96;background:#f6f8fa}
-nav ul{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:.3rem 1.2rem}.hash{font-size:12px}`;
+.wrap{overflow-x:auto}dd{overflow-wrap:anywhere}nav ul{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:.3rem 1.2rem}.hash{font-size:12px}`;
 
 export interface PageParts {
   readonly title: string;
@@ -42,6 +42,9 @@ ${p.main}
 </body></html>
 `.html;
 }
+
+/** A table that scrolls sideways on its own on a narrow screen, reachable by keyboard to do so. */
+export const wideTable = (label: string, table: Raw): Raw => html`<div class="wrap" role="region" aria-label="${label}" tabindex="0">${table}</div>`;
 
 /** `1234567` → `1,234,567`: counts as people read them (the JSON-LD keeps the plain number). */
 export const count = (n: number | bigint): string => n.toLocaleString('en-US');

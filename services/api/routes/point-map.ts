@@ -21,8 +21,11 @@ const round = (v: number) => Math.round(v * 10) / 10;
 
 /** `bbox` is [west, south, east, north]; `label` names the map for screen readers. */
 export function pointMap(points: readonly MapPoint[], bbox: readonly [number, number, number, number], label: string): Raw {
-  const [west, south, east, north] = grow(bbox);
+  const [w0, south, e0, north] = grow(bbox);
   const k = Math.cos((((south + north) / 2) * Math.PI) / 180);
+  // A tall, narrow extent is widened to the frame's shape, so the map (and its caption) keeps a readable width.
+  const widen = Math.max(0, ((north - south) * (WIDTH / HEIGHT)) / k - (e0 - w0)) / 2;
+  const [west, east] = [w0 - widen, e0 + widen];
   const scale = Math.min((WIDTH - 2 * PAD) / ((east - west) * k), (HEIGHT - 2 * PAD) / (north - south));
   const [w, h] = [(east - west) * k * scale + 2 * PAD, (north - south) * scale + 2 * PAD];
   const x = (lon: number) => round(PAD + (lon - west) * k * scale);
