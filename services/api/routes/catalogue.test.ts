@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createApp } from '../app.js';
 import { openDatabase, type Database } from '../db/database.js';
 import { graph, parseRdf, RDF_TYPE, type Triple } from '../testing/rdf.js';
+import { openKeyStore } from '../keys/key-store.js';
 import { listen, type TestServer } from '../testing/test-server.js';
 import { catalogueFormat } from './register-pages.js';
 
@@ -186,5 +187,25 @@ describe('links to the catalogue', () => {
     expect(downloads.catalogue).toBe(`${server.origin}/catalogue`);
     expect(downloads.sitemap).toBe(`${server.origin}/sitemap.xml`);
     expect(await (await fetch(`${server.origin}/v1/odata/v4/$metadata`)).text()).toContain('<PropertyValue Property="href" String="/catalogue"/>');
+  });
+});
+
+describe('with API keys required', () => {
+  it('serves the pages and the harvesters\' documents without a key, while /v1 still asks for one', async () => {
+    const keys = await openKeyStore({ plainKeys: ['pages-test-key'], pollMs: 0 });
+    const keyed = await listen(createApp({ acquire: () => db.acquire(), links: { trustProxy: false }, access: { keys } }));
+    try {
+      const [{ DOI: doi }] = (await rows(`SELECT "DOI" FROM datasets LIMIT 1`)) as [{ DOI: string }];
+      const [{ Id: id }] = (await rows(`SELECT "Id" FROM locations LIMIT 1`)) as [{ Id: string }];
+      for (const path of [`/datasets/${doi}`, `/locations/${id}`, '/catalogue', '/catalogue.ttl', '/catalogue/locations.ndjson', '/sitemap.xml', '/robots.txt']) {
+        const res = await fetch(`${keyed.origin}${path}`);
+        expect(res.status, path).toBe(200);
+        await res.arrayBuffer();
+      }
+      expect((await fetch(`${keyed.origin}/v1/downloads`)).status).toBe(401);
+    } finally {
+      await keyed.close();
+      keys.close();
+    }
   });
 });

@@ -43,6 +43,7 @@ OData v4 JSON, compatible with the DataStream public API and its clients. Send y
 <li>Recipes for curl, Python, R, JavaScript (datastreamjs), Excel and Power BI: <code>docs/recipes/</code> in the repository.</li>
 <li>Bulk downloads, every dataset as Parquet and CSV with sizes and SHA-256: <a href="${PATHS.downloads}"><code>${base}${PATHS.downloads}</code></a> (<a href="#downloads">below</a>)</li>
 <li>Explore the data without writing a query: facets, a map, a chart, a preview, CSV and "copy as": <a href="${PATHS.explore}">${PATHS.explore}</a></li>
+<li>Search engines and harvesters (no key): a page per dataset at <code>/datasets/&lt;DOI&gt;</code> and per location with schema.org JSON-LD, the DCAT catalogue at <a href="${PATHS.catalogue}"><code>${base}${PATHS.catalogue}</code></a> (JSON-LD or Turtle), <a href="${PATHS.sitemap}"><code>${PATHS.sitemap}</code></a> and every location as NDJSON-LD at <code>${PATHS.locationsDump}</code></li>
 <li>GIS clients (QGIS, GDAL/OGR, ArcGIS Pro, R sf, geopandas, OWSLib): the same data as OGC API – Features (GeoJSON) at <a href="${PATHS.features}"><code>${base}${PATHS.features}</code></a>; GDAL and QGIS send the key with <code>GDAL_HTTP_HEADERS="x-api-key: YOUR_KEY"</code></li>
 </ul>
 
