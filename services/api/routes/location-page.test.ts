@@ -5,7 +5,7 @@
  * variableMeasured and subjectOf its dataset, each value against the file's own rows.
  */
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { createApp } from '../app.js';
 import { openDatabase, type Database } from '../db/database.js';
 import { graph, jsonLdBlock, parseRdf, RDF_TYPE, SCHEMA } from '../testing/rdf.js';
@@ -117,5 +117,24 @@ describe('GET /catalogue/locations.ndjson', () => {
     expect(lines.map((line) => (JSON.parse(line) as { '@id': string })['@id'])).toEqual(all.map((l) => `${server.origin}/locations/${l['Id']}`));
     const g = graph(await parseRdf(`[${lines.join(',')}]`, 'json-ld'));
     for (const l of all) expectLocation(g, `${server.origin}/locations/${l['Id']}`, l, false);
+  });
+});
+
+describe('the dump and the publication it reads', () => {
+  it('holds the publication until its last line is sent, then lets go', async () => {
+    let held = 0;
+    const acquire = () => {
+      const a = db.acquire();
+      held++;
+      let released = false;
+      return { ...a, release: () => (released ? undefined : ((released = true), held--, a.release())) };
+    };
+    const app = createApp({ acquire, links: { trustProxy: false }, pages: { dumpWindow: 1 } });
+    const res = await app.request('http://localhost/catalogue/locations.ndjson');
+    expect(res.status).toBe(200);
+    expect(held).toBe(1);
+    const text = await res.text();
+    expect(text.split('\n').length - 1).toBe(Number((await rows(`SELECT count(*) AS n FROM locations`))[0]!['n']));
+    await vi.waitFor(() => expect(held).toBe(0));
   });
 });
