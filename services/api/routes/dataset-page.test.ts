@@ -140,7 +140,7 @@ describe('GET /datasets/{DOI}', () => {
 });
 
 describe('a dataset whose metadata carries markup', () => {
-  const HOSTILE = `Lake <b>"Bold"</b> & </script><script>alert(1)</script> <!-- x`;
+  const HOSTILE = `Lake <b>"Bold"</b> & </script><script>alert(1)</script> <!-- x \u2028 '''\"\"\" \\ back\nslash`;
   let dir: string;
   let hostileDb: Database;
   let hostile: TestServer;
@@ -153,7 +153,7 @@ describe('a dataset whose metadata carries markup', () => {
     const instance = await DuckDBInstance.create(copy);
     const conn = await instance.connect();
     doi = String((await conn.runAndReadAll(`SELECT "DOI" FROM datasets ORDER BY "DOI" LIMIT 1`)).getRows()[0]![0]);
-    await conn.run(`UPDATE datasets SET "DatasetName" = $1, "Abstract" = $1, "Citation" = $1, "DataSourceURL" = 'javascript:alert(1)', "Licence" = $1 WHERE "DOI" = $2`, [HOSTILE, doi]);
+    await conn.run(`UPDATE datasets SET "DatasetName" = $1, "Abstract" = $1, "Citation" = $1, "DataSourceURL" = 'javascript:alert(1)', "DataStewardEmail" = 'a b"<c>@example.org', "Licence" = $1 WHERE "DOI" = $2`, [HOSTILE, doi]);
     await conn.run(`UPDATE locations SET "Name" = $1 WHERE "DOI" = $2`, [HOSTILE, doi]);
     conn.closeSync();
     instance.closeSync();
@@ -166,7 +166,7 @@ describe('a dataset whose metadata carries markup', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('escapes it in the HTML, never links a javascript: URL, and keeps it whole in the JSON-LD', { timeout: 120_000 }, async () => {
+  it('escapes it in the HTML, never links a javascript: URL, and keeps it whole in the JSON-LD and the Turtle', { timeout: 120_000 }, async () => {
     const location = String((await rows(`SELECT min("Id") AS id FROM locations WHERE "DOI" = $1`, [doi]))[0]!['id']);
     const blocks: string[] = [];
     for (const path of [`/datasets/${doi}`, `/locations/${location}`]) {
@@ -180,5 +180,11 @@ describe('a dataset whose metadata carries markup', () => {
     const g = graph(await parseRdf(`[${blocks.join(',')}]`, 'json-ld'));
     expect(g.one(`https://doi.org/${doi}`, SCHEMA('name')).o).toBe(HOSTILE);
     expect(g.one(`${hostile.origin}/locations/${location}`, SCHEMA('name')).o).toBe(HOSTILE);
+    // The catalogue's JSON-LD and Turtle carry it whole too (Turtle's string escapes; an IRI made of text, percent-encoded).
+    for (const [path, format] of [['/catalogue.ttl', 'turtle'], ['/catalogue.jsonld', 'json-ld']] as const) {
+      const dcat = graph(await parseRdf(await (await fetch(`${hostile.origin}${path}`)).text(), format));
+      expect(dcat.one(`https://doi.org/${doi}`, 'http://purl.org/dc/terms/title').o, path).toBe(HOSTILE);
+      expect(dcat.triples.some((t) => t.o === 'mailto:a%20b%22%3Cc%3E@example.org'), path).toBe(true);
+    }
   });
 });
