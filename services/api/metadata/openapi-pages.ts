@@ -22,13 +22,13 @@ export function pagePaths(errors: (only?: readonly number[]) => Record<string, u
     [`${PATHS.datasetPages}/{doi}`]: op(
       'getDatasetPage', "A dataset's landing page: HTML with schema.org Dataset JSON-LD.",
       'Name, abstract, organisations, licence, citation, coverage with a map, characteristics with exact counts, locations, files with sizes and SHA-256, and links to the API, the export, OGC API – Features and the explorer. Another letter case of a known DOI answers 308 to its page.',
-      text('text/html'), [404, 500, 503],
+      { ...text('text/html'), 'application/ld+json': { schema: { type: 'object', description: 'The JSON-LD the page embeds, alone, when Accept prefers it to text/html.' } } }, [404, 500, 503],
       [{ name: 'doi', in: 'path', required: true, description: 'The DOI with its slash kept, as doi.org writes it: /datasets/10.25976/abcd-ef12.', schema: { type: 'string' } }],
     ),
     [`${PATHS.locationPages}/{id}`]: op(
       'getLocationPage', "A monitoring location's landing page: HTML with Geoconnex-style JSON-LD (schema:Place, hyf:HY_HydrometricFeature, hyf:HY_HydroLocation).",
       'Where it is (geo and a GeoSPARQL point), what was measured there with exact counts and when, subjectOf the dataset it belongs to.',
-      text('text/html'), [404, 500, 503],
+      { ...text('text/html'), 'application/ld+json': { schema: { type: 'object', description: 'The JSON-LD the page embeds, alone, when Accept prefers it to text/html.' } } }, [404, 500, 503],
       [{ name: 'id', in: 'path', required: true, description: 'The location\'s Id (Locations.Id).', schema: { type: 'integer', minimum: 1 } }],
     ),
     [PATHS.catalogue]: op(

@@ -13,7 +13,7 @@ import { openDatabase, type Database } from '../db/database.js';
 import { graph, parseRdf, RDF_TYPE, type Triple } from '../testing/rdf.js';
 import { openKeyStore } from '../keys/key-store.js';
 import { listen, type TestServer } from '../testing/test-server.js';
-import { catalogueFormat } from './register-pages.js';
+import { catalogueFormat, wantsJsonLd } from './register-pages.js';
 
 const DCAT = 'http://www.w3.org/ns/dcat#';
 const DCT = 'http://purl.org/dc/terms/';
@@ -123,6 +123,15 @@ describe('the DCAT catalogue', () => {
     ['application/ld+json;q=0.5, text/turtle', 'turtle'], ['text/*', 'turtle'], ['text/html, */*;q=0.8', 'jsonld'], ['application/rdf+xml', undefined], ['text/turtle;q=0', undefined],
   ] as const)('Accept %s → %s', (accept, format) => {
     expect(catalogueFormat(accept)).toBe(format);
+  });
+});
+
+describe('a landing page by Accept', () => {
+  it.each([
+    [undefined, false], ['text/html,application/xhtml+xml,*/*;q=0.8', false], ['application/ld+json', true], ['application/ld+json, text/html;q=0.9', true],
+    ['text/html, application/ld+json;q=0.9', false], ['application/ld+json;q=0', false], ['*/*', false],
+  ] as const)('Accept %s → JSON-LD alone: %s', (accept, json) => {
+    expect(wantsJsonLd(accept)).toBe(json);
   });
 });
 

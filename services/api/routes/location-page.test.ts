@@ -105,6 +105,18 @@ describe('GET /locations/{Id}', () => {
   });
 });
 
+describe('a page asked for as JSON-LD', () => {
+  it('answers the JSON-LD the page embeds, alone, when Accept prefers application/ld+json to HTML', async () => {
+    const [first] = await rows(`SELECT min("Id") AS id, any_value("DOI") AS doi FROM locations WHERE "Id" = (SELECT min("Id") FROM locations)`);
+    for (const path of [`/locations/${first!['id']}`, `/datasets/${String(first!['doi'])}`]) {
+      const html = await (await fetch(`${server.origin}${path}`)).text();
+      const res = await fetch(`${server.origin}${path}`, { headers: { Accept: 'application/ld+json, text/html;q=0.5' } });
+      expect(res.headers.get('content-type'), path).toBe('application/ld+json; charset=utf-8');
+      expect(await res.json(), path).toEqual(JSON.parse(jsonLdBlock(html)));
+    }
+  });
+});
+
 describe('GET /catalogue/locations.ndjson', () => {
   it('streams every location once, in Id order, each line a JSON-LD document rdflib reads as a Geoconnex location', { timeout: 120_000 }, async () => {
     const res = await fetch(`${server.origin}/catalogue/locations.ndjson`);

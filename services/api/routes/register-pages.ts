@@ -18,7 +18,7 @@ import { datasetPage, PAGE_LOCATIONS } from './dataset-page.js';
 import { locationPage } from './location-page.js';
 import { PAGE_CSP } from './page-layout.js';
 import { datasetPagePath } from './page-links.js';
-import { locationJsonLd } from './schema-org.js';
+import { datasetJsonLd, locationJsonLd } from './schema-org.js';
 import { locationShare, robotsTxt, sitemapIndex, sitemapParts, SITEMAP_URLS, urlSet } from './sitemap.js';
 
 export interface PagesDeps extends Pick<HandlerDeps, 'links'> {
@@ -31,6 +31,7 @@ export interface PagesDeps extends Pick<HandlerDeps, 'links'> {
 const HTML = 'text/html; charset=utf-8';
 const XML = 'application/xml; charset=utf-8';
 const NDJSON = 'application/x-ndjson; charset=utf-8';
+const JSONLD = 'application/ld+json; charset=utf-8';
 type CatalogueFormat = keyof typeof CATALOGUE_MEDIA;
 
 /** The catalogue's documents per base URL, made once per publication (the catalogue is kept per snapshot). */
@@ -59,6 +60,7 @@ export function registerPages(app: Hono, deps: PagesDeps, lease: (route: DataRou
       if (same) return c.redirect(datasetPagePath(same.doi), 308);
       throw new ApiError('not_found', `No dataset with DOI '${doi.slice(0, 200)}' in this publication. The path is /datasets/ followed by the DOI, slash kept (/datasets/10.25976/abcd-ef12); ${PATHS.catalogue} and ${PATHS.downloads} list every dataset.`);
     }
+    if (wantsJsonLd(c.req.header('accept'))) return c.body(JSON.stringify(datasetJsonLd(base(c), dataset)), 200, { 'Content-Type': JSONLD });
     const locations = await readDatasetLocations(c.get('lease').snapshot, dataset.doi, PAGE_LOCATIONS, c.get('lease').signal);
     return c.body(datasetPage(base(c), dataset, locations), 200, { 'Content-Type': HTML, 'Content-Security-Policy': PAGE_CSP });
   });
@@ -70,7 +72,9 @@ export function registerPages(app: Hono, deps: PagesDeps, lease: (route: DataRou
     const { snapshot, signal } = c.get('lease');
     const [location, catalogue] = await Promise.all([readLocation(snapshot, BigInt(raw), signal), catalogueOf(c)]);
     if (!location) throw missing();
-    return c.body(locationPage(base(c), location, catalogue.byDoi.get(location.doi)), 200, { 'Content-Type': HTML, 'Content-Security-Policy': PAGE_CSP });
+    const dataset = catalogue.byDoi.get(location.doi);
+    if (wantsJsonLd(c.req.header('accept'))) return c.body(JSON.stringify(locationJsonLd(base(c), location, dataset)), 200, { 'Content-Type': JSONLD });
+    return c.body(locationPage(base(c), location, dataset), 200, { 'Content-Type': HTML, 'Content-Security-Policy': PAGE_CSP });
   });
 
   const catalogue = (format: CatalogueFormat | undefined) => async (c: Context) => {
@@ -116,6 +120,18 @@ export function registerPages(app: Hono, deps: PagesDeps, lease: (route: DataRou
   };
 
   app.get(PATHS.robots, (c) => c.body(robotsTxt(base(c)), 200, { 'Content-Type': 'text/plain; charset=utf-8' }));
+}
+
+/** Whether Accept prefers a page's JSON-LD alone to its HTML: `application/ld+json` ranked above `text/html` (or without it). */
+export function wantsJsonLd(accept: string | undefined): boolean {
+  const q = (type: string) => {
+    const range = (accept ?? '').split(',').map((p) => p.split(';').map((s) => s.trim().toLowerCase())).find(([t]) => t === type);
+    if (!range) return -1;
+    const param = range.slice(1).find((p) => p.startsWith('q='));
+    return param ? Number(param.slice(2)) : 1;
+  };
+  const jsonld = q(CATALOGUE_MEDIA.jsonld);
+  return jsonld > 0 && jsonld > q('text/html');
 }
 
 /** The catalogue's format an Accept header asks for (by q, then order); undefined when it names neither (406). */
