@@ -88,5 +88,8 @@ export function registerAccess(app: Hono, opts: AccessOptions = {}, collectionPa
     // OGC API – Features' items run the same queries (services/api/ogc/).
     app.use(DATA_ROUTES.items.path, gate);
     app.use(DATA_ROUTES.feature.path, gate);
+    // The landing pages and the harvesters' documents that query per request (routes/register-pages.ts): a crawler
+    // waits for a slot as any client does.
+    for (const route of ['datasetPage', 'locationPage', 'locationsDump', 'sitemap', 'sitemapPart'] as const) app.use(DATA_ROUTES[route].path, gate);
   }
 }

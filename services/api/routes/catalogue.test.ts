@@ -12,6 +12,7 @@ import { createApp } from '../app.js';
 import { openDatabase, type Database } from '../db/database.js';
 import { graph, parseRdf, RDF_TYPE, type Triple } from '../testing/rdf.js';
 import { openKeyStore } from '../keys/key-store.js';
+import { createQueryGate } from '../limits/query-gate.js';
 import { listen, type TestServer } from '../testing/test-server.js';
 import { catalogueFormat, wantsJsonLd } from './register-pages.js';
 
@@ -215,6 +216,27 @@ describe('with API keys required', () => {
     } finally {
       await keyed.close();
       keys.close();
+    }
+  });
+});
+
+describe('under the query gate', () => {
+  it('a page waits for a query slot as any client does: none free and no queue, 503; a slot free, 200', async () => {
+    const gate = createQueryGate({ maxConcurrent: 1, maxQueue: 0, maxWaitMs: 1000 });
+    const gated = await listen(createApp({ acquire: () => db.acquire(), links: { trustProxy: false }, access: { queryGate: gate } }));
+    try {
+      const [{ Id: id }] = (await rows(`SELECT "Id" FROM locations LIMIT 1`)) as [{ Id: string }];
+      const taken = await gate.acquire(undefined, 'someone else');
+      if (typeof taken !== 'object') throw new Error(`the test could not take the slot: ${String(taken)}`);
+      for (const path of [`/locations/${id}`, '/catalogue/locations.ndjson', '/sitemap.xml']) {
+        const res = await fetch(`${gated.origin}${path}`);
+        expect(res.status, path).toBe(503);
+        expect(((await res.json()) as { errors: { code: string }[] }).errors[0]!.code).toBe('unavailable');
+      }
+      taken.release();
+      expect((await fetch(`${gated.origin}/locations/${id}`)).status).toBe(200);
+    } finally {
+      await gated.close();
     }
   });
 });

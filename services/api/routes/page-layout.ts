@@ -31,7 +31,8 @@ export function landingPage(base: string, p: PageParts): string {
 <title>${p.title} · Tributary</title>
 <meta name="description" content="${p.description.slice(0, 300)}">
 <link rel="canonical" href="${p.canonical}">
-<link rel="alternate" type="application/ld+json" href="${base}${PATHS.catalogueJsonLd}" title="DCAT catalogue of every dataset">
+<link rel="alternate" type="application/ld+json" href="${p.canonical}" title="This page's JSON-LD (Accept: application/ld+json)">
+<link rel="describedby" type="application/ld+json" href="${base}${PATHS.catalogueJsonLd}" title="DCAT catalogue of every dataset">
 <style>${raw(STYLE)}</style>
 <script type="application/ld+json">${scriptJson(p.jsonLd)}</script>
 </head><body>

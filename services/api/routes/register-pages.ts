@@ -34,13 +34,21 @@ const NDJSON = 'application/x-ndjson; charset=utf-8';
 const JSONLD = 'application/ld+json; charset=utf-8';
 type CatalogueFormat = keyof typeof CATALOGUE_MEDIA;
 
-/** The catalogue's documents per base URL, made once per publication (the catalogue is kept per snapshot). */
+/** The catalogue's documents per format and base URL, made once per publication (the catalogue is kept per snapshot). */
 const documents = new WeakMap<Catalogue, Map<string, string>>();
+/**
+ * Documents kept per publication. The base URL comes from the request's Host (or forwarded headers), which a client
+ * chooses: kept without a bound, every invented host would keep a copy of the catalogue.
+ */
+const KEPT_DOCUMENTS = 8;
 function once(catalogue: Catalogue, key: string, make: () => string): string {
   let made = documents.get(catalogue);
   if (!made) documents.set(catalogue, (made = new Map()));
   let doc = made.get(key);
-  if (doc === undefined) made.set(key, (doc = make()));
+  if (doc === undefined) {
+    if (made.size >= KEPT_DOCUMENTS) made.delete(made.keys().next().value!);
+    made.set(key, (doc = make()));
+  }
   return doc;
 }
 
