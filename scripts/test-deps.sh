@@ -39,6 +39,11 @@ if ! python3 -c 'import requests' 2>/dev/null; then
   echo "test-deps: installing requests with pip"
   python3 -m pip install --quiet requests
 fi
+# rdflib for the landing pages' and catalogues' linked data (services/api/testing/rdf-triples.py): a real JSON-LD and Turtle reader.
+if ! python3 -c 'import rdflib' 2>/dev/null; then
+  echo "test-deps: installing rdflib with pip"
+  python3 -m pip install --quiet rdflib
+fi
 if ! redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then
   echo "test-deps: starting Redis on 127.0.0.1:6379"
   redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no >/dev/null

@@ -21,6 +21,7 @@ import { registerExplore, type ExploreOptions } from './routes/explore.js';
 import { registerDownloads } from './routes/downloads.js';
 import { exportHandler } from './routes/export.js';
 import { registerFeatures } from './ogc/register-features.js';
+import { registerPages, type PagesDeps } from './routes/register-pages.js';
 
 export interface AppDeps extends HandlerDeps {
   /** The snapshot a request is served from (db/database.ts); taken and released by the lease alone (http/lease.ts). */
@@ -43,6 +44,8 @@ export interface AppDeps extends HandlerDeps {
   readonly filesDir?: string;
   /** The explorer page at /explore (routes/explore.ts); left out, there is none. */
   readonly explore?: ExploreOptions;
+  /** The landing pages' and catalogues' options (routes/register-pages.ts); tests shorten the sitemap files. */
+  readonly pages?: Omit<PagesDeps, 'links'>;
 }
 
 const ALLOW = 'GET, HEAD, OPTIONS';
@@ -79,6 +82,7 @@ export function createApp(deps: AppDeps): Hono {
   readOnly(app, DATA_ROUTES.citation.path, leased('citation'), citationHandler(deps), 'citations are read-only. Use GET.');
   registerDownloads(app, { links: deps.links, filesDir: deps.filesDir }, leased);
   registerFeatures(app, deps, leased);
+  registerPages(app, { links: deps.links, ...deps.pages }, leased);
 
   // Under /v1/features errors carry OGC's exception members (code, description) besides the API's own.
   const body = (c: { req: { path: string } }, e: ApiError) => JSON.stringify(isFeatures(c.req.path) ? featuresErrorBody(e) : errorBody(e));

@@ -152,6 +152,21 @@ describe('docs/recipes', () => {
     expect(readFileSync(join(folder, 'records.ris'), 'utf8')).toMatch(/^TY {2}- DATA\r\n/);
   });
 
+  it('harvest_rdflib.py: robots.txt → sitemap → the DCAT catalogue, a landing page and every location, each read by rdflib', { timeout: 180_000 }, async () => {
+    const listed = await index();
+    const locations = ((await (await fetch(`${url}/v1/odata/v4/Locations?$count=true`)).json()) as { value: number }).value;
+    const { status, stdout, stderr } = await run('python3', [join(RECIPES, 'harvest_rdflib.py')]);
+    expect(stderr).toBe('');
+    expect(status).toBe(0);
+    expect(stdout).toContain(`${listed.datasets.length} datasets`);
+    for (const d of listed.datasets) {
+      expect(stdout).toContain(`dcat: ${d.DOI} `);
+      expect(stdout).toContain(`2 files, ${d.files['parquet']!.bytes + d.files['csv']!.bytes} bytes`);
+    }
+    expect(stdout).toMatch(/^page: https:\/\/doi\.org\/\S+ is a schema:Dataset named '.+', \d+ variables, 2 downloads$/m);
+    expect(stdout).toContain(`locations: ${locations} hydro locations, ${locations} subjectOf a dataset`);
+  });
+
   it('the recipes are syntactically valid even where their tool is not run', () => {
     execFileSync('bash', ['-n', join(RECIPES, 'curl.sh')]);
     execFileSync('bash', ['-n', join(RECIPES, 'curl_resume.sh')]);

@@ -19,6 +19,16 @@ export const PATHS = {
   publications: '/v1/publications',
   features: '/v1/features',
   citation: '/v1/citation',
+  // Landing pages and catalogues for search engines and harvesters (routes/register-pages.ts): outside /v1, so
+  // crawlers that send no key read them, as they read the docs page.
+  datasetPages: '/datasets',
+  locationPages: '/locations',
+  catalogue: '/catalogue',
+  catalogueJsonLd: '/catalogue.jsonld',
+  catalogueTurtle: '/catalogue.ttl',
+  locationsDump: '/catalogue/locations.ndjson',
+  sitemap: '/sitemap.xml',
+  robots: '/robots.txt',
 } as const;
 
 /**
@@ -96,6 +106,17 @@ export const DATA_ROUTES = {
   feature: { path: `${items}/:featureId`, lease: { etag: 'publication', deadline: 'first-row' } },
   // What to credit for a query's rows: a function of the publication, as the rows are (routes/citation.ts).
   citation: { path: `${PATHS.citation}/:resource`, lease: { etag: 'publication', deadline: 'first-row' } },
+  // A DOI keeps its slash in the path, as doi.org's URLs do: /datasets/10.25976/abcd-ef12.
+  datasetPage: { path: `${PATHS.datasetPages}/:doi{.+}`, lease: { etag: 'publication', deadline: 'first-row' } },
+  locationPage: { path: `${PATHS.locationPages}/:id`, lease: { etag: 'publication', deadline: 'first-row' } },
+  catalogue: { path: PATHS.catalogue, lease: { etag: 'publication', deadline: 'first-row' } },
+  catalogueJsonLd: { path: PATHS.catalogueJsonLd, lease: { etag: 'publication', deadline: 'first-row' } },
+  catalogueTurtle: { path: PATHS.catalogueTurtle, lease: { etag: 'publication', deadline: 'first-row' } },
+  // Every location streamed: as long as an export may take.
+  locationsDump: { path: PATHS.locationsDump, lease: { etag: 'publication', deadline: 'whole-body' } },
+  sitemap: { path: PATHS.sitemap, lease: { etag: 'publication', deadline: 'first-row' } },
+  // sitemap-1.xml, sitemap-2.xml, …: beside /sitemap.xml, since a sitemap may list only URLs under its own folder.
+  sitemapPart: { path: '/:file{sitemap-[0-9]+\\.xml}', lease: { etag: 'publication', deadline: 'first-row' } },
 } as const satisfies Readonly<Record<string, DataRoute>>;
 
 export type DataRouteName = keyof typeof DATA_ROUTES;

@@ -103,9 +103,12 @@ describe('$metadata document', () => {
     expect(formats).toBe(FORMAT_NAMES.map((f) => `<String>${escapeXml(FORMATS[f].mediaType)}</String>`).join(''));
   });
 
-  it('links the bulk downloads from the container (Core.Links, rel alternate)', () => {
+  it('links the bulk downloads (rel alternate) and the DCAT catalogue (rel describedby) from the container (Core.Links)', () => {
     const compact = csdl.replace(/>\s+</g, '><').replace(/>\s+/g, '>').replace(/\s+</g, '<');
-    expect(compact).toContain('<Annotation Term="Core.Links"><Collection><Record Type="Core.Link"><PropertyValue Property="rel" String="alternate"/><PropertyValue Property="href" String="/v1/downloads"/></Record></Collection></Annotation>');
+    expect(compact).toContain(
+      '<Annotation Term="Core.Links"><Collection><Record Type="Core.Link"><PropertyValue Property="rel" String="alternate"/><PropertyValue Property="href" String="/v1/downloads"/></Record>' +
+        '<Record Type="Core.Link"><PropertyValue Property="rel" String="describedby"/><PropertyValue Property="href" String="/catalogue"/></Record></Collection></Annotation>',
+    );
   });
 
   it('lists RegionId and CharacteristicName on Locations as filter-only names', () => {

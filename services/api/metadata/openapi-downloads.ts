@@ -27,6 +27,8 @@ export const DOWNLOAD_SCHEMAS: Record<string, Schema> = {
     createdAt: str('When it was published (UTC).', { format: 'date-time' }),
     manifest: str(`${PATHS.manifest}, absolute.`, { format: 'uri' }),
     publications: str(`${PATHS.publications}, absolute.`, { format: 'uri' }),
+    catalogue: str(`${PATHS.catalogue}, absolute: the DCAT catalogue (JSON-LD, or Turtle by Accept).`, { format: 'uri' }),
+    sitemap: str(`${PATHS.sitemap}, absolute: the datasets' and locations' landing pages.`, { format: 'uri' }),
     datasets: {
       type: 'array',
       items: obj({

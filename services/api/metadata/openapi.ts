@@ -13,6 +13,7 @@ import { COUNT_HEADER, DEFAULT_EXPORT_FORMAT, EXPORT_FORMAT_NAMES, EXPORT_FORMAT
 import { filterOnlyNames } from './csdl.js';
 import { DOWNLOAD_SCHEMAS, downloadPaths } from './openapi-downloads.js';
 import { CITATION_SCHEMAS, citationPaths } from './openapi-citation.js';
+import { pagePaths } from './openapi-pages.js';
 
 type Schema = Record<string, unknown>;
 
@@ -222,12 +223,13 @@ export function buildOpenApi(serverUrl: string): Schema {
     info: { title: 'Tributary data API', version: '1', description: INFO_DESCRIPTION },
     servers: [{ url: serverUrl }],
     security: [{ ApiKey: [] }],
-    tags: [{ name: 'Data' }, { name: 'Downloads' }, { name: 'Discovery' }],
+    tags: [{ name: 'Data' }, { name: 'Downloads' }, { name: 'Discovery' }, { name: 'Linked data' }],
     paths: {
       ...Object.fromEntries(resources.map((r) => [`${PATHS.odata}/${r.name}`, { get: collectionOperation(r) }])),
       ...Object.fromEntries(resources.filter((r) => (EXPORT_RESOURCES as readonly string[]).includes(r.name)).map((r) => [`${PATHS.export}/${r.name}`, { get: exportOperation(r) }])),
       ...downloadPaths(errorRefs),
       ...citationPaths(errorRefs),
+      ...pagePaths(errorRefs),
       [`${PATHS.odata}/`]: discovery('getServiceDocument', `OData service document (also at ${PATHS.odata} without the slash).`, JSON_MEDIA, ref('ServiceDocument')),
       [`${PATHS.odata}/$metadata`]: discovery('getMetadataDocument', 'OData CSDL XML (4.0) with Capabilities annotations.', 'application/xml', { type: 'string' }),
       [PATHS.openapi]: discovery('getOpenApi', 'This document.', JSON_MEDIA, { type: 'object' }),

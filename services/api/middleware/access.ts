@@ -90,5 +90,8 @@ export function registerAccess(app: Hono, opts: AccessOptions = {}, collectionPa
     app.use(DATA_ROUTES.feature.path, gate);
     // A citation counts its rows per dataset as $apply does.
     app.use(DATA_ROUTES.citation.path, (c, next) => (reads(c) ? gate(c, next) : next()));
+    // The landing pages and the harvesters' documents that query per request (routes/register-pages.ts): a crawler
+    // waits for a slot as any client does.
+    for (const route of ['datasetPage', 'locationPage', 'locationsDump', 'sitemap', 'sitemapPart'] as const) app.use(DATA_ROUTES[route].path, gate);
   }
 }

@@ -55,6 +55,8 @@ export function registerFeatures(app: Hono, deps: HandlerDeps, lease: (route: Da
         link(`${b}/`, 'service-doc', 'text/html', 'The API documentation, and how to get a key'),
         link(`${b}${PATHS.features}/conformance`, 'conformance', JSON_MEDIA, 'Conformance classes implemented'),
         link(`${b}${PATHS.features}/collections`, 'data', JSON_MEDIA, 'The collections'),
+        link(`${b}${PATHS.catalogue}`, 'describedby', 'application/ld+json', 'DCAT catalogue of every dataset (also text/turtle)'),
+        link(`${b}${PATHS.sitemap}`, 'describedby', 'application/xml', 'Sitemap of the datasets\' and locations\' landing pages'),
       ],
     });
   };

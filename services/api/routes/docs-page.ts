@@ -9,22 +9,7 @@ import { filterOnlyNames } from '../metadata/csdl.js';
 import { FILTER_LIMITS, TOP_RANGE } from '../odata/index.js';
 import { DEFAULT_TOP, GROUPABLE } from '../query/plan.js';
 import { PATHS } from '../http/paths.js';
-
-const HTML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => HTML_ESCAPES[ch]!);
-}
-
-/** Tagged template: interpolations are escaped unless wrapped by `raw()`. */
-class Raw {
-  constructor(readonly html: string) {}
-}
-const raw = (html: string) => new Raw(html);
-function html(strings: TemplateStringsArray, ...values: unknown[]): Raw {
-  const part = (v: unknown): string => (v instanceof Raw ? v.html : Array.isArray(v) ? v.map(part).join('') : escapeHtml(String(v)));
-  return raw(strings.reduce((out, s, i) => out + s + (i < values.length ? part(values[i]) : ''), ''));
-}
+import { html, raw, type Raw } from '../html.js';
 
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:62rem;margin:2rem auto;padding:0 1rem;color:#1b1f23}
 code,pre{font:14px/1.4 ui-monospace,monospace;background:#f3f4f6;border-radius:4px}code{padding:0 .2em}
@@ -58,6 +43,7 @@ OData v4 JSON, compatible with the DataStream public API and its clients. Send y
 <li>Recipes for curl, Python, R, JavaScript (datastreamjs), Excel and Power BI: <code>docs/recipes/</code> in the repository.</li>
 <li>Bulk downloads, every dataset as Parquet and CSV with sizes and SHA-256: <a href="${PATHS.downloads}"><code>${base}${PATHS.downloads}</code></a> (<a href="#downloads">below</a>)</li>
 <li>Explore the data without writing a query: facets, a map, a chart, a preview, CSV and "copy as": <a href="${PATHS.explore}">${PATHS.explore}</a></li>
+<li>Search engines and harvesters (no key): a page per dataset at <code>/datasets/&lt;DOI&gt;</code> and per location with schema.org JSON-LD, the DCAT catalogue at <a href="${PATHS.catalogue}"><code>${base}${PATHS.catalogue}</code></a> (JSON-LD or Turtle), <a href="${PATHS.sitemap}"><code>${PATHS.sitemap}</code></a> and every location as NDJSON-LD at <code>${PATHS.locationsDump}</code></li>
 <li>GIS clients (QGIS, GDAL/OGR, ArcGIS Pro, R sf, geopandas, OWSLib): the same data as OGC API – Features (GeoJSON) at <a href="${PATHS.features}"><code>${base}${PATHS.features}</code></a>; GDAL and QGIS send the key with <code>GDAL_HTTP_HEADERS="x-api-key: YOUR_KEY"</code></li>
 </ul>
 

@@ -59,6 +59,8 @@ function downloadIndex(base: string, listing: PublicationFiles, publication: str
     ...(current ? { createdAt: current.createdAt } : {}),
     manifest: `${base}${PATHS.manifest}`,
     publications: `${base}${PATHS.publications}`,
+    catalogue: `${base}${PATHS.catalogue}`,
+    sitemap: `${base}${PATHS.sitemap}`,
     datasets: listing.datasets.map((d) => datasetEntry(base, d, publication)),
   };
 }

@@ -1,0 +1,162 @@
+/**
+ * Landing pages and catalogues for search engines and harvesters (issue 41): a page per dataset
+ * (`/datasets/<DOI>`) and per location (`/locations/<Id>`), each with its JSON-LD; the DCAT catalogue
+ * (`/catalogue`, by Accept, or `/catalogue.jsonld` and `/catalogue.ttl`); every location as NDJSON-LD
+ * (`/catalogue/locations.ndjson`); `sitemap.xml` and `robots.txt`. All read the publication through the lease
+ * (validated by its ETag) from what exec/landing.ts keeps per snapshot, plus a query by key. They sit outside /v1,
+ * so crawlers without a key read them, as they read the docs page.
+ */
+import type { Context, Hono, MiddlewareHandler } from 'hono';
+import { ApiError } from '../errors.js';
+import { locationWindows, readCatalogue, readDatasetLocations, readLocation, readLocationSlice, type Catalogue } from '../exec/landing.js';
+import type { HandlerDeps } from '../http/handler-deps.js';
+import { baseUrl } from '../http/links.js';
+import { DATA_ROUTES, PATHS, type DataRouteName } from '../http/paths.js';
+import { linesStream } from '../stream/lines-stream.js';
+import { CATALOGUE_MEDIA, catalogueJsonLd, catalogueTurtle } from './dcat.js';
+import { datasetPage, PAGE_LOCATIONS } from './dataset-page.js';
+import { locationPage } from './location-page.js';
+import { PAGE_CSP } from './page-layout.js';
+import { datasetPagePath } from './page-links.js';
+import { datasetJsonLd, locationJsonLd } from './schema-org.js';
+import { locationShare, robotsTxt, sitemapIndex, sitemapParts, SITEMAP_URLS, urlSet } from './sitemap.js';
+
+export interface PagesDeps extends Pick<HandlerDeps, 'links'> {
+  /** URLs per sitemap file; sitemaps.org's 50,000 unless a test asks for fewer. */
+  readonly sitemapUrls?: number;
+  /** Locations per query of the NDJSON-LD dump. */
+  readonly dumpWindow?: number;
+}
+
+const HTML = 'text/html; charset=utf-8';
+const XML = 'application/xml; charset=utf-8';
+const NDJSON = 'application/x-ndjson; charset=utf-8';
+const JSONLD = 'application/ld+json; charset=utf-8';
+type CatalogueFormat = keyof typeof CATALOGUE_MEDIA;
+
+/** The catalogue's documents per format and base URL, made once per publication (the catalogue is kept per snapshot). */
+const documents = new WeakMap<Catalogue, Map<string, string>>();
+/**
+ * Documents kept per publication. The base URL comes from the request's Host (or forwarded headers), which a client
+ * chooses: kept without a bound, every invented host would keep a copy of the catalogue.
+ */
+const KEPT_DOCUMENTS = 8;
+function once(catalogue: Catalogue, key: string, make: () => string): string {
+  let made = documents.get(catalogue);
+  if (!made) documents.set(catalogue, (made = new Map()));
+  let doc = made.get(key);
+  if (doc === undefined) {
+    if (made.size >= KEPT_DOCUMENTS) made.delete(made.keys().next().value!);
+    made.set(key, (doc = make()));
+  }
+  return doc;
+}
+
+export function registerPages(app: Hono, deps: PagesDeps, lease: (route: DataRouteName) => MiddlewareHandler): void {
+  const base = (c: Context) => baseUrl(c.req.url, c.req.raw.headers, deps.links);
+  const perFile = deps.sitemapUrls ?? SITEMAP_URLS;
+  const get = (route: DataRouteName, handler: (c: Context) => Promise<Response>) => app.get(DATA_ROUTES[route].path, lease(route), handler);
+  const catalogueOf = (c: Context) => readCatalogue(c.get('lease').snapshot);
+
+  get('datasetPage', async (c) => {
+    const doi = c.req.param('doi') ?? '';
+    const catalogue = await catalogueOf(c);
+    const dataset = catalogue.byDoi.get(doi);
+    if (!dataset) {
+      // DOIs are case-insensitive (the DOI Handbook): another spelling of one we have is sent to its page.
+      const same = catalogue.datasets.find((d) => d.doi.toLowerCase() === doi.toLowerCase());
+      if (same) return c.redirect(datasetPagePath(same.doi), 308);
+      throw new ApiError('not_found', `No dataset with DOI '${doi.slice(0, 200)}' in this publication. The path is /datasets/ followed by the DOI, slash kept (/datasets/10.25976/abcd-ef12); ${PATHS.catalogue} and ${PATHS.downloads} list every dataset.`);
+    }
+    if (wantsJsonLd(c.req.header('accept'))) return c.body(JSON.stringify(datasetJsonLd(base(c), dataset)), 200, { 'Content-Type': JSONLD });
+    const locations = await readDatasetLocations(c.get('lease').snapshot, dataset.doi, PAGE_LOCATIONS, c.get('lease').signal);
+    return c.body(datasetPage(base(c), dataset, locations), 200, { 'Content-Type': HTML, 'Content-Security-Policy': PAGE_CSP });
+  });
+
+  get('locationPage', async (c) => {
+    const raw = c.req.param('id') ?? '';
+    const missing = () => new ApiError('not_found', `No monitoring location with Id ${raw.slice(0, 40)} in this publication. The path is /locations/ followed by the location's Id (a whole number, the Id of ${PATHS.odata}/Locations); ${PATHS.sitemap} lists every location's page.`);
+    if (!/^[1-9][0-9]{0,18}$/.test(raw)) throw missing();
+    const { snapshot, signal } = c.get('lease');
+    const [location, catalogue] = await Promise.all([readLocation(snapshot, BigInt(raw), signal), catalogueOf(c)]);
+    if (!location) throw missing();
+    const dataset = catalogue.byDoi.get(location.doi);
+    if (wantsJsonLd(c.req.header('accept'))) return c.body(JSON.stringify(locationJsonLd(base(c), location, dataset)), 200, { 'Content-Type': JSONLD });
+    return c.body(locationPage(base(c), location, dataset), 200, { 'Content-Type': HTML, 'Content-Security-Policy': PAGE_CSP });
+  });
+
+  const catalogue = (format: CatalogueFormat | undefined) => async (c: Context) => {
+    const chosen = format ?? catalogueFormat(c.req.header('accept'));
+    if (!chosen) throw new ApiError('not_acceptable', `The catalogue is served as ${CATALOGUE_MEDIA.jsonld} or ${CATALOGUE_MEDIA.turtle}: ask for one in Accept, or GET ${PATHS.catalogueJsonLd} or ${PATHS.catalogueTurtle}.`);
+    const b = base(c);
+    const data = await catalogueOf(c);
+    const body = once(data, `${chosen} ${b}`, () => (chosen === 'turtle' ? catalogueTurtle(b, data) : JSON.stringify(catalogueJsonLd(b, data))));
+    return c.body(body, 200, { 'Content-Type': `${CATALOGUE_MEDIA[chosen]}; charset=utf-8` });
+  };
+  get('catalogue', catalogue(undefined));
+  get('catalogueJsonLd', catalogue('jsonld'));
+  get('catalogueTurtle', catalogue('turtle'));
+
+  get('locationsDump', async (c) => {
+    const { snapshot, signal, hold } = c.get('lease');
+    const [b, data] = [base(c), await catalogueOf(c)];
+    async function* lines(): AsyncGenerator<string> {
+      for await (const window of locationWindows(snapshot, deps.dumpWindow ?? 5000, signal)) {
+        yield window.map((loc) => `${JSON.stringify(locationJsonLd(b, loc, data.byDoi.get(loc.doi)))}\n`).join('');
+      }
+    }
+    return c.body(await linesStream(hold(lines())), 200, { 'Content-Type': NDJSON });
+  });
+
+  get('sitemap', async (c) => {
+    const data = await catalogueOf(c);
+    const parts = sitemapParts(data, perFile);
+    if (parts > 1) return c.body(once(data, `sitemap ${base(c)}`, () => sitemapIndex(base(c), parts)), 200, { 'Content-Type': XML });
+    return c.body(await sitemapPart(c, data, 0), 200, { 'Content-Type': XML });
+  });
+  get('sitemapPart', async (c) => {
+    const data = await catalogueOf(c);
+    const part = Number(/^sitemap-([0-9]+)\.xml$/.exec(c.req.param('file') ?? '')?.[1]);
+    const parts = sitemapParts(data, perFile);
+    if (!(part >= 1 && part <= parts) || parts <= 1) throw new ApiError('not_found', `No ${c.req.path}: ${PATHS.sitemap} lists the sitemap files there are${parts > 1 ? ` (sitemap-1.xml to sitemap-${parts}.xml)` : ' (one, itself)'}.`);
+    return c.body(await sitemapPart(c, data, (part - 1) * perFile), 200, { 'Content-Type': XML });
+  });
+  const sitemapPart = async (c: Context, data: Catalogue, first: number) => {
+    const { offset, limit } = locationShare(data, first, perFile);
+    const locations = limit > 0 ? await readLocationSlice(c.get('lease').snapshot, offset, limit, c.get('lease').signal) : [];
+    return urlSet(base(c), data, first, perFile, locations);
+  };
+
+  app.get(PATHS.robots, (c) => c.body(robotsTxt(base(c)), 200, { 'Content-Type': 'text/plain; charset=utf-8' }));
+}
+
+/** Whether Accept prefers a page's JSON-LD alone to its HTML: `application/ld+json` ranked above `text/html` (or without it). */
+export function wantsJsonLd(accept: string | undefined): boolean {
+  const q = (type: string) => {
+    const range = (accept ?? '').split(',').map((p) => p.split(';').map((s) => s.trim().toLowerCase())).find(([t]) => t === type);
+    if (!range) return -1;
+    const param = range.slice(1).find((p) => p.startsWith('q='));
+    return param ? Number(param.slice(2)) : 1;
+  };
+  const jsonld = q(CATALOGUE_MEDIA.jsonld);
+  return jsonld > 0 && jsonld > q('text/html');
+}
+
+/** The catalogue's format an Accept header asks for (by q, then order); undefined when it names neither (406). */
+export function catalogueFormat(accept: string | undefined): CatalogueFormat | undefined {
+  if (!accept || !accept.trim()) return 'jsonld';
+  const ranges = accept
+    .split(',')
+    .map((part, order) => {
+      const [type = '', ...params] = part.split(';').map((s) => s.trim().toLowerCase());
+      const q = params.find((p) => p.startsWith('q='));
+      return { type, q: q ? Number(q.slice(2)) : 1, order };
+    })
+    .filter((r) => r.type && !(r.q <= 0))
+    .sort((a, b) => b.q - a.q || a.order - b.order);
+  for (const { type } of ranges) {
+    if (type === 'text/turtle' || type === 'text/*') return 'turtle';
+    if (type === CATALOGUE_MEDIA.jsonld || type === 'application/json' || type === 'application/*' || type === '*/*') return 'jsonld';
+  }
+  return undefined;
+}
