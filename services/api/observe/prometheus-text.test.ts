@@ -1,7 +1,7 @@
 /** The exposition writer read back by prometheus_client's parser: escapes, special values and every type. */
 import { describe, expect, it } from 'vitest';
-import { parsePrometheusText, sampleValue } from '../scripts/testing/prometheus-parse.js';
-import { checkLabelName, checkMetricName, renderFamilies } from './prometheus-text.js';
+import { parsePrometheusText, sampleValue } from '../../../scripts/testing/prometheus-parse.js';
+import { checkLabelName, checkMetricName, renderFamilies } from '../../../schemas/prometheus-text.js';
 
 describe('renderFamilies', () => {
   it('writes label values and help text that a real parser reads back exactly, however hostile', () => {
