@@ -72,7 +72,7 @@ const db = await openDatabase(config.DUCKDB_PATH, {
 
 // Metrics only when asked for (METRICS_PORT), on a port of their own; the access log unless ACCESS_LOG=off.
 const gate = createQueryGate({ maxConcurrent: config.MAX_CONCURRENT_QUERIES, maxQueue: config.QUERY_QUEUE, maxWaitMs: config.QUERY_TIMEOUT_MS });
-const metrics = config.METRICS_PORT
+const metrics = config.METRICS_PORT !== undefined
   ? apiMetrics({
       served: () => {
         const taken = db.acquire();
