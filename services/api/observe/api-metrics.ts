@@ -55,8 +55,8 @@ const GATE_WAIT_BUCKETS = [0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30];
 const FORMAT_BY_MEDIA_TYPE: ReadonlyMap<string, string> = new Map([
   ...Object.entries(EXPORT_FORMATS).map(([name, f]) => [f.mediaType, name] as const),
   ...Object.entries(FORMATS).map(([name, f]) => [f.mediaType, name] as const),
+  // The docs page and `$metadata`.
   ['text/html', 'html'],
-  ['application/vnd.oai.openapi+json', 'json'],
   ['application/xml', 'xml'],
 ]);
 
