@@ -8,6 +8,7 @@ import { acquirePublishLock, PublishRefused, type PublishLock } from './publish-
 import { publishToStore, seedFromStore } from './publish-store.js';
 import { runRemove } from './remove.js';
 import type { Report } from './report.js';
+import { writeRunMetrics } from './run-metrics.js';
 import { loadIngestSettings, type IngestSettings } from './settings.js';
 
 /**
@@ -64,6 +65,9 @@ async function main(argv: readonly string[]): Promise<number> {
   const store = settings.PUBLICATION_STORE;
   const lockOptions = { timeoutMs: settings.INGEST_LOCK_TIMEOUT_MS, command: argv.join(' '), onWait: log.info };
   const locks: PublishLock[] = [];
+  const started = performance.now();
+  let report: Report | undefined;
+  let code = 1;
   try {
     // Before the published file is read, until the new one is in place: the next publish builds on this one's result.
     locks.push(await acquirePublishLock(`${settings.DUCKDB_PATH}.lock`, lockOptions));
@@ -74,10 +78,19 @@ async function main(argv: readonly string[]): Promise<number> {
       if (seeded.started) log.info(`started ${settings.DUCKDB_PATH} from publication ${seeded.current} of ${store}`);
       base = seeded.current;
     }
-    return await publish(await job(), settings, base);
+    report = await job();
+    code = await publish(report, settings, base);
+    return code;
   } finally {
     for (const lock of locks.reverse()) await lock.release();
+    await recordRun(settings.METRICS_TEXTFILE, { command: argv[0]!, success: code === 0, report, finishedAt: new Date(), durationMs: performance.now() - started });
   }
+}
+
+/** The run's figures for Prometheus (METRICS_TEXTFILE); a file that cannot be written is a warning, not a failed run. */
+async function recordRun(path: string | undefined, run: Parameters<typeof writeRunMetrics>[1]): Promise<void> {
+  if (!path) return;
+  await writeRunMetrics(path, run).catch((err: Error) => log.info(`warning: could not write METRICS_TEXTFILE ${path}: ${err.message}`));
 }
 
 /** Reports the run; with a store, publishes the result into it if CURRENT still names `base`. */

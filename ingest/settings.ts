@@ -51,6 +51,7 @@ export const ingestSettings = {
   INGEST_MEMORY_LIMIT: { schema: size.optional(), default: undefined, doc: "DuckDB's memory_limit for the build (default: half the RAM); batches of new datasets are a quarter of it." },
   INGEST_TRACE: { schema: flag, default: '0', doc: 'Print the wall and CPU time of every SQL statement.' },
   INGEST_LOCK_TIMEOUT_MS: { schema: z.coerce.number({ error: 'must be a whole number of milliseconds' }).int('must be a whole number of milliseconds').min(0, 'must be a whole number of milliseconds'), default: '600000', doc: 'How long a publish waits for another on the same DUCKDB_PATH or store before it exits 3 (0: tries once).' },
+  METRICS_TEXTFILE: { schema: z.string().regex(/\.prom$/, "must name a file ending in .prom (a node exporter's textfile collector reads only those)").optional(), default: undefined, doc: "Write each run's figures (rows read, loaded, rejected; stage times; success; publication) in Prometheus' text format to this file, for a node exporter's textfile collector (docs/deployment.md); replaced whole at each run." },
 } as const;
 
 export type IngestSettings = SettingsOf<typeof ingestSettings>;

@@ -29,10 +29,11 @@ if [ ${#need[@]} -gt 0 ]; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
 fi
-# pandas, pyarrow and duckdb for the export and download recipes (docs/recipes/*.py), from pip's index or mirror.
-if ! python3 -c 'import pandas, pyarrow, duckdb' 2>/dev/null; then
-  echo "test-deps: installing pandas, pyarrow and duckdb with pip"
-  python3 -m pip install --quiet pandas pyarrow duckdb
+# pandas, pyarrow and duckdb for the export and download recipes (docs/recipes/*.py), prometheus-client's parser for
+# the metrics' text format (scripts/testing/prometheus-parse.ts), from pip's index or mirror.
+if ! python3 -c 'import pandas, pyarrow, duckdb, prometheus_client' 2>/dev/null; then
+  echo "test-deps: installing pandas, pyarrow, duckdb and prometheus-client with pip"
+  python3 -m pip install --quiet pandas pyarrow duckdb prometheus-client
 fi
 # requests for the citation recipe (docs/recipes/python_citation.py).
 if ! python3 -c 'import requests' 2>/dev/null; then

@@ -127,7 +127,7 @@ describe('API keys', () => {
   it('missing → 401 with the error body and how to send and get a key', async () => {
     const res = await get(port, `${RECORDS}?%24top=1`);
     expect(res.status).toBe(401);
-    expect(res.json).toEqual({ message: expect.stringMatching(/x-api-key[\s\S]*key-issue/), errors: [{ status: '401', code: 'missing_api_key', detail: res.json.message }] });
+    expect(res.json).toEqual({ message: expect.stringMatching(/x-api-key[\s\S]*key-issue/), errors: [{ status: '401', code: 'missing_api_key', detail: res.json.message }], requestId: res.headers['x-request-id'] });
   });
 
   it('unknown → 403 with the error body and advice; dev keys and issued keys → 200', async () => {

@@ -2,12 +2,14 @@
  * The data API as a Hono app, built from its dependencies so tests can run it with `app.request()` or on a
  * real socket. Only main.ts opens files and ports.
  */
-import { Hono, type Handler, type MiddlewareHandler } from 'hono';
+import { Hono, type Context, type Handler, type MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { ApiError, errorBody, featuresErrorBody } from './errors.js';
 import { registerAccess, type AccessOptions } from './middleware/access.js';
 import { compress } from './middleware/compress.js';
 import { cutOnError } from './middleware/cut-on-error.js';
+import { observe, type ObserveOptions } from './middleware/observe.js';
+import { requestId, requestIdOf } from './middleware/request-id.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { JSON_TYPE } from './formats.js';
 import type { HandlerDeps } from './http/handler-deps.js';
@@ -46,6 +48,8 @@ export interface AppDeps extends HandlerDeps {
   readonly explore?: ExploreOptions;
   /** The landing pages' and catalogues' options (routes/register-pages.ts); tests shorten the sitemap files. */
   readonly pages?: Omit<PagesDeps, 'links'>;
+  /** Metrics and the access log (middleware/observe.ts); left out, neither. */
+  readonly observe?: ObserveOptions;
 }
 
 const ALLOW = 'GET, HEAD, OPTIONS';
@@ -54,6 +58,9 @@ export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
   const logError = deps.logError ?? ((err: unknown) => console.error(err));
 
+  app.use('*', requestId());
+  // Around the cut below: it counts the bytes the socket was handed and sees a body cut as cut.
+  app.use('*', observe(deps.observe));
   // Outermost: it must wrap the body as finally sent (compressed or not), and a stall is the socket's.
   app.use('*', cutOnError({ stallMs: deps.limits?.streamStallMs }));
   app.use('*', securityHeaders({ noStore: [PATHS.healthz, PATHS.readyz] }));
@@ -85,7 +92,7 @@ export function createApp(deps: AppDeps): Hono {
   registerPages(app, { links: deps.links, ...deps.pages }, leased);
 
   // Under /v1/features errors carry OGC's exception members (code, description) besides the API's own.
-  const body = (c: { req: { path: string } }, e: ApiError) => JSON.stringify(isFeatures(c.req.path) ? featuresErrorBody(e) : errorBody(e));
+  const body = (c: Context, e: ApiError) => JSON.stringify(isFeatures(c.req.path) ? featuresErrorBody(e, requestIdOf(c)) : errorBody(e, requestIdOf(c)));
   app.notFound((c) => {
     const err = notFound(c.req.path);
     return c.body(body(c, err), 404, { 'Content-Type': JSON_TYPE });

@@ -4,7 +4,9 @@
  * Every 4xx/5xx our code sends has the shape
  * `{"message": "...", "errors": [{"status", "code", "detail", "source": {"parameter"}}]}`: `message` is what
  * the DataStream clients print, `errors` is what datastreamsh and the browser example look for. The codes are
- * stable API, declared once below with their statuses.
+ * stable API, declared once below with their statuses. `requestId` (the response's X-Request-Id, when the app
+ * named one: middleware/request-id.ts) is what to quote when reporting the error; an operator finds the request's
+ * access-log line by it.
  */
 import { ODataError, ODATA_ERROR_CODES } from './odata/odata-error.js';
 import { PlanError, PLAN_ERROR_CODES } from './query/plan-error.js';
@@ -72,24 +74,26 @@ export interface ErrorBody {
     detail: string;
     source?: { parameter?: string; offset?: number };
   }[];
+  requestId?: string;
 }
 
 /**
  * The body of an error under OGC API – Features (/v1/features): the standard's exception (`code`, `description`)
  * with the API's own members beside it, so one body serves GIS clients and ours.
  */
-export function featuresErrorBody(err: ApiError): ErrorBody & { code: string; description: string } {
-  return { code: err.code, description: err.message, ...errorBody(err) };
+export function featuresErrorBody(err: ApiError, requestId?: string): ErrorBody & { code: string; description: string } {
+  return { code: err.code, description: err.message, ...errorBody(err, requestId) };
 }
 
 /**
  * The body for an error. An undecodable query string gets `"message": null`, byte-compatible with the public
  * API's gateway, which clients may match on; the reason still goes in `errors`.
  */
-export function errorBody(err: ApiError): ErrorBody {
+export function errorBody(err: ApiError, requestId?: string): ErrorBody {
   const source = err.source.parameter !== undefined || err.source.offset !== undefined ? { ...err.source } : undefined;
   return {
     message: err.code === 'undecodable_query' ? null : err.message,
     errors: [{ status: String(err.status), code: err.code, detail: err.message, ...(source ? { source } : {}) }],
+    ...(requestId ? { requestId } : {}),
   };
 }

@@ -20,6 +20,9 @@ const { plainFilesDir, storeFilesDir } = await import('../../schemas/publication
 const { createRedis, redisLabel, waitForRedis } = await import('./redis/redis-client.js');
 const { redisRateLimit } = await import('./redis/redis-rate-limit.js');
 const { redisSlots } = await import('./redis/redis-slots.js');
+const { apiMetrics } = await import('./observe/api-metrics.js');
+const { metricsApp } = await import('./observe/metrics-app.js');
+const { observeGate } = await import('./observe/observe-gate.js');
 stopPipeThreadsOnExit();
 const log = (msg: string) => console.log(JSON.stringify({ time: new Date().toISOString(), service: 'api', msg }));
 
@@ -69,6 +72,20 @@ const db = await openDatabase(config.DUCKDB_PATH, {
   process.exit(1);
 });
 
+// Metrics only when asked for (METRICS_PORT), on a port of their own; the access log unless ACCESS_LOG=off.
+const gate = createQueryGate({ maxConcurrent: config.MAX_CONCURRENT_QUERIES, maxQueue: config.QUERY_QUEUE, maxWaitMs: config.QUERY_TIMEOUT_MS });
+const metrics = config.METRICS_PORT !== undefined
+  ? apiMetrics({
+      served: () => {
+        const taken = db.acquire();
+        taken.release();
+        return { publication: taken.publication, cursorsOpen: taken.snapshot.cursorsOpen };
+      },
+      queryGate: gate,
+      redisUp: redis ? () => redis.status === 'ready' : undefined,
+    })
+  : undefined;
+
 let stopping = false;
 const app = createApp({
   acquire: acquirer(db),
@@ -97,16 +114,23 @@ const app = createApp({
             slots,
           }
         : undefined,
-    queryGate: createQueryGate({ maxConcurrent: config.MAX_CONCURRENT_QUERIES, maxQueue: config.QUERY_QUEUE, maxWaitMs: config.QUERY_TIMEOUT_MS }),
+    queryGate: metrics ? observeGate(gate, metrics) : gate,
     maxUrlBytes: config.MAX_URL_BYTES,
     trustProxy: config.TRUST_PROXY,
     log,
   },
+  observe: { metrics, accessLog: config.ACCESS_LOG ? (line) => process.stdout.write(`${line}\n`) : undefined, sample: config.ACCESS_LOG_SAMPLE, trustProxy: config.TRUST_PROXY },
 });
 
 const server = serve({ fetch: app.fetch, port: config.API_PORT, hostname: config.API_HOST, serverOptions: NODE_SERVER_OPTIONS }, (info) =>
   log(`data API listening on http://${config.API_HOST}:${info.port}/v1/odata/v4 over ${served}`),
 );
+
+const metricsServer = metrics
+  ? serve({ fetch: metricsApp(() => metrics.render()).fetch, port: config.METRICS_PORT!, hostname: config.METRICS_HOST }, (info) =>
+      log(`metrics on http://${config.METRICS_HOST}:${info.port}/metrics`),
+    )
+  : undefined;
 
 // SIGTERM from the orchestrator: stop accepting, let in-flight responses finish (up to SHUTDOWN_GRACE_MS, then
 // cut what is left), close DuckDB, exit 0.
@@ -121,6 +145,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       finished = true;
       keys.close();
       slots?.close();
+      metricsServer?.close();
       // Held until exit: what closing awaits (a cursor's pipe thread ending) does not keep the loop alive by itself,
       // and a loop that empties first exits with 0 before DuckDB is closed and "stopped" logged.
       setInterval(() => {}, 1000);

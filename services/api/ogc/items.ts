@@ -15,6 +15,7 @@ import { signposts } from '../citation/signposts.js';
 import { baseUrl, linkHeader } from '../http/links.js';
 import { PATHS } from '../http/paths.js';
 import { rawQueryString } from '../http/request-query.js';
+import { servesRows } from '../http/served-rows.js';
 import { featureCollection, type FeatureCollectionDef } from './feature-collections.js';
 import { collectionUrl, GEOJSON, itemsUrl, JSON_MEDIA, link, nextItemsUrl, odataAlternate, type Link } from './feature-links.js';
 import { itemsPlan } from './items-query.js';
@@ -56,6 +57,7 @@ export function itemsHandler(deps: HandlerDeps) {
     const members = { numberMatched: matched.kind === 'count' ? matched.count : undefined, numberReturned: page.ids.length, timeStamp: new Date().toISOString(), links };
     const body = await PAGE_WRITERS.geojson({ kind: 'text', chunks: lease.hold(textChunks(page.rows)) }, { fields: plan.fields, context: '', next: undefined, count: page.ids.length, members });
     lease.timing.mark('first-byte');
+    servesRows(c, page.ids.length);
     return c.body(body, 200, { 'Content-Type': GEOJSON, ...(header ? { Link: header } : {}) });
   };
 }
@@ -77,6 +79,7 @@ export function featureHandler(deps: HandlerDeps) {
     const self = `${collectionUrl(base, collection)}/items/${id}`;
     const feature = JSON.parse(text.replace(/,$/, '')) as Record<string, unknown>;
     feature['links'] = [link(self, 'self', GEOJSON, 'This feature'), link(collectionUrl(base, collection), 'collection', JSON_MEDIA, collection.title)];
+    servesRows(c, 1);
     return c.body(JSON.stringify(feature), 200, { 'Content-Type': GEOJSON });
   };
 }

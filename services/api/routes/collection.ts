@@ -21,6 +21,7 @@ import { baseUrl, contextUrl, linkHeader, nextApplyLink, nextLink, type Signpost
 import { notFound } from '../http/not-found.js';
 import { PATHS } from '../http/paths.js';
 import { parseRequestQuery } from '../http/request-query.js';
+import { servesRows } from '../http/served-rows.js';
 
 /** Planning's errors, answered as every other 400: code, message and the offending parameter. */
 function planRequest(query: Query, resource: ResourceDef): Plan {
@@ -73,6 +74,7 @@ async function page(c: Context, query: Query, result: PageResult, lease: Lease, 
   const body = await PAGE_WRITERS[plan.format](held, { fields: plan.fields, context: contextUrl(base, plan), next, count: ids.length, total });
   // The writer returns once the first rows are rendered: headers go out with them.
   lease.timing.mark('first-byte');
+  servesRows(c, ids.length);
   return c.body(body, 200, headers);
 }
 
@@ -90,6 +92,7 @@ function applyPage(c: Context, query: Query, result: ApplyResult, deps: HandlerD
     suffix: next ? `],"@odata.nextLink":${JSON.stringify(next)}}` : ']}',
   };
   checkApplySize(applyBytes(result.groups, frame), result.groups.length, deps.limits?.maxPageBytes);
+  servesRows(c, result.groups.length);
   const link = linkHeader(next, query, signs);
   return c.body(applyStream(result.groups, frame), 200, { 'Content-Type': JSON_TYPE, ...(link ? { Link: link } : {}) });
 }

@@ -23,6 +23,7 @@ import type { HandlerDeps } from '../http/handler-deps.js';
 import { baseUrl, linkHeader } from '../http/links.js';
 import { NEXT_LINK_PARAM, PATHS } from '../http/paths.js';
 import { rawQueryString, takeOption } from '../http/request-query.js';
+import { servesRows } from '../http/served-rows.js';
 
 const PAGING_OPTIONS = ['$top', NEXT_LINK_PARAM.odata, '$count', '$apply'] as const;
 const FORMAT_LIST = EXPORT_FORMAT_NAMES.map((f) => `${f} (${EXPORT_FORMATS[f].mediaType})`).join(', ');
@@ -53,6 +54,7 @@ export function exportHandler(deps: Pick<HandlerDeps, 'links'>) {
       await (rows.kind === 'bytes' ? rows.chunks.return(0) : rows.chunks.return(undefined));
       return c.body(null, 200, headers);
     }
+    servesRows(c, result.count);
     if (rows.kind === 'columns') {
       // The Arrow page writer over every row: its frame checks Id order and the count as for a page.
       return c.body(await pageStream(lease.hold(rows.chunks), arrowFrame(plan.fields), { count: result.count }), 200, headers);
