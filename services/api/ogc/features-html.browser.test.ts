@@ -117,7 +117,7 @@ describe('the HTML pages in Chromium', () => {
     expect(await page.textContent('dl')).toContain(String(first.geometry.coordinates[0]));
   });
 
-  it('has no accessibility violation axe-core finds on any page, at a laptop and a phone width', async () => {
+  it('has no accessibility violation axe-core finds on any page, at a laptop and a phone width', { timeout: 240_000 }, async () => {
     const axe = readFileSync(join(REPO_ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8');
     const featureId = ((await (await fetch(`${server.origin}${F}/collections/observations/items?limit=1`)).json()) as { features: { id: number }[] }).features[0]!.id;
     for (const width of [1366, 390]) {

@@ -18,7 +18,7 @@ a{color:#0a4f8f}nav ol{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap
 code{font:14px/1.4 ui-monospace,monospace;background:#f3f4f6;border-radius:4px;padding:0 .2em;overflow-wrap:anywhere}
 table{border-collapse:collapse;width:100%;font-size:14px}th,td{border-bottom:1px solid #d0d7de;padding:.3rem .5rem;text-align:left;vertical-align:top}
 .scroll{overflow-x:auto}.map{margin:1rem 0}.map svg{max-width:100%;height:auto}figcaption{font-size:14px;color:#57606a}
-.pager{display:flex;gap:1rem;margin:1rem 0}dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}dt{font-weight:600}dd{margin:0;overflow-wrap:anywhere}`;
+.pager{display:flex;gap:1rem;margin:1rem 0}dl{display:grid;grid-template-columns:minmax(0,max-content) minmax(0,1fr);gap:.2rem 1rem}@media (max-width:40rem){dl{grid-template-columns:minmax(0,1fr)}dd{margin-bottom:.4rem}}dt{font-weight:600}dd{margin:0;overflow-wrap:anywhere}`;
 
 interface Crumb {
   readonly title: string;
