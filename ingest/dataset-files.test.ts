@@ -79,7 +79,8 @@ describe('dataset files', () => {
         expect(lines.slice(1, -1).map((l) => Number(l.split(',')[0]))).toEqual(ids);
       } else {
         const columns = await query(db, `SELECT name FROM parquet_schema('${path}') WHERE name <> 'duckdb_schema'`);
-        expect(columns.map((c) => c.name)).toEqual(records);
+        // The Records fields unchanged, then GeoParquet's point and its bbox covering (a struct of four).
+        expect(columns.map((c) => c.name)).toEqual([...records, 'geometry', 'bbox', 'xmin', 'ymin', 'xmax', 'ymax']);
         expect((await query(db, `SELECT "Id" FROM read_parquet('${path}')`)).map((r) => Number(r.Id))).toEqual(ids);
       }
     }

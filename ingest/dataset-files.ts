@@ -5,10 +5,12 @@ import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promise
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { getResource } from '../schemas/catalogue.js';
+import { bboxOf, boundsSql, geoColumnsSql, geoCopyOption, type Bbox } from '../schemas/geoparquet.js';
 import { datasetFileName, DOWNLOAD_FORMATS, type DatasetFile, type DownloadFormat } from '../schemas/publication-files.js';
 import { csvHeader, csvRowSql, PARQUET_COPY_OPTIONS, parquetColumnsSql, textCopyOptions, type SqlNames } from '../schemas/row-sql.js';
+import { pointColumns } from '../schemas/storage.js';
 import { alive, fsyncPath } from './build-file.js';
-import { run } from './db.js';
+import { all, run } from './db.js';
 import { ident, literal } from './sql.js';
 import type { NewRows } from './stage-parts.js';
 
@@ -20,7 +22,8 @@ import type { NewRows } from './stage-parts.js';
  * publication lists, which the next publish removes (collectFiles).
  *
  * The rows are the API's own (schemas/row-sql.ts): the Parquet file is what `/v1/export/Records` writes for
- * `$filter=DOI eq '…'`, the CSV file that export's CSV (a header line, then a `$format=csv` page's lines).
+ * `$filter=DOI eq '…'`, the CSV file that export's CSV (a header line, then a `$format=csv` page's lines). The
+ * Parquet file is GeoParquet 1.1 (schemas/geoparquet.ts): a point geometry and its bbox after the Records' columns.
  */
 
 const records = getResource('Records')!;
@@ -35,13 +38,26 @@ export const fileNameOf = (f: { readonly sha256: string; readonly format: Downlo
  * The COPY of one dataset's rows: a dataset is one Id range, so the scan reads only its row groups (zone maps); no
  * ORDER BY, as the export has none: rows are stored in Id order (preserve_insertion_order keeps it in the output).
  */
-function copySql(format: DownloadFormat, range: NewRows, path: string): string {
-  if (!Number.isSafeInteger(range.from) || !Number.isSafeInteger(range.to)) throw new Error(`not an Id range: ${range.from}…${range.to}`);
-  const from = `FROM observations ${ALIAS} WHERE ${ALIAS}.${ident('Id')} BETWEEN ${range.from} AND ${range.to}`;
-  if (format === 'parquet') return `COPY (SELECT ${parquetColumnsSql(records.fields, names)} ${from}) TO ${literal(path)} (${PARQUET_COPY_OPTIONS})`;
+function copySql(format: DownloadFormat, range: NewRows, path: string, bbox: Bbox | undefined): string {
+  const from = rangeSql(range);
+  if (format === 'parquet') {
+    const columns = `${parquetColumnsSql(records.fields, names)}, ${geoColumnsSql(pointColumns.observations, names)}`;
+    return `COPY (SELECT ${columns} ${from}) TO ${literal(path)} (${PARQUET_COPY_OPTIONS}, ${geoCopyOption(bbox, literal)})`;
+  }
   // The header is the one column's name, written verbatim as the row text is (quoting off): one pass, no rewrite.
   const header = ident(csvHeader(records.fields));
   return `COPY (SELECT ${csvRowSql(records.fields, names)} AS ${header} ${from}) TO ${literal(path)} (${textCopyOptions('\\r\\n', literal, true)})`;
+}
+
+function rangeSql(range: NewRows): string {
+  if (!Number.isSafeInteger(range.from) || !Number.isSafeInteger(range.to)) throw new Error(`not an Id range: ${range.from}…${range.to}`);
+  return `FROM observations ${ALIAS} WHERE ${ALIAS}.${ident('Id')} BETWEEN ${range.from} AND ${range.to}`;
+}
+
+/** The dataset's points' bbox, which GeoParquet's `geo` metadata carries: DuckDB writes that before the rows. */
+async function bboxOfRange(conn: DuckDBConnection, range: NewRows): Promise<Bbox | undefined> {
+  const [row] = await all(conn, `SELECT ${boundsSql(pointColumns.observations, names)} ${rangeSql(range)}`);
+  return row ? bboxOf(row) : undefined;
 }
 
 async function sha256Of(path: string): Promise<{ sha256: string; bytes: number }> {
@@ -93,7 +109,8 @@ export async function writeDatasetFiles(writers: FileWriters, dir: string, range
     for (let job = jobs.shift(); job; job = jobs.shift()) {
       const { range, format, index } = job;
       const tmp = join(dir, `${TMP}${process.pid}-${index}.${format}`);
-      const rows = await run(conn, copySql(format, range, tmp)).catch((err: unknown) => {
+      const write = async () => run(conn, copySql(format, range, tmp, format === 'parquet' ? await bboxOfRange(conn, range) : undefined));
+      const rows = await write().catch((err: unknown) => {
         jobs.length = 0; // the other writers stop after their current file
         throw err;
       });

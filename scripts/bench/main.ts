@@ -27,6 +27,7 @@ import { compressionSection } from './section-compression.js';
 import { countsSection } from './section-counts.js';
 import { extractSection } from './section-extract.js';
 import { exportSection } from './section-export.js';
+import { geoParquetSection } from './section-geoparquet.js';
 import { featuresSection } from './section-features.js';
 import { pagesSection } from './section-pages.js';
 import { partitionedSection } from './section-partitioned.js';
@@ -125,7 +126,10 @@ async function mainSections() {
       await extractSection(ctx);
       await compressionSection(ctx);
     }
-    if (exportOnly || !extractOnly) await exportSection(ctx);
+    if (exportOnly || !extractOnly) {
+      await exportSection(ctx);
+      await geoParquetSection(ctx);
+    }
     if (only.size === 0) {
       log('§2 pages');
       const pages = await pagesSection(ctx);

@@ -24,7 +24,7 @@ export const EXPORT_FORMATS = {
     mediaType: 'application/vnd.apache.parquet',
     contentType: 'application/vnd.apache.parquet',
     extension: 'parquet',
-    description: 'Apache Parquet (zstd), one column per field with the API\'s names and types (timestamps UTC, dates, numbers, text).',
+    description: 'Apache Parquet (zstd), one column per field with the API\'s names and types (timestamps UTC, dates, numbers, text), then GeoParquet 1.1\'s geometry (WKB point, CRS84) and bbox columns.',
   },
   csv: {
     mediaType: 'text/csv',

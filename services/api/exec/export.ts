@@ -6,6 +6,7 @@
  */
 import type { ColumnChunk, Snapshot } from '../db/snapshot.js';
 import type { ExportFormat } from '../export-formats.js';
+import { bboxOf } from '../../../schemas/geoparquet.js';
 import { compileCount } from '../query/compile-count.js';
 import { compileExport } from '../query/compile-export.js';
 import type { PagePlan } from '../query/plan.js';
@@ -22,11 +23,20 @@ export interface ExportResult {
 }
 
 export async function executeExport(plan: PagePlan, format: ExportFormat, snapshot: Snapshot, signal: AbortSignal): Promise<ExportResult> {
-  const counted = await snapshot.columns(compileCount({ kind: 'count', resource: plan.resource, where: plan.where }), signal);
   const compiled = compileExport(plan, format);
+  const geo = compiled.kind === 'copy' ? compiled.geo : undefined;
+  // GeoParquet's bbox is written from the COPY's options, so it is found first, beside the count.
+  const [counted, bounds] = await Promise.all([
+    snapshot.columns(compileCount({ kind: 'count', resource: plan.resource, where: plan.where }), signal),
+    geo ? snapshot.columns(geo.bounds, signal) : undefined,
+  ]);
   const rows: ExportRows =
     compiled.kind === 'copy'
-      ? { kind: 'bytes', chunks: snapshot.copyExport(compiled.query, compiled.options, signal) }
+      ? { kind: 'bytes', chunks: snapshot.copyExport(compiled.query, geo && bounds ? geo.options(bboxOf(firstRow(bounds))) : compiled.options, signal) }
       : { kind: 'columns', chunks: snapshot.streamColumns(compiled.query, signal) };
   return { count: Number(counted['n']?.[0] ?? 0), rows };
+}
+
+function firstRow(columns: Readonly<Record<string, readonly unknown[]>>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(columns).map(([name, values]) => [name, values[0]]));
 }

@@ -44,6 +44,14 @@ export const DOWNLOAD_SCHEMAS: Record<string, Schema> = {
   ParquetManifest: obj({
     publication: str('The publication served now.'),
     format: { const: 'parquet' },
+    geoparquet: obj({
+      version: str('The GeoParquet version of the files\' geo metadata.'),
+      primaryColumn: str('The column holding each Record\'s point, as WKB.'),
+      encoding: { const: 'WKB' },
+      geometryTypes: { type: 'array', items: { const: 'Point' } },
+      crs: str('OGC:CRS84: WGS 84 longitude, latitude (written out in the files as PROJJSON).'),
+      covering: str('The bbox covering column, a struct of xmin, ymin, xmax, ymax, for row-group pruning.'),
+    }),
     rows: int('Records in all the files.'),
     bytes: int('Bytes of all the files.'),
     files: {

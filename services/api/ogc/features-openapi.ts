@@ -10,6 +10,8 @@ import { queryableSchema } from './queryables.js';
 
 const ref = (name: string) => ({ $ref: `#/components/parameters/${name}` });
 const json = (description: string, schema: object = { type: 'object' }, media = JSON_MEDIA) => ({ description, content: { [media]: { schema } } });
+/** The same resource as an HTML page (f=html, or a browser's Accept). */
+const html = (ok: { description: string; content: object }) => ({ ...ok, content: { ...ok.content, 'text/html': { schema: { type: 'string' } } } });
 const errors = {
   '400': { $ref: '#/components/responses/Error' },
   '404': { $ref: '#/components/responses/Error' },
@@ -30,8 +32,8 @@ function itemsPath(collection: FeatureCollectionDef) {
       operationId: `get${collection.id[0]!.toUpperCase()}${collection.id.slice(1)}Features`,
       summary: `${collection.title}: a page of features`,
       tags: ['Data'],
-      parameters: [ref('limit'), ref('bbox'), ref('datetime'), ref('filter'), ref('filter-lang'), ref('filter-crs'), ref('properties'), ref('cursor'), ref('publication'), ...fields],
-      responses: { '200': json('A GeoJSON FeatureCollection; the next page in its `next` link.', { type: 'object' }, GEOJSON), ...errors },
+      parameters: [ref('limit'), ref('bbox'), ref('datetime'), ref('filter'), ref('filter-lang'), ref('filter-crs'), ref('properties'), ref('cursor'), ref('publication'), ref('f'), ...fields],
+      responses: { '200': html(json('A GeoJSON FeatureCollection; the next page in its `next` link. As HTML: a table and a map of the page.', { type: 'object' }, GEOJSON)), ...errors },
     },
   };
 }
@@ -51,16 +53,17 @@ export function featuresOpenApi(base: string) {
     servers: [{ url: `${base}${PATHS.features}` }],
     security: [{ apiKey: [] }],
     paths: {
-      '/': ops('getLandingPage', 'Landing page', json('Links to the API description, conformance and collections.')),
-      '/conformance': ops('getConformance', 'Conformance classes implemented', json('conformsTo: the classes implemented.')),
+      '/': ops('getLandingPage', 'Landing page', html(json('Links to the API description, conformance and collections.')), [ref('f')]),
+      '/conformance': ops('getConformance', 'Conformance classes implemented', html(json('conformsTo: the classes implemented.')), [ref('f')]),
       '/api': ops('getApi', 'This OpenAPI document', json('OpenAPI 3.0.', { type: 'object' }, 'application/vnd.oai.openapi+json;version=3.0')),
-      '/collections': ops('getCollections', 'The collections', json('locations and observations with their extents.'), [ref('publication')]),
-      '/collections/{collectionId}': ops('describeCollection', 'One collection', json('Its extent and links.'), [collectionId, ref('publication')]),
+      '/collections': ops('getCollections', 'The collections', html(json('locations and observations with their extents.')), [ref('publication'), ref('f')]),
+      '/collections/{collectionId}': ops('describeCollection', 'One collection', html(json('Its extent and links.')), [collectionId, ref('publication'), ref('f')]),
       '/collections/{collectionId}/queryables': ops('getQueryables', 'The fields a collection filters by', json('A JSON Schema.', { type: 'object' }, SCHEMA_MEDIA), [collectionId]),
       ...Object.fromEntries(FEATURE_COLLECTIONS.map((c) => [`/collections/${c.id}/items`, itemsPath(c)])),
-      '/collections/{collectionId}/items/{featureId}': ops('getFeature', 'One feature by its Id', json('A GeoJSON Feature.', { type: 'object' }, GEOJSON), [
+      '/collections/{collectionId}/items/{featureId}': ops('getFeature', 'One feature by its Id', html(json('A GeoJSON Feature. As HTML: its properties and a map.', { type: 'object' }, GEOJSON)), [
         collectionId,
         { name: 'featureId', in: 'path', required: true, schema: { type: 'integer', minimum: 0 } },
+        ref('f'),
       ]),
     },
     components: {
@@ -102,6 +105,11 @@ export function featuresOpenApi(base: string) {
           schema: { type: 'array', items: { type: 'string' } },
         },
         publication: PIN_PARAMETER_DOC,
+        f: {
+          name: 'f', in: 'query', required: false, style: 'form', explode: false,
+          description: 'The encoding: json (the default; GeoJSON for items and features) or html (a page for a browser, with a map). Without f, an Accept that ranks text/html above JSON (a browser) gets html.',
+          schema: { type: 'string', enum: ['json', 'html'] },
+        },
         cursor: {
           name: 'cursor', in: 'query', required: false, style: 'form', explode: false,
           description: 'Where the next page starts: set by the next link; follow it rather than building it.',

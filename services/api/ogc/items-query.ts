@@ -216,7 +216,7 @@ function checkCrs(parameter: 'bbox-crs' | 'filter-crs', value: string | undefine
 }
 
 function checkF(value: string | undefined): void {
-  if (value !== undefined && value !== 'json' && value !== 'geojson') throw invalid('f', `f can only be json (GeoJSON, the one encoding served); got '${value}'.`);
+  if (value !== undefined && value !== 'json' && value !== 'geojson' && value !== 'html') throw invalid('f', `f can be json (GeoJSON, the default) or html (a page with a map, for a browser); got '${value}'.`);
 }
 
 /**

@@ -18,6 +18,8 @@ import { rawQueryString } from '../http/request-query.js';
 import { servesRows } from '../http/served-rows.js';
 import { featureCollection, type FeatureCollectionDef } from './feature-collections.js';
 import { collectionUrl, GEOJSON, itemsUrl, JSON_MEDIA, link, nextItemsUrl, odataAlternate, type Link } from './feature-links.js';
+import { featureHtml, HTML_CSP, itemsHtml } from './features-html.js';
+import { HTML_MEDIA, responseEncoding, withF } from './html-negotiation.js';
 import { itemsPlan } from './items-query.js';
 
 export function collectionOf(c: Context): FeatureCollectionDef {
@@ -31,6 +33,7 @@ export function itemsHandler(deps: HandlerDeps) {
   return async function items(c: Context): Promise<Response> {
     const lease = c.get('lease');
     const collection = collectionOf(c);
+    const encoding = responseEncoding(c);
     const raw = rawQueryString(c);
     const { plan, query } = itemsPlan(raw, collection);
     lease.timing.mark('plan');
@@ -43,11 +46,13 @@ export function itemsHandler(deps: HandlerDeps) {
     checkPageSize(plan.resource.table, plan.fields, page.ids.length, lease.snapshot.columnWidths, deps.limits?.maxPageBytes);
     const base = baseUrl(c.req.url, c.req.raw.headers, deps.links);
     const params = decodeQueryString(raw).map(({ name, value }) => [name, value] as const);
+    const self = itemsUrl(base, collection, params);
     const odata = odataAlternate(base, collection, plan, query);
     const next = page.hasNext ? nextItemsUrl(base, collection, params, page.ids[page.ids.length - 1]!, lease.publication) : undefined;
     const links: Link[] = [
-      link(itemsUrl(base, collection, params), 'self', GEOJSON, 'This page'),
+      link(self, 'self', GEOJSON, 'This page'),
       ...alternate(odata),
+      link(withF(self, 'html'), 'alternate', HTML_MEDIA, 'This page as HTML, with a map'),
       ...(next ? [link(next, 'next', GEOJSON, 'The next page')] : []),
       link(collectionUrl(base, collection), 'collection', JSON_MEDIA, collection.title),
     ];
@@ -56,17 +61,26 @@ export function itemsHandler(deps: HandlerDeps) {
     const header = linkHeader(next, query, signs);
     const members = { numberMatched: matched.kind === 'count' ? matched.count : undefined, numberReturned: page.ids.length, timeStamp: new Date().toISOString(), links };
     const body = await PAGE_WRITERS.geojson({ kind: 'text', chunks: lease.hold(textChunks(page.rows)) }, { fields: plan.fields, context: '', next: undefined, count: page.ids.length, members });
+    if (encoding === 'html') {
+      // A page is at most `limit` features, so the HTML is rendered from the whole GeoJSON document.
+      const page = JSON.parse(await new Response(body).text()) as Parameters<typeof itemsHtml>[3];
+      lease.timing.mark('first-byte');
+      return c.body(itemsHtml(base, self, collection, page), 200, htmlHeaders);
+    }
     lease.timing.mark('first-byte');
     servesRows(c, page.ids.length);
-    return c.body(body, 200, { 'Content-Type': GEOJSON, ...(header ? { Link: header } : {}) });
+    return c.body(body, 200, { 'Content-Type': GEOJSON, Vary: 'Accept', ...(header ? { Link: header } : {}) });
   };
 }
+
+const htmlHeaders = { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': HTML_CSP, Vary: 'Accept' };
 
 /** One feature by its Id: the page of one row after Id − 1, which is the feature when its Id is the one asked for. */
 export function featureHandler(deps: HandlerDeps) {
   return async function feature(c: Context): Promise<Response> {
     const lease = c.get('lease');
     const collection = collectionOf(c);
+    const encoding = responseEncoding(c);
     const id = c.req.param('featureId') ?? '';
     const missing = () => new ApiError('not_found', `No feature '${id}' in ${collection.id}: feature ids are the Ids of ${PATHS.odata}/${collection.odataResource.name}.`);
     if (!/^\d{1,18}$/.test(id)) throw missing();
@@ -78,9 +92,14 @@ export function featureHandler(deps: HandlerDeps) {
     const base = baseUrl(c.req.url, c.req.raw.headers, deps.links);
     const self = `${collectionUrl(base, collection)}/items/${id}`;
     const feature = JSON.parse(text.replace(/,$/, '')) as Record<string, unknown>;
-    feature['links'] = [link(self, 'self', GEOJSON, 'This feature'), link(collectionUrl(base, collection), 'collection', JSON_MEDIA, collection.title)];
+    feature['links'] = [
+      link(self, 'self', GEOJSON, 'This feature'),
+      link(withF(self, 'html'), 'alternate', HTML_MEDIA, 'This feature as HTML, with a map'),
+      link(collectionUrl(base, collection), 'collection', JSON_MEDIA, collection.title),
+    ];
+    if (encoding === 'html') return c.body(featureHtml(base, self, collection, feature as unknown as Parameters<typeof featureHtml>[3]), 200, htmlHeaders);
     servesRows(c, 1);
-    return c.body(JSON.stringify(feature), 200, { 'Content-Type': GEOJSON });
+    return c.body(JSON.stringify(feature), 200, { 'Content-Type': GEOJSON, Vary: 'Accept' });
   };
 }
 

@@ -44,12 +44,13 @@ describe('OGC API – Features: discovery', () => {
     expect(body['description']).toMatch(/keys are issued/);
   });
 
-  it('conformance: core, geojson, oas30, Part 3 queryables and filtering with basic CQL2-Text and its basic spatial functions', async () => {
+  it('conformance: core, geojson, oas30, html, Part 3 queryables and filtering with basic CQL2-Text and its basic spatial functions', async () => {
     const { body } = await get(`${F}/conformance`);
     expect(body['conformsTo']).toEqual([
       'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/core',
       'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/geojson',
       'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/oas30',
+      'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/html',
       'http://www.opengis.net/spec/ogcapi-features-3/1.0/conf/queryables',
       'http://www.opengis.net/spec/ogcapi-features-3/1.0/conf/queryables-query-parameters',
       'http://www.opengis.net/spec/ogcapi-features-3/1.0/conf/filter',

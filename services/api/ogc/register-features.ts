@@ -1,6 +1,7 @@
 /**
  * OGC API – Features (Part 1, 17-069r4; Part 3's queryables) at /v1/features, beside the OData API and under the
- * same keys, CORS and rate limits (everything under /v1 is: middleware/access.ts). JSON only: no HTML encoding.
+ * same keys, CORS and rate limits (everything under /v1 is: middleware/access.ts). JSON by default; HTML for
+ * `f=html` and browsers (html-negotiation.ts), rendered from the same JSON document (features-html.ts).
  */
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { ApiError } from '../errors.js';
@@ -10,7 +11,9 @@ import { baseUrl } from '../http/links.js';
 import { DATA_ROUTES, PATHS, type DataRouteName } from '../http/paths.js';
 import { FEATURE_COLLECTIONS, type FeatureCollectionDef } from './feature-collections.js';
 import { collectionUrl, GEOJSON, JSON_MEDIA, link, OPENAPI_MEDIA, SCHEMA_MEDIA } from './feature-links.js';
+import { collectionHtml, collectionsHtml, conformanceHtml, HTML_CSP, landingHtml } from './features-html.js';
 import { featuresOpenApi } from './features-openapi.js';
+import { HTML_CONFORMANCE, HTML_MEDIA, responseEncoding, withF } from './html-negotiation.js';
 import { collectionOf, featureHandler, itemsHandler } from './items.js';
 import { CRS84 } from './items-query.js';
 import { queryables } from './queryables.js';
@@ -20,6 +23,7 @@ export const CONFORMANCE = [
   'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/core',
   'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/geojson',
   'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/oas30',
+  HTML_CONFORMANCE,
   'http://www.opengis.net/spec/ogcapi-features-3/1.0/conf/queryables',
   'http://www.opengis.net/spec/ogcapi-features-3/1.0/conf/queryables-query-parameters',
   // Part 3 filtering with CQL2-Text: comparisons, AND/OR/NOT, IS NULL, and S_INTERSECTS with BBOX or POINT
@@ -46,7 +50,7 @@ export function registerFeatures(app: Hono, deps: HandlerDeps, lease: (route: Da
   app.get(PATHS.features, (c) => landing(c));
   const landing = (c: Context) => {
     const b = base(c);
-    return c.json({
+    return respond(c, `${b}${PATHS.features}`, landingHtml, {
       title: 'Tributary: water-quality monitoring data',
       description: `Monitoring locations and observations as GeoJSON features, from the same data as the OData API (/v1/odata/v4). ${KEY_HELP}`,
       links: [
@@ -57,17 +61,26 @@ export function registerFeatures(app: Hono, deps: HandlerDeps, lease: (route: Da
         link(`${b}${PATHS.features}/collections`, 'data', JSON_MEDIA, 'The collections'),
         link(`${b}${PATHS.catalogue}`, 'describedby', 'application/ld+json', 'DCAT catalogue of every dataset (also text/turtle)'),
         link(`${b}${PATHS.sitemap}`, 'describedby', 'application/xml', 'Sitemap of the datasets\' and locations\' landing pages'),
+        htmlAlternate(`${b}${PATHS.features}`),
       ],
     });
   };
-  app.get(path('/conformance'), (c) => c.json({ conformsTo: CONFORMANCE }));
+  const respond = <T>(c: Context, self: string, render: (base: string, self: string, doc: T) => string, doc: T) => {
+    if (responseEncoding(c) === 'json') return c.json(doc, 200, { Vary: 'Accept' });
+    return c.body(render(base(c), self, doc), 200, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': HTML_CSP, Vary: 'Accept' });
+  };
+  app.get(path('/conformance'), (c) => respond(c, `${base(c)}${PATHS.features}/conformance`, conformanceHtml, { conformsTo: CONFORMANCE }));
   app.get(path('/api'), (c) => c.body(JSON.stringify(featuresOpenApi(base(c))), 200, { 'Content-Type': OPENAPI_MEDIA }));
   leased('featureCollections', async (c) => {
     const b = base(c);
     const extent = await readExtent(c.get('lease').snapshot);
-    return c.json({ links: [link(`${b}${PATHS.features}/collections`, 'self', JSON_MEDIA, 'The collections')], collections: FEATURE_COLLECTIONS.map((col) => describe(b, col, extent)) });
+    const self = `${b}${PATHS.features}/collections`;
+    return respond(c, self, collectionsHtml, { links: [link(self, 'self', JSON_MEDIA, 'The collections'), htmlAlternate(self)], collections: FEATURE_COLLECTIONS.map((col) => describe(b, col, extent)) });
   });
-  leased('featureCollection', async (c) => c.json(describe(base(c), collectionOf(c), await readExtent(c.get('lease').snapshot))));
+  leased('featureCollection', async (c) => {
+    const collection = collectionOf(c);
+    return respond(c, collectionUrl(base(c), collection), collectionHtml, describe(base(c), collection, await readExtent(c.get('lease').snapshot)));
+  });
   app.get(path('/collections/:collectionId/queryables'), (c) => c.body(JSON.stringify(queryables(base(c), collectionOf(c))), 200, { 'Content-Type': SCHEMA_MEDIA }));
   leased('items', itemsHandler(deps));
   leased('feature', featureHandler(deps));
@@ -82,6 +95,11 @@ export function registerFeatures(app: Hono, deps: HandlerDeps, lease: (route: Da
 
 export function notFound(path: string): ApiError {
   return new ApiError('not_found', `No resource at ${path}. OGC API – Features: ${PATHS.features}, /conformance, /api, /collections, /collections/{locations|observations}[/items[/{featureId}]|/queryables].`);
+}
+
+/** The same document as an HTML page (the html conformance class: every resource has one). */
+export function htmlAlternate(url: string): ReturnType<typeof link> {
+  return link(withF(url, 'html'), 'alternate', HTML_MEDIA, 'This document as HTML');
 }
 
 function describe(base: string, collection: FeatureCollectionDef, extent: Extent | undefined) {
@@ -102,7 +120,9 @@ function describe(base: string, collection: FeatureCollectionDef, extent: Extent
       : {}),
     links: [
       link(url, 'self', JSON_MEDIA, collection.title),
+      htmlAlternate(url),
       link(`${url}/items`, 'items', GEOJSON, `${collection.title} as GeoJSON`),
+      link(withF(`${url}/items`, 'html'), 'items', HTML_MEDIA, `${collection.title} as HTML, with a map`),
       link(`${url}/queryables`, 'http://www.opengis.net/def/rel/ogc/1.0/queryables', SCHEMA_MEDIA, 'The fields it filters by'),
     ],
   };

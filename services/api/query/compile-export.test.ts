@@ -3,6 +3,7 @@
  * fixture file, where it returns exactly the rows and text the pages return for the same filter.
  */
 import { describe, expect, it } from 'vitest';
+import { wkbPointSql } from '../../../schemas/geoparquet.js';
 import type { ExportFormat } from '../export-formats.js';
 import { compileExport } from './compile-export.js';
 import { compilePageIds, compilePageRows } from './compile-page.js';
@@ -14,9 +15,12 @@ const TEXT_OPTIONS = (newline: string) => `FORMAT csv, HEADER false, QUOTE '', E
 const PH = "$select=Id,CharacteristicName,ResultValue&$filter=CharacteristicName eq 'pH'";
 const PH_WHERE = `FROM "observations" t WHERE (t."CharacteristicName" = CAST($1 AS VARCHAR))`;
 const LOCATIONS_PH = "$select=Id,Name&$filter=CharacteristicName eq 'pH'";
+/** GeoParquet's columns after the fields, whatever $select names; the WKB's bytes are pinned by schemas/geoparquet.test.ts. */
+const [LON, LAT] = ['t."MonitoringLocationLongitude"', 't."MonitoringLocationLatitude"'];
+const GEO_COLUMNS = `${wkbPointSql(LON, LAT)} AS "geometry", struct_pack(xmin := ${LON}, ymin := ${LAT}, xmax := ${LON}, ymax := ${LAT}) AS "bbox"`;
 
 const EXPORTS: readonly (readonly [resource: string, qs: string, format: ExportFormat, sql: string, params: readonly unknown[], options: string | undefined])[] = [
-  ['Records', PH, 'parquet', `SELECT t."Id" AS "Id", t."CharacteristicName" AS "CharacteristicName", t."ResultValue" AS "ResultValue" ${PH_WHERE}`, ['pH'], 'FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880'],
+  ['Records', PH, 'parquet', `SELECT t."Id" AS "Id", t."CharacteristicName" AS "CharacteristicName", t."ResultValue" AS "ResultValue", ${GEO_COLUMNS} ${PH_WHERE}`, ['pH'], 'FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880'],
   [
     'Records',
     PH,
@@ -48,6 +52,16 @@ describe('compileExport: golden SQL, parameters and COPY options', () => {
     expect(compiled.query.sql).toBe(sql);
     expect(compiled.query.params).toEqual(params);
     expect(compiled.kind === 'copy' ? compiled.options : undefined).toBe(options);
+  });
+
+  it("Parquet's bbox: a query with the export's filter, whose answer completes the COPY's options with GeoParquet's geo", () => {
+    const compiled = compileExport(page('Records', PH), 'parquet');
+    if (compiled.kind !== 'copy' || !compiled.geo) throw new Error('a Parquet export has geo options');
+    expect(compiled.geo.bounds).toEqual({ sql: `SELECT min(${LON}) AS xmin, min(${LAT}) AS ymin, max(${LON}) AS xmax, max(${LAT}) AS ymax ${PH_WHERE}`, params: ['pH'] });
+    const options = compiled.geo.options([-120.5, 44.6, -63.5, 62.5]);
+    expect(options.startsWith('FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880, KV_METADATA {geo: \'{"version":"1.1.0"')).toBe(true);
+    expect(options).toContain('"bbox":[-120.5,44.6,-63.5,62.5]');
+    expect(compiled.geo.options(undefined)).not.toContain('"bbox":[');
   });
 
   it.each(EXPORTS)('on the fixture file: %s ? %s (%s) is every row the pages return', async (resource, qs, format) => {

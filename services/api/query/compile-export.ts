@@ -1,4 +1,6 @@
+import { boundsSql, geoColumnsSql, geoCopyOption, type Bbox } from '../../../schemas/geoparquet.js';
 import { PARQUET_COPY_OPTIONS, parquetColumnsSql, textCopyOptions } from '../../../schemas/row-sql.js';
+import { pointColumns } from '../../../schemas/storage.js';
 import type { ExportFormat } from '../export-formats.js';
 import type { PagePlan } from './plan.js';
 import { RESOURCE_NAMES, renderRow } from './render-row.js';
@@ -10,8 +12,18 @@ import { literal, Params, type CompiledQuery } from './sql.js';
  * (db/extract/copy-export.ts). Arrow has none: its query gives the typed columns the Arrow writer frames.
  */
 export type CompiledExport =
-  | { readonly kind: 'copy'; readonly query: CompiledQuery; /** Fixed text per format, never user input. */ readonly options: string }
+  | { readonly kind: 'copy'; readonly query: CompiledQuery; /** Fixed text per format, never user input. */ readonly options: string; readonly geo?: GeoOptions }
   | { readonly kind: 'columns'; readonly query: CompiledQuery };
+
+/**
+ * Parquet's GeoParquet `geo` metadata (schemas/geoparquet.ts) holds the result's bbox, which DuckDB writes from
+ * the COPY's options: `bounds` is the query that finds it (one row of xmin, ymin, xmax, ymax), `options` the COPY's
+ * options with it. Numbers and the system's own JSON only, never user input.
+ */
+export interface GeoOptions {
+  readonly bounds: CompiledQuery;
+  options(bbox: Bbox | undefined): string;
+}
 
 /** Rows per Parquet row group (schemas/row-sql.ts, shared with ingest's dataset files). */
 export { PARQUET_ROW_GROUP } from '../../../schemas/row-sql.js';
@@ -21,7 +33,8 @@ export { PARQUET_ROW_GROUP } from '../../../schemas/row-sql.js';
  * No ORDER BY and no LIMIT: the resource's table is a plain scan, and DuckDB keeps insertion order (its
  * `preserve_insertion_order` default), which is Id order in every published file (db/order-check.ts).
  *
- * - Parquet: the fields as typed columns named as the API names them (UUIDs as text, as the Arrow pages send them).
+ * - Parquet: the fields as typed columns named as the API names them (UUIDs as text, as the Arrow pages send them),
+ *   then GeoParquet's point `geometry` and its `bbox` from the row's coordinates, whatever `$select` names.
  * - CSV and NDJSON: the same row text as a `$format=csv` or JSON page (query/render-row.ts), written verbatim.
  * - Arrow: the same Id and typed columns as a `$format=arrow` page, framed by the page's Arrow writer.
  *
@@ -34,12 +47,20 @@ export function compileExport(plan: PagePlan, format: ExportFormat): CompiledExp
   const params = new Params();
   const from = `${resourceTable(plan)}${whereClause([resourceWhere(plan, params)])}`;
   switch (format) {
-    case 'parquet':
+    case 'parquet': {
+      const point = pointColumns[plan.resource.table as keyof typeof pointColumns];
+      const columns = parquetColumnsSql(plan.fields, RESOURCE_NAMES);
+      if (!point) return { kind: 'copy', query: { sql: `SELECT ${columns} FROM ${from}`, params: params.values }, options: PARQUET_COPY_OPTIONS };
       return {
         kind: 'copy',
-        query: { sql: `SELECT ${parquetColumnsSql(plan.fields, RESOURCE_NAMES)} FROM ${from}`, params: params.values },
+        query: { sql: `SELECT ${columns}, ${geoColumnsSql(point, RESOURCE_NAMES)} FROM ${from}`, params: params.values },
         options: PARQUET_COPY_OPTIONS,
+        geo: {
+          bounds: { sql: `SELECT ${boundsSql(point, RESOURCE_NAMES)} FROM ${from}`, params: params.values },
+          options: (bbox) => `${PARQUET_COPY_OPTIONS}, ${geoCopyOption(bbox, literal)}`,
+        },
       };
+    }
     case 'csv':
       return { kind: 'copy', query: { sql: `SELECT ${renderRow('csv', plan.fields, plan.resource.table)} FROM ${from}`, params: params.values }, options: textCopyOptions('\\r\\n', literal) };
     case 'ndjson':

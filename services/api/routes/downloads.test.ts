@@ -91,6 +91,7 @@ describe('GET /v1/downloads/manifest.json', () => {
       publication: string;
       rows: number;
       duckdb: string;
+      geoparquet: { version: string; primaryColumn: string; encoding: string; geometryTypes: string[]; crs: string; covering: string };
     };
     expect(manifest.files.map((f) => f.DOI)).toEqual(index.datasets.map((d) => d.DOI));
     const total = Number((await rows(`SELECT count(*) AS n FROM observations`))[0]!['n']);
@@ -113,6 +114,16 @@ describe('GET /v1/downloads/manifest.json', () => {
     const read = await rows(`SELECT count(*)::INTEGER AS n, count(DISTINCT "DOI")::INTEGER AS dois, max("Id")::VARCHAR AS last FROM read_parquet([${list}])`);
     const expected = await rows(`SELECT count(*)::INTEGER AS n, count(DISTINCT "DOI")::INTEGER AS dois, max("Id")::VARCHAR AS last FROM observations`);
     expect(read).toEqual(expected);
+    // What the manifest says of GeoParquet is what every file's geo metadata says.
+    const g = manifest.geoparquet;
+    for (const path of local) {
+      const [kv] = await rows(`SELECT decode(value) AS geo FROM parquet_kv_metadata('${path}') WHERE decode(key) = 'geo'`);
+      expect(JSON.parse(String(kv!['geo']))).toMatchObject({
+        version: g.version,
+        primary_column: g.primaryColumn,
+        columns: { [g.primaryColumn]: { encoding: g.encoding, geometry_types: g.geometryTypes, crs: { id: { authority: 'OGC', code: 'CRS84' } }, covering: { bbox: { xmin: [g.covering, 'xmin'] } } } },
+      });
+    }
   });
 });
 

@@ -6,6 +6,7 @@
  * with If-None-Match, as pages are. Keys, CORS and rate limits are middleware/access.ts's, as for every /v1 route.
  */
 import type { Context, Hono, MiddlewareHandler } from 'hono';
+import { BBOX_COLUMN, GEOMETRY_COLUMN, GEOPARQUET_VERSION } from '../../../schemas/geoparquet.js';
 import { ApiError } from '../errors.js';
 import { readPublicationFiles, type DownloadDataset, type PublicationFiles } from '../exec/downloads.js';
 import { JSON_TYPE } from '../formats.js';
@@ -65,6 +66,12 @@ function downloadIndex(base: string, listing: PublicationFiles, publication: str
   };
 }
 
+/**
+ * What makes the files GeoParquet (schemas/geoparquet.ts), so a GIS client knows before it downloads one that it
+ * opens as a point layer: the same in every file's `geo` metadata except each file's own bbox.
+ */
+const GEOPARQUET = { version: GEOPARQUET_VERSION, primaryColumn: GEOMETRY_COLUMN, encoding: 'WKB', geometryTypes: ['Point'], crs: 'OGC:CRS84', covering: BBOX_COLUMN } as const;
+
 /** Every current Parquet file: the hub as one table for any engine that reads a list of Parquet files. */
 function parquetManifest(base: string, listing: PublicationFiles, publication: string) {
   const files = listing.datasets.flatMap((d) => {
@@ -74,6 +81,7 @@ function parquetManifest(base: string, listing: PublicationFiles, publication: s
   return {
     publication,
     format: 'parquet',
+    geoparquet: GEOPARQUET,
     rows: files.reduce((n, f) => n + f.rows, 0),
     bytes: files.reduce((n, f) => n + f.bytes, 0),
     files,
