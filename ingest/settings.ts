@@ -41,7 +41,7 @@ export const ingestSettings = {
   SRC: { schema: z.string().min(1).optional(), default: undefined, doc: 'Folder of dataset folders (`make ingest` passes `$(OUT)` unless set); required by `ingest`.' },
   DUCKDB_PATH: { schema: z.string().min(1), default: 'data/tributary.duckdb', doc: 'The published file (with PUBLICATION_STORE: the working file it is built in).' },
   PUBLICATION_STORE: { schema: z.string().min(1).optional(), default: undefined, doc: 'Also publish the result into this publication store, which the API replicas serve from.' },
-  REGIONS_FILE: { schema: z.string().min(1).optional(), default: undefined, doc: 'GeoJSON FeatureCollection of Polygon/MultiPolygon features with properties.RegionId.' },
+  REGIONS_FILE: { schema: z.string().min(1).optional(), default: undefined, doc: 'GeoJSON FeatureCollections of Polygon/MultiPolygon features with properties.RegionId: one file, or several files and folders of them separated by commas.' },
   REPORT: { schema: z.string().min(1).optional(), default: undefined, doc: 'Path of the JSON report.' },
   REPORT_MAX_REJECTS: { schema: z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(0, 'must be a whole number'), default: '1000', doc: 'Rejects stored per dataset in the report (counts stay exact).' },
   DOI_PATTERN: { schema: wholePattern.optional(), default: undefined, doc: "A regular expression every dataset's whole DOI must match, on top of the DOI syntax; unset: any DOI." },

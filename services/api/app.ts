@@ -20,6 +20,7 @@ import { registerExplore, type ExploreOptions } from './routes/explore.js';
 import { registerDownloads } from './routes/downloads.js';
 import { exportHandler } from './routes/export.js';
 import { registerFeatures } from './ogc/register-features.js';
+import { regionSource } from './ogc/regions-collection.js';
 
 export interface AppDeps extends HandlerDeps {
   /** The snapshot a request is served from (db/database.ts); taken and released by the lease alone (http/lease.ts). */
@@ -40,6 +41,8 @@ export interface AppDeps extends HandlerDeps {
   readonly filesDir?: string;
   /** The explorer page at /explore (routes/explore.ts); left out, there is none. */
   readonly explore?: ExploreOptions;
+  /** REGIONS_FILE: the regions the `regions` collection lists (ogc/regions-collection.ts); none when left out. */
+  readonly regionsFile?: string;
 }
 
 const ALLOW = 'GET, HEAD, OPTIONS';
@@ -74,7 +77,7 @@ export function createApp(deps: AppDeps): Hono {
   readOnly(app, DATA_ROUTES.collection.path, leased('collection'), collectionHandler(deps), 'this API is read-only. Use GET.');
   readOnly(app, DATA_ROUTES.export.path, leased('export'), exportHandler(), 'exports are read-only. Use GET (or HEAD for the row count alone).');
   registerDownloads(app, { links: deps.links, filesDir: deps.filesDir }, leased);
-  registerFeatures(app, deps, leased);
+  registerFeatures(app, deps, leased, regionSource(deps.regionsFile));
 
   // Under /v1/features errors carry OGC's exception members (code, description) besides the API's own.
   const body = (c: { req: { path: string } }, e: ApiError) => JSON.stringify(isFeatures(c.req.path) ? featuresErrorBody(e) : errorBody(e));

@@ -14,6 +14,7 @@ import { featuresOpenApi } from './features-openapi.js';
 import { collectionOf, featureHandler, itemsHandler } from './items.js';
 import { CRS84 } from './items-query.js';
 import { queryables } from './queryables.js';
+import { describeRegions, registerRegions, type RegionSource } from './regions-collection.js';
 
 /** Only what the tests beside this file exercise against a real file and real clients. */
 export const CONFORMANCE = [
@@ -35,8 +36,8 @@ export const CONFORMANCE = [
 const ALLOW = 'GET, HEAD, OPTIONS';
 const KEY_HELP = 'Send your API key in the x-api-key header (GDAL and QGIS: GDAL_HTTP_HEADERS="x-api-key: <key>"); keys are issued by the operator of this service, see the API docs.';
 
-/** `lease(route)`: the lease middleware with the route's rule (http/lease.ts). */
-export function registerFeatures(app: Hono, deps: HandlerDeps, lease: (route: DataRouteName) => MiddlewareHandler): void {
+/** `lease(route)`: the lease middleware with the route's rule (http/lease.ts); `regions`: REGIONS_FILE's regions. */
+export function registerFeatures(app: Hono, deps: HandlerDeps, lease: (route: DataRouteName) => MiddlewareHandler, regions: RegionSource): void {
   const base = (c: Context) => baseUrl(c.req.url, c.req.raw.headers, deps.links);
   const path = (p: string) => `${PATHS.features}${p}`;
   const leased = (route: DataRouteName, handler: (c: Context) => Response | Promise<Response>) => app.get(DATA_ROUTES[route].path, lease(route), handler);
@@ -63,8 +64,11 @@ export function registerFeatures(app: Hono, deps: HandlerDeps, lease: (route: Da
   leased('featureCollections', async (c) => {
     const b = base(c);
     const extent = await readExtent(c.get('lease').snapshot);
-    return c.json({ links: [link(`${b}${PATHS.features}/collections`, 'self', JSON_MEDIA, 'The collections')], collections: FEATURE_COLLECTIONS.map((col) => describe(b, col, extent)) });
+    const collections = [...FEATURE_COLLECTIONS.map((col) => describe(b, col, extent)), await describeRegions(b, regions)];
+    return c.json({ links: [link(`${b}${PATHS.features}/collections`, 'self', JSON_MEDIA, 'The collections')], collections });
   });
+  // Before the generic collection routes, which would take `regions` for a resource of the published file.
+  registerRegions(app, regions, deps.links);
   leased('featureCollection', async (c) => c.json(describe(base(c), collectionOf(c), await readExtent(c.get('lease').snapshot))));
   app.get(path('/collections/:collectionId/queryables'), (c) => c.body(JSON.stringify(queryables(base(c), collectionOf(c))), 200, { 'Content-Type': SCHEMA_MEDIA }));
   leased('items', itemsHandler(deps));
@@ -79,7 +83,7 @@ export function registerFeatures(app: Hono, deps: HandlerDeps, lease: (route: Da
 }
 
 export function notFound(path: string): ApiError {
-  return new ApiError('not_found', `No resource at ${path}. OGC API – Features: ${PATHS.features}, /conformance, /api, /collections, /collections/{locations|observations}[/items[/{featureId}]|/queryables].`);
+  return new ApiError('not_found', `No resource at ${path}. OGC API – Features: ${PATHS.features}, /conformance, /api, /collections, /collections/{locations|observations|regions}[/items[/{featureId}]|/queryables].`);
 }
 
 function describe(base: string, collection: FeatureCollectionDef, extent: Extent | undefined) {
