@@ -79,7 +79,7 @@ const app = createApp({
   filesDir: store ? storeFilesDir(store) : plainFilesDir(config.DUCKDB_PATH),
   log,
   regionsFile: config.REGIONS_FILE,
-  explore: { assetsDir: config.EXPLORE_ASSETS_DIR, regionsFile: config.REGIONS_FILE, tileUrl: config.EXPLORE_TILE_URL, tileAttribution: config.EXPLORE_TILE_ATTRIBUTION },
+  explore: { assetsDir: config.EXPLORE_ASSETS_DIR, tileUrl: config.EXPLORE_TILE_URL, tileAttribution: config.EXPLORE_TILE_ATTRIBUTION },
   access: {
     keys,
     corsOrigins: config.CORS_ORIGINS,
