@@ -115,7 +115,13 @@ async function boot(): Promise<void> {
   async function countShape(signal: AbortSignal): Promise<void> {
     const filter = filterText(selection);
     if (!selection.shape || shapeCount?.filter === filter) return;
-    const { value } = await getJson<{ value: number }>(`/Observations${query({ $filter: filter, $count: 'true' })}`, signal);
+    let value: number;
+    try {
+      ({ value } = await getJson<{ value: number }>(`/Observations${query({ $filter: filter, $count: 'true' })}`, signal));
+    } catch (err) {
+      if (!signal.aborted) say(totalLine, 'The observations inside the shape could not be counted: the message below says why.', 'error');
+      throw err;
+    }
     if (signal.aborted) return;
     shapeCount = { filter, total: value };
     renderCounts();

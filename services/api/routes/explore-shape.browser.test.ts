@@ -128,6 +128,8 @@ describe('selecting by area in the explorer', () => {
   });
 
   it('picks a region from the regions collection; names are text, never markup', async () => {
+    await page.goto(`${api.origin}/explore`);
+    await settled();
     await page.selectOption('#watershed', 'hub.pacific');
     await settled();
     expect(new URL(page.url()).searchParams.get('RegionId')).toBe('hub.pacific');
