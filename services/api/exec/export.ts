@@ -9,6 +9,7 @@ import type { ExportFormat } from '../export-formats.js';
 import { compileCount } from '../query/compile-count.js';
 import { compileExport } from '../query/compile-export.js';
 import type { PagePlan } from '../query/plan.js';
+import { resolveLocations } from './resolve-locations.js';
 
 /** The body: bytes DuckDB's COPY wrote (returns the row count it reports), or typed chunks for the Arrow writer. */
 export type ExportRows =
@@ -21,7 +22,8 @@ export interface ExportResult {
   readonly rows: ExportRows;
 }
 
-export async function executeExport(plan: PagePlan, format: ExportFormat, snapshot: Snapshot, signal: AbortSignal): Promise<ExportResult> {
+export async function executeExport(given: PagePlan, format: ExportFormat, snapshot: Snapshot, signal: AbortSignal): Promise<ExportResult> {
+  const plan = await resolveLocations(given, snapshot, signal);
   const counted = await snapshot.columns(compileCount({ kind: 'count', resource: plan.resource, where: plan.where }), signal);
   const compiled = compileExport(plan, format);
   const rows: ExportRows =
