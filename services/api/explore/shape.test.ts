@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { parseCql2Text } from '../cql2/parse-cql2.js';
+import { parseFilter } from '../odata/parse-filter.js';
 import { emptySelection, filterText, searchOfSelection, selectionFromSearch } from './selection.js';
 import { MAX_SHAPE_VERTICES, parseShape, shapeCql2, shapeFilter, shapeParam, vertexOf } from './shape.js';
 
@@ -8,6 +10,8 @@ describe('a drawn shape', () => {
   it('writes the OData and CQL2 polygon filters, ring closed, in longitude-latitude order', () => {
     expect(shapeFilter(triangle)).toBe("geo.intersects(Location, geography'SRID=4326;POLYGON((-120.5 48.3, -120.1 48.3, -120.1 48.6, -120.5 48.3))')");
     expect(shapeCql2(triangle)).toBe('S_INTERSECTS(geometry, POLYGON((-120.5 48.3, -120.1 48.3, -120.1 48.6, -120.5 48.3)))');
+    expect(() => parseFilter(shapeFilter(triangle))).not.toThrow();
+    expect(() => parseCql2Text(shapeCql2(triangle))).not.toThrow();
   });
 
   it('joins the other filters with and, and survives the URL round trip', () => {

@@ -3,9 +3,10 @@
  * clicks on the map, a region picked from the `regions` collection. Every number the page shows for a shape is
  * checked against an independent point-in-polygon (turf, over the locations read from the file itself), and
  * against the API's own count; the shape survives a reload from its URL; region names (the operator's files)
- * are shown as text, never markup; axe-core finds no violation with the area tools in use.
+ * are shown as text, never markup; axe-core finds no violation with the area tools in use. A screenshot of the
+ * drawn shape lands in test-artifacts/explore/shape.png (git-ignored).
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { booleanPointInPolygon } from '@turf/boolean-point-in-polygon';
@@ -112,6 +113,8 @@ describe('selecting by area in the explorer', () => {
     // The export links carry the shape.
     const exportHref = await page.getAttribute('a.export[data-format="csv"]', 'href');
     expect(decodeURIComponent(exportHref ?? '')).toContain(shapeFilter(shape!));
+    mkdirSync(join(REPO_ROOT, 'test-artifacts/explore'), { recursive: true });
+    await page.locator('#map-section').screenshot({ path: join(REPO_ROOT, 'test-artifacts/explore/shape.png') });
   });
 
   it('opens the same selection from its URL, and clears the shape', async () => {
