@@ -143,6 +143,33 @@ describe('selecting by area in the explorer', () => {
     expect(await page.title()).not.toBe('pwned');
   });
 
+  it('selects a region by a click on its outline, as the region list does', async () => {
+    await page.goto(`${api.origin}/explore`);
+    await settled();
+    // The outlines are drawn on the map's one canvas: click where it shows an opaque pixel of their violet stroke.
+    const spot = await page.evaluate(() => {
+      const canvas = document.querySelector<HTMLCanvasElement>('#map canvas')!;
+      const { data, width, height } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
+      const box = canvas.getBoundingClientRect(), view = document.querySelector('#map')!.getBoundingClientRect();
+      const sx = box.width / width, sy = box.height / height;
+      for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) {
+        const i = (y * width + x) * 4;
+        const px = box.left + x * sx, py = box.top + y * sy;
+        if (px < view.left + 60 || px > view.right - 10 || py < view.top + 10 || py > view.bottom - 10) continue;
+        if (data[i]! > 100 && data[i]! < 150 && data[i + 1]! < 90 && data[i + 2]! > 200 && data[i + 3]! > 220) return { x: px, y: py };
+      }
+      return null;
+    });
+    expect(spot).not.toBeNull();
+    await page.mouse.click(spot!.x, spot!.y);
+    await settled();
+    const region = new URL(page.url()).searchParams.get('RegionId');
+    const hubs = (JSON.parse(readFileSync(join(REPO_ROOT, 'scripts/sample/hubs.geojson'), 'utf8')) as { features: { properties: { RegionId: string } }[] }).features.map((f) => f.properties.RegionId);
+    expect(hubs).toContain(region);
+    expect(await shownTotal()).toBe(await apiCount(`RegionId eq '${region}'`));
+    expect(await page.inputValue('#watershed')).toBe(region);
+  });
+
   it('has no accessibility violation axe-core finds while drawing', async () => {
     await page.click('#shape-draw');
     const axe = readFileSync(join(REPO_ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8');
