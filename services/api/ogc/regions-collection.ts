@@ -67,6 +67,24 @@ function count(name: 'limit' | 'offset', value: string | undefined, fallback: nu
 const overlaps = (r: RegionFeature, b: { west: number; south: number; east: number; north: number }) =>
   r.bbox[1] <= b.north && r.bbox[3] >= b.south && (b.west <= b.east ? r.bbox[0] <= b.east && r.bbox[2] >= b.west : r.bbox[2] >= b.west || r.bbox[0] <= b.east);
 
+/** The items parameters: each known, each at most once, each readable; the message names the one that is not. */
+function itemsParams(params: URLSearchParams) {
+  for (const name of params.keys()) {
+    if (!(PARAMETERS as readonly string[]).includes(name)) throw invalid(name, `Unknown parameter '${name}' for the regions: use ${PARAMETERS.join(', ')}.`);
+    if (params.getAll(name).length > 1) throw invalid(name, `${name} is given more than once; give it once (set takes a comma-separated list).`);
+  }
+  const single = (name: string) => params.get(name) ?? undefined;
+  if (single('bbox-crs') !== undefined && single('bbox-crs') !== CRS84) throw invalid('bbox-crs', `bbox-crs can only be ${CRS84}; got '${single('bbox-crs')}'.`);
+  const f = single('f');
+  if (f !== undefined && f !== 'json' && f !== 'geojson') throw invalid('f', `f can only be json (GeoJSON, the one encoding served); got '${f}'.`);
+  return {
+    limit: count('limit', single('limit'), REGIONS_LIMIT.default, REGIONS_LIMIT.max),
+    offset: count('offset', single('offset'), 0, 1e9),
+    bbox: single('bbox') === undefined ? undefined : parseBbox(single('bbox')!),
+    sets: single('set')?.split(',').map((s) => s.trim()).filter(Boolean),
+  };
+}
+
 /** Registers the collection's routes; called before the generic collection routes, which would take `regions` for a resource. */
 export function registerRegions(app: Hono, regions: RegionSource, links: BaseUrlOptions): void {
   const base = (c: Context) => baseUrl(c.req.url, c.req.raw.headers, links);
@@ -86,18 +104,7 @@ export function registerRegions(app: Hono, regions: RegionSource, links: BaseUrl
 
   app.get(`${PATHS.features}/collections/${REGIONS_COLLECTION}/items`, async (c) => {
     const params = new URL(c.req.url).searchParams;
-    for (const name of params.keys()) {
-      if (!(PARAMETERS as readonly string[]).includes(name)) throw invalid(name, `Unknown parameter '${name}' for the regions: use ${PARAMETERS.join(', ')}.`);
-      if (params.getAll(name).length > 1) throw invalid(name, `${name} is given more than once; give it once (set takes a comma-separated list).`);
-    }
-    const single = (name: string) => params.get(name) ?? undefined;
-    if (single('bbox-crs') !== undefined && single('bbox-crs') !== CRS84) throw invalid('bbox-crs', `bbox-crs can only be ${CRS84}; got '${single('bbox-crs')}'.`);
-    const f = single('f');
-    if (f !== undefined && f !== 'json' && f !== 'geojson') throw invalid('f', `f can only be json (GeoJSON, the one encoding served); got '${f}'.`);
-    const limit = count('limit', single('limit'), REGIONS_LIMIT.default, REGIONS_LIMIT.max);
-    const offset = count('offset', single('offset'), 0, 1e9);
-    const bbox = single('bbox') === undefined ? undefined : parseBbox(single('bbox')!);
-    const sets = single('set')?.split(',').map((s) => s.trim()).filter(Boolean);
+    const { limit, offset, bbox, sets } = itemsParams(params);
     const all = await regions();
     if (sets) {
       const known = new Set(all.map((r) => r.set));
@@ -107,12 +114,10 @@ export function registerRegions(app: Hono, regions: RegionSource, links: BaseUrl
     const matched = all.filter((r) => (!sets || sets.includes(r.set)) && (!bbox || overlaps(r, bbox)));
     const page = matched.slice(offset, offset + limit);
     const b = base(c);
-    const query = (extra: [string, string][]) => {
-      const kept = [...params].filter(([k]) => k !== 'offset');
-      const all = [...kept, ...extra];
-      return `${url(b)}/items${all.length ? `?${all.map(([k, v]) => `${encodeValue(k)}=${encodeValue(v)}`).join('&')}` : ''}`;
-    };
-    const self = `${url(b)}/items${params.size ? `?${[...params].map(([k, v]) => `${encodeValue(k)}=${encodeValue(v)}`).join('&')}` : ''}`;
+    const itemsUrl = (pairs: readonly (readonly [string, string])[]) =>
+      `${url(b)}/items${pairs.length ? `?${pairs.map(([k, v]) => `${encodeValue(k)}=${encodeValue(v)}`).join('&')}` : ''}`;
+    const self = itemsUrl([...params]);
+    const next = itemsUrl([...[...params].filter(([k]) => k !== 'offset'), ['offset', String(offset + limit)]]);
     return c.body(JSON.stringify({
       type: 'FeatureCollection',
       numberMatched: matched.length,
@@ -121,7 +126,7 @@ export function registerRegions(app: Hono, regions: RegionSource, links: BaseUrl
       features: page.map(feature),
       links: [
         link(self, 'self', GEOJSON, 'This page'),
-        ...(offset + limit < matched.length ? [link(query([['offset', String(offset + limit)]]), 'next', GEOJSON, 'The next page')] : []),
+        ...(offset + limit < matched.length ? [link(next, 'next', GEOJSON, 'The next page')] : []),
         link(url(b), 'collection', JSON_MEDIA, 'Regions'),
       ],
     }), 200, { 'Content-Type': GEOJSON });
