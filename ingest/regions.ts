@@ -2,12 +2,13 @@ import { booleanPointInPolygon } from '@turf/boolean-point-in-polygon';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { readRegionSets, regionFeaturesOf, type RegionFeature } from '../schemas/region-sets.js';
 
 /**
  * Region polygons for RegionId memberships. Countries and their first-level subdivisions come from the
  * world-geojson npm package (GPL-3.0-or-later data, read from node_modules, no network): every country it has
  * subdivisions for whose codes are mapped below (`boundaryCountries`); hubs and other regions from the optional
- * REGIONS_FILE. Each polygon keeps its bounding box so a point is tested only against the few polygons whose box
+ * REGIONS_FILE (its files and folders of sets, read by schemas/region-sets.ts). Each polygon keeps its bounding box so a point is tested only against the few polygons whose box
  * contains it.
  */
 
@@ -94,15 +95,11 @@ function featuresOf(json: unknown, where: string): { properties?: Record<string,
   return fc.features as { properties?: Record<string, unknown>; geometry?: unknown }[];
 }
 
-/** Regions of a GeoJSON FeatureCollection whose features carry `properties.RegionId` (REGIONS_FILE). */
+const regionOf = (r: RegionFeature): Region => ({ id: r.id, parts: partsOf(r.geometry, `${r.source} (${r.id})`) });
+
+/** Regions of a GeoJSON FeatureCollection whose features carry `properties.RegionId` (a REGIONS_FILE file). */
 export function regionsFromGeoJson(json: unknown, where: string): Region[] {
-  const byId = new Map<string, RegionPart[]>();
-  featuresOf(json, where).forEach((feature, i) => {
-    const id = feature.properties?.RegionId;
-    if (typeof id !== 'string' || id === '') throw new Error(`${where}: feature ${i} has no properties.RegionId`);
-    byId.set(id, [...(byId.get(id) ?? []), ...partsOf(feature.geometry, `${where} feature ${i} (${id})`)]);
-  });
-  return [...byId].map(([id, parts]) => ({ id, parts }));
+  return regionFeaturesOf(json, where).map(regionOf);
 }
 
 function regionOfFile(json: unknown, id: string, where: string): Region {
@@ -129,8 +126,9 @@ export function boundaryRegions(): Promise<Region[]> {
   return boundaries;
 }
 
-export async function loadRegionsFile(path: string): Promise<Region[]> {
-  return regionsFromGeoJson(JSON.parse(await readFile(path, 'utf8')), path);
+/** The regions of REGIONS_FILE: one file, or several files and folders of them separated by commas (schemas/region-sets.ts). */
+export async function loadRegionsFile(value: string): Promise<Region[]> {
+  return (await readRegionSets(value)).map(regionOf);
 }
 
 /** Ids of the regions containing the point (boundary included), in the order given. */

@@ -24,6 +24,7 @@ import { registerDownloads } from './routes/downloads.js';
 import { exportHandler } from './routes/export.js';
 import { registerFeatures } from './ogc/register-features.js';
 import { registerPages, type PagesDeps } from './routes/register-pages.js';
+import { regionSource } from './ogc/regions-collection.js';
 
 export interface AppDeps extends HandlerDeps {
   /** The snapshot a request is served from (db/database.ts); taken and released by the lease alone (http/lease.ts). */
@@ -50,6 +51,8 @@ export interface AppDeps extends HandlerDeps {
   readonly pages?: Omit<PagesDeps, 'links'>;
   /** Metrics and the access log (middleware/observe.ts); left out, neither. */
   readonly observe?: ObserveOptions;
+  /** REGIONS_FILE: the regions the `regions` collection lists (ogc/regions-collection.ts); none when left out. */
+  readonly regionsFile?: string;
 }
 
 const ALLOW = 'GET, HEAD, OPTIONS';
@@ -88,7 +91,7 @@ export function createApp(deps: AppDeps): Hono {
   readOnly(app, DATA_ROUTES.export.path, leased('export'), exportHandler(deps), 'exports are read-only. Use GET (or HEAD for the row count alone).');
   readOnly(app, DATA_ROUTES.citation.path, leased('citation'), citationHandler(deps), 'citations are read-only. Use GET.');
   registerDownloads(app, { links: deps.links, filesDir: deps.filesDir }, leased);
-  registerFeatures(app, deps, leased);
+  registerFeatures(app, deps, leased, regionSource(deps.regionsFile));
   registerPages(app, { links: deps.links, ...deps.pages }, leased);
 
   // Under /v1/features errors carry OGC's exception members (code, description) besides the API's own.

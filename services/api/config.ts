@@ -51,7 +51,7 @@ export const apiSettings = {
   EXPLORE_ASSETS_DIR: { schema: z.string().min(1), default: 'node_modules/.cache/tributary/explore', doc: 'Folder of the explorer page\'s built assets (script, styles, province boundaries), written by `make build` / `npm run build`.' },
   EXPLORE_TILE_URL: { schema: z.string().regex(/^https?:\/\/[^\s]+\{z\}[^\s]*$/, 'expected a tile URL template like https://tiles.example.org/{z}/{x}/{y}.png').optional(), default: undefined, doc: 'Raster tile URL template drawn below the boundaries on the explorer\'s map, e.g. https://tiles.example.org/{z}/{x}/{y}.png (default: none; the map draws provinces and regions as vectors).' },
   EXPLORE_TILE_ATTRIBUTION: { schema: z.string().optional(), default: undefined, doc: 'Attribution text shown with EXPLORE_TILE_URL\'s tiles, as their licence asks.' },
-  REGIONS_FILE: { schema: z.string().min(1).optional(), default: undefined, doc: 'The GeoJSON regions file ingest used (hubs); the explorer draws its regions on the map.' },
+  REGIONS_FILE: { schema: z.string().min(1).optional(), default: undefined, doc: 'The regions ingest used (REGIONS_FILE: files and folders of sets, comma-separated); the regions collection lists them and the explorer draws them.' },
   SHUTDOWN_GRACE_MS: { schema: int(0, 3_600_000), default: '10000', doc: 'On SIGTERM, how long in-flight responses may take to finish before their connections are closed.' },
 } as const;
 

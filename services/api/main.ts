@@ -98,7 +98,8 @@ const app = createApp({
   // The dataset files of issue 29, beside the published file or among the store's objects.
   filesDir: store ? storeFilesDir(store) : plainFilesDir(config.DUCKDB_PATH),
   log,
-  explore: { assetsDir: config.EXPLORE_ASSETS_DIR, regionsFile: config.REGIONS_FILE, tileUrl: config.EXPLORE_TILE_URL, tileAttribution: config.EXPLORE_TILE_ATTRIBUTION },
+  regionsFile: config.REGIONS_FILE,
+  explore: { assetsDir: config.EXPLORE_ASSETS_DIR, tileUrl: config.EXPLORE_TILE_URL, tileAttribution: config.EXPLORE_TILE_ATTRIBUTION },
   access: {
     keys,
     corsOrigins: config.CORS_ORIGINS,

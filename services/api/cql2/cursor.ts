@@ -11,6 +11,20 @@ import type { Token } from './lexer.js';
  * cursor.next(); cursor.acceptKeyword('and'); // → true
  */
 export class Cursor extends TokenCursor<Token> {
+  constructor(
+    tokens: readonly Token[],
+    parameter: string,
+    /** The text the tokens were read from: geometry literals are read from it (odata/wkt.ts). */
+    readonly text = '',
+  ) {
+    super(tokens, parameter);
+  }
+
+  /** Moves past every token that starts before `offset` (the end of a literal read from the text). */
+  skipTo(offset: number): void {
+    while (this.peek().kind !== 'end' && this.peek().offset < offset) this.next();
+  }
+
   /**
    * A number with an optional sign (BNF `signedNumericLiteral`), `text` exactly as written minus any space after
    * the sign; undefined (nothing consumed) when the next tokens are not one.

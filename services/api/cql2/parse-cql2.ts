@@ -14,7 +14,7 @@ import { Cursor, isCall } from './cursor.js';
 import { tokenize, type Operator, type Token } from './lexer.js';
 import { likeExpr } from './like-expr.js';
 import { parseScalar } from './parse-scalar.js';
-import { GEOMETRY_PROPERTY, parseIntersects } from './spatial-expr.js';
+import { GEOMETRY_PROPERTY, isSpatialFunction, parseSpatial } from './spatial-expr.js';
 import { unsupportedCall } from './unsupported-call.js';
 
 export { GEOMETRY_PROPERTY } from './spatial-expr.js';
@@ -34,7 +34,7 @@ const EXAMPLE = "e.g. CharacteristicName = 'pH'.";
  * // → { kind: 'and', left: { kind: 'in', … }, right: <the Latitude/Longitude comparisons of the box> }
  */
 export function parseCql2Text(text: string, parameter = 'filter'): Expr {
-  const cursor = new Cursor(tokenize(text, parameter), parameter);
+  const cursor = new Cursor(tokenize(text, parameter), parameter, text);
   if (cursor.peek().kind === 'end') throw cursor.error('invalid_filter', `${parameter} is empty: give a condition, ${EXAMPLE}`, 0);
   const expr = new Cql2Parser(cursor).parseExpression();
   const rest = cursor.peek();
@@ -57,9 +57,9 @@ class Cql2Parser extends BooleanParser<Token> {
 
   protected parseTerm(): Expr {
     const token = this.cursor.peek();
-    if (token.kind === 'identifier' && isCall(this.cursor) && token.text.toLowerCase() === 's_intersects') {
+    if (token.kind === 'identifier' && isCall(this.cursor) && isSpatialFunction(token.text)) {
       this.cursor.next();
-      return this.countTerms(token, 4, parseIntersects(this.cursor, token));
+      return this.countTerms(token, 4, parseSpatial(this.cursor, token));
     }
     return this.parsePredicate();
   }

@@ -7,14 +7,12 @@ import type { Cursor } from './cursor.js';
 import type { Token } from './lexer.js';
 import { assertNever } from '../assert-never.js';
 
-type Family = 'spatial' | 'geometry' | 'temporal' | 'array' | 'insensitive' | 'other';
+type Family = 'geometry' | 'temporal' | 'array' | 'insensitive' | 'other';
 
-const SPATIAL = new Set(['s_equals', 's_disjoint', 's_touches', 's_within', 's_overlaps', 's_crosses', 's_contains']);
 const GEOMETRY = new Set(['bbox', 'envelope', 'point', 'linestring', 'polygon', 'multipoint', 'multilinestring', 'multipolygon', 'geometrycollection']);
 const ARRAY = new Set(['a_equals', 'a_contains', 'a_containedby', 'a_overlaps']);
 
 function family(lower: string): Family {
-  if (SPATIAL.has(lower)) return 'spatial';
   if (GEOMETRY.has(lower)) return 'geometry';
   if (lower.startsWith('t_') || lower === 'interval') return 'temporal';
   if (ARRAY.has(lower)) return 'array';
@@ -34,10 +32,8 @@ export function unsupportedCall(cursor: Cursor, token: Extract<Token, { kind: 'i
   const at = `(position ${token.offset} of ${cursor.parameter})`;
   const kind = family(name.toLowerCase());
   switch (kind) {
-    case 'spatial':
-      return cursor.error('unsupported_function', `${name} ${at} is not supported: the one spatial function is S_INTERSECTS(geometry, BBOX(west, south, east, north)).`, token.offset);
     case 'geometry':
-      return cursor.error('unsupported_expression', `A geometry such as ${name}(…) ${at} may only be the second argument of S_INTERSECTS: write S_INTERSECTS(geometry, BBOX(west, south, east, north)).`, token.offset);
+      return cursor.error('unsupported_expression', `A geometry such as ${name}(…) ${at} may only be an argument of a spatial function: write e.g. S_INTERSECTS(geometry, POLYGON((-120 49, -110 49, -110 60, -120 49))).`, token.offset);
     case 'temporal':
       return cursor.error('unsupported_function', `Temporal functions such as ${name} ${at} are not supported: compare a date field instead, e.g. ActivityStartDate >= DATE('2020-01-01') AND ActivityStartDate < DATE('2021-01-01').`, token.offset);
     case 'array':

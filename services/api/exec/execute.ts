@@ -17,6 +17,7 @@ import { compileCount } from '../query/compile-count.js';
 import type { ApplyPlan, CountPlan, Key, PagePlan, Plan } from '../query/plan.js';
 import { cursorText, windowText, type TextPageRequest } from './page-text.js';
 import { findPage, type PageWindow } from './page-window.js';
+import { resolveLocations } from './resolve-locations.js';
 import { assertNever } from '../assert-never.js';
 
 export interface ExecuteOptions {
@@ -70,7 +71,8 @@ export type Execution = CountResult | ApplyResult | PageResult;
  */
 export function execute(plan: PagePlan, snapshot: Snapshot, signal: AbortSignal, opts?: ExecuteOptions): Promise<PageResult>;
 export function execute(plan: Plan, snapshot: Snapshot, signal: AbortSignal, opts?: ExecuteOptions): Promise<Execution>;
-export function execute(plan: Plan, snapshot: Snapshot, signal: AbortSignal, opts: ExecuteOptions = {}): Promise<Execution> {
+export async function execute(given: Plan, snapshot: Snapshot, signal: AbortSignal, opts: ExecuteOptions = {}): Promise<Execution> {
+  const plan = await resolveLocations(given, snapshot, signal);
   switch (plan.kind) {
     case 'count':
       return count(plan, snapshot, signal);

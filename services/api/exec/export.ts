@@ -10,6 +10,7 @@ import { bboxOf } from '../../../schemas/geoparquet.js';
 import { compileCount } from '../query/compile-count.js';
 import { compileExport } from '../query/compile-export.js';
 import type { PagePlan } from '../query/plan.js';
+import { resolveLocations } from './resolve-locations.js';
 
 /** The body: bytes DuckDB's COPY wrote (returns the row count it reports), or typed chunks for the Arrow writer. */
 export type ExportRows =
@@ -22,7 +23,8 @@ export interface ExportResult {
   readonly rows: ExportRows;
 }
 
-export async function executeExport(plan: PagePlan, format: ExportFormat, snapshot: Snapshot, signal: AbortSignal): Promise<ExportResult> {
+export async function executeExport(given: PagePlan, format: ExportFormat, snapshot: Snapshot, signal: AbortSignal): Promise<ExportResult> {
+  const plan = await resolveLocations(given, snapshot, signal);
   const compiled = compileExport(plan, format);
   const geo = compiled.kind === 'copy' ? compiled.geo : undefined;
   // GeoParquet's bbox is written from the COPY's options, so it is found first, beside the count.

@@ -15,6 +15,9 @@ import { mapPanel, type MapLocation } from './map-panel.js';
 import { previewPanel } from './preview-panel.js';
 import { emptySelection, filterText, LIST_FACETS, MAX_CHART_LOCATIONS, searchOfSelection, selectionFromSearch, type Selection } from './selection.js';
 import { takeAwayPanel } from './take-away-panel.js';
+import { PATHS } from '../http/paths.js';
+import type { Shape } from './shape.js';
+import { watershedPicker } from './watershed-picker.js';
 
 interface PageConfig {
   readonly tileUrl?: string;
@@ -49,7 +52,8 @@ async function boot(): Promise<void> {
     allRows<Dataset>(`/Metadata${query({ $select: 'DOI,DatasetName,Citation,Licence,ValidationLevel', $top: '10000' })}`),
     loadCube(),
     fetchStatic('/explore/assets/provinces.json'),
-    fetchStatic('/explore/regions.geojson'),
+    // The regions collection (hubs, watershed sets): all of them in one page; none when the API has none.
+    fetchStatic(`${PATHS.features}/collections/regions/items?limit=10000`),
     loadDownloads(),
   ]);
   const datasets = new Map(datasetRows.rows.map((d) => [d.DOI, d]));
@@ -70,7 +74,14 @@ async function boot(): Promise<void> {
     performance.mark('facet-start');
     change(s);
   });
-  const map = mapPanel(byId('map'), config, { provinces, regions }, pick);
+  const map = mapPanel(byId('map'), config, { provinces, regions }, pick, {
+    controls: { draw: byId<HTMLButtonElement>('shape-draw'), close: byId<HTMLButtonElement>('shape-close'), clear: byId<HTMLButtonElement>('shape-clear'), status: byId('shape-status') },
+    onRegion: (region) => change({ ...selection, region: selection.region === region ? null : region }),
+    onShape: (shape: Shape | null) => change({ ...selection, shape }),
+  });
+  const watersheds = watershedPicker(byId<HTMLSelectElement>('watershed'), regions, (region) => change({ ...selection, region }));
+  /** The exact count inside the drawn shape (the cube cannot cut by a polygon), for the selection it was asked for. */
+  let shapeCount: { filter: string; total: number } | undefined;
   const chart = chartPanel(byId('chart'), byId('chart-note'));
   const preview = previewPanel(byId('preview'), showError);
   const takeAway = takeAwayPanel(byId('take-away'), showError);
@@ -79,14 +90,41 @@ async function boot(): Promise<void> {
   function renderCounts(): void {
     const counts = facetCounts(cube, selection);
     facets.render(counts, selection);
-    say(totalLine, `${fmt(counts.total)} observations match`);
-    totalLine.dataset['total'] = String(counts.total);
-    const chosen = LIST_FACETS.reduce((n, f) => n + selection.lists[f].length, 0) + (selection.region ? 1 : 0) + (selection.yearFrom !== null || selection.yearTo !== null ? 1 : 0);
+    const filter = filterText(selection);
+    const exact = selection.shape ? (shapeCount?.filter === filter ? shapeCount.total : undefined) : counts.total;
+    say(totalLine, exact === undefined ? 'Counting the observations inside the shape…' : `${fmt(exact)} observations match${selection.shape ? ' inside the drawn shape' : ''}`);
+    totalLine.dataset['total'] = exact === undefined ? '' : String(exact);
+    byId('facets-note').hidden = !selection.shape;
+    const chosen = LIST_FACETS.reduce((n, f) => n + selection.lists[f].length, 0) + (selection.region ? 1 : 0) + (selection.shape ? 1 : 0) + (selection.yearFrom !== null || selection.yearTo !== null ? 1 : 0);
     byId('filters-chosen').textContent = chosen ? `(${chosen} chosen)` : '';
     const dois = [...counts.counts.DOI].filter(([doi, n]) => n > 0 && (selection.lists.DOI.length === 0 || selection.lists.DOI.includes(doi))).map(([doi]) => doi);
-    showDatasetFiles(byId('file-list'), downloads, dois, config.bulkNeedsKey);
-    takeAway.show(filterText(selection), counts.total);
+    // Inside a shape, the datasets are those of the matching locations (set when the map's locations arrive).
+    if (!selection.shape) showDatasets(dois);
+    takeAway.show(filter, exact ?? counts.total);
+    map.setArea(selection.region, selection.shape);
+    watersheds.show(selection.region);
     renderChosen();
+  }
+
+  /** The dataset files of the selection; its citation is the API's (loadCitation, with the panels). */
+  function showDatasets(dois: readonly string[]): void {
+    showDatasetFiles(byId('file-list'), downloads, dois, config.bulkNeedsKey);
+  }
+
+  /** The exact count of a shape's selection from the API, then the counts redrawn with it. */
+  async function countShape(signal: AbortSignal): Promise<void> {
+    const filter = filterText(selection);
+    if (!selection.shape || shapeCount?.filter === filter) return;
+    let value: number;
+    try {
+      ({ value } = await getJson<{ value: number }>(`/Observations${query({ $filter: filter, $count: 'true' })}`, signal));
+    } catch (err) {
+      if (!signal.aborted) say(totalLine, 'The observations inside the shape could not be counted: the message below says why.', 'error');
+      throw err;
+    }
+    if (signal.aborted) return;
+    shapeCount = { filter, total: value };
+    renderCounts();
   }
 
   function renderChosen(): void {
@@ -103,8 +141,9 @@ async function boot(): Promise<void> {
     if (withMap) {
       loadingMap = true;
       say(byId('map-status'), 'Loading locations…');
-      jobs.push(located = allRows<MapLocation>(`/Locations${query({ $filter: filter, $select: 'Id,ID,Name,Latitude,Longitude,MonitoringLocationType', $top: '10000' })}`, signal, 5).then(({ rows, complete }) => {
+      jobs.push(located = allRows<MapLocation & { DOI: string }>(`/Locations${query({ $filter: filter, $select: 'Id,ID,Name,Latitude,Longitude,MonitoringLocationType,DOI', $top: '10000' })}`, signal, 5).then(({ rows, complete }) => {
         for (const l of rows) names.set(l.Id, l.Name);
+        if (selection.shape) showDatasets([...new Set(rows.map((l) => l.DOI))].filter((doi) => selection.lists.DOI.length === 0 || selection.lists.DOI.includes(doi)));
         map.show(rows, selection.locations, filter);
         const sorted = [...rows].sort((a, b) => a.Name.localeCompare(b.Name)).slice(0, 1000);
         chartPicker.replaceChildren(...sorted.map((l) => new Option(`${l.Name} (${l.ID})`, String(l.Id))));
@@ -114,6 +153,7 @@ async function boot(): Promise<void> {
       jobs.push(preview.show(filter, signal));
       // The datasets to credit and their rows, as the API cites the same filter.
       jobs.push(loadCitation(filter, signal).then((citation) => showCitations(byId('citations'), filter, citation, datasets)));
+      jobs.push(countShape(signal));
     }
     // After the locations: the chart's legend names them.
     jobs.push(located.catch(() => {}).then(() => chart.show(chars.length === 1 ? chars[0] : undefined, selection.locations, names, filter, signal)));

@@ -1,14 +1,17 @@
 /**
- * The map: provinces and the configured regions (hubs) drawn as vectors from files the API serves, so it
- * works with no tile server; a raster tile layer below them when the operator sets EXPLORE_TILE_URL. Matching
- * locations are circle markers on one canvas (thousands draw smoothly). Clicking one shows its name, ID, type
- * and its observation count under the current filters, and picks it for the chart.
+ * The map: provinces and the configured regions (hubs, watersheds: the API's `regions` collection) drawn as
+ * vectors from what the API serves, so it works with no tile server; a raster tile layer below them when the
+ * operator sets EXPLORE_TILE_URL. Matching locations are circle markers on one canvas (thousands draw smoothly).
+ * Clicking one shows its name, ID, type and its observation count under the current filters, and picks it for the
+ * chart; clicking a region's outline selects that region; a polygon can be drawn (draw-shape.ts).
  */
 import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
 import { getJson, query } from './api.js';
 import { fmt, h } from './dom.js';
+import { drawShape, type ShapeControls } from './draw-shape.js';
 import { andFilter } from './selection.js';
+import type { Shape } from './shape.js';
 
 export interface MapLocation {
   readonly Id: number;
@@ -27,17 +30,36 @@ export interface MapConfig {
 export interface MapPanel {
   show(locations: readonly MapLocation[], chosen: readonly number[], filter: string): void;
   setChosen(chosen: readonly number[]): void;
+  /** The selection's region (its outline highlighted) and drawn shape. */
+  setArea(region: string | null, shape: Shape | null): void;
+}
+
+/** What the map hands back besides a picked location: a region clicked, a shape drawn or cleared. */
+export interface AreaHandlers {
+  readonly controls: ShapeControls;
+  readonly onRegion: (regionId: string) => void;
+  readonly onShape: (shape: Shape | null) => void;
 }
 
 const CANADA: L.LatLngBoundsExpression = [[41.7, -141], [70, -52.6]];
 
-export function mapPanel(el: HTMLElement, config: MapConfig, boundaries: { provinces: object; regions: object }, onPick: (id: number) => void): MapPanel {
+export function mapPanel(el: HTMLElement, config: MapConfig, boundaries: { provinces: object; regions: object }, onPick: (id: number) => void, area: AreaHandlers): MapPanel {
   const map = L.map(el, { preferCanvas: true, zoomSnap: 0.25, attributionControl: Boolean(config.tileUrl) }).fitBounds(CANADA);
   if (config.tileUrl) L.tileLayer(config.tileUrl, { attribution: config.tileAttribution ?? '', maxZoom: 18 }).addTo(map);
   const name = (f: GeoJSON.Feature | undefined) => String(f?.properties?.['name'] ?? f?.properties?.['Name'] ?? f?.properties?.['RegionId'] ?? '');
   L.geoJSON(boundaries.provinces as GeoJSON.FeatureCollection, { style: { color: '#6b7280', weight: 1, fillColor: '#e5e7eb', fillOpacity: config.tileUrl ? 0.1 : 0.6 }, interactive: false }).addTo(map);
-  L.geoJSON(boundaries.regions as GeoJSON.FeatureCollection, { style: { color: '#7c3aed', weight: 2, dashArray: '6 4', fill: false } })
+  const shape = drawShape(map, area.controls, area.onShape);
+  let region: string | null = null;
+  const regionId = (f: GeoJSON.Feature | undefined) => String(f?.properties?.['RegionId'] ?? '');
+  // A filled but nearly transparent outline: a click anywhere inside picks the region, not only on its edge.
+  const regionStyle = (f: GeoJSON.Feature | undefined): L.PathOptions =>
+    regionId(f) === region ? { color: '#7c3aed', weight: 3, fillColor: '#7c3aed', fillOpacity: 0.15 } : { color: '#7c3aed', weight: 2, dashArray: '6 4', fillOpacity: 0.01 };
+  const regions = L.geoJSON(boundaries.regions as GeoJSON.FeatureCollection, { style: regionStyle })
     .bindTooltip((layer) => name((layer as L.GeoJSON).feature as GeoJSON.Feature), { sticky: true })
+    .on('click', (e) => {
+      const id = regionId((e.propagatedFrom as L.GeoJSON).feature as GeoJSON.Feature);
+      if (!shape.drawing() && id) area.onRegion(id);
+    })
     .addTo(map);
   let points: L.FeatureGroup = L.featureGroup().addTo(map);
   const markers = new Map<number, L.CircleMarker>();
@@ -83,7 +105,7 @@ export function mapPanel(el: HTMLElement, config: MapConfig, boundaries: { provi
         .bindTooltip((layer) => locationOf.get(layer)?.Name ?? '')
         .on('click', (e) => {
           const loc = locationOf.get(e.propagatedFrom as L.Layer);
-          if (!loc) return;
+          if (!loc || shape.drawing()) return;
           onPick(loc.Id);
           void popupFor(loc, e.propagatedFrom as L.CircleMarker);
         })
@@ -95,6 +117,11 @@ export function mapPanel(el: HTMLElement, config: MapConfig, boundaries: { provi
     setChosen(picked) {
       chosen = new Set(picked);
       refreshStyles();
+    },
+    setArea(picked, drawn) {
+      region = picked;
+      regions.setStyle((f) => regionStyle(f));
+      shape.show(drawn);
     },
   };
 }

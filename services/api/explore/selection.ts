@@ -4,6 +4,8 @@
  * names, so a shared link reads like the query it stands for.
  */
 
+import { parseShape, shapeFilter, shapeParam, type Shape } from './shape.js';
+
 /** The multi-valued facets: any of the checked values matches (`in`), facets combine with `and`. */
 export const LIST_FACETS = ['DOI', 'CharacteristicName', 'ActivityMediaName', 'ActivityGroupType', 'MonitoringLocationType'] as const;
 export type ListFacet = (typeof LIST_FACETS)[number];
@@ -16,12 +18,14 @@ export interface Selection {
   readonly yearTo: number | null;
   /** Locations picked on the map for the chart; they do not narrow the other panels. */
   readonly locations: readonly number[];
+  /** A polygon drawn on the map: only the locations inside it (shape.ts). */
+  readonly shape: Shape | null;
 }
 
 export const MAX_CHART_LOCATIONS = 4;
 
 export function emptySelection(): Selection {
-  return { lists: { DOI: [], CharacteristicName: [], ActivityMediaName: [], ActivityGroupType: [], MonitoringLocationType: [] }, region: null, yearFrom: null, yearTo: null, locations: [] };
+  return { lists: { DOI: [], CharacteristicName: [], ActivityMediaName: [], ActivityGroupType: [], MonitoringLocationType: [] }, region: null, yearFrom: null, yearTo: null, locations: [], shape: null };
 }
 
 const year = (v: string | null): number | null => (v !== null && /^\d{4}$/.test(v) ? Number(v) : null);
@@ -30,7 +34,7 @@ export function selectionFromSearch(search: string): Selection {
   const p = new URLSearchParams(search);
   const lists = Object.fromEntries(LIST_FACETS.map((f) => [f, [...new Set(p.getAll(f).filter(Boolean))]])) as Record<ListFacet, string[]>;
   const locations = p.getAll('LocationId').map(Number).filter((n) => Number.isSafeInteger(n) && n > 0).slice(0, MAX_CHART_LOCATIONS);
-  return { lists, region: p.get('RegionId') || null, yearFrom: year(p.get('YearFrom')), yearTo: year(p.get('YearTo')), locations };
+  return { lists, region: p.get('RegionId') || null, yearFrom: year(p.get('YearFrom')), yearTo: year(p.get('YearTo')), locations, shape: parseShape(p.get('shape')) };
 }
 
 export function searchOfSelection(s: Selection): string {
@@ -40,6 +44,7 @@ export function searchOfSelection(s: Selection): string {
   if (s.yearFrom !== null) p.set('YearFrom', String(s.yearFrom));
   if (s.yearTo !== null) p.set('YearTo', String(s.yearTo));
   for (const id of s.locations) p.append('LocationId', String(id));
+  if (s.shape) p.set('shape', shapeParam(s.shape));
   const text = p.toString();
   return text ? `?${text}` : '';
 }
@@ -57,6 +62,7 @@ export function filterText(s: Selection): string {
     s.region ? `RegionId eq ${quote(s.region)}` : undefined,
     s.yearFrom !== null ? `ActivityStartYear ge ${s.yearFrom}` : undefined,
     s.yearTo !== null ? `ActivityStartYear le ${s.yearTo}` : undefined,
+    s.shape ? shapeFilter(s.shape) : undefined,
   ];
   return parts.filter((p): p is string => p !== undefined).join(' and ');
 }

@@ -10,6 +10,9 @@
  * from (`$filter`, `$select` or `$apply`).
  */
 import type { Format } from '../formats.js';
+import type { Geometry, Position } from './geometry.js';
+
+export type { Geometry, Position } from './geometry.js';
 
 /** A field name as written by the client. */
 export interface Property {
@@ -110,8 +113,34 @@ export interface FunctionExpr {
   readonly offset: number;
 }
 
+/**
+ * How a location's point relates to a geometry literal, read "the location <relation> the literal": CQL2's
+ * S_WITHIN(geometry, G) is `within`, S_WITHIN(G, geometry) is `contains`; S_DISJOINT is `not` of `intersects`.
+ */
+export type SpatialRelation = 'intersects' | 'within' | 'contains' | 'equals' | 'touches' | 'overlaps' | 'crosses';
+
+/** A spatial predicate over the location's point: CQL2's S_… functions, OData's geo.intersects. */
+export interface SpatialExpr {
+  readonly kind: 'spatial';
+  readonly relation: SpatialRelation;
+  readonly geometry: Geometry;
+  readonly offset: number;
+}
+
+/**
+ * The great-circle distance from the location's point to `center` compared with `metres`: OData's
+ * `geo.distance(…) le d`, CQL2's DWITHIN(geometry, POINT(…), d, unit) (`le`) and BEYOND (`gt`).
+ */
+export interface DistanceExpr {
+  readonly kind: 'distance';
+  readonly center: Position;
+  readonly op: 'lt' | 'le' | 'gt' | 'ge';
+  readonly metres: number;
+  readonly offset: number;
+}
+
 /** A boolean `$filter` expression. */
-export type Expr = CompareExpr | InExpr | AndExpr | OrExpr | NotExpr | FunctionExpr;
+export type Expr = CompareExpr | InExpr | AndExpr | OrExpr | NotExpr | FunctionExpr | SpatialExpr | DistanceExpr;
 export type ExprKind = Expr['kind'];
 
 /** `[filter(…)/]groupby((F1,…),aggregate($count as Alias))`. */

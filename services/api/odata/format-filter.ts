@@ -10,6 +10,23 @@
  */
 import type { Expr, Literal } from './ast.js';
 import { assertNever } from '../assert-never.js';
+import { formatGeo } from './geo-functions.js';
+
+/** True when every node has a `$filter` form (CQL2's S_WITHIN and its kin have none). */
+export function odataExpressible(expr: Expr): boolean {
+  switch (expr.kind) {
+    case 'and':
+    case 'or':
+      return odataExpressible(expr.left) && odataExpressible(expr.right);
+    case 'not':
+      return odataExpressible(expr.operand);
+    case 'spatial':
+    case 'distance':
+      return formatGeo(expr) !== undefined;
+    default:
+      return true;
+  }
+}
 
 /**
  * Canonical text of a filter expression (decoded: percent-encode it, e.g. with
@@ -27,6 +44,12 @@ export function formatFilter(expr: Expr): string {
       return `${expr.property.name} in (${expr.values.map(formatLiteral).join(',')})`;
     case 'function':
       return `${expr.name}(${expr.property.name},${formatLiteral(expr.value)})`;
+    case 'spatial':
+    case 'distance': {
+      const text = formatGeo(expr);
+      if (text === undefined) throw new Error(`${expr.kind} ${'relation' in expr ? expr.relation : ''} has no $filter form: check odataExpressible first`);
+      return text;
+    }
     case 'and':
       return `${operand(expr.left, expr.left.kind === 'or')} and ${operand(expr.right, expr.right.kind === 'or' || expr.right.kind === 'and')}`;
     case 'or':

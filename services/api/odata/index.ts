@@ -4,5 +4,7 @@ export { ODATA_ERROR_CODES, ODataError, type ODataErrorCode, type ODataErrorLoca
 export { parseQuery, parseSelect, TOP_RANGE } from './parse-query.js';
 export { parseFilter, FILTER_LIMITS } from './parse-filter.js';
 export { parseApply } from './parse-apply.js';
-export { formatFilter, formatLiteral } from './format-filter.js';
+export { formatFilter, formatLiteral, odataExpressible } from './format-filter.js';
+export { LOCATION_PROPERTY } from './geo-functions.js';
+export { GEOMETRY_LIMITS, type Geometry } from './geometry.js';
 export { decodeQueryString, type QueryParam } from './query-string.js';

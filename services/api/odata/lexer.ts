@@ -24,6 +24,7 @@ export type Token =
   | { readonly kind: 'end'; readonly offset: number };
 
 const IDENTIFIER = /[A-Za-z_][A-Za-z0-9_]*/y;
+const GEO_FUNCTION = /geo\.[A-Za-z]+/y;
 const NUMBER = /-?[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
 const DATE = /([0-9]{4})-([0-9]{2})-([0-9]{2})/y;
 // OData dateTimeOffset: seconds and fraction optional, zone mandatory.
@@ -53,6 +54,11 @@ const RULES: readonly LexRule<Scanned>[] = [
   (text, pos) => {
     const name = text[pos] === '$' ? matchAt(IDENTIFIER, text, pos + 1) : undefined;
     return name === undefined ? undefined : { token: { kind: 'system', text: `$${name}`, offset: pos }, end: pos + name.length + 1 };
+  },
+  // OData's geo functions are namespaced (`geo.intersects`): one identifier, so no other name gains a dot.
+  (text, pos) => {
+    const name = text.startsWith('geo.', pos) ? matchAt(GEO_FUNCTION, text, pos) : undefined;
+    return name === undefined ? undefined : { token: { kind: 'identifier', text: name, offset: pos }, end: pos + name.length };
   },
   (text, pos) => {
     const name = matchAt(IDENTIFIER, text, pos);

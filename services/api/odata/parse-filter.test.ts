@@ -219,7 +219,7 @@ describe('parseFilter: input → error', () => {
     expect(catchODataError(() => parseFilter('CharacteristicName eq')).message).toBe(
       "Expected a value after 'eq' at position 21 of $filter, found the end of $filter: quote text values, e.g. CharacteristicName eq 'pH'.",
     );
-    expect(catchODataError(() => parseFilter('length(A) eq 1')).message).toContain("startswith(Field,'text'), endswith(Field,'text') and contains(Field,'text')");
+    expect(catchODataError(() => parseFilter('length(A) eq 1')).message).toContain("startswith(Field,'text'), endswith(Field,'text'), contains(Field,'text'), geo.intersects");
     expect(catchODataError(() => parseFilter('Name eq pH')).message).toContain("Name eq 'pH'");
   });
 

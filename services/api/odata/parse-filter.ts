@@ -11,6 +11,7 @@ import { tokenize, type Token } from './lexer.js';
 import { assertNever } from '../assert-never.js';
 import { BooleanParser, FILTER_LIMITS } from './boolean-parser.js';
 import { describeToken, isKeyword, TokenCursor } from './token-cursor.js';
+import { isGeoFunction, parseGeoFunction } from './geo-functions.js';
 
 export { FILTER_LIMITS } from './boolean-parser.js';
 
@@ -22,7 +23,7 @@ const COMPARE_OPS: ReadonlyMap<string, CompareOp> = new Map([
 const FLIPPED: Readonly<Record<CompareOp, CompareOp>> = { eq: 'eq', ne: 'ne', lt: 'gt', gt: 'lt', le: 'ge', ge: 'le' };
 const FUNCTIONS: ReadonlySet<string> = new Set<FunctionName>(['startswith', 'endswith', 'contains']);
 const RESERVED = new Set(['and', 'or', 'not', 'in', ...COMPARE_OPS.keys()]);
-const SUPPORTED_FUNCTIONS = "startswith(Field,'text'), endswith(Field,'text') and contains(Field,'text')";
+const SUPPORTED_FUNCTIONS = "startswith(Field,'text'), endswith(Field,'text'), contains(Field,'text'), geo.intersects(Location,geography'…') and geo.distance(Location,geography'…')";
 
 /**
  * Parse `$filter` text (already percent-decoded) into an expression tree.
@@ -38,7 +39,7 @@ export function parseFilter(text: string, parameter = '$filter'): Expr {
   if (cursor.peek().kind === 'end') {
     throw cursor.error('invalid_filter', `${parameter} is empty: give a condition, e.g. CharacteristicName eq 'pH'.`, 0);
   }
-  const expr = new FilterParser(cursor).parseExpression();
+  const expr = new FilterParser(cursor, text).parseExpression();
   const rest = cursor.peek();
   if (rest.kind !== 'end') throw unexpectedAfterExpression(cursor, rest);
   return expr;
@@ -60,13 +61,20 @@ function unexpectedAfterExpression(cursor: TokenCursor, token: Token): Error {
  * new FilterParser(cursor).parseExpression(); // → compare A eq 1; cursor now at ')'
  */
 export class FilterParser extends BooleanParser<Token> {
-  constructor(cursor: TokenCursor) {
+  constructor(
+    cursor: TokenCursor,
+    /** The option's value, from which geography literals are read (geo-functions.ts). */
+    private readonly text = '',
+  ) {
     super(cursor, { nots: "'not's", in: 'in' });
   }
 
   protected parseTerm(): Expr {
     const token = this.cursor.peek();
     const following = this.cursor.peek(1);
+    if (token.kind === 'identifier' && following.kind === 'punct' && following.text === '(' && isGeoFunction(token.text)) {
+      return this.countTerms(token, 4, parseGeoFunction(this.cursor, this.text));
+    }
     if (token.kind === 'identifier' && following.kind === 'punct' && following.text === '(' && !RESERVED.has(token.text.toLowerCase())) {
       return this.countTerms(token, 1, this.parseFunction());
     }

@@ -137,7 +137,7 @@ describe('parseQuery: errors', () => {
   it('lists every code with status 400 in one table', () => {
     for (const { status } of Object.values(ODATA_ERROR_CODES)) expect(status).toBe(400);
     expect(Object.keys(ODATA_ERROR_CODES).sort()).toEqual([
-      'duplicate_option', 'invalid_count', 'invalid_filter', 'invalid_format', 'invalid_select', 'invalid_skiptoken', 'invalid_top',
+      'duplicate_option', 'invalid_count', 'invalid_filter', 'invalid_format', 'invalid_geometry', 'invalid_select', 'invalid_skiptoken', 'invalid_top',
       'too_deep', 'too_many_terms', 'too_many_values', 'undecodable_query', 'unsupported_apply', 'unsupported_expression',
       'unsupported_function', 'unsupported_option',
     ]);

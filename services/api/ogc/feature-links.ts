@@ -2,7 +2,7 @@
  * The features API's URLs. Every link is absolute on the same base as OData's (http/links.ts: PUBLIC_BASE_URL,
  * else the forwarded headers when TRUST_PROXY=1, else the request), so they stay right behind a proxy.
  */
-import { formatFilter } from '../odata/index.js';
+import { formatFilter, odataExpressible } from '../odata/index.js';
 import type { Query } from '../odata/ast.js';
 import type { PagePlan } from '../query/plan.js';
 import { encodeValue } from '../http/links.js';
@@ -52,6 +52,7 @@ export function nextItemsUrl(base: string, collection: FeatureCollectionDef, par
 export function odataAlternate(base: string, collection: FeatureCollectionDef, plan: PagePlan, query: Query): string | undefined {
   const filterable = new Set(collection.odataResource.filterable);
   if (plan.where && !dimNames(query).every((n) => filterable.has(n))) return undefined;
+  if (query.filter && !odataExpressible(query.filter)) return undefined;
   const params: [string, string][] = [];
   if (query.select) params.push(['$select', plan.fields.map((f) => f.name).join(',')]);
   if (query.filter) params.push(['$filter', formatFilter(query.filter)]);
@@ -68,6 +69,7 @@ function dimNames(query: Query): string[] {
       visit(e.left);
       visit(e.right);
     } else if (e.kind === 'not') visit(e.operand);
+    else if (e.kind === 'spatial' || e.kind === 'distance') out.push('LocationId');
     else out.push(e.property.name);
   };
   visit(query.filter);

@@ -63,15 +63,17 @@ interface CollectionDoc {
   readonly id: string;
   readonly title: string;
   readonly description: string;
-  readonly extent?: { spatial: { bbox: readonly (readonly number[])[] }; temporal: { interval: readonly (readonly (string | null)[])[] } } | undefined;
+  // The regions collection has a spatial extent only.
+  readonly extent?: { spatial: { bbox: readonly (readonly number[])[] }; temporal?: { interval: readonly (readonly (string | null)[])[] } } | undefined;
   readonly links: readonly Link[];
 }
 
 function extent(doc: CollectionDoc): Raw {
   if (!doc.extent) return html``;
   const [w, s, e, n] = doc.extent.spatial.bbox[0] ?? [];
-  const [from, to] = doc.extent.temporal.interval[0] ?? [];
-  return html`<dl><dt>Longitude</dt><dd>${w} to ${e}</dd><dt>Latitude</dt><dd>${s} to ${n}</dd><dt>Time</dt><dd>${from ?? 'open'} to ${to ?? 'open'}</dd></dl>`;
+  const [from, to] = doc.extent.temporal?.interval[0] ?? [];
+  const time = doc.extent.temporal ? html`<dt>Time</dt><dd>${from ?? 'open'} to ${to ?? 'open'}</dd>` : html``;
+  return html`<dl><dt>Longitude</dt><dd>${w} to ${e}</dd><dt>Latitude</dt><dd>${s} to ${n}</dd>${time}</dl>`;
 }
 
 export function collectionsHtml(base: string, self: string, doc: { collections: readonly CollectionDoc[] }): string {

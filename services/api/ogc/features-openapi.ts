@@ -7,6 +7,7 @@ import { PATHS, PIN_PARAMETER_DOC } from '../http/paths.js';
 import { GEOJSON, JSON_MEDIA, SCHEMA_MEDIA } from './feature-links.js';
 import { DATETIME_FIELD, ITEMS_LIMIT } from './items-query.js';
 import { queryableSchema } from './queryables.js';
+import { REGIONS_COLLECTION, REGIONS_LIMIT } from './regions-collection.js';
 
 const ref = (name: string) => ({ $ref: `#/components/parameters/${name}` });
 const json = (description: string, schema: object = { type: 'object' }, media = JSON_MEDIA) => ({ description, content: { [media]: { schema } } });
@@ -43,6 +44,8 @@ export function featuresOpenApi(base: string) {
     get: { operationId, summary, tags: ['Capabilities'], parameters, responses: { '200': ok, ...errors } },
   });
   const collectionId = { name: 'collectionId', in: 'path', required: true, schema: { type: 'string', enum: FEATURE_COLLECTIONS.map((c) => c.id) } };
+  const anyCollection = { ...collectionId, schema: { type: 'string', enum: [...FEATURE_COLLECTIONS.map((c) => c.id), REGIONS_COLLECTION] } };
+  const query = (name: string, description: string, schema: object) => ({ name, in: 'query', required: false, style: 'form', explode: false, description, schema });
   return {
     openapi: '3.0.3',
     info: {
@@ -56,14 +59,31 @@ export function featuresOpenApi(base: string) {
       '/': ops('getLandingPage', 'Landing page', html(json('Links to the API description, conformance and collections.')), [ref('f')]),
       '/conformance': ops('getConformance', 'Conformance classes implemented', html(json('conformsTo: the classes implemented.')), [ref('f')]),
       '/api': ops('getApi', 'This OpenAPI document', json('OpenAPI 3.0.', { type: 'object' }, 'application/vnd.oai.openapi+json;version=3.0')),
-      '/collections': ops('getCollections', 'The collections', html(json('locations and observations with their extents.')), [ref('publication'), ref('f')]),
-      '/collections/{collectionId}': ops('describeCollection', 'One collection', html(json('Its extent and links.')), [collectionId, ref('publication'), ref('f')]),
-      '/collections/{collectionId}/queryables': ops('getQueryables', 'The fields a collection filters by', json('A JSON Schema.', { type: 'object' }, SCHEMA_MEDIA), [collectionId]),
+      '/collections': ops('getCollections', 'The collections', html(json('locations, observations and regions with their extents.')), [ref('publication'), ref('f')]),
+      '/collections/{collectionId}': ops('describeCollection', 'One collection', html(json('Its extent and links.')), [anyCollection, ref('publication'), ref('f')]),
+      '/collections/{collectionId}/queryables': ops('getQueryables', 'The fields a collection filters by', json('A JSON Schema.', { type: 'object' }, SCHEMA_MEDIA), [anyCollection]),
       ...Object.fromEntries(FEATURE_COLLECTIONS.map((c) => [`/collections/${c.id}/items`, itemsPath(c)])),
       '/collections/{collectionId}/items/{featureId}': ops('getFeature', 'One feature by its Id', html(json('A GeoJSON Feature. As HTML: its properties and a map.', { type: 'object' }, GEOJSON)), [
         collectionId,
         { name: 'featureId', in: 'path', required: true, schema: { type: 'integer', minimum: 0 } },
         ref('f'),
+      ]),
+      [`/collections/${REGIONS_COLLECTION}/items`]: {
+        get: {
+          operationId: 'getRegionsFeatures',
+          summary: "Regions (REGIONS_FILE's sets: hubs, watersheds) with their outlines: a page of features",
+          tags: ['Data'],
+          parameters: [
+            query('limit', `Regions per page: default ${REGIONS_LIMIT.default}, at most ${REGIONS_LIMIT.max}.`, { type: 'integer', minimum: 1, maximum: REGIONS_LIMIT.max, default: REGIONS_LIMIT.default }),
+            query('offset', 'How many matching regions to skip: set by the next link.', { type: 'integer', minimum: 0, default: 0 }),
+            query('bbox', "west,south,east,north in WGS 84 degrees: the regions whose outline's bounding box meets it.", { type: 'array', minItems: 4, maxItems: 6, items: { type: 'number' } }),
+            query('set', 'One set or several, comma-separated (huc8,huc10): the prefix of their RegionIds.', { type: 'string' }),
+          ],
+          responses: { '200': json('A GeoJSON FeatureCollection of Polygon/MultiPolygon features with properties RegionId, name and set.', { type: 'object' }, GEOJSON), ...errors },
+        },
+      },
+      [`/collections/${REGIONS_COLLECTION}/items/{regionId}`]: ops('getRegion', 'One region by its RegionId', json('A GeoJSON Feature.', { type: 'object' }, GEOJSON), [
+        { name: 'regionId', in: 'path', required: true, schema: { type: 'string' }, example: 'huc10.1702000805' },
       ]),
     },
     components: {

@@ -117,6 +117,9 @@ function onPoint(expr: Expr, collection: FeatureCollectionDef): Expr {
         return { ...e, left: visit(e.left), right: visit(e.right) };
       case 'not':
         return { ...e, operand: visit(e.operand) };
+      case 'spatial':
+      case 'distance':
+        return e;
       default: {
         const name = names.get(e.property.name);
         return name && name !== e.property.name ? { ...e, property: { ...e.property, name } } : e;

@@ -25,7 +25,7 @@ import { itemsPlan } from './items-query.js';
 export function collectionOf(c: Context): FeatureCollectionDef {
   const id = c.req.param('collectionId') ?? '';
   const collection = featureCollection(id);
-  if (!collection) throw new ApiError('not_found', `No collection '${id}'. Collections: locations, observations (GET ${PATHS.features}/collections lists them).`);
+  if (!collection) throw new ApiError('not_found', `No collection '${id}'. Collections: locations, observations, regions (GET ${PATHS.features}/collections lists them).`);
   return collection;
 }
 

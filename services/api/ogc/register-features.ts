@@ -17,6 +17,7 @@ import { HTML_CONFORMANCE, HTML_MEDIA, responseEncoding, withF } from './html-ne
 import { collectionOf, featureHandler, itemsHandler } from './items.js';
 import { CRS84 } from './items-query.js';
 import { queryables } from './queryables.js';
+import { describeRegions, registerRegions, type RegionSource } from './regions-collection.js';
 
 /** Only what the tests beside this file exercise against a real file and real clients. */
 export const CONFORMANCE = [
@@ -39,8 +40,8 @@ export const CONFORMANCE = [
 const ALLOW = 'GET, HEAD, OPTIONS';
 const KEY_HELP = 'Send your API key in the x-api-key header (GDAL and QGIS: GDAL_HTTP_HEADERS="x-api-key: <key>"); keys are issued by the operator of this service, see the API docs.';
 
-/** `lease(route)`: the lease middleware with the route's rule (http/lease.ts). */
-export function registerFeatures(app: Hono, deps: HandlerDeps, lease: (route: DataRouteName) => MiddlewareHandler): void {
+/** `lease(route)`: the lease middleware with the route's rule (http/lease.ts); `regions`: REGIONS_FILE's regions. */
+export function registerFeatures(app: Hono, deps: HandlerDeps, lease: (route: DataRouteName) => MiddlewareHandler, regions: RegionSource): void {
   const base = (c: Context) => baseUrl(c.req.url, c.req.raw.headers, deps.links);
   const path = (p: string) => `${PATHS.features}${p}`;
   const leased = (route: DataRouteName, handler: (c: Context) => Response | Promise<Response>) => app.get(DATA_ROUTES[route].path, lease(route), handler);
@@ -75,8 +76,11 @@ export function registerFeatures(app: Hono, deps: HandlerDeps, lease: (route: Da
     const b = base(c);
     const extent = await readExtent(c.get('lease').snapshot);
     const self = `${b}${PATHS.features}/collections`;
-    return respond(c, self, collectionsHtml, { links: [link(self, 'self', JSON_MEDIA, 'The collections'), htmlAlternate(self)], collections: FEATURE_COLLECTIONS.map((col) => describe(b, col, extent)) });
+    const collections = [...FEATURE_COLLECTIONS.map((col) => describe(b, col, extent)), await describeRegions(b, regions)];
+    return respond(c, self, collectionsHtml, { links: [link(self, 'self', JSON_MEDIA, 'The collections'), htmlAlternate(self)], collections });
   });
+  // Before the generic collection routes, which would take `regions` for a resource of the published file.
+  registerRegions(app, regions, deps.links);
   leased('featureCollection', async (c) => {
     const collection = collectionOf(c);
     return respond(c, collectionUrl(base(c), collection), collectionHtml, describe(base(c), collection, await readExtent(c.get('lease').snapshot)));
@@ -94,7 +98,7 @@ export function registerFeatures(app: Hono, deps: HandlerDeps, lease: (route: Da
 }
 
 export function notFound(path: string): ApiError {
-  return new ApiError('not_found', `No resource at ${path}. OGC API – Features: ${PATHS.features}, /conformance, /api, /collections, /collections/{locations|observations}[/items[/{featureId}]|/queryables].`);
+  return new ApiError('not_found', `No resource at ${path}. OGC API – Features: ${PATHS.features}, /conformance, /api, /collections, /collections/{locations|observations|regions}[/items[/{featureId}]|/queryables].`);
 }
 
 /** The same document as an HTML page (the html conformance class: every resource has one). */

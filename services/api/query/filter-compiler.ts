@@ -55,7 +55,11 @@ export class FilterCompiler {
         return this.nullSafe(cond.dim, `${this.col(cond.dim)} ${OPERATORS[cond.op]} ${this.params.bind(cond.value)}`);
       case 'null':
         return `(${this.col(cond.dim)} IS ${cond.negated ? 'NOT ' : ''}NULL)`;
+      case 'location':
+        throw new Error('a location test is resolved to LocationId in (…) before compiling (exec/resolve-locations.ts)');
       case 'in': {
+        // No location passed a shape: nothing matches (and NOT of it, everything).
+        if (cond.values.length === 0) return '(false)';
         const list = cond.values.map((v) => this.params.bind(v)).join(', ');
         if (cond.dim.membership) return this.membership(cond.dim, false, `IN (${list})`);
         return this.nullSafe(cond.dim, `${this.col(cond.dim)} IN (${list})`);

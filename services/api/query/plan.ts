@@ -11,11 +11,14 @@ import {
   type FieldType,
   type ResourceDef,
 } from '../../../schemas/index.js';
-import type { CompareOp, Expr, Format, FunctionName, Literal, Property, Query } from '../odata/ast.js';
+import type { CompareOp, DistanceExpr, Expr, Format, FunctionName, Literal, Property, Query, SpatialExpr } from '../odata/ast.js';
 import { PlanError } from './plan-error.js';
 import { assertNever } from '../assert-never.js';
 
 export const DEFAULT_TOP = 1000;
+
+/** The dimension a location test becomes: the Ids of the locations that pass. */
+const LOCATION_KEY = 'LocationId';
 
 /** A value ready to bind: `sqlType` is the cast the compiler applies to its parameter. */
 export interface BoundValue {
@@ -29,8 +32,16 @@ export type Cond =
   | { readonly kind: 'null'; readonly dim: DimensionDef; readonly negated: boolean }
   | { readonly kind: 'in'; readonly dim: DimensionDef; readonly values: readonly BoundValue[] }
   | { readonly kind: 'text'; readonly dim: DimensionDef; readonly fn: FunctionName; readonly value: string }
+  /**
+   * A test of the location's point (a shape or a distance): execution turns it into `LocationId in (…)` of the
+   * locations that pass (exec/resolve-locations.ts), so the compilers never see it.
+   */
+  | { readonly kind: 'location'; readonly dim: DimensionDef; readonly test: LocationTest }
   | { readonly kind: 'and' | 'or'; readonly left: Cond; readonly right: Cond }
   | { readonly kind: 'not'; readonly operand: Cond };
+
+/** What a location's point must satisfy: the parsed spatial and distance nodes without their offsets. */
+export type LocationTest = Omit<SpatialExpr, 'offset'> | Omit<DistanceExpr, 'offset'>;
 
 /** A row's key: bigint on integer keys (Observations, Records, Locations), UUID text on Metadata. */
 export type Key = bigint | string;
@@ -186,6 +197,13 @@ function planFilter(expr: Expr, resource: ResourceDef): Cond {
       const dim = resolveDimension(expr.property, resource);
       if (dim.type !== 'string') throw badValue(expr.property, dim, `${expr.name}() works on text fields only`);
       return { kind: 'text', dim, fn: expr.name, value: expr.value.value };
+    }
+    case 'spatial':
+    case 'distance': {
+      // Every resource reaches its rows' locations through LocationId; the test is answered over the locations.
+      const dim = resolveDimension({ kind: 'property', name: LOCATION_KEY, offset: expr.offset }, resource);
+      const { offset: _offset, ...test } = expr;
+      return { kind: 'location', dim, test };
     }
     default:
       return assertNever(expr);

@@ -46,7 +46,8 @@ async function startApi(access: Omit<AccessOptions, 'keys' | 'corsOrigins'> = {}
   app = createApp({
     acquire: acquirer(db),
     links: { trustProxy: false },
-    explore: { assetsDir: join(dir, 'assets'), regionsFile: join(REPO_ROOT, 'scripts/sample/hubs.geojson'), ...tiles },
+    regionsFile: join(REPO_ROOT, 'scripts/sample/hubs.geojson'),
+    explore: { assetsDir: join(dir, 'assets'), ...tiles },
     access: { keys: keysOn ? keys : undefined, corsOrigins: [server.origin], ...access },
   });
   servers.push(server);

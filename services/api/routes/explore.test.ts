@@ -50,14 +50,6 @@ describe('/explore', () => {
     }
   });
 
-  it('serves REGIONS_FILE for the map, or no region when there is none', async () => {
-    const withFile = await app({ assetsDir: dir, regionsFile: join(dir, 'regions.geojson') }).request('/explore/regions.geojson');
-    expect(withFile.headers.get('content-type')).toBe('application/geo+json');
-    expect(((await withFile.json()) as { features: unknown[] }).features).toHaveLength(1);
-    const without = await app({ assetsDir: dir }).request('/explore/regions.geojson');
-    expect(await without.json()).toEqual({ type: 'FeatureCollection', features: [] });
-  });
-
   it('needs no key, while /v1 does', async () => {
     const { openKeyStore } = await import('../keys/key-store.js');
     const keys = await openKeyStore({ plainKeys: ['k'], pollMs: 0 });

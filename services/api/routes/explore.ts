@@ -1,7 +1,7 @@
 /**
  * `/explore`: the explorer page. The HTML is this file's; its script, styles and province boundaries are the
  * assets `npm run build` writes (scripts/build/build-explore.ts) and this route serves from that folder; the
- * regions of REGIONS_FILE (the hubs) are served as they are for the map's base layer. Nothing here needs a
+ * regions it draws and offers are the API's `regions` collection (ogc/regions-collection.ts). Nothing here needs a
  * key: the page calls the public API like any browser client (the API's own origin listed in CORS_ORIGINS).
  * While keys are required, such a call may not export nor fetch a dataset file (middleware/access.ts): the page
  * then offers neither as a link and says what a key is for, so no click downloads a 401 body as a file.
@@ -15,8 +15,6 @@ import { PATHS } from '../http/paths.js';
 export interface ExploreOptions {
   /** The folder scripts/build/build-explore.ts wrote. */
   readonly assetsDir: string;
-  /** GeoJSON of extra regions (REGIONS_FILE) drawn on the map; none when unset. */
-  readonly regionsFile?: string;
   /** A raster tile URL template (`https://tiles.example.org/{z}/{x}/{y}.png`) drawn below the boundaries. */
   readonly tileUrl?: string;
   readonly tileAttribution?: string;
@@ -59,11 +57,6 @@ export function registerExplore(app: Hono, opts: ExploreOptions): void {
       throw new ApiError('unavailable', `The explorer's assets are not built (no ${file} in ${opts.assetsDir}): run 'make build' (or 'npm run build'), then reload.`);
     }
   });
-
-  app.get(`${PATHS.explore}/regions.geojson`, async (c) => {
-    const body = opts.regionsFile ? await readFile(opts.regionsFile).catch(() => undefined) : undefined;
-    return c.body(body ?? '{"type":"FeatureCollection","features":[]}', 200, { 'Content-Type': 'application/geo+json' });
-  });
 }
 
 /** What the page says instead of the export links and the files' links while they need a key. */
@@ -99,6 +92,7 @@ function page(config: { tileUrl?: string; tileAttribution?: string; bulkNeedsKey
   <aside aria-label="Filters">
     <details id="filters" open>
       <summary><h2>Filters</h2> <span id="filters-chosen"></span></summary>
+      <p id="facets-note" class="status" hidden>Inside a drawn shape the total above is counted exactly; the counts beside each filter are not cut to the shape.</p>
       <form id="facets"></form>
       <button type="button" id="clear">Clear all filters</button>
     </details>
@@ -106,7 +100,15 @@ function page(config: { tileUrl?: string; tileAttribution?: string; bulkNeedsKey
   <main id="results">
     <section id="map-section" aria-labelledby="map-title">
       <h2 id="map-title">Monitoring locations</h2>
-      <div id="map" role="region" aria-label="Map of the matching monitoring locations; click one to see it and chart it"></div>
+      <div id="map" role="region" aria-label="Map of the matching monitoring locations; click one to see it and chart it, click a region's outline to select it"></div>
+      <div id="area-tools" role="group" aria-label="Select by area">
+        <button type="button" id="shape-draw" aria-pressed="false">Draw a shape</button>
+        <button type="button" id="shape-close" disabled>Close the shape</button>
+        <button type="button" id="shape-clear" disabled>Clear the shape</button>
+        <label for="watershed">Region or watershed</label>
+        <select id="watershed"></select>
+      </div>
+      <p id="shape-status" class="status" role="status"></p>
       <p id="map-status" class="status" role="status"></p>
     </section>
     <section id="chart-section" aria-labelledby="chart-title">
