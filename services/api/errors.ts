@@ -26,6 +26,7 @@ export const API_ERROR_CODES = {
   missing_api_key: 401,
   invalid_api_key: 403,
   payload_too_large: 413,
+  unsupported_media_type: 415,
   uri_too_long: 414,
   range_not_satisfiable: 416,
   rate_limited: 429,

@@ -11,7 +11,7 @@ import { DATA_ROUTES, PATHS, type DataRouteName } from '../http/paths.js';
 import { FEATURE_COLLECTIONS, type FeatureCollectionDef } from './feature-collections.js';
 import { collectionUrl, GEOJSON, JSON_MEDIA, link, OPENAPI_MEDIA, SCHEMA_MEDIA } from './feature-links.js';
 import { featuresOpenApi } from './features-openapi.js';
-import { collectionOf, featureHandler, itemsHandler } from './items.js';
+import { collectionOf, featureHandler, itemsBodyQuery, itemsHandler } from './items.js';
 import { CRS84 } from './items-query.js';
 import { queryables } from './queryables.js';
 
@@ -68,6 +68,7 @@ export function registerFeatures(app: Hono, deps: HandlerDeps, lease: (route: Da
   leased('featureCollection', async (c) => c.json(describe(base(c), collectionOf(c), await readExtent(c.get('lease').snapshot))));
   app.get(path('/collections/:collectionId/queryables'), (c) => c.body(JSON.stringify(queryables(base(c), collectionOf(c))), 200, { 'Content-Type': SCHEMA_MEDIA }));
   leased('items', itemsHandler(deps));
+  app.post(DATA_ROUTES.items.path, lease('items'), itemsHandler(deps, itemsBodyQuery));
   leased('feature', featureHandler(deps));
 
   app.options(`${PATHS.features}/*`, (c) => c.body(null, 204, { Allow: ALLOW }));
