@@ -22,14 +22,18 @@ export const CONFORMANCE = [
   'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/oas30',
   'http://www.opengis.net/spec/ogcapi-features-3/1.0/conf/queryables',
   'http://www.opengis.net/spec/ogcapi-features-3/1.0/conf/queryables-query-parameters',
-  // Part 3 filtering with CQL2-Text: comparisons, AND/OR/NOT, IS NULL, and S_INTERSECTS with BBOX or POINT
-  // (docs/features.md has the subset; LIKE, BETWEEN and IN are read too, but LIKE only as a prefix, suffix or infix,
-  // so advanced-comparison-operators is not declared).
+  // Part 3 filtering with CQL2-Text and CQL2-JSON: comparisons, AND/OR/NOT, IS NULL, and the eight spatial
+  // functions with every geometry literal, over each feature's point (docs/features.md has the subset and what each
+  // function means for a point; LIKE, BETWEEN and IN are read too, but LIKE only as a prefix, suffix or infix, so
+  // advanced-comparison-operators is not declared).
   'http://www.opengis.net/spec/ogcapi-features-3/1.0/conf/filter',
   'http://www.opengis.net/spec/ogcapi-features-3/1.0/conf/features-filter',
   'http://www.opengis.net/spec/cql2/1.0/conf/basic-cql2',
   'http://www.opengis.net/spec/cql2/1.0/conf/cql2-text',
+  'http://www.opengis.net/spec/cql2/1.0/conf/cql2-json',
   'http://www.opengis.net/spec/cql2/1.0/conf/basic-spatial-functions',
+  'http://www.opengis.net/spec/cql2/1.0/conf/basic-spatial-functions-plus',
+  'http://www.opengis.net/spec/cql2/1.0/conf/spatial-functions',
 ] as const;
 
 const ALLOW = 'GET, HEAD, OPTIONS';
