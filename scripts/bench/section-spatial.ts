@@ -41,7 +41,7 @@ export async function spatialSection(ctx: SpatialContext): Promise<void> {
   const pages: Record<string, number> = {};
   for (const [name, filter] of Object.entries(forms)) {
     const runs = await repeat(settings.runs, 1, () => query(`${filter}&$count=true`));
-    for (const r of runs) if (Number(r.text) !== expected) throw new Error(`§S ${name}: count ${r.text}, expected ${expected}`);
+    for (const r of runs) if ((JSON.parse(r.text) as { value: number }).value !== expected) throw new Error(`§S ${name}: count ${r.text}, expected ${expected}`);
     counts[name] = summary(runs.map((r) => r.ms)).median;
     figures.push({ section: 'S', name: `exact count, ${name} (${ids.length} locations)`, unit: 'ms', value: summary(runs.map((r) => r.ms)), target: '≤ 100 ms', verdict: verdict(counts[name]! <= 100), note: `${expected} observations` });
     const pageRuns = await repeat(settings.runs, 1, () => query(`${filter}&$top=1000`));
