@@ -5,7 +5,7 @@
  * OAPIF driver (ogr2ogr 3.6, whose `-where` is OGR SQL with no spatial predicate) sends its `-spat` box as `bbox`.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -102,12 +102,12 @@ describe('OWSLib: CQL2-Text through Features.collection_items', () => {
 describe('GDAL OAPIF: ogr2ogr -spat', () => {
   it('sends the box as bbox and copies the locations shapely finds in it', async () => {
     const box = shapes.cases.find((c) => c.shape === 'box with locations on its edges' && c.relation === 'intersects')!;
-    const [[minX, minY], , [maxX, maxY]] = box.wkt.replace(/^POLYGON \(\(|\)\)$/g, '').split(', ').map((p) => p.split(' ').map(Number)) as [number, number][];
-    const [west, east, south, north] = [Math.min(minX!, maxX!), Math.max(minX!, maxX!), Math.min(minY!, maxY!), Math.max(minY!, maxY!)];
+    const corners = box.wkt.replace(/^POLYGON \(\(|\)\)$/g, '').split(', ').map((p) => p.split(' ').map(Number));
+    const [xs, ys] = [corners.map((c) => c[0]!), corners.map((c) => c[1]!)];
+    const [west, east, south, north] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
     const out = join(dir, 'box.geojson');
     const { status, stderr } = await run('ogr2ogr', ['-f', 'GeoJSON', out, `OAPIF:${server.origin}/v1/features`, 'locations', '-spat', String(west), String(south), String(east), String(north), '-oo', 'PAGE_SIZE=10000']);
     expect(status, stderr).toBe(0);
-    const { readFileSync } = await import('node:fs');
     const copied = (JSON.parse(readFileSync(out, 'utf8')) as { features: { properties: { id?: number; Id?: number } }[] }).features.map((f) => Number(f.properties.id ?? f.properties.Id)).sort((a, b) => a - b);
     expect(copied).toEqual(box.expected);
     expect(received.some((r) => r.includes('/collections/locations/items') && r.includes('bbox='))).toBe(true);
