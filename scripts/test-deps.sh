@@ -45,6 +45,11 @@ if ! python3 -c 'import rdflib' 2>/dev/null; then
   echo "test-deps: installing rdflib with pip"
   python3 -m pip install --quiet rdflib
 fi
+# shapely, the independent point-in-polygon reference of the spatial clients' test (services/api/ogc/spatial_clients.py).
+if ! python3 -c 'import shapely' 2>/dev/null; then
+  echo "test-deps: installing shapely with pip"
+  python3 -m pip install --quiet shapely
+fi
 if ! redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then
   echo "test-deps: starting Redis on 127.0.0.1:6379"
   redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no >/dev/null

@@ -11,7 +11,8 @@
  * BENCH_TEXT_TO_NULL=1 (text references and exports to /dev/null), BENCH_PUBLISHES (200: the publish section's no-decay run), BENCH_ONLY=publish (that section alone, on the cached hub),
  * BENCH_ONLY=extract (§1, §5 and §1z alone: the formats' extracts and compression, no scale table), BENCH_ONLY=export
  * (§1e whole-result exports alone), BENCH_ONLY=extract,export (both, for the formats at 10M and 100M), BENCH_ONLY=features
- * (§F OGC API – Features pages against the OData pages alone), BENCH_ONLY=retention (§R what older publications held for pinned links cost). §7's ingest figures come with every run but publish and features.
+ * (§F OGC API – Features pages against the OData pages alone), BENCH_ONLY=retention (§R what older publications held for pinned links cost), BENCH_ONLY=spatial (§S a 1,000-vertex polygon against its
+ * Id list and its bbox alone). §7's ingest figures come with every run but publish and features.
  */
 import { cpus, totalmem } from 'node:os';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -35,6 +36,7 @@ import { postgresSection } from './section-postgres.js';
 import { publishSection } from './section-publish.js';
 import { retentionSection } from './section-retention.js';
 import { renderScaleTable, scaleSection, scaleSizes } from './section-scale.js';
+import { spatialSection } from './section-spatial.js';
 import { summarise } from './stats.js';
 import { renderLatest, renderTable, verdict, type Figure } from './table.js';
 
@@ -71,9 +73,10 @@ const extractOnly = only.has('extract');
 const exportOnly = only.has('export');
 const featuresOnly = only.has('features');
 const retentionOnly = only.has('retention');
-const known = ['publish', 'extract', 'export', 'features', 'retention'];
-if ([...only].some((s) => !known.includes(s)) || ((publishOnly || featuresOnly || retentionOnly) && only.size > 1)) {
-  throw new Error(`BENCH_ONLY=${process.env.BENCH_ONLY}: the sections that run alone are 'publish', 'extract', 'export', 'features' and 'retention'; 'extract,export' runs those two`);
+const spatialOnly = only.has('spatial');
+const known = ['publish', 'extract', 'export', 'features', 'retention', 'spatial'];
+if ([...only].some((s) => !known.includes(s)) || ((publishOnly || featuresOnly || retentionOnly || spatialOnly) && only.size > 1)) {
+  throw new Error(`BENCH_ONLY=${process.env.BENCH_ONLY}: the sections that run alone are 'publish', 'extract', 'export', 'features', 'retention' and 'spatial'; 'extract,export' runs those two`);
 }
 const sizes = only.size > 0 ? [] : scaleSizes(process.env.BENCH_SCALE, settings);
 const figures: Figure[] = [];
@@ -95,9 +98,9 @@ if (sizes.length > 0 && !failure) {
 async function mainSections() {
   const cache = await ensureCache(settings.rows, settings.seed, process.env.BENCH_INGEST === '1', log);
   const duck = await openDuck(cache.duckdbPath);
-  if (featuresOnly) {
+  if (featuresOnly || spatialOnly) {
     const details: Record<string, unknown> = {};
-    await featuresAlone(cache.duckdbPath, duck, details);
+    await featuresAlone(cache.duckdbPath, duck, details, spatialOnly);
     return { cache, filters: undefined, pgLoad: undefined, details };
   }
   const filters = await discoverFilters(duck);
@@ -134,6 +137,7 @@ async function mainSections() {
       log('§2 pages');
       const pages = await pagesSection(ctx);
       await featuresSection(ctx);
+      await spatialSection({ ...ctx, headers: { 'x-api-key': BENCH_API_KEY } });
       await partitionedSection(ctx);
       log('§4 counts');
       const counts = await countsSection(ctx);
@@ -178,14 +182,15 @@ async function mainSections() {
 }
 
 /** §F alone (BENCH_ONLY=features): the API and the measuring client, no filters (any ROWS will do). */
-async function featuresAlone(path: string, duck: Awaited<ReturnType<typeof openDuck>>, details: Record<string, unknown>): Promise<void> {
+async function featuresAlone(path: string, duck: Awaited<ReturnType<typeof openDuck>>, details: Record<string, unknown>, spatial = false): Promise<void> {
   const api = await startApi(path);
   const client = await openClient({ 'x-api-key': BENCH_API_KEY }).catch(async (err: unknown) => {
     await api.stop();
     throw err;
   });
   try {
-    await featuresSection({ settings, base: api.base, client, duck, figures, details, log });
+    if (spatial) await spatialSection({ settings, base: api.base, duck, figures, details, log, headers: { 'x-api-key': BENCH_API_KEY } });
+    else await featuresSection({ settings, base: api.base, client, duck, figures, details, log });
   } catch (err) {
     failure = err;
   } finally {

@@ -172,12 +172,13 @@ describe('CORS', () => {
     port = await start({ keys, corsOrigins: [ORIGIN, 'http://localhost:8000'] });
   });
 
-  it('preflight from an allowed origin: 204, GET only, x-api-key allowed, no key needed', async () => {
+  it('preflight from an allowed origin: 204, GET and POST (the queries in a body), x-api-key and content-type allowed, no key needed', async () => {
     const res = await get(port, `${RECORDS}?%24top=1`, { Origin: ORIGIN, 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'x-api-key' }, 'OPTIONS');
     expect(res.status).toBe(204);
     expect(res.headers['access-control-allow-origin']).toBe(ORIGIN);
-    expect(res.headers['access-control-allow-methods']).toBe('GET');
+    expect(res.headers['access-control-allow-methods']).toBe('GET, POST');
     expect(res.headers['access-control-allow-headers']).toMatch(/x-api-key/);
+    expect(res.headers['access-control-allow-headers']).toMatch(/content-type/);
     expect(res.headers['vary']).toMatch(/Origin/);
   });
 

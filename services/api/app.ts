@@ -17,7 +17,7 @@ import { lease, type Acquired } from './http/lease.js';
 import { notFound } from './http/not-found.js';
 import { DATA_ROUTES, PATHS, type DataRouteName } from './http/paths.js';
 import { citationHandler } from './routes/citation.js';
-import { collectionHandler } from './routes/collection.js';
+import { bodyQuery, collectionHandler } from './routes/collection.js';
 import { registerDiscovery } from './routes/discovery.js';
 import { registerExplore, type ExploreOptions } from './routes/explore.js';
 import { registerDownloads } from './routes/downloads.js';
@@ -32,7 +32,7 @@ export interface AppDeps extends HandlerDeps {
   /** PUBLICATION_RETENTION_MS, named by the 410 of a publication past it. */
   readonly retentionMs?: number;
   /** QUERY_TIMEOUT_MS, MAX_PAGE_BYTES and STREAM_STALL_MS; each unlimited when left out. */
-  readonly limits?: { readonly queryTimeoutMs?: number | undefined; readonly maxPageBytes?: number | undefined; readonly streamStallMs?: number | undefined };
+  readonly limits?: { readonly queryTimeoutMs?: number | undefined; readonly maxPageBytes?: number | undefined; readonly streamStallMs?: number | undefined; readonly maxBodyBytes?: number | undefined };
   /** Reports unexpected errors (never user input problems); defaults to stderr. */
   readonly logError?: (err: unknown) => void;
   /** Keys, CORS and rate limits (middleware/access.ts); left out, the API is open and unlimited (tests). */
@@ -87,6 +87,11 @@ export function createApp(deps: AppDeps): Hono {
 
   if (deps.explore) registerExplore(app, { keysRequired: () => deps.access?.keys?.required === true, ...deps.explore });
   registerDiscovery(app, deps); // before the collection route, which would take `$metadata` for a resource
+  app.post(DATA_ROUTES.collectionQuery.path, leased('collectionQuery'), collectionHandler(deps, bodyQuery));
+  app.all(DATA_ROUTES.collectionQuery.path, (c) => {
+    if (c.req.method === 'OPTIONS') return c.body(null, 204, { Allow: 'POST, OPTIONS' });
+    throw new ApiError('method_not_allowed', `${c.req.method} is not allowed here: POST the query options as text/plain ($filter=…&$top=…), or GET ${PATHS.odata}/{resource}?… for a query that fits in a URL.`, {}, { Allow: 'POST, OPTIONS' });
+  });
   readOnly(app, DATA_ROUTES.collection.path, leased('collection'), collectionHandler(deps), 'this API is read-only. Use GET.');
   readOnly(app, DATA_ROUTES.export.path, leased('export'), exportHandler(deps), 'exports are read-only. Use GET (or HEAD for the row count alone).');
   readOnly(app, DATA_ROUTES.citation.path, leased('citation'), citationHandler(deps), 'citations are read-only. Use GET.');

@@ -30,6 +30,7 @@ export const API_ERROR_CODES = {
   // A publication (a next link's, or one a URL pins) past its retention: start again on the current one.
   publication_gone: 410,
   payload_too_large: 413,
+  unsupported_media_type: 415,
   uri_too_long: 414,
   range_not_satisfiable: 416,
   rate_limited: 429,

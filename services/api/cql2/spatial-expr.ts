@@ -88,7 +88,8 @@ export function parseSpatial(cursor: Cursor, name: Name): Expr {
   return fn.negated ? { kind: 'not', operand: expr } : expr;
 }
 
-function spatialExpr(relation: SpatialRelation, geometry: Geometry, offset: number): Expr {
+/** The node for a relation; S_INTERSECTS with a BBOX or a POINT is the bbox form's comparisons. */
+export function spatialExpr(relation: SpatialRelation, geometry: Geometry, offset: number): Expr {
   // The box and point forms of S_INTERSECTS keep their comparisons: the bbox form pages and counts as it always did.
   if (relation === 'intersects' && geometry.type === 'BBox') {
     const [west, south, east, north] = geometry.bbox;

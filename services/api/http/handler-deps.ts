@@ -4,7 +4,7 @@ import type { BaseUrlOptions } from './links.js';
 export interface HandlerDeps {
   readonly links: BaseUrlOptions;
   /** MAX_PAGE_BYTES; unlimited when left out. */
-  readonly limits?: { readonly maxPageBytes?: number | undefined };
+  readonly limits?: { readonly maxPageBytes?: number | undefined; readonly maxBodyBytes?: number | undefined };
   /** Operational notes: a faster path that failed and was replaced (the client still got its page). */
   readonly log?: (msg: string) => void;
 }

@@ -107,10 +107,17 @@ export interface Signposts {
  * datastreamjs's transport reads the next page with `/<(.*?)>; rel="next"/`, a lazy match from the first `<`:
  * with any other link first it would read `https://doi.org/…>; rel="cite-as", <next` as the URL.
  */
+/**
+ * Longest next link sent in a `Link` header. A filter POSTed in a body (a long outline) makes a next link of tens of
+ * KB, and HTTP clients refuse response heads that large (Node's fetch, undici, fails above 16 KiB): such a link is
+ * given only in the body (`@odata.nextLink`).
+ */
+export const LINK_HEADER_MAX_BYTES = 8 * 1024;
+
 export function linkHeader(next: string | undefined, query: Query, signposts: Signposts = {}): string | undefined {
   const doi = pinnedDoi(query);
   const links = [
-    ...(next ? [`<${next}>; rel="next"`] : []),
+    ...(next && Buffer.byteLength(next) <= LINK_HEADER_MAX_BYTES ? [`<${next}>; rel="next"`] : []),
     ...(doi ? [`<${doiUrl(doi)}>; rel="cite-as"`] : []),
     ...(signposts.describedBy ? [`<${signposts.describedBy}>; rel="describedby"; type="${CSL_JSON}"`] : []),
     ...(signposts.license ? [`<${signposts.license}>; rel="license"`] : []),

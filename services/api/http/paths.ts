@@ -93,6 +93,8 @@ const snapshotOnly: LeaseRule = { etag: 'none', deadline: 'none' };
 export const DATA_ROUTES = {
   readyz: { path: PATHS.readyz, lease: snapshotOnly },
   collection: { path: `${PATHS.odata}/:resource`, lease: { etag: 'publication', deadline: 'first-row', continuation: NEXT_LINK_PARAM.odata } },
+  // OData 4.01 §11.2.5.x, passing query options in the request body: the same query, too long for a URL.
+  collectionQuery: { path: `${PATHS.odata}/:resource/$query`, lease: { etag: 'publication', deadline: 'first-row' } },
   // An export is one publication's rows: cacheable only as long as the publication is served.
   export: { path: `${PATHS.export}/:resource`, lease: { etag: 'publication', deadline: 'whole-body', cacheControl: 'no-cache' } },
   downloads: { path: PATHS.downloads, lease: downloadDocument },

@@ -12,8 +12,13 @@ export function rawQueryString(c: Context): string {
 }
 
 export function parseRequestQuery(c: Context): Query {
+  return parseQueryString(rawQueryString(c));
+}
+
+/** A query string (from the URL or a POSTed body), its errors as the API answers them. */
+export function parseQueryString(raw: string): Query {
   try {
-    return parseQuery(rawQueryString(c));
+    return parseQuery(raw);
   } catch (err) {
     if (err instanceof ODataError) throw ApiError.from(err);
     throw err;

@@ -14,9 +14,9 @@ import { buildOpenApi } from './openapi.js';
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const doc = buildOpenApi('https://api.example.org') as Json;
-const STATUSES = ['400', '401', '403', '404', '405', '406', '410', '413', '414', '416', '429', '500', '503', '504'];
+const STATUSES = ['400', '401', '403', '404', '405', '406', '410', '413', '414', '415', '416', '429', '500', '503', '504'];
 /** A page's statuses: all but 416, which only a dataset file's Range gets. */
-const QUERY_STATUSES = STATUSES.filter((s) => s !== '416');
+const QUERY_STATUSES = STATUSES.filter((s) => s !== '416' && s !== '415');
 
 describe('OpenAPI document', () => {
   it('is a valid OpenAPI 3.1 document', async () => {
@@ -35,7 +35,7 @@ describe('OpenAPI document', () => {
 
   it('has every endpoint', () => {
     expect(Object.keys(doc['paths']).sort()).toEqual(
-      ['/', '/healthz', '/readyz', '/v1/openapi.json', '/v1/odata/v4/', '/v1/odata/v4/$metadata', ...resources.map((r) => `/v1/odata/v4/${r.name}`), '/v1/export/Records', '/v1/export/Observations',
+      ['/', '/healthz', '/readyz', '/v1/openapi.json', '/v1/odata/v4/', '/v1/odata/v4/$metadata', ...resources.map((r) => `/v1/odata/v4/${r.name}`), ...resources.map((r) => `/v1/odata/v4/${r.name}/$query`), '/v1/export/Records', '/v1/export/Observations',
        '/v1/downloads', '/v1/downloads/manifest.json', '/v1/downloads/files/{hash}/{name}', '/v1/publications',
        '/datasets/{doi}', '/locations/{id}', '/catalogue', '/catalogue.jsonld', '/catalogue.ttl', '/catalogue/locations.ndjson', '/sitemap.xml', '/robots.txt', ...resources.map((r) => `/v1/citation/${r.name}`)].sort(),
     );

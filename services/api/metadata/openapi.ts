@@ -94,11 +94,24 @@ const errorRefs = (only?: readonly number[]) =>
       .map((s) => [s, { $ref: `#/components/responses/Error${s}` }]),
   );
 
-/** What a query can fail with: every status but 416, which only a dataset file's Range gets. */
-const QUERY_ERRORS = [...new Set(Object.values(API_ERROR_CODES))].filter((s) => s !== 416);
+/** What a query can fail with: every status but 416, which only a dataset file's Range gets, and 415 (bodies only). */
+const QUERY_ERRORS = [...new Set(Object.values(API_ERROR_CODES))].filter((s) => s !== 416 && s !== 415);
 
 /** What a discovery document can fail with: no query options, so none of the 400s. */
 const DISCOVERY_ERRORS = [401, 403, 429, 500, 503] as const;
+
+/** `POST …/{resource}/$query`: the GET operation's options in a text/plain body, for filters too long for a URL. */
+function queryInBodyOperation(resource: ResourceDef): Schema {
+  const get = collectionOperation(resource);
+  return {
+    operationId: `query${resource.name}`,
+    summary: `${resource.name} with the query options in the body (OData 4.01 §11.2.5.x), for a filter too long for a URL.`,
+    description: 'The body holds what would follow ? in a GET (encoded as in a URL), at most MAX_BODY_BYTES (413 beyond); options in the URL are combined with it, each at most once. Answered exactly as the GET.',
+    tags: ['Data'],
+    requestBody: { required: true, content: { 'text/plain': { schema: { type: 'string' }, example: "$filter=geo.intersects(Location,geography'SRID=4326;POLYGON((-120 49,-110 49,-110 60,-120 49))')&$top=100" } } },
+    responses: { ...(get['responses'] as Schema), ...errorRefs([415]) },
+  };
+}
 
 function collectionOperation(resource: ResourceDef): Schema {
   const aggregates = resource.table === 'observations';
@@ -114,7 +127,8 @@ function collectionOperation(resource: ResourceDef): Schema {
     {
       name: '$filter', in: 'query',
       description:
-        `OData filter: eq ne lt gt le ge (and DataStream's lte gte), in (…), and or not, parentheses, startswith/endswith/contains on text, null. ` +
+        `OData filter: eq ne lt gt le ge (and DataStream's lte gte), in (…), and or not, parentheses, startswith/endswith/contains on text, null, ` +
+        `and over each row's location point (named Location): geo.intersects(Location,geography'SRID=4326;POLYGON((…))') and geo.distance(Location,geography'SRID=4326;POINT(lon lat)') le <metres>. ` +
         `Names: ${filterNames(resource).join(', ')}.` +
         (filterOnly.length ? ` Of these, ${filterOnly.join(', ')} are not fields of ${resource.name}${aggregates ? '' : ': they select rows with at least one matching observation'}.` : '') +
         ` Limits: nesting ${FILTER_LIMITS.maxDepth}, ${FILTER_LIMITS.maxInValues} values per in list, ${FILTER_LIMITS.maxTerms} conditions.`,
@@ -226,6 +240,7 @@ export function buildOpenApi(serverUrl: string): Schema {
     tags: [{ name: 'Data' }, { name: 'Downloads' }, { name: 'Discovery' }, { name: 'Linked data' }],
     paths: {
       ...Object.fromEntries(resources.map((r) => [`${PATHS.odata}/${r.name}`, { get: collectionOperation(r) }])),
+      ...Object.fromEntries(resources.map((r) => [`${PATHS.odata}/${r.name}/$query`, { post: queryInBodyOperation(r) }])),
       ...Object.fromEntries(resources.filter((r) => (EXPORT_RESOURCES as readonly string[]).includes(r.name)).map((r) => [`${PATHS.export}/${r.name}`, { get: exportOperation(r) }])),
       ...downloadPaths(errorRefs),
       ...citationPaths(errorRefs),

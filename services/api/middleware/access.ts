@@ -87,6 +87,7 @@ export function registerAccess(app: Hono, opts: AccessOptions = {}, collectionPa
     app.use(exportPath, (c, next) => (reads(c) ? gate(c, next) : next()));
     // OGC API – Features' items run the same queries (services/api/ogc/).
     app.use(DATA_ROUTES.items.path, gate);
+    app.use(DATA_ROUTES.collectionQuery.path, (c, next) => (c.req.method === 'POST' ? gate(c, next) : next()));
     app.use(DATA_ROUTES.feature.path, gate);
     // A citation counts its rows per dataset as $apply does.
     app.use(DATA_ROUTES.citation.path, (c, next) => (reads(c) ? gate(c, next) : next()));

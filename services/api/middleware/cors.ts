@@ -41,12 +41,13 @@ export function cors(opts: CorsOptions): MiddlewareHandler {
     const ok = origin !== undefined && allowed.has(origin.toLowerCase()) ? origin : undefined;
     c.set('allowedOrigin', ok ?? (origin === undefined ? sameOrigin(c, byHost, opts.trustProxy ?? false) : undefined));
     if (c.req.method === 'OPTIONS' && ok && c.req.header('access-control-request-method')) {
-      // Preflight: answered here, before the key check (browsers never send credentials on it). GET only:
-      // the API is read-only, and HEAD is a simple method that needs no preflight.
+      // Preflight: answered here, before the key check (browsers never send credentials on it). GET, and POST for
+      // the queries too long for a URL (OData's $query, OGC items with CQL2-JSON), which read and change nothing;
+      // HEAD is a simple method that needs no preflight.
       return c.body(null, 204, {
         ...corsResponseHeaders(ok),
-        'Access-Control-Allow-Methods': 'GET',
-        'Access-Control-Allow-Headers': 'x-api-key, accept, range, if-range, if-none-match',
+        'Access-Control-Allow-Methods': 'GET, POST',
+        'Access-Control-Allow-Headers': 'x-api-key, accept, range, if-range, if-none-match, content-type',
         'Access-Control-Max-Age': maxAge,
         Vary: 'Origin',
       });

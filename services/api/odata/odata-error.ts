@@ -15,7 +15,7 @@ export const ODATA_ERROR_CODES = {
   invalid_select: { status: 400, summary: '$select is not a comma-separated list of field names.' },
   invalid_filter: { status: 400, summary: 'A $filter (or $apply filter) expression is malformed.' },
   unsupported_expression: { status: 400, summary: 'A well-formed expression outside the supported dialect (e.g. field compared with field).' },
-  unsupported_function: { status: 400, summary: 'A function other than startswith, endswith and contains.' },
+  unsupported_function: { status: 400, summary: 'A function other than startswith, endswith, contains, geo.intersects and geo.distance.' },
   invalid_geometry: { status: 400, summary: 'A geometry literal is malformed or invalid: an unclosed or self-crossing ring, a coordinate out of range, too many positions.' },
   too_deep: { status: 400, summary: 'Parentheses or not operators nested deeper than the limit.' },
   too_many_values: { status: 400, summary: 'An in (...) list longer than the limit.' },

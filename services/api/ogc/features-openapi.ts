@@ -36,6 +36,18 @@ function itemsPath(collection: FeatureCollectionDef) {
       parameters: [ref('limit'), ref('bbox'), ref('datetime'), ref('filter'), ref('filter-lang'), ref('filter-crs'), ref('properties'), ref('cursor'), ref('publication'), ref('f'), ...fields],
       responses: { '200': html(json('A GeoJSON FeatureCollection; the next page in its `next` link. As HTML: a table and a map of the page.', { type: 'object' }, GEOJSON)), ...errors },
     },
+    post: {
+      operationId: `post${collection.id[0]!.toUpperCase()}${collection.id.slice(1)}Features`,
+      summary: `${collection.title}: a page of features, the filter a CQL2-JSON body (for filters too long for a URL)`,
+      tags: ['Data'],
+      parameters: [ref('limit'), ref('bbox'), ref('datetime'), ref('filter-crs'), ref('properties'), ref('cursor'), ...fields],
+      requestBody: {
+        required: true,
+        description: 'A CQL2-JSON filter, at most MAX_BODY_BYTES (413 beyond), as if sent as filter=…&filter-lang=cql2-json.',
+        content: Object.fromEntries(['application/query-cql-json', 'application/json'].map((type) => [type, { schema: { type: 'object' } }])),
+      },
+      responses: { '200': json('A GeoJSON FeatureCollection; its `next` link carries the filter as cql2-json.', { type: 'object' }, GEOJSON), ...errors },
+    },
   };
 }
 
@@ -106,13 +118,13 @@ export function featuresOpenApi(base: string) {
         },
         filter: {
           name: 'filter', in: 'query', required: false, style: 'form', explode: false,
-          description: "A CQL2-Text filter (OGC API – Features Part 3), e.g. CharacteristicName = 'pH' AND S_INTERSECTS(geometry, BBOX(-80,43,-79,44)); the queryables are its properties.",
+          description: "A CQL2 filter (OGC API – Features Part 3), e.g. CharacteristicName = 'pH' AND S_INTERSECTS(geometry, POLYGON((-80 43,-79 43,-79 44,-80 43))); the queryables are its properties, geometry the feature's point (S_WITHIN, S_DISJOINT, DWITHIN(geometry, POINT(…), 10, kilometers), …).",
           schema: { type: 'string' },
         },
         'filter-lang': {
           name: 'filter-lang', in: 'query', required: false, style: 'form', explode: false,
-          description: 'The language of filter: only cql2-text (the default).',
-          schema: { type: 'string', enum: ['cql2-text'], default: 'cql2-text' },
+          description: 'The language of filter: cql2-text (the default) or cql2-json.',
+          schema: { type: 'string', enum: ['cql2-text', 'cql2-json'], default: 'cql2-text' },
         },
         'filter-crs': {
           name: 'filter-crs', in: 'query', required: false, style: 'form', explode: false,

@@ -8,6 +8,7 @@
 import { filterNames, type ResourceDef } from '../../../schemas/index.js';
 import { envelopeExpr, type Envelope } from '../cql2/envelope-expr.js';
 import { parseCql2Text } from '../cql2/parse-cql2.js';
+import { parseCql2Json } from '../cql2/parse-cql2-json.js';
 import { ApiError } from '../errors.js';
 import { NEXT_LINK_PARAM, PIN_PARAM } from '../http/paths.js';
 import { decodeQueryString, ODataError, TOP_RANGE, type QueryParam } from '../odata/index.js';
@@ -25,8 +26,10 @@ export const CRS84 = 'http://www.opengis.net/def/crs/OGC/1.3/CRS84';
 /** The query parameters of items other than the field parameters (one per queryable). */
 export const ITEMS_PARAMETERS = ['limit', 'bbox', 'bbox-crs', 'datetime', 'filter-lang', 'filter-crs', 'properties', NEXT_LINK_PARAM.items, PIN_PARAM, 'f'] as const;
 
-/** Part 3's `filter-lang`: the one language `filter` is read in (the default when left out). */
+/** Part 3's `filter-lang`: the default language `filter` is read in. */
 export const FILTER_LANG = 'cql2-text';
+/** The other language: CQL2-JSON, in `filter` or as the body of a POSTed items query. */
+export const FILTER_LANG_JSON = 'cql2-json';
 
 /** The temporal property `datetime` filters on. */
 export const DATETIME_FIELD = 'ActivityStartDate';
@@ -56,10 +59,10 @@ const FILTER_PARAMETERS: ReadonlyMap<string, FilterParameter> = new Map<string, 
 
 function cql2Expr(value: string, others: ReadonlyMap<string, string>): Expr {
   const lang = others.get('filter-lang') ?? FILTER_LANG;
-  if (lang !== FILTER_LANG) throw invalid('filter-lang', `filter-lang can only be ${FILTER_LANG} (CQL2-Text); got '${lang}'. CQL2-JSON is not read: write the filter as text.`);
+  if (lang !== FILTER_LANG && lang !== FILTER_LANG_JSON) throw invalid('filter-lang', `filter-lang is ${FILTER_LANG} (CQL2-Text, the default) or ${FILTER_LANG_JSON}; got '${lang}'.`);
   checkCrs('filter-crs', others.get('filter-crs'));
   try {
-    return parseCql2Text(value);
+    return lang === FILTER_LANG_JSON ? parseCql2Json(value) : parseCql2Text(value);
   } catch (err) {
     if (err instanceof ODataError) throw ApiError.from(err);
     throw err;

@@ -238,9 +238,9 @@ describe('OGC API – Features: errors name the parameter', () => {
     ['observations', 'ActivityStartYear=twenty', 'ActivityStartYear'],
     ['observations', 'limit=5&limit=6', 'limit'],
     ['observations', `filter=${encodeURIComponent("CharacteristicName = 'pH' AND")}`, 'filter'],
-    ['observations', `filter=${encodeURIComponent('S_INTERSECTS(geometry, POLYGON((0 0, 1 0, 1 1, 0 0)))')}`, 'filter'],
+    ['observations', `filter=${encodeURIComponent('S_INTERSECTS(geometry, POLYGON((0 0, 1 0, 1 1, 0 1)))')}`, 'filter'],
     ['observations', `filter=${encodeURIComponent('Nope = 1')}`, 'filter'],
-    ['observations', `filter=${encodeURIComponent("CharacteristicName = 'pH'")}&filter-lang=cql2-json`, 'filter-lang'],
+    ['observations', `filter=${encodeURIComponent("CharacteristicName = 'pH'")}&filter-lang=cql2-xml`, 'filter-lang'],
     ['observations', `filter=${encodeURIComponent("CharacteristicName = 'pH'")}&filter-crs=EPSG:4326`, 'filter-crs'],
   ])('%s?%s → 400 naming %s', async (collection, query, parameter) => {
     const { res, body } = await get(`${F}/collections/${collection}/items?${query}`);

@@ -20,7 +20,8 @@ import { featureCollection, type FeatureCollectionDef } from './feature-collecti
 import { collectionUrl, GEOJSON, itemsUrl, JSON_MEDIA, link, nextItemsUrl, odataAlternate, type Link } from './feature-links.js';
 import { featureHtml, HTML_CSP, itemsHtml } from './features-html.js';
 import { HTML_MEDIA, responseEncoding, withF } from './html-negotiation.js';
-import { itemsPlan } from './items-query.js';
+import { FILTER_LANG_JSON, itemsPlan } from './items-query.js';
+import { DEFAULT_MAX_BODY_BYTES, readQueryBody } from '../http/request-body.js';
 
 export function collectionOf(c: Context): FeatureCollectionDef {
   const id = c.req.param('collectionId') ?? '';
@@ -29,12 +30,36 @@ export function collectionOf(c: Context): FeatureCollectionDef {
   return collection;
 }
 
-export function itemsHandler(deps: HandlerDeps) {
+/**
+ * A POSTed items query: the URL's parameters, and the body a CQL2-JSON filter (as pygeoapi and the USGS Water
+ * Data APIs accept), read as if it had been `filter=<body>&filter-lang=cql2-json`, which the links then carry.
+ */
+export async function itemsBodyQuery(c: Context, deps: HandlerDeps): Promise<string> {
+  const raw = rawQueryString(c);
+  const named = new Set(decodeQueryString(raw).map((p) => p.name));
+  for (const name of ['filter', 'filter-lang']) {
+    if (named.has(name)) throw new ApiError('invalid_parameter', `${name} is in the URL and the filter in the body: send the filter once, in the body as CQL2-JSON.`, { parameter: name });
+  }
+  const body = await readQueryBody(c, { maxBytes: deps.limits?.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, types: CQL2_JSON_TYPES, holds: 'a CQL2-JSON filter' });
+  let compact: string;
+  try {
+    compact = JSON.stringify(JSON.parse(body));
+  } catch (err) {
+    throw new ApiError('invalid_filter', `The body is not JSON (${(err as Error).message}): send a CQL2-JSON filter, e.g. {"op": "s_intersects", "args": [{"property": "geometry"}, {"type": "Polygon", "coordinates": [[[-120, 49], [-110, 49], [-110, 60], [-120, 49]]]}]}.`, { parameter: 'filter' });
+  }
+  return [raw, `filter=${encodeURIComponent(compact)}`, `filter-lang=${FILTER_LANG_JSON}`].filter((p) => p !== '').join('&');
+}
+
+/** Media types of a CQL2-JSON body: OGC's registered one, and plain JSON. */
+export const CQL2_JSON_TYPES = ['application/query-cql-json', 'application/cql2+json', 'application/json'] as const;
+
+/** `readQuery`: where the items query is, the URL (GET) or the URL and a CQL2-JSON body (`itemsBodyQuery`). */
+export function itemsHandler(deps: HandlerDeps, readQuery: (c: Context, deps: HandlerDeps) => string | Promise<string> = (c) => rawQueryString(c)) {
   return async function items(c: Context): Promise<Response> {
     const lease = c.get('lease');
     const collection = collectionOf(c);
     const encoding = responseEncoding(c);
-    const raw = rawQueryString(c);
+    const raw = await readQuery(c, deps);
     const { plan, query } = itemsPlan(raw, collection);
     lease.timing.mark('plan');
     // numberMatched is the count `$count` answers, from the statistics where they can: the two run side by side.

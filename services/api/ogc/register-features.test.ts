@@ -44,7 +44,7 @@ describe('OGC API – Features: discovery', () => {
     expect(body['description']).toMatch(/keys are issued/);
   });
 
-  it('conformance: core, geojson, oas30, html, Part 3 queryables and filtering with basic CQL2-Text and its basic spatial functions', async () => {
+  it('conformance: core, geojson, oas30, html, Part 3 queryables and filtering with basic CQL2 (text and JSON) and its spatial functions with every literal', async () => {
     const { body } = await get(`${F}/conformance`);
     expect(body['conformsTo']).toEqual([
       'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/core',
@@ -57,7 +57,10 @@ describe('OGC API – Features: discovery', () => {
       'http://www.opengis.net/spec/ogcapi-features-3/1.0/conf/features-filter',
       'http://www.opengis.net/spec/cql2/1.0/conf/basic-cql2',
       'http://www.opengis.net/spec/cql2/1.0/conf/cql2-text',
+      'http://www.opengis.net/spec/cql2/1.0/conf/cql2-json',
       'http://www.opengis.net/spec/cql2/1.0/conf/basic-spatial-functions',
+      'http://www.opengis.net/spec/cql2/1.0/conf/basic-spatial-functions-plus',
+      'http://www.opengis.net/spec/cql2/1.0/conf/spatial-functions',
     ]);
   });
 

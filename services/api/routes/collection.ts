@@ -20,8 +20,9 @@ import type { HandlerDeps } from '../http/handler-deps.js';
 import { baseUrl, contextUrl, linkHeader, nextApplyLink, nextLink, type Signposts } from '../http/links.js';
 import { notFound } from '../http/not-found.js';
 import { PATHS } from '../http/paths.js';
-import { parseRequestQuery } from '../http/request-query.js';
+import { parseQueryString, parseRequestQuery, rawQueryString } from '../http/request-query.js';
 import { servesRows } from '../http/served-rows.js';
+import { DEFAULT_MAX_BODY_BYTES, readQueryBody } from '../http/request-body.js';
 
 /** Planning's errors, answered as every other 400: code, message and the offending parameter. */
 function planRequest(query: Query, resource: ResourceDef): Plan {
@@ -33,12 +34,19 @@ function planRequest(query: Query, resource: ResourceDef): Plan {
   }
 }
 
-export function collectionHandler(deps: HandlerDeps) {
+/** OData's `POST …/{resource}/$query`: the body's options (text/plain, encoded as in a URL) after the URL's own. */
+export async function bodyQuery(c: Context, deps: HandlerDeps): Promise<Query> {
+  const body = await readQueryBody(c, { maxBytes: deps.limits?.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, types: ['text/plain'], holds: 'the query options, encoded as in a URL ($filter=…&$top=…)' });
+  return parseQueryString([rawQueryString(c), body.trim()].filter((part) => part !== '').join('&'));
+}
+
+/** `readQuery`: where the query is, the URL's query string (GET) or the body (`bodyQuery`). */
+export function collectionHandler(deps: HandlerDeps, readQuery: (c: Context, deps: HandlerDeps) => Query | Promise<Query> = parseRequestQuery) {
   return async function collection(c: Context): Promise<Response> {
     const lease = c.get('lease');
     const resource = getResource(c.req.param('resource') ?? '');
     if (!resource) throw notFound(c.req.path);
-    const parsed = parseRequestQuery(c);
+    const parsed = await readQuery(c, deps);
     lease.timing.mark('parse');
     // An Accept header asks for a format as $format does; anything else is JSON, never a 406.
     const accepted = parsed.format ?? formatFromAccept(c.req.header('accept'));
