@@ -27,6 +27,7 @@ const records = getResource('Records')!;
 const ALIAS = 'o';
 const names: SqlNames = { column: (name) => `${ALIAS}.${ident(name)}`, ident, constant: literal };
 const TMP = '.tmp-';
+const FILE_NAME = /^sha256-[0-9a-f]{64}\.(parquet|csv)$/;
 
 /** The file name (in the files folder and the store's objects alike) of a dataset_files row. */
 export const fileNameOf = (f: { readonly sha256: string; readonly format: DownloadFormat }) => datasetFileName(f.sha256, f.format);
@@ -138,6 +139,21 @@ async function removeTempFiles(dir: string, own = false): Promise<void> {
   }
 }
 
+/** The dataset files (`sha256-<hex>.<ext>`) in `dir` now. */
+export async function datasetFilesIn(dir: string): Promise<Set<string>> {
+  return new Set((await readdir(dir).catch(() => [] as string[])).filter((name) => FILE_NAME.test(name)));
+}
+
+/**
+ * After a run that failed before its publication was in place: removes the dataset files it wrote (those `dir` holds
+ * and `before` did not), which no publication lists. On a disk that filled up they are the space the next run
+ * needs; left there, only a later successful publish would collect them.
+ */
+export async function removeFilesSince(dir: string, before: ReadonlySet<string>): Promise<string[]> {
+  await removeTempFiles(dir, true);
+  return collectFiles(dir, before);
+}
+
 /**
  * After a publish: removes every dataset file in `dir` that `keep` does not name (the files of the new publication
  * and of the one it replaced, which an API may serve for up to its poll interval), and killed runs' temp files.
@@ -148,7 +164,7 @@ export async function collectFiles(dir: string, keep: ReadonlySet<string>): Prom
   await removeTempFiles(dir);
   const removed: string[] = [];
   for (const name of await readdir(dir).catch(() => [] as string[])) {
-    if (!/^sha256-[0-9a-f]{64}\.(parquet|csv)$/.test(name) || keep.has(name)) continue;
+    if (!FILE_NAME.test(name) || keep.has(name)) continue;
     if (await rm(join(dir, name), { force: true }).then(() => true, () => false)) removed.push(name);
   }
   return removed;
