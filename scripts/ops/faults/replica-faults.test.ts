@@ -163,7 +163,10 @@ describe('faults of the replicated topology', () => {
       return killed;
     });
     await started;
+    let victimKilled = false;
     const killVictim = async () => {
+      if (victimKilled) return; // p1 asking for its cut page again
+      victimKilled = true;
       topology!.replicas[victim]!.process.kill('SIGKILL');
       await exited(topology!.replicas[victim]!.process);
       kill();
