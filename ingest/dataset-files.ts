@@ -30,6 +30,7 @@ const records = getResource('Records')!;
 const ALIAS = 'o';
 const names: SqlNames = { column: (name) => `${ALIAS}.${ident(name)}`, ident, constant: literal };
 const TMP = '.tmp-';
+const FILE_NAME = /^sha256-[0-9a-f]{64}\.(parquet|csv)$/;
 
 /** The file name (in the files folder and the store's objects alike) of a dataset_files row. */
 export const fileNameOf = (f: { readonly sha256: string; readonly format: DownloadFormat }) => datasetFileName(f.sha256, f.format);
@@ -157,6 +158,26 @@ async function removeTempFiles(dir: string, own = false): Promise<void> {
 
 /** Beside the files: when each file no publication lists any more stopped being listed (collectFiles). */
 export const UNLISTED_FILE = 'unlisted.json';
+/** The dataset files (`sha256-<hex>.<ext>`) in `dir` now. */
+export async function datasetFilesIn(dir: string): Promise<Set<string>> {
+  return new Set((await readdir(dir).catch(() => [] as string[])).filter((name) => FILE_NAME.test(name)));
+}
+
+/**
+ * After a run that failed before its publication was in place: removes the dataset files it wrote (those `dir` holds
+ * and `before` did not), which no publication lists. On a disk that filled up they are the space the next run
+ * needs; left there, only a later successful publish would collect them.
+ */
+export async function removeFilesSince(dir: string, before: ReadonlySet<string>): Promise<string[]> {
+  await removeTempFiles(dir, true);
+  const removed: string[] = [];
+  // Not collectFiles: the files `before` held keep their place in UNLISTED_FILE's clock.
+  for (const name of await datasetFilesIn(dir)) {
+    if (before.has(name)) continue;
+    if (await rm(join(dir, name), { force: true }).then(() => true, () => false)) removed.push(name);
+  }
+  return removed;
+}
 
 /**
  * After a publish: removes every dataset file in `dir` that `keep` does not name (the files of the new publication
@@ -172,7 +193,7 @@ export async function collectFiles(dir: string, keep: ReadonlySet<string>, reten
   const unlisted: Record<string, string> = {};
   const removed: string[] = [];
   for (const name of await readdir(dir).catch(() => [] as string[])) {
-    if (!/^sha256-[0-9a-f]{64}\.(parquet|csv)$/.test(name) || keep.has(name)) continue;
+    if (!FILE_NAME.test(name) || keep.has(name)) continue;
     const at = since[name] ?? new Date(now).toISOString();
     if (now - Date.parse(at) < retentionMs) unlisted[name] = at;
     else if (await rm(join(dir, name), { force: true }).then(() => true, () => false)) removed.push(name);

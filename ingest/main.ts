@@ -1,8 +1,10 @@
+import { existsSync, statSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { STORE_LOCK } from '../schemas/publication.js';
 import { runCompact } from './compact.js';
 import { traceStatements } from './db.js';
+import { failureMessage } from './failure-message.js';
 import { runIngest, type Log } from './pipeline.js';
 import { acquirePublishLock, PublishRefused, type PublishLock } from './publish-lock.js';
 import { publishToStore, seedFromStore } from './publish-store.js';
@@ -52,10 +54,13 @@ function jobOf(settings: IngestSettings, [name, arg]: readonly string[]): (() =>
   return '';
 }
 
+/** The settings of this run, once read: the failure message names the paths they point at. */
+let loaded: IngestSettings | undefined;
+
 async function main(argv: readonly string[]): Promise<number> {
   let settings: IngestSettings;
   try {
-    settings = loadIngestSettings();
+    settings = loaded = loadIngestSettings();
   } catch (err) {
     return usage((err as Error).message);
   }
@@ -122,7 +127,10 @@ main(process.argv.slice(2)).then(
       process.stderr.write(`refused: ${err.message}\n`);
       process.exit(3);
     }
-    process.stderr.write(`ingest failed, nothing published: ${err instanceof Error ? err.message : String(err)}\n`);
+    const settings = loaded;
+    const duckdbPath = settings?.DUCKDB_PATH ?? 'DUCKDB_PATH';
+    const publishedBytes = settings && existsSync(duckdbPath) ? statSync(duckdbPath).size : undefined;
+    process.stderr.write(`${failureMessage(err, { duckdbPath, store: settings?.PUBLICATION_STORE, publishedBytes })}\n`);
     process.exit(1);
   },
 );

@@ -1,10 +1,13 @@
 import { doiKey } from '../schemas/metadata-schema.js';
+import { plainFilesDir } from '../schemas/publication-files.js';
 import { abandonBuild } from './build-file.js';
 import { datasetFilesStage } from './dataset-files-stage.js';
+import { datasetFilesIn, removeFilesSince } from './dataset-files.js';
 import { derive } from './derive.js';
 import { openIngest, type IngestOptions } from './ingest-build.js';
 import { load } from './load.js';
 import { publishIngest } from './publish-ingest.js';
+import { publicationOf } from './publish-store.js';
 import { read } from './read.js';
 import { datasetReport, failedReport, finish, type DatasetReport, type Report } from './report.js';
 import type { DatasetLoad, LoadPart, PublishPart, ReadPart, SourceDataset } from './stage-parts.js';
@@ -32,6 +35,9 @@ export async function runIngest(options: IngestOptions): Promise<Report> {
     return finish({ published: false, error, datasets: [...sources.failed] }, started);
   }
   const build = await clock.time('open', () => openIngest(options, sources.regions));
+  const filesDir = plainFilesDir(build.file.target);
+  const filesBefore = await datasetFilesIn(filesDir);
+  let publication: string | undefined;
   try {
     const recased = recasedDois(sources, build.previous.datasets.keys());
     if (recased.failed.length > 0) sources = recased;
@@ -44,6 +50,7 @@ export async function runIngest(options: IngestOptions): Promise<Report> {
     }
     await clock.time('derive', () => derive(build));
     const stats = await clock.time('statistics', () => statistics(build, loaded));
+    publication = stats.meta.publicationId;
     const files = await clock.time('files', () => datasetFilesStage(build, loaded, stats));
     const published = await clock.time('publish', () => publishIngest(build, loaded, stats, files));
     const report = { ...publishedReport(sources, loaded, published, started, clock.laps), cpuMs: clock.cpu };
@@ -52,6 +59,8 @@ export async function runIngest(options: IngestOptions): Promise<Report> {
     return report;
   } catch (err) {
     await abandonBuild(build.file);
+    // The files this run wrote, unless its publication got into place before the failure (then it lists them).
+    if (publication === undefined || (await publicationOf(build.file.target)) !== publication) await removeFilesSince(filesDir, filesBefore);
     throw err;
   } finally {
     await build.copy?.discard();

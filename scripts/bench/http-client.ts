@@ -28,7 +28,11 @@ export interface Response {
   readonly markers: number;
   /** The last `keepTail` bytes of the body as text (where `@odata.nextLink` sits), or the whole body if shorter. */
   readonly tail: string;
+  /** The first `keepHead` bytes of the body as text (where a GeoJSON page's links sit), when asked for. */
+  readonly head?: string;
   readonly ms: number;
+  /** From the request to the response's headers (time to first byte). */
+  readonly headersMs: number;
 }
 
 export interface GetOptions {
@@ -38,6 +42,12 @@ export interface GetOptions {
   readonly whole?: boolean;
   /** Ask for this Content-Encoding as its clients do (ACCEPT_ENCODING). */
   readonly encoding?: Encoding;
+  /** Keep this many of the body's first bytes as `head`. */
+  readonly keepHead?: number;
+  /** Request headers of this request alone (e.g. Range). */
+  readonly headers?: Record<string, string>;
+  /** HEAD instead of GET. */
+  readonly method?: 'GET' | 'HEAD';
 }
 
 export interface HttpClient {
@@ -51,8 +61,11 @@ export function createHttpClient(headers: Record<string, string>): HttpClient {
     get: (url, opts = {}) =>
       new Promise((resolve, reject) => {
         const started = performance.now();
-        const sent = opts.encoding ? { ...headers, 'Accept-Encoding': ACCEPT_ENCODING[opts.encoding] } : headers;
-        const req = request(url, { agent, headers: sent }, (res) => {
+        const sent = { ...headers, ...(opts.encoding ? { 'Accept-Encoding': ACCEPT_ENCODING[opts.encoding] } : {}), ...opts.headers };
+        const req = request(url, { agent, headers: sent, method: opts.method ?? 'GET' }, (res) => {
+          const headersMs = performance.now() - started;
+          const headChunks: Buffer[] = [];
+          let headBytes = 0;
           let wireBytes = 0;
           res.on('data', (chunk: Buffer) => (wireBytes += chunk.length));
           const decoder = DECODERS[String(res.headers['content-encoding'])];
@@ -71,6 +84,10 @@ export function createHttpClient(headers: Record<string, string>): HttpClient {
           body.on('data', (chunk: Buffer) => {
             bytes += chunk.length;
             if (opts.whole) whole.push(chunk);
+            if (opts.keepHead && headBytes < opts.keepHead) {
+              headChunks.push(chunk);
+              headBytes += chunk.length;
+            }
             if (opts.marker) {
               const found = countMarkers(opts.marker, carry, chunk);
               markers += found.count;
@@ -86,7 +103,8 @@ export function createHttpClient(headers: Record<string, string>): HttpClient {
             const ms = performance.now() - started;
             const text = opts.whole ? Buffer.concat(whole).toString('utf8') : undefined;
             const tail = Buffer.concat(recent).subarray(-keepTail).toString('utf8');
-            resolve({ status: res.statusCode ?? 0, headers: res.headers, bytes, wireBytes, markers, tail, ms, body: text });
+            const head = opts.keepHead ? Buffer.concat(headChunks).subarray(0, opts.keepHead).toString('utf8') : undefined;
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, bytes, wireBytes, markers, tail, ms, headersMs, body: text, ...(head === undefined ? {} : { head }) });
           });
         });
         req.on('error', reject);

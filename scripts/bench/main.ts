@@ -13,6 +13,8 @@
  * (§1e whole-result exports alone), BENCH_ONLY=extract,export (both, for the formats at 10M and 100M), BENCH_ONLY=features
  * (§F OGC API – Features pages against the OData pages alone), BENCH_ONLY=retention (§R what older publications held for pinned links cost), BENCH_ONLY=spatial (§S a 1,000-vertex polygon against its
  * Id list and its bbox alone). §7's ingest figures come with every run but publish and features.
+ * §C capacity (N concurrent clients of three kinds against an API with the default limits) runs after §1–§6 on its own
+ * API; BENCH_ONLY=capacity runs it alone (any ROWS). BENCH_CAPACITY_SECONDS (20) per N, BENCH_CAPACITY_CLIENTS (1,2,4,8,16,32).
  */
 import { cpus, totalmem } from 'node:os';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -30,6 +32,7 @@ import { extractSection } from './section-extract.js';
 import { exportSection } from './section-export.js';
 import { geoParquetSection } from './section-geoparquet.js';
 import { featuresSection } from './section-features.js';
+import { capacityClients, capacitySection } from './section-capacity.js';
 import { pagesSection } from './section-pages.js';
 import { partitionedSection } from './section-partitioned.js';
 import { postgresSection } from './section-postgres.js';
@@ -74,10 +77,12 @@ const exportOnly = only.has('export');
 const featuresOnly = only.has('features');
 const retentionOnly = only.has('retention');
 const spatialOnly = only.has('spatial');
-const known = ['publish', 'extract', 'export', 'features', 'retention', 'spatial'];
-if ([...only].some((s) => !known.includes(s)) || ((publishOnly || featuresOnly || retentionOnly || spatialOnly) && only.size > 1)) {
-  throw new Error(`BENCH_ONLY=${process.env.BENCH_ONLY}: the sections that run alone are 'publish', 'extract', 'export', 'features', 'retention' and 'spatial'; 'extract,export' runs those two`);
+const capacityOnly = only.has('capacity');
+const known = ['publish', 'extract', 'export', 'features', 'retention', 'spatial', 'capacity'];
+if ([...only].some((s) => !known.includes(s)) || ((publishOnly || featuresOnly || retentionOnly || spatialOnly || capacityOnly) && only.size > 1)) {
+  throw new Error(`BENCH_ONLY=${process.env.BENCH_ONLY}: the sections that run alone are 'publish', 'extract', 'export', 'features', 'retention', 'spatial' and 'capacity'; 'extract,export' runs those two`);
 }
+const capacity = { seconds: int('BENCH_CAPACITY_SECONDS', 20), clients: capacityClients(process.env.BENCH_CAPACITY_CLIENTS) };
 const sizes = only.size > 0 ? [] : scaleSizes(process.env.BENCH_SCALE, settings);
 const figures: Figure[] = [];
 let failure: unknown;
@@ -101,6 +106,12 @@ async function mainSections() {
   if (featuresOnly || spatialOnly) {
     const details: Record<string, unknown> = {};
     await featuresAlone(cache.duckdbPath, duck, details, spatialOnly);
+    return { cache, filters: undefined, pgLoad: undefined, details };
+  }
+  if (capacityOnly) {
+    const details: Record<string, unknown> = {};
+    await capacityRun(cache.duckdbPath, duck, details);
+    duck.close();
     return { cache, filters: undefined, pgLoad: undefined, details };
   }
   const filters = await discoverFilters(duck);
@@ -151,8 +162,10 @@ async function mainSections() {
   } finally {
     client.close();
     await api.stop();
-    duck.close();
   }
+  // On an API of its own, with the default limits: the measuring API's are lifted.
+  if (!failure && only.size === 0) await capacityRun(cache.duckdbPath, duck, ctx.details);
+  duck.close();
 
   if (!failure && only.size === 0) await publish(cache, ctx.details);
   if (!failure && only.size === 0) await retention(cache, ctx.details);
@@ -200,6 +213,15 @@ async function featuresAlone(path: string, duck: Awaited<ReturnType<typeof openD
   }
 }
 
+/** §C: N clients at once of each kind (section-capacity.ts). */
+async function capacityRun(path: string, duck: Awaited<ReturnType<typeof openDuck>>, details: Record<string, unknown>): Promise<void> {
+  try {
+    await capacitySection({ duckdbPath: path, duck, figures, details, log, ...capacity });
+  } catch (err) {
+    failure = err;
+  }
+}
+
 /** §P on copies of the cached hub. */
 async function publish(cache: { readonly duckdbPath: string; readonly dir: string }, details: Record<string, unknown>): Promise<void> {
   try {
@@ -221,7 +243,7 @@ async function retention(cache: { readonly duckdbPath: string; readonly dir: str
 const durationS = (performance.now() - t0) / 1000;
 const table = figures.length > 0 ? renderTable(figures) : undefined;
 // Every setting that changes what is measured, so the generated page names the run that produced it.
-const SHOWN = ['BENCH_ONLY', 'BENCH_TEXT_TO_NULL', 'BENCH_SCALE_ONLY', 'BENCH_SCALE', 'BENCH_SKIP_PG', 'BENCH_PUBLISHES', 'BENCH_RUNS', 'BENCH_EXTRACT_RUNS', 'BENCH_FULL_FORMATS', 'BENCH_INGEST'];
+const SHOWN = ['BENCH_CAPACITY_SECONDS', 'BENCH_CAPACITY_CLIENTS', 'BENCH_ONLY', 'BENCH_TEXT_TO_NULL', 'BENCH_SCALE_ONLY', 'BENCH_SCALE', 'BENCH_SKIP_PG', 'BENCH_PUBLISHES', 'BENCH_RUNS', 'BENCH_EXTRACT_RUNS', 'BENCH_FULL_FORMATS', 'BENCH_INGEST'];
 const shown = SHOWN.filter((k) => process.env[k]).map((k) => `${k}=${process.env[k]} `).join('');
 const command = `${quick ? 'BENCH_QUICK=1 ' : ''}${shown}make bench${process.env.ROWS ? ` ROWS=${settings.rows}` : ''}`;
 if (table) console.log(`\n${table}\n`);

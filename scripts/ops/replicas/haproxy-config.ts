@@ -4,7 +4,10 @@
  * test keeps equal to this output).
  *
  * - health: `GET /readyz` every 500 ms; two failures take a replica out (a SIGTERM'd replica answers 503 while it
- *   drains for SHUTDOWN_DELAY_MS, so it leaves the rotation before it stops accepting);
+ *   drains for SHUTDOWN_DELAY_MS, so it leaves the rotation before it stops accepting). A check waits up to 2 s for
+ *   its answer (`timeout check`; without it HAProxy waits `inter`, 500 ms): a replica busy with pages answers late
+ *   but is alive, and taking out every busy replica at once left none, and 503 for every client (the fault tests). A
+ *   killed replica still leaves at once: its port refuses the check's connection;
  * - retries: a GET that could not reach a replica (refused, reset before any byte of the answer) is sent again, to
  *   another replica (`option redispatch 1`): a replica killed between two pages costs the client nothing;
  * - affinity: requests are hashed on `x-api-key` (consistent hashing), so a client following next links stays on
@@ -41,6 +44,7 @@ export function haproxyConfig(opts: HaproxyConfigOptions): string {
     '  timeout server 120s',
     '  timeout http-request 10s',
     '  timeout queue 10s',
+    '  timeout check 2s',
     '  retries 3',
     '  option redispatch 1',
     '  retry-on conn-failure empty-response junk-response',
