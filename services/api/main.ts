@@ -7,18 +7,17 @@ const config = loadApiConfig();
 // (limits/thread-pool.ts says why this size; limits/thread-pool.test.ts pins the order).
 process.env.UV_THREADPOOL_SIZE ??= String(threadPoolSize({ maxConcurrentQueries: config.MAX_CONCURRENT_QUERIES, cursorCacheSize: config.CURSOR_CACHE_SIZE }));
 const { serve } = await import('@hono/node-server');
+const { accessOptions } = await import('./access-options.js');
 const { createApp } = await import('./app.js');
 const { openDatabase } = await import('./db/database.js');
 const { stopPipeThreadsOnExit } = await import('./db/extract/extract.js');
 const { openKeyStore } = await import('./keys/key-store.js');
 const { openRedisKeyStore } = await import('./keys/redis-key-store.js');
-const { createQueryGate } = await import('./limits/query-gate.js');
 const { NODE_SERVER_OPTIONS } = await import('./middleware/url-length.js');
 const { followCurrent } = await import('./publication/follow-current.js');
 const { storeLocator } = await import('./publication/store-source.js');
 const { plainFilesDir, storeFilesDir } = await import('../../schemas/publication-files.js');
 const { createRedis, redisLabel, waitForRedis } = await import('./redis/redis-client.js');
-const { redisRateLimit } = await import('./redis/redis-rate-limit.js');
 const { redisSlots } = await import('./redis/redis-slots.js');
 stopPipeThreadsOnExit();
 const log = (msg: string) => console.log(JSON.stringify({ time: new Date().toISOString(), service: 'api', msg }));
@@ -79,26 +78,7 @@ const app = createApp({
   filesDir: store ? storeFilesDir(store) : plainFilesDir(config.DUCKDB_PATH),
   log,
   explore: { assetsDir: config.EXPLORE_ASSETS_DIR, regionsFile: config.REGIONS_FILE, tileUrl: config.EXPLORE_TILE_URL, tileAttribution: config.EXPLORE_TILE_ATTRIBUTION },
-  access: {
-    keys,
-    corsOrigins: config.CORS_ORIGINS,
-    rateLimit: { rps: config.RATE_LIMIT_RPS, burst: config.RATE_LIMIT_BURST },
-    browserRateLimit: { rps: config.BROWSER_RATE_LIMIT_RPS, burst: config.BROWSER_RATE_LIMIT_BURST },
-    maxConcurrentPerKey: config.MAX_CONCURRENT_PER_KEY,
-    maxConcurrentExports: config.MAX_CONCURRENT_EXPORTS,
-    shared:
-      redis && slots
-        ? {
-            take: redisRateLimit(redis, { rps: config.RATE_LIMIT_RPS, burst: config.RATE_LIMIT_BURST, prefix }),
-            takeBrowser: redisRateLimit(redis, { rps: config.BROWSER_RATE_LIMIT_RPS, burst: config.BROWSER_RATE_LIMIT_BURST, prefix }),
-            slots,
-          }
-        : undefined,
-    queryGate: createQueryGate({ maxConcurrent: config.MAX_CONCURRENT_QUERIES, maxQueue: config.QUERY_QUEUE, maxWaitMs: config.QUERY_TIMEOUT_MS }),
-    maxUrlBytes: config.MAX_URL_BYTES,
-    trustProxy: config.TRUST_PROXY,
-    log,
-  },
+  access: accessOptions(config, { keys, shared: redis && slots ? { redis, slots } : undefined, log }),
 });
 
 const server = serve({ fetch: app.fetch, port: config.API_PORT, hostname: config.API_HOST, serverOptions: NODE_SERVER_OPTIONS }, (info) =>
