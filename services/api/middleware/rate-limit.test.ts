@@ -110,7 +110,12 @@ describe('rateLimit middleware', () => {
     app.get('/', (c) => c.text('ok'));
     const answered: number[] = [];
     // One token, then each request reserves the next: 50 ms apart at 20/s, all answered.
-    await Promise.all([0, 1, 2].map((i) => app.request('/').then((r) => (expect(r.status).toBe(200), answered.push(i)))));
+    await Promise.all(
+      [0, 1, 2].map(async (i) => {
+        expect((await app.request('/')).status).toBe(200);
+        answered.push(i);
+      }),
+    );
     expect(answered).toEqual([0, 1, 2]);
   });
 });
