@@ -11,8 +11,10 @@ ifeq ($(NODE_BIN),)
 $(error no Node.js to run on: scripts/node.sh said why above)
 endif
 export PATH := $(NODE_BIN):$(PATH)
-# Native addons, should a dependency build one, compile against the headers of the Node they run on.
-export npm_config_nodedir := $(abspath $(NODE_BIN)/..)
+# Native addons, should a dependency build one, compile against the headers of the Node they run on. node-gyp reads
+# its options from npm_package_config_node_gyp_*; npm_config_nodedir did the same but npm 11 warns about it on every
+# call (nodedir is node-gyp's option, not npm's), and npm 12 refuses it.
+export npm_package_config_node_gyp_nodedir := $(abspath $(NODE_BIN)/..)
 
 export DUCKDB_PATH ?= data/tributary.duckdb
 export OUT         ?= data/sample

@@ -22,6 +22,8 @@ command -v python3 >/dev/null || need+=(python3)
 command -v haproxy >/dev/null || need+=(haproxy)
 command -v redis-server >/dev/null || need+=(redis-server)
 command -v ogrinfo >/dev/null || need+=(gdal-bin)
+# R's sf (Debian's, GDAL 3.6) runs docs/recipes/r-sf.md in services/api/ogc/gis-clients.test.ts.
+command -v Rscript >/dev/null && Rscript -e 'library(sf)' >/dev/null 2>&1 || need+=(r-cran-sf)
 # Debian's OWSLib is in the system interpreter, which a pyenv python3 does not see (the test looks in both).
 python3 -c 'import owslib' 2>/dev/null || /usr/bin/python3 -c 'import owslib' 2>/dev/null || need+=(python3-owslib)
 if [ ${#need[@]} -gt 0 ]; then
@@ -29,11 +31,12 @@ if [ ${#need[@]} -gt 0 ]; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
 fi
-# pandas, pyarrow and duckdb for the export and download recipes (docs/recipes/*.py), prometheus-client's parser for
-# the metrics' text format (scripts/testing/prometheus-parse.ts), from pip's index or mirror.
-if ! python3 -c 'import pandas, pyarrow, duckdb, prometheus_client' 2>/dev/null; then
-  echo "test-deps: installing pandas, pyarrow, duckdb and prometheus-client with pip"
-  python3 -m pip install --quiet pandas pyarrow duckdb prometheus-client
+# pandas, pyarrow, duckdb and polars for the export and download recipes (docs/recipes/*.py), geopandas and pyogrio
+# (GDAL 3.12 in its wheel) for the GIS clients' test, prometheus-client's parser for the metrics' text format
+# (scripts/testing/prometheus-parse.ts), from pip's index or mirror.
+if ! python3 -c 'import pandas, pyarrow, duckdb, polars, geopandas, pyogrio, prometheus_client' 2>/dev/null; then
+  echo "test-deps: installing pandas, pyarrow, duckdb, polars, geopandas, pyogrio and prometheus-client with pip"
+  python3 -m pip install --quiet pandas pyarrow duckdb polars geopandas pyogrio prometheus-client
 fi
 # requests for the citation recipe (docs/recipes/python_citation.py).
 if ! python3 -c 'import requests' 2>/dev/null; then

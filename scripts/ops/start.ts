@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { STORAGE_SCHEMA_VERSION } from '../../schemas/index.js';
+import { makeStartApiEnv } from '../../services/api/make-start-env.js';
 import { SAMPLE_GENERATOR_VERSION } from '../sample/generate.js';
 
 const env = { ...process.env };
@@ -15,10 +16,10 @@ env['DUCKDB_PATH'] ??= 'data/tributary.duckdb';
 env['OUT'] ??= 'data/sample';
 env['SRC'] ??= env['OUT'];
 env['REGIONS_FILE'] ??= 'scripts/sample/hubs.geojson';
-// The explorer page at /explore calls the API from the API's own origin: listing it keeps the page working
-// without a key even once keys are issued (middleware/cors.ts).
+// Beyond config.ts's defaults, the settings the API runs with here (the explorer's origin): shared with the tests
+// that run real clients as make start would.
 const apiPort = env['API_PORT'] ?? '3000';
-env['CORS_ORIGINS'] ??= `http://localhost:${apiPort},http://127.0.0.1:${apiPort}`;
+for (const [name, value] of Object.entries(makeStartApiEnv(apiPort))) env[name] ??= value;
 
 function run(script: string, args: string[] = []): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', script, ...args], { env, stdio: 'inherit' });

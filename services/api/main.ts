@@ -7,22 +7,22 @@ const config = loadApiConfig();
 // (limits/thread-pool.ts says why this size; limits/thread-pool.test.ts pins the order).
 process.env.UV_THREADPOOL_SIZE ??= String(threadPoolSize({ maxConcurrentQueries: config.MAX_CONCURRENT_QUERIES, cursorCacheSize: config.CURSOR_CACHE_SIZE }));
 const { serve } = await import('@hono/node-server');
+const { accessOptions } = await import('./access-options.js');
 const { createApp } = await import('./app.js');
 const { acquirer, openDatabase } = await import('./db/database.js');
 const { stopPipeThreadsOnExit } = await import('./db/extract/extract.js');
 const { openKeyStore } = await import('./keys/key-store.js');
 const { openRedisKeyStore } = await import('./keys/redis-key-store.js');
-const { createQueryGate } = await import('./limits/query-gate.js');
 const { NODE_SERVER_OPTIONS } = await import('./middleware/url-length.js');
 const { followCurrent } = await import('./publication/follow-current.js');
 const { locatePublication, storeLocator } = await import('./publication/store-source.js');
 const { plainFilesDir, storeFilesDir } = await import('../../schemas/publication-files.js');
 const { createRedis, redisLabel, waitForRedis } = await import('./redis/redis-client.js');
-const { redisRateLimit } = await import('./redis/redis-rate-limit.js');
 const { redisSlots } = await import('./redis/redis-slots.js');
 const { apiMetrics } = await import('./observe/api-metrics.js');
 const { metricsApp } = await import('./observe/metrics-app.js');
 const { observeGate } = await import('./observe/observe-gate.js');
+const { createQueryGate } = await import('./limits/query-gate.js');
 stopPipeThreadsOnExit();
 const log = (msg: string) => console.log(JSON.stringify({ time: new Date().toISOString(), service: 'api', msg }));
 
@@ -100,26 +100,7 @@ const app = createApp({
   log,
   regionsFile: config.REGIONS_FILE,
   explore: { assetsDir: config.EXPLORE_ASSETS_DIR, tileUrl: config.EXPLORE_TILE_URL, tileAttribution: config.EXPLORE_TILE_ATTRIBUTION },
-  access: {
-    keys,
-    corsOrigins: config.CORS_ORIGINS,
-    rateLimit: { rps: config.RATE_LIMIT_RPS, burst: config.RATE_LIMIT_BURST },
-    browserRateLimit: { rps: config.BROWSER_RATE_LIMIT_RPS, burst: config.BROWSER_RATE_LIMIT_BURST },
-    maxConcurrentPerKey: config.MAX_CONCURRENT_PER_KEY,
-    maxConcurrentExports: config.MAX_CONCURRENT_EXPORTS,
-    shared:
-      redis && slots
-        ? {
-            take: redisRateLimit(redis, { rps: config.RATE_LIMIT_RPS, burst: config.RATE_LIMIT_BURST, prefix }),
-            takeBrowser: redisRateLimit(redis, { rps: config.BROWSER_RATE_LIMIT_RPS, burst: config.BROWSER_RATE_LIMIT_BURST, prefix }),
-            slots,
-          }
-        : undefined,
-    queryGate: metrics ? observeGate(gate, metrics) : gate,
-    maxUrlBytes: config.MAX_URL_BYTES,
-    trustProxy: config.TRUST_PROXY,
-    log,
-  },
+  access: { ...accessOptions(config, { keys, shared: redis && slots ? { redis, slots } : undefined, log }), queryGate: metrics ? observeGate(gate, metrics) : gate },
   observe: { metrics, accessLog: config.ACCESS_LOG ? (line) => process.stdout.write(`${line}\n`) : undefined, sample: config.ACCESS_LOG_SAMPLE, trustProxy: config.TRUST_PROXY },
 });
 

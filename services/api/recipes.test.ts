@@ -1,5 +1,6 @@
 /**
- * The runnable recipes of docs/recipes/, run as a user would run them against a real server on loopback.
+ * The runnable recipes of docs/recipes/, run as a user would run them against a real server on loopback with
+ * `make start`'s default limits (testing/start-defaults.ts), none of their requests refused.
  * R (httr2, arrow), datastreamjs and Excel/Power BI are documented only: none is installable from the registries CI
  * uses (datastreamjs is not published on npm, and its host is fixed to api.datastream.org; R's arrow has no Debian
  * package).
@@ -8,17 +9,16 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createApp } from './app.js';
-import { listen, type TestServer } from './testing/test-server.js';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { openDatabase, type Database } from './db/database.js';
+import { listenAsMakeStart, refusals, type StartDefaultsServer } from './testing/start-defaults.js';
 import { REPO_ROOT } from './testing/fixture-db.js';
 import { filesFixture, type FilesFixture } from './testing/files-fixture.js';
 
 const RECIPES = join(REPO_ROOT, 'docs', 'recipes');
 let files: FilesFixture;
 let db: Database;
-let server: TestServer;
+let server: StartDefaultsServer;
 let url: string;
 let work: string;
 
@@ -26,9 +26,15 @@ beforeAll(async () => {
   files = await filesFixture(inject('apiFixtureDb'));
   work = mkdtempSync(join(tmpdir(), 'tributary-recipes-'));
   db = await openDatabase(files.path);
-  const app = createApp({ acquire: () => db.acquire(), links: { trustProxy: false } });
-  server = await listen(app);
+  server = await listenAsMakeStart(db);
   url = server.origin;
+});
+let before = 0;
+beforeEach(() => {
+  before = server.answered.length;
+});
+afterEach(() => {
+  expect(refusals(server, before), "requests refused under make start's limits").toEqual([]);
 });
 afterAll(async () => {
   await server?.close();
@@ -111,6 +117,20 @@ describe('docs/recipes', () => {
     expect(readdirSync(folder).filter((f) => f.endsWith('.parquet'))).toHaveLength(manifest.files.length);
     const again = await run('python3', [join(RECIPES, 'duckdb_manifest.py'), folder]);
     expect(again.stdout).toContain(`in ${manifest.files.length} files (0 downloaded)`);
+  });
+
+  it('polars_manifest.py: polars scans every file of the manifest over HTTP (footers, then column chunks by range) as one table', async () => {
+    const manifest = (await (await fetch(`${url}/v1/downloads/manifest.json`)).json()) as { rows: number; files: unknown[]; publication: string };
+    const from = server.answered.length;
+    const { status, stdout, stderr } = await run('python3', [join(RECIPES, 'polars_manifest.py')]);
+    expect(stderr).toBe('');
+    expect(status).toBe(0);
+    expect(stdout).toContain(`${manifest.rows} rows in ${manifest.files.length} files, publication ${manifest.publication}`);
+    expect(stdout).toMatch(/^pH: [1-9]\d* results, mean \d+\.\d\d$/m);
+    // More requests for files than the pages' bucket holds, several in flight at once: metered by bytes, not counted.
+    const reads = server.answered.slice(from).filter((a) => a.target.startsWith('/v1/downloads/files/'));
+    expect(reads.length).toBeGreaterThan(2 * manifest.files.length);
+    expect(reads.every((a) => a.status === 200 || a.status === 206)).toBe(true);
   });
 
   it('curl_resume.sh: a cut download resumes with curl -C - (206) and matches its SHA-256', async () => {

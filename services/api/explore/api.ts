@@ -1,7 +1,7 @@
 /**
  * The page's only way to the data: GETs of the public API, as any client makes them (no key: the API's own
  * origin is listed in CORS_ORIGINS). The API lets one client have two requests in flight and a few per second,
- * so requests queue here two at a time, and a 429 or 503 is retried after its Retry-After (a few times, then
+ * so requests queue here two at a time (each until its body is read), and a 429 or 503 is retried after its Retry-After (a few times, then
  * reported). Every failure becomes an ApiProblem whose message is the API's own explanation.
  */
 import { PATHS, PIN_PARAM, PUBLICATION_HEADER } from '../http/paths.js';
@@ -65,7 +65,12 @@ export async function apiGet(pathOrUrl: string, opts: { signal?: AbortSignal; ac
   for (let attempt = 0; ; attempt++) {
     let res: Response;
     try {
-      res = await slot(() => fetch(url, { headers: { Accept: opts.accept ?? 'application/json' }, signal: opts.signal }));
+      res = await slot(async () => {
+        const sent = await fetch(url, { headers: { Accept: opts.accept ?? 'application/json' }, signal: opts.signal });
+        // The API counts a request in flight until its last byte is read: the place is held as long, or a third
+        // request would start while a body still streams, and be refused (429).
+        return new Response(await sent.arrayBuffer(), { status: sent.status, statusText: sent.statusText, headers: sent.headers });
+      });
     } catch (err) {
       if (opts.signal?.aborted) throw err;
       throw new ApiProblem(0, `The API could not be reached (${(err as Error).message}). Check the connection and try again.`);

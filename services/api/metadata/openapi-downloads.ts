@@ -119,7 +119,7 @@ export function downloadPaths(errors: (only?: readonly number[]) => Record<strin
       get: {
         operationId: 'getDatasetFile',
         summary: 'One dataset file of the current publication, as listed by /v1/downloads.',
-        description: `Only files the current publication lists are served (404 naming ${PATHS.downloads} otherwise). Range: one byte range → 206; a range past the end → 416 with Content-Range: bytes */<size>; several ranges or a malformed Range → 200 with the whole file. HEAD answers the headers. Counts against MAX_CONCURRENT_EXPORTS like an export.`,
+        description: `Only files the current publication lists are served (404 naming ${PATHS.downloads} otherwise). Range: one byte range → 206; a range past the end → 416 with Content-Range: bytes */<size>; several ranges or a malformed Range → 200 with the whole file. HEAD answers the headers. Metered by the bytes sent (FILE_BYTES_PER_SECOND per key, bursts of FILE_BYTES_BURST; a request at least 16 KiB) and MAX_CONCURRENT_FILE_READS in flight, never by a request rate, so engines read ranges in parallel; a whole file (no Range) also holds one of MAX_CONCURRENT_EXPORTS, like an export.`,
         tags: ['Downloads'],
         parameters: [
           { name: 'hash', in: 'path', required: true, description: 'sha256-<hex> of the file.', schema: { type: 'string', pattern: '^sha256-[0-9a-f]{64}$' } },

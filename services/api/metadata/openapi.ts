@@ -70,6 +70,10 @@ function pageSchema(resource: ResourceDef): Schema {
   return { ...page, properties: { ...(page['properties'] as Record<string, Schema>), '@odata.count': count } };
 }
 
+/** What a 429 means: each kind of request has a budget of its own per key (middleware/access.ts, docs/api.md). */
+const BUDGETS =
+  'Each kind of request has a budget of its own per key (per address without keys): pages, counts, aggregates, OGC items and exports RATE_LIMIT_RPS (2/s) with bursts of RATE_LIMIT_BURST and MAX_CONCURRENT_PER_KEY in flight (exports also MAX_CONCURRENT_EXPORTS); discovery documents (landing pages, conformance, collections, queryables, $metadata, OpenAPI, the downloads index and manifest) DISCOVERY_RATE_LIMIT_RPS, never the pages\' budget; dataset files their bytes, FILE_BYTES_PER_SECOND with bursts of FILE_BYTES_BURST, and MAX_CONCURRENT_FILE_READS in flight, never a request rate. A request that would fit within RATE_LIMIT_MAX_WAIT_MS is held back until it does instead of refused; beyond that 429 with Retry-After.';
+
 /** Every status the API answers with an error body, with the stable codes that produce it. */
 function errorResponses(): Record<string, unknown> {
   const byStatus = new Map<number, string[]>();
@@ -79,7 +83,8 @@ function errorResponses(): Record<string, unknown> {
     [...byStatus].sort(([a], [b]) => a - b).map(([status, codes]) => [
       String(status),
       {
-        description: `Codes: ${codes.map((c) => (summaries[c] ? `\`${c}\` (${summaries[c].summary})` : `\`${c}\``)).join('; ')}.`,
+        description: `Codes: ${codes.map((c) => (summaries[c] ? `\`${c}\` (${summaries[c].summary})` : `\`${c}\``)).join('; ')}.${status === 429 ? ` ${BUDGETS}` : ''}`,
+        ...(status === 429 ? { headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait before retrying.' } } } : {}),
         ...(status === 405 ? { headers: { Allow: { schema: { type: 'string' }, description: 'GET, HEAD, OPTIONS' } } } : {}),
         content: { [JSON_MEDIA]: { schema: ref('Error') } },
       },

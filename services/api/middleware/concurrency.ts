@@ -20,8 +20,11 @@ export interface PerClientOptions {
    * the limit holds across replicas.
    */
   readonly slots?: ClientSlots;
-  /** A second limit beside the requests' own: `export` counts whole-result exports under names of their own. */
-  readonly scope?: 'export';
+  /**
+   * A limit beside the requests' own, counted under names of its own: `export` whole-result exports (and whole
+   * dataset files), `file` requests for dataset files.
+   */
+  readonly scope?: 'export' | 'file';
 }
 
 /** Places in flight per client: `tryAcquire` resolves the release of a place, or undefined when all `max` are taken. */
@@ -58,6 +61,14 @@ export function concurrencyPerClient(opts: PerClientOptions): MiddlewareHandler 
         `Too many exports at once: at most ${opts.max} per key. Wait for your running export to finish (or cancel it), then retry.`,
         {},
         { 'Retry-After': '5' },
+      );
+    }
+    if (!release && opts.scope === 'file') {
+      throw new ApiError(
+        'rate_limited',
+        `Too many dataset file requests at once: at most ${opts.max} per key. Wait for one to finish before sending the next (an engine reading in parallel: lower its number of parallel reads).`,
+        {},
+        { 'Retry-After': '1' },
       );
     }
     if (!release) {

@@ -19,7 +19,7 @@ describe('token bucket (fake clock)', () => {
   it('allows a burst, then refuses with the seconds until the next token, and refills at the rate', () => {
     const take = tokenBuckets({ rps: 2, burst: 4 });
     for (let i = 0; i < 4; i++) expect(take('k', 0)).toMatchObject({ allowed: true, remaining: 3 - i });
-    expect(take('k', 0)).toEqual({ allowed: false, remaining: 0, retryAfter: 1, reset: 2 });
+    expect(take('k', 0)).toEqual({ allowed: false, remaining: 0, retryAfter: 1, reset: 2, waitMs: 0 });
     expect(take('k', 499).allowed).toBe(false);
     expect(take('k', 500).allowed).toBe(true);
     expect(take('k', 500).allowed).toBe(false);
@@ -41,6 +41,44 @@ describe('token bucket (fake clock)', () => {
   it('rejects nonsense settings at construction', () => {
     expect(() => tokenBuckets({ rps: 0, burst: 4 })).toThrow(/rps/);
     expect(() => tokenBuckets({ rps: 2, burst: 0.5 })).toThrow(/burst/);
+    expect(() => tokenBuckets({ rps: 2, burst: 4, maxWaitMs: -1 })).toThrow(/wait/);
+  });
+});
+
+describe('token bucket with waits (RATE_LIMIT_MAX_WAIT_MS)', () => {
+  it('a client paging without pause (GDAL, QGIS, R sf) is held back to the rate and never refused', () => {
+    const take = tokenBuckets({ rps: 2, burst: 4, maxWaitMs: 2000 });
+    // Each request is sent the moment the previous answer arrives, i.e. after its wait.
+    let t = 0;
+    const waits: number[] = [];
+    for (let i = 0; i < 100; i++) {
+      const d = take('k', t);
+      expect(d.allowed).toBe(true);
+      waits.push(d.waitMs ?? 0);
+      t += d.waitMs ?? 0;
+    }
+    expect(waits.slice(0, 4)).toEqual([0, 0, 0, 0]);
+    expect(new Set(waits.slice(4))).toEqual(new Set([500]));
+    expect(t).toBe(96 * 500); // exactly the sustained rate after the burst
+  });
+
+  it('reserves the token while it waits: parallel requests wait in turn, and one that would wait too long is refused', () => {
+    const take = tokenBuckets({ rps: 2, burst: 2, maxWaitMs: 1000 });
+    expect([0, 1, 2, 3].map(() => take('k', 0)).map((d) => [d.allowed, d.waitMs])).toEqual([[true, 0], [true, 0], [true, 500], [true, 1000]]);
+    expect(take('k', 0)).toMatchObject({ allowed: false, retryAfter: 2, waitMs: 0 });
+    // The refusal reserved nothing: half a second later the next place in line is a second away.
+    expect(take('k', 500)).toMatchObject({ allowed: true, waitMs: 1000 });
+  });
+
+  it('a cost of many tokens (bytes): waits for them, and one larger than the bucket waits for a full bucket and leaves a debt', () => {
+    const take = tokenBuckets({ rps: 1000, burst: 4000, maxWaitMs: 10_000 });
+    expect(take('k', 0, 3000)).toMatchObject({ allowed: true, waitMs: 0, remaining: 1000 });
+    expect(take('k', 0, 2000)).toMatchObject({ allowed: true, waitMs: 1000 });
+    // -1,000 now: a 10,000-token request waits for a full bucket (5 s), then leaves it at -6,000 (-11,000 counted now).
+    expect(take('k', 0, 10_000)).toMatchObject({ allowed: true, waitMs: 5000 });
+    expect(take('k', 0, 1)).toMatchObject({ allowed: false, retryAfter: 12 });
+    expect(take('k', 11_000, 1)).toMatchObject({ allowed: true, waitMs: 1 });
+    expect(take('k', 13_000, 1)).toMatchObject({ allowed: true, waitMs: 0 });
   });
 });
 
@@ -64,5 +102,20 @@ describe('rateLimit middleware', () => {
     expect(body.message).toMatch(/2 requests per second/);
     now = 500;
     expect((await app.request('/')).status).toBe(200);
+  });
+
+  it('holds a request over the rate back instead of refusing it, within maxWaitMs', async () => {
+    const app = new Hono();
+    app.use('*', rateLimit({ rps: 20, burst: 1, maxWaitMs: 100 }));
+    app.get('/', (c) => c.text('ok'));
+    const answered: number[] = [];
+    // One token, then each request reserves the next: 50 ms apart at 20/s, all answered.
+    await Promise.all(
+      [0, 1, 2].map(async (i) => {
+        expect((await app.request('/')).status).toBe(200);
+        answered.push(i);
+      }),
+    );
+    expect(answered).toEqual([0, 1, 2]);
   });
 });

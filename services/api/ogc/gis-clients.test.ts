@@ -1,49 +1,47 @@
 /**
- * Real GIS clients against a real server on loopback over the fixture file, with API keys on: GDAL's OAPIF driver
- * (ogrinfo, ogr2ogr: the engine inside QGIS) and Python's OWSLib, each through its recipe in docs/recipes/ where
- * there is one. The server's request log shows what each client asked for: filters sent, not applied client-side.
+ * Real GIS clients against a real server on loopback over the fixture file, with `make start`'s default limits and a
+ * key issued (testing/start-defaults.ts): GDAL's OAPIF driver (ogrinfo, ogr2ogr: the engine inside QGIS; GDAL 3.12
+ * through geopandas and pyogrio's wheel; R's sf) and Python's OWSLib, each through its recipe in docs/recipes/ where
+ * there is one. The server's request log shows what each client asked for (filters sent, not applied client-side),
+ * and that no request of any client was refused: none of these clients paces itself or retries a 429 (issue 39).
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createApp } from '../app.js';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { openDatabase, type Database } from '../db/database.js';
-import { openKeyStore, type KeyStore } from '../keys/key-store.js';
 import { REPO_ROOT } from '../testing/fixture-db.js';
-import { listen, type TestServer } from '../testing/test-server.js';
+import { listenAsMakeStart, refusals, type StartDefaultsServer } from '../testing/start-defaults.js';
 
 const RECIPES = join(REPO_ROOT, 'docs', 'recipes');
 const KEY = 'gis-client-key';
 let db: Database;
-let keys: KeyStore;
-let server: TestServer;
+let server: StartDefaultsServer;
 let refDb: DuckDBInstance;
 let ref: DuckDBConnection;
 let dir: string;
 /** Every request target the server received, decoded. */
-const received: string[] = [];
+const received = () => server.answered.map((a) => a.target);
 
 beforeAll(async () => {
   db = await openDatabase(inject('apiFixtureDb'));
-  keys = await openKeyStore({ plainKeys: [KEY] });
-  const app = createApp({ acquire: () => db.acquire(), links: { trustProxy: false }, access: { keys } });
-  server = await listen({
-    fetch: (req: Request) => {
-      received.push(decodeURIComponent(new URL(req.url).pathname + new URL(req.url).search));
-      return app.fetch(req);
-    },
-  });
+  server = await listenAsMakeStart(db, { env: { API_KEYS: KEY } });
   refDb = await DuckDBInstance.create(inject('apiFixtureDb'), { access_mode: 'READ_ONLY' });
   ref = await refDb.connect();
   dir = mkdtempSync(join(tmpdir(), 'tributary-gis-'));
 });
+let before = 0;
+beforeEach(() => {
+  before = server.answered.length;
+});
+afterEach(() => {
+  expect(refusals(server, before), 'requests refused under make start\'s limits').toEqual([]);
+});
 afterAll(async () => {
   await server.close();
-  keys.close();
   ref.closeSync();
   refDb.closeSync();
   await db.close();
@@ -91,6 +89,7 @@ describe('GDAL OAPIF (ogrinfo, ogr2ogr)', () => {
   it('without the key GDAL is refused; with GDAL_HTTP_HEADERS it lists both collections', async () => {
     const refused = await run('ogrinfo', ['-ro', '-q', oapif()]);
     expect(refused.status).not.toBe(0);
+    expect(server.answered.at(-1)?.status).toBe(401);
     const { status, stdout, stderr } = await run('ogrinfo', ['-ro', '-q', oapif()], withKey);
     expect(stderr).toBe('');
     expect(status).toBe(0);
@@ -104,7 +103,7 @@ describe('GDAL OAPIF (ogrinfo, ogr2ogr)', () => {
     const characteristic = String((await ref.runAndReadAll(`SELECT o."CharacteristicName" FROM observations o JOIN locations l ON l."Id" = o."LocationId"
       WHERE l."Longitude" BETWEEN ${w} AND ${e} AND l."Latitude" BETWEEN ${s} AND ${n} GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1`)).getRows()[0]![0]);
     const out = join(dir, 'copy.gpkg');
-    const from = received.length;
+    const from = received().length;
     const { status, stdout, stderr } = await run('bash', [join(RECIPES, 'gdal_features.sh')], {
       TRIBUTARY_API_KEY: KEY, OUT: out, CHARACTERISTIC: characteristic, BBOX: `${w} ${s} ${e} ${n}`,
     });
@@ -119,7 +118,7 @@ describe('GDAL OAPIF (ogrinfo, ogr2ogr)', () => {
 
     // The server was asked for exactly the filtered pages: GDAL did not fetch everything and filter itself.
     // (Before the filter is set, ogr2ogr reads one unfiltered page to learn the fields; it never pages on unfiltered.)
-    const requests = received.slice(from).filter((u) => u.startsWith('/v1/features/collections/observations/items') && u.includes('limit=1000'));
+    const requests = received().slice(from).filter((u) => u.startsWith('/v1/features/collections/observations/items') && u.includes('limit=1000'));
     const pages = requests.filter((u) => u.includes(`CharacteristicName=${characteristic}`));
     expect(pages.length).toBe(Math.ceil(expected / 1000));
     expect(requests.filter((u) => !pages.includes(u))).toEqual(['/v1/features/collections/observations/items?limit=1000']);
@@ -137,24 +136,64 @@ print(json.dumps(c.execute('SELECT Id, CharacteristicName, ResultValue, Monitori
 
   it('an attribute filter alone is sent as a query parameter (the OpenAPI lists the field parameters)', async () => {
     const type = String((await ref.runAndReadAll(`SELECT "MonitoringLocationType" FROM locations LIMIT 1`)).getRows()[0]![0]);
-    const from = received.length;
+    const from = received().length;
     const { status, stdout } = await run('ogrinfo', ['-ro', '-so', '-oo', 'PAGE_SIZE=1000', oapif(), 'locations', '-where', `MonitoringLocationType = '${type}'`], withKey);
     expect(status).toBe(0);
     expect(Number(/Feature Count: (\d+)/.exec(stdout)![1])).toBe(await scalar(`SELECT count(*) FROM locations WHERE "MonitoringLocationType" = '${type.replace(/'/g, "''")}'`));
-    expect(received.slice(from).some((u) => u.includes(`/collections/locations/items?`) && u.includes(`MonitoringLocationType=${type}`))).toBe(true);
+    expect(received().slice(from).some((u) => u.includes(`/collections/locations/items?`) && u.includes(`MonitoringLocationType=${type}`))).toBe(true);
   });
   it('a filter partly beyond the query parameters: GDAL sends the equality, applies the rest itself, and the count stays exact', async () => {
     // GDAL 3.6 does not write Part 3's filter (docs/recipes/gdal-qgis.md); what it sends is still planned server-side.
     const characteristic = await rareCharacteristic();
     const quoted = characteristic.replace(/'/g, "''");
     const median = await scalar(`SELECT quantile_disc("ResultValue", 0.5) FROM observations WHERE "CharacteristicName" = '${quoted}'`);
-    const from = received.length;
+    const from = received().length;
     const { status, stdout, stderr } = await run('ogrinfo', ['-ro', '-so', '-oo', 'PAGE_SIZE=1000', oapif(), 'observations', '-where', `CharacteristicName = '${characteristic}' AND ResultValue >= ${median}`], withKey);
     expect(stderr).toBe('');
     expect(status).toBe(0);
     expect(Number(/Feature Count: (\d+)/.exec(stdout)![1])).toBe(await scalar(`SELECT count(*) FROM observations WHERE "CharacteristicName" = '${quoted}' AND "ResultValue" >= ${median}`));
-    const pages = received.slice(from).filter((u) => u.includes('/collections/observations/items?') && u.includes(`CharacteristicName=${characteristic}`));
+    const pages = received().slice(from).filter((u) => u.includes('/collections/observations/items?') && u.includes(`CharacteristicName=${characteristic}`));
     expect(pages.length).toBeGreaterThan(0);
+  });
+});
+
+describe('GDAL 3.12 (geopandas through pyogrio\'s wheel, the GDAL of current QGIS releases)', () => {
+  it('reads every location as the issue\'s first user did, then the pH observations in pages of 200', async () => {
+    const script = `
+import json, os, sys
+import geopandas
+dsn = "OAPIF:" + sys.argv[1] + "/v1/features"
+locations = geopandas.read_file(dsn, layer="locations")
+observations = geopandas.read_file(dsn, layer="observations", columns=["Id"], where="CharacteristicName = 'pH'", PAGE_SIZE=200)
+print(json.dumps({"locations": len(locations), "observations": len(observations), "ids": int(observations["Id"].nunique())}))
+`;
+    // GDAL 3.12's OAPIF driver leaves GDAL_HTTP_HEADERS out of its requests; it sends a header file's (docs/recipes/gdal-qgis.md).
+    const headers = join(dir, 'headers.txt');
+    writeFileSync(headers, `x-api-key: ${KEY}\n`);
+    const { status, stdout, stderr } = await run('python3', ['-c', script, server.origin], { GDAL_HTTP_HEADER_FILE: headers });
+    expect(stderr).toBe('');
+    expect(status).toBe(0);
+    const observations = await scalar(`SELECT count(*) FROM observations WHERE "CharacteristicName" = 'pH'`);
+    expect(JSON.parse(stdout)).toEqual({ locations: await scalar('SELECT count(*) FROM locations'), observations, ids: observations });
+    // GDAL 3.12 reads its discovery documents first, then pages without pausing: more pages than the bucket's burst.
+    const pages = received().filter((u) => u.startsWith('/v1/features/collections/observations/items'));
+    expect(pages.length).toBeGreaterThan(server.config.RATE_LIMIT_BURST);
+  });
+});
+
+describe('R sf (docs/recipes/r-sf.md, Debian\'s r-cran-sf)', () => {
+  it('runs the recipe as written: st_layers lists both layers with their counts, st_read reads the pH observations in the box', async () => {
+    const recipe = /```r\n([\s\S]*?)```/.exec(readFileSync(join(RECIPES, 'r-sf.md'), 'utf8'))![1]!;
+    const file = join(dir, 'r-sf.R');
+    writeFileSync(file, `${recipe}\ncat("pH rows:", nrow(ph), "\\n")\ncat("ids:", length(unique(ph$Id)), "\\n")\n`);
+    const { status, stdout, stderr } = await run('Rscript', [file], { TRIBUTARY_API_KEY: KEY });
+    expect(status, stderr).toBe(0);
+    expect(stdout).toMatch(new RegExp(`locations\\s+Point\\s+${await scalar('SELECT count(*) FROM locations')}\\b`));
+    expect(stdout).toMatch(new RegExp(`observations\\s+Point\\s+${await scalar('SELECT count(*) FROM observations')}\\b`));
+    const inBox = await scalar(`SELECT count(*) FROM observations o JOIN locations l ON l."Id" = o."LocationId"
+      WHERE o."CharacteristicName" = 'pH' AND l."Longitude" BETWEEN -123.3 AND -121.5 AND l."Latitude" BETWEEN 48.9 AND 49.5`);
+    expect(inBox).toBeGreaterThan(0);
+    expect(stdout).toContain(`pH rows: ${inBox} \nids: ${inBox} \n`);
   });
 });
 

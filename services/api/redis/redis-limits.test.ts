@@ -21,6 +21,8 @@ async function replica(url = URL): Promise<Redis> {
   return r;
 }
 
+const redisKeys = async (pattern: string) => (await opened[0]!.keys(pattern)).sort();
+
 afterAll(async () => {
   const cleanup = opened[0];
   if (cleanup?.status === 'ready') {
@@ -41,6 +43,34 @@ describe('rate limit in Redis', () => {
     expect(decisions[4]).toMatchObject({ remaining: 0, retryAfter: 1 });
     expect(decisions[4]!.reset).toBeGreaterThanOrEqual(1);
     expect((await b('another key')).allowed).toBe(true);
+  });
+
+  it('a request beyond the bucket is held back within maxWaitMs on either replica: its token reserved, the next one waits longer', async () => {
+    const a = redisRateLimit(await replica(), { rps: 2, burst: 1, maxWaitMs: 1000, prefix });
+    const b = redisRateLimit(await replica(), { rps: 2, burst: 1, maxWaitMs: 1000, prefix });
+    const [first, second, third, fourth] = [await a('k5'), await b('k5'), await a('k5'), await b('k5')];
+    expect([first.allowed, second.allowed, third.allowed, fourth.allowed]).toEqual([true, true, true, false]);
+    expect(first.waitMs).toBe(0);
+    // Redis's clock moves between the calls: at most 500 and 1,000 ms.
+    expect(second.waitMs).toBeGreaterThan(0);
+    expect(second.waitMs).toBeLessThanOrEqual(500);
+    expect(third.waitMs).toBeGreaterThan(second.waitMs!);
+    expect(third.waitMs).toBeLessThanOrEqual(1000);
+    expect(fourth.retryAfter).toBeGreaterThanOrEqual(1);
+  });
+
+  it('dataset files’ bytes and discovery documents: buckets of their own per client, drawn by cost across replicas', async () => {
+    const bytesA = redisRateLimit(await replica(), { rps: 1024, burst: 100_000, prefix, bucket: 'bytes' });
+    const bytesB = redisRateLimit(await replica(), { rps: 1024, burst: 100_000, prefix, bucket: 'bytes' });
+    const pages = redisRateLimit(await replica(), { rps: 2, burst: 1, prefix });
+    expect(await bytesA('k6', 60_000)).toMatchObject({ allowed: true, remaining: 40_000 });
+    expect(await bytesB('k6', 60_000)).toMatchObject({ allowed: false });
+    expect((await bytesB('k6', 30_000)).allowed).toBe(true);
+    // The same client's pages bucket is another key: untouched.
+    expect(await pages('k6')).toMatchObject({ allowed: true, remaining: 0 });
+    const discovery = redisRateLimit(await replica(), { rps: 2, burst: 1, prefix, bucket: 'discovery' });
+    expect((await discovery('k6')).allowed).toBe(true);
+    expect(await redisKeys(`${prefix}*k6`)).toEqual([`${prefix}bytes:k6`, `${prefix}discovery:k6`, `${prefix}rate:k6`]);
   });
 
   it('with Redis unreachable, each replica limits alone instead of failing or waiting', async () => {

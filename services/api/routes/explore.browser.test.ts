@@ -26,6 +26,7 @@ import type { AccessOptions } from '../middleware/access.js';
 import { NODE_SERVER_OPTIONS } from '../middleware/url-length.js';
 import { REPO_ROOT } from '../testing/fixture-db.js';
 import { filesFixture, type FilesFixture } from '../testing/files-fixture.js';
+import { listenAsMakeStart, refusals } from '../testing/start-defaults.js';
 import { listen, type TestServer } from '../testing/test-server.js';
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -587,6 +588,32 @@ describe('the explorer page when the API refuses', () => {
     await page.waitForSelector('#results:not([aria-busy])', { timeout: 30_000 });
     expect(notices.some((t) => /busy \(429\): retrying in/.test(t))).toBe(true);
     expect(Number(await page.getAttribute('#map', 'data-points'))).toBeGreaterThan(0);
+    await page.close();
+  });
+});
+
+describe('the explorer page under make start\'s defaults (issue 39)', () => {
+  it('its first view is complete with no notice and no request refused: discovery documents spend no page budget, pages over the burst wait', async () => {
+    const api = await listenAsMakeStart(db, { deps: { explore: { assetsDir: join(dir, 'assets') }, regionsFile: join(REPO_ROOT, 'scripts/sample/hubs.geojson') } });
+    servers.push(api);
+    const page = await browser.newPage();
+    const shown: string[] = [];
+    await page.exposeFunction('noteShown', (t: string) => shown.push(t));
+    await page.addInitScript(() => {
+      new MutationObserver(() => {
+        const p = document.getElementById('problem');
+        if (p && !p.hidden) void (window as unknown as { noteShown: (t: string) => void }).noteShown(p.textContent ?? '');
+      }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+    });
+    await page.goto(`${api.origin}/explore`);
+    await page.waitForSelector('#total[data-total]', { timeout: 30_000 });
+    await page.waitForSelector('#results:not([aria-busy])', { timeout: 30_000 });
+    expect(Number(await page.getAttribute('#map', 'data-points'))).toBeGreaterThan(0);
+    expect(shown).toEqual([]);
+    expect(await page.isHidden('#problem')).toBe(true);
+    expect(refusals(api)).toEqual([]);
+    // More data requests than the pages' burst would have let through at once, beside the discovery documents.
+    expect(api.answered.filter((a) => a.target.startsWith('/v1/')).length).toBeGreaterThan(api.config.RATE_LIMIT_BURST);
     await page.close();
   });
 });
