@@ -7,7 +7,7 @@
 import { accessOptions } from '../access-options.js';
 import { createApp, type AppDeps } from '../app.js';
 import { loadApiConfig, type ApiConfig } from '../config.js';
-import type { Database } from '../db/database.js';
+import { acquirer, type Database } from '../db/database.js';
 import { openKeyStore } from '../keys/key-store.js';
 import { makeStartApiEnv } from '../make-start-env.js';
 import { NODE_SERVER_OPTIONS } from '../middleware/url-length.js';
@@ -51,7 +51,7 @@ export async function listenAsMakeStart(db: Database, opts: MakeStartOptions = {
   // A fresh checkout has no key file: the API is open (counting clients by address) unless the test issues a key.
   const keys = await openKeyStore({ plainKeys: config.API_KEYS, pollMs: 0 });
   app = createApp({
-    acquire: () => db.acquire(),
+    acquire: acquirer(db),
     links: { publicBaseUrl: config.PUBLIC_BASE_URL, trustProxy: config.TRUST_PROXY },
     limits: { queryTimeoutMs: config.QUERY_TIMEOUT_MS, maxPageBytes: config.MAX_PAGE_BYTES, streamStallMs: config.STREAM_STALL_MS },
     exportTimeoutMs: config.EXPORT_TIMEOUT_MS,
