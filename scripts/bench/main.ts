@@ -11,7 +11,7 @@
  * BENCH_TEXT_TO_NULL=1 (text references and exports to /dev/null), BENCH_PUBLISHES (200: the publish section's no-decay run), BENCH_ONLY=publish (that section alone, on the cached hub),
  * BENCH_ONLY=extract (§1, §5 and §1z alone: the formats' extracts and compression, no scale table), BENCH_ONLY=export
  * (§1e whole-result exports alone), BENCH_ONLY=extract,export (both, for the formats at 10M and 100M), BENCH_ONLY=features
- * (§F OGC API – Features pages against the OData pages alone), BENCH_ONLY=retention (§R what older publications held for pinned links cost), BENCH_ONLY=spatial (§S a 1,000-vertex polygon against its
+ * (§F OGC API – Features pages against the OData pages alone), BENCH_ONLY=retention (§R what older publications held for pinned links cost), BENCH_ONLY=engines (§E polars over HTTP against local disk), BENCH_ONLY=spatial (§S a 1,000-vertex polygon against its
  * Id list and its bbox alone). §7's ingest figures come with every run but publish and features.
  * §C capacity (N concurrent clients of three kinds against an API with the default limits) runs after §1–§6 on its own
  * API; BENCH_ONLY=capacity runs it alone (any ROWS). BENCH_CAPACITY_SECONDS (20) per N, BENCH_CAPACITY_CLIENTS (1,2,4,8,16,32).
@@ -38,6 +38,7 @@ import { partitionedSection } from './section-partitioned.js';
 import { postgresSection } from './section-postgres.js';
 import { publishSection } from './section-publish.js';
 import { retentionSection } from './section-retention.js';
+import { enginesSection } from './section-engines.js';
 import { renderScaleTable, scaleSection, scaleSizes } from './section-scale.js';
 import { spatialSection } from './section-spatial.js';
 import { summarise } from './stats.js';
@@ -78,9 +79,10 @@ const featuresOnly = only.has('features');
 const retentionOnly = only.has('retention');
 const spatialOnly = only.has('spatial');
 const capacityOnly = only.has('capacity');
-const known = ['publish', 'extract', 'export', 'features', 'retention', 'spatial', 'capacity'];
-if ([...only].some((s) => !known.includes(s)) || ((publishOnly || featuresOnly || retentionOnly || spatialOnly || capacityOnly) && only.size > 1)) {
-  throw new Error(`BENCH_ONLY=${process.env.BENCH_ONLY}: the sections that run alone are 'publish', 'extract', 'export', 'features', 'retention', 'spatial' and 'capacity'; 'extract,export' runs those two`);
+const enginesOnly = only.has('engines');
+const known = ['publish', 'extract', 'export', 'features', 'retention', 'spatial', 'capacity', 'engines'];
+if ([...only].some((s) => !known.includes(s)) || ((publishOnly || featuresOnly || retentionOnly || spatialOnly || capacityOnly || enginesOnly) && only.size > 1)) {
+  throw new Error(`BENCH_ONLY=${process.env.BENCH_ONLY}: the sections that run alone are 'publish', 'extract', 'export', 'features', 'retention', 'spatial', 'capacity' and 'engines'; 'extract,export' runs those two`);
 }
 const capacity = { seconds: int('BENCH_CAPACITY_SECONDS', 20), clients: capacityClients(process.env.BENCH_CAPACITY_CLIENTS) };
 const sizes = only.size > 0 ? [] : scaleSizes(process.env.BENCH_SCALE, settings);
@@ -112,6 +114,12 @@ async function mainSections() {
     const details: Record<string, unknown> = {};
     await capacityRun(cache.duckdbPath, duck, details);
     duck.close();
+    return { cache, filters: undefined, pgLoad: undefined, details };
+  }
+  if (enginesOnly) {
+    duck.close();
+    const details: Record<string, unknown> = {};
+    await engines(cache, details);
     return { cache, filters: undefined, pgLoad: undefined, details };
   }
   const filters = await discoverFilters(duck);
@@ -169,6 +177,7 @@ async function mainSections() {
 
   if (!failure && only.size === 0) await publish(cache, ctx.details);
   if (!failure && only.size === 0) await retention(cache, ctx.details);
+  if (!failure && only.size === 0) await engines(cache, ctx.details);
   const ingest = cache.ingest;
   figures.push({
     section: '7',
@@ -226,6 +235,15 @@ async function capacityRun(path: string, duck: Awaited<ReturnType<typeof openDuc
 async function publish(cache: { readonly duckdbPath: string; readonly dir: string }, details: Record<string, unknown>): Promise<void> {
   try {
     await publishSection({ rows: settings.rows, runs: settings.runs, hub: cache.duckdbPath, dir: cache.dir, figures, details, log });
+  } catch (err) {
+    failure = err;
+  }
+}
+
+/** §E on the cached hub's files. */
+async function engines(cache: { readonly duckdbPath: string }, details: Record<string, unknown>): Promise<void> {
+  try {
+    await enginesSection({ rows: settings.rows, runs: Math.min(settings.runs, 3), hub: cache.duckdbPath, figures, details, log });
   } catch (err) {
     failure = err;
   }
