@@ -25,6 +25,7 @@ describe('ingest settings', () => {
     expect(loadIngestSettings({ DUCKDB_PATH: '', REPORT_MAX_REJECTS: '' })).toEqual({
       SRC: undefined, DUCKDB_PATH: 'data/tributary.duckdb', PUBLICATION_STORE: undefined, REGIONS_FILE: undefined, REPORT: undefined,
       REPORT_MAX_REJECTS: 1000, DOI_PATTERN: undefined, REJECTS_DIR: undefined, REJECTS_WARNINGS: false, INGEST_MEMORY_LIMIT: undefined, INGEST_TRACE: false, INGEST_LOCK_TIMEOUT_MS: 600_000,
+      PUBLICATION_RETENTION_MS: 3_600_000, METRICS_TEXTFILE: undefined,
     });
   });
 

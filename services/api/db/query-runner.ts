@@ -50,13 +50,24 @@ export function createQueryRunner(instance: DuckDBInstance, extract: Pick<Extrac
   async function acquireConnection(signal: AbortSignal | undefined): Promise<{ conn: DuckDBConnection; done: () => void }> {
     signal?.throwIfAborted();
     const conn = await instance.connect();
-    const onAbort = () => conn.interrupt();
+    if (signal?.aborted) {
+      conn.closeSync();
+      signal.throwIfAborted();
+    }
+    // DuckDB forgets an interrupt that lands before the query has started (on a loaded machine the query may start
+    // after the deadline fired): interrupt again until the query is done.
+    let again: NodeJS.Timeout | undefined;
+    const onAbort = () => {
+      conn.interrupt();
+      again ??= setInterval(() => conn.interrupt(), 50);
+    };
     signal?.addEventListener('abort', onAbort, { once: true });
     running++;
     return {
       conn,
       done() {
         running--;
+        clearInterval(again);
         signal?.removeEventListener('abort', onAbort);
         // Interrupting first stops DuckDB from computing rows nobody will read (a consumer that left early).
         conn.interrupt();

@@ -3,13 +3,14 @@
  *
  * - `discovery`: the documents a client reads to learn the API before it asks for data (the service document,
  *   `$metadata`, OpenAPI, the OGC landing page, conformance, collections, a collection, its queryables, the
- *   downloads index, the manifest and the change feed). Each is small, built from the catalogue or one publication's
+ *   downloads index, the manifest and the change feed), and the regions collection's outlines. Each is small, built from the catalogue or one publication's
  *   list, and cacheable; GIS clients read five or six of them in their first second (GDAL 3.12: landing page, API
  *   description, collections, then the items), so they must never spend the pages' bucket.
  * - `file`: a dataset file (range, HEAD or whole): no query runs, so it is metered by the bytes it sends.
  * - `page`: everything else (pages, counts, aggregates, OGC items, exports): the DataStream contract of 2 requests/s.
  */
 import { PATHS } from '../http/paths.js';
+import { REGIONS_COLLECTION } from '../ogc/regions-collection.js';
 
 export type RequestCost = 'discovery' | 'file' | 'page';
 
@@ -24,6 +25,8 @@ const DISCOVERY: readonly RegExp[] = [
   new RegExp(`^${escape(PATHS.odata)}/(\\$|%24)metadata$`),
   new RegExp(`^${COLLECTION}/?$`),
   new RegExp(`^${COLLECTION}/queryables$`),
+  // The regions' outlines come from REGIONS_FILE, read once, not from a query: the explorer's map draws them first.
+  new RegExp(`^${escape(PATHS.features)}/collections/${REGIONS_COLLECTION}/items(/[^/]+)?/?$`),
 ];
 
 export function requestCost(path: string): RequestCost {
