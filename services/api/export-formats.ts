@@ -3,6 +3,7 @@
  * route negotiates them (`$format` or `Accept`), query/compile-export.ts compiles each one's query (a COPY for
  * Parquet, CSV and NDJSON; typed columns for Arrow, which DuckDB's core cannot COPY), OpenAPI offers them. Separate from formats.ts, the paged formats: an export never pages, and Parquet cannot be a page.
  */
+import { acceptedRanges } from './accept-ranges.js';
 
 /** The resources a whole result can be exported from: the row-per-observation ones. */
 export const EXPORT_RESOURCES = ['Records', 'Observations'] as const;
@@ -70,15 +71,7 @@ export function exportFormatByName(value: string): ExportFormat | undefined {
  */
 export function exportFormatFromAccept(accept: string | undefined): ExportFormat | undefined {
   if (!accept || !accept.trim()) return DEFAULT_EXPORT_FORMAT;
-  const ranges = accept
-    .split(',')
-    .map((part, order) => {
-      const [type = '', ...params] = part.split(';').map((s) => s.trim().toLowerCase());
-      const q = params.find((p) => p.startsWith('q='));
-      return { type, q: q ? Number(q.slice(2)) : 1, order };
-    })
-    .filter((r) => r.type && !(r.q <= 0))
-    .sort((a, b) => b.q - a.q || a.order - b.order);
+  const ranges = acceptedRanges(accept);
   for (const r of ranges) {
     if (r.type === '*/*' || r.type === 'application/*') return DEFAULT_EXPORT_FORMAT;
     const f = EXPORT_FORMAT_NAMES.find((name) => EXPORT_FORMATS[name].mediaType === r.type);

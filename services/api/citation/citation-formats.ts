@@ -7,6 +7,7 @@ import { CSL_JSON } from '../http/links.js';
 import { toBibtex } from './bibtex.js';
 import type { CitationDocument } from './citation-document.js';
 import { toRis } from './ris.js';
+import { acceptedRanges } from '../accept-ranges.js';
 
 export interface CitationFormatDef {
   /** Asked for in Accept, or as `format=` with this or the format's name. */
@@ -82,15 +83,7 @@ export function citationFormatByName(value: string): CitationFormat | undefined 
  */
 export function citationFormatFromAccept(accept: string | undefined): CitationFormat | undefined {
   if (!accept || !accept.trim()) return DEFAULT_CITATION_FORMAT;
-  const ranges = accept
-    .split(',')
-    .map((part, order) => {
-      const [type = '', ...params] = part.split(';').map((s) => s.trim().toLowerCase());
-      const q = params.find((p) => p.startsWith('q='));
-      return { type, q: q ? Number(q.slice(2)) : 1, order };
-    })
-    .filter((r) => r.type && !(r.q <= 0))
-    .sort((a, b) => b.q - a.q || a.order - b.order);
+  const ranges = acceptedRanges(accept);
   for (const r of ranges) {
     if (r.type === '*/*' || r.type === 'application/*') return DEFAULT_CITATION_FORMAT;
     if (r.type === 'text/*') return 'text';

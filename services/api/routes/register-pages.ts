@@ -20,6 +20,7 @@ import { PAGE_CSP } from './page-layout.js';
 import { datasetPagePath } from './page-links.js';
 import { datasetJsonLd, locationJsonLd } from './schema-org.js';
 import { locationShare, robotsTxt, sitemapIndex, sitemapParts, SITEMAP_URLS, urlSet } from './sitemap.js';
+import { acceptedRanges } from '../accept-ranges.js';
 
 export interface PagesDeps extends Pick<HandlerDeps, 'links'> {
   /** URLs per sitemap file; sitemaps.org's 50,000 unless a test asks for fewer. */
@@ -145,15 +146,7 @@ export function wantsJsonLd(accept: string | undefined): boolean {
 /** The catalogue's format an Accept header asks for (by q, then order); undefined when it names neither (406). */
 export function catalogueFormat(accept: string | undefined): CatalogueFormat | undefined {
   if (!accept || !accept.trim()) return 'jsonld';
-  const ranges = accept
-    .split(',')
-    .map((part, order) => {
-      const [type = '', ...params] = part.split(';').map((s) => s.trim().toLowerCase());
-      const q = params.find((p) => p.startsWith('q='));
-      return { type, q: q ? Number(q.slice(2)) : 1, order };
-    })
-    .filter((r) => r.type && !(r.q <= 0))
-    .sort((a, b) => b.q - a.q || a.order - b.order);
+  const ranges = acceptedRanges(accept);
   for (const { type } of ranges) {
     if (type === 'text/turtle' || type === 'text/*') return 'turtle';
     if (type === CATALOGUE_MEDIA.jsonld || type === 'application/json' || type === 'application/*' || type === '*/*') return 'jsonld';

@@ -1,0 +1,21 @@
+/** Content negotiation's one parse of `Accept` (RFC 9110 §12.5.1), shared by every route that negotiates. */
+
+export interface MediaRange {
+  /** Lower-cased, parameters dropped: `text/csv`, `text/*`, `*\/*`. */
+  readonly type: string;
+  readonly q: number;
+}
+
+/** The header's media ranges, most preferred first (by q, then order); ranges with q=0 are left out. */
+export function acceptedRanges(accept: string): MediaRange[] {
+  return accept
+    .split(',')
+    .map((part, order) => {
+      const [type = '', ...params] = part.split(';').map((s) => s.trim().toLowerCase());
+      const q = params.find((p) => p.startsWith('q='));
+      return { type, q: q ? Number(q.slice(2)) : 1, order };
+    })
+    .filter((r) => r.type && !(r.q <= 0))
+    .sort((a, b) => b.q - a.q || a.order - b.order)
+    .map(({ type, q }) => ({ type, q }));
+}
