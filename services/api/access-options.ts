@@ -6,7 +6,7 @@
 import type { Redis } from 'ioredis';
 import type { ApiConfig } from './config.js';
 import type { KeyStore } from './keys/key-store.js';
-import { createQueryGate } from './limits/query-gate.js';
+import { createQueryGate, type QueryGate } from './limits/query-gate.js';
 import type { AccessOptions } from './middleware/access.js';
 import type { ClientSlots } from './middleware/concurrency.js';
 import { redisRateLimit } from './redis/redis-rate-limit.js';
@@ -16,6 +16,8 @@ export interface AccessDeps {
   /** The replicas' Redis and the places counted in it (redis/redis-slots.ts). */
   readonly shared?: { readonly redis: Redis; readonly slots: ClientSlots };
   readonly log?: (msg: string) => void;
+  /** The query gate, when the caller made it (main.ts observes it for the metrics); else one from the settings. */
+  readonly queryGate?: QueryGate;
 }
 
 export function accessOptions(config: ApiConfig, deps: AccessDeps): AccessOptions {
@@ -47,7 +49,7 @@ export function accessOptions(config: ApiConfig, deps: AccessDeps): AccessOption
             slots: deps.shared.slots,
           }
         : undefined,
-    queryGate: createQueryGate({ maxConcurrent: config.MAX_CONCURRENT_QUERIES, maxQueue: config.QUERY_QUEUE, maxWaitMs: config.QUERY_TIMEOUT_MS }),
+    queryGate: deps.queryGate ?? createQueryGate({ maxConcurrent: config.MAX_CONCURRENT_QUERIES, maxQueue: config.QUERY_QUEUE, maxWaitMs: config.QUERY_TIMEOUT_MS }),
     maxUrlBytes: config.MAX_URL_BYTES,
     trustProxy: config.TRUST_PROXY,
     log: deps.log,

@@ -100,7 +100,7 @@ const app = createApp({
   log,
   regionsFile: config.REGIONS_FILE,
   explore: { assetsDir: config.EXPLORE_ASSETS_DIR, tileUrl: config.EXPLORE_TILE_URL, tileAttribution: config.EXPLORE_TILE_ATTRIBUTION },
-  access: { ...accessOptions(config, { keys, shared: redis && slots ? { redis, slots } : undefined, log }), queryGate: metrics ? observeGate(gate, metrics) : gate },
+  access: accessOptions(config, { keys, shared: redis && slots ? { redis, slots } : undefined, log, queryGate: metrics ? observeGate(gate, metrics) : gate }),
   observe: { metrics, accessLog: config.ACCESS_LOG ? (line) => process.stdout.write(`${line}\n`) : undefined, sample: config.ACCESS_LOG_SAMPLE, trustProxy: config.TRUST_PROXY },
 });
 
