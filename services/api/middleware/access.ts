@@ -40,6 +40,7 @@ import { concurrencyPerClient, headWithoutBody, queryGate, type ClientSlots } fr
 import { cors } from './cors.js';
 import { fileBytes } from './file-bytes.js';
 import { rateLimit, type Decision } from './rate-limit.js';
+import { REGIONS_COLLECTION } from '../ogc/regions-collection.js';
 import { requestCost, type RequestCost } from './request-cost.js';
 import { urlLength } from './url-length.js';
 
@@ -128,10 +129,11 @@ export function registerAccess(app: Hono, opts: AccessOptions = {}, collectionPa
     // Only requests that run a DuckDB query wait for a slot; `$metadata` shares the route pattern.
     app.use(collectionPath, (c, next) => (reads(c) ? gate(c, next) : next()));
     app.use(exportPath, (c, next) => (reads(c) ? gate(c, next) : next()));
-    // OGC API – Features' items run the same queries (services/api/ogc/).
-    app.use(DATA_ROUTES.items.path, gate);
+    // OGC API – Features' items run the same queries (services/api/ogc/); the regions' outlines run none.
+    const queried: MiddlewareHandler = (c, next) => (c.req.param('collectionId') === REGIONS_COLLECTION ? next() : gate(c, next));
+    app.use(DATA_ROUTES.items.path, queried);
     app.use(DATA_ROUTES.collectionQuery.path, (c, next) => (c.req.method === 'POST' ? gate(c, next) : next()));
-    app.use(DATA_ROUTES.feature.path, gate);
+    app.use(DATA_ROUTES.feature.path, queried);
     // A citation counts its rows per dataset as $apply does.
     app.use(DATA_ROUTES.citation.path, (c, next) => (reads(c) ? gate(c, next) : next()));
     // The landing pages and the harvesters' documents that query per request (routes/register-pages.ts): a crawler
