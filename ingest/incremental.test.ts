@@ -172,5 +172,5 @@ describe('incremental publication', () => {
     expect((await runCompact({ duckdbPath: db })).published).toBe(true);
     expect(await query(db, 'SELECT * FROM observations')).toEqual(before);
     await checkDerived(db);
-  }, 180_000);
+  }, 300_000);
 });
