@@ -288,6 +288,8 @@ describe('concurrency', () => {
     first.destroy();
     expect((await queued).status).toBe(200);
     expect(await until(() => gate.running === 0)).toBe(true);
+    // Its hours-long query is interrupted by the disconnect: the tests after this one count DuckDB's queries.
+    expect(await until(() => running() === 0, 10_000)).toBe(true);
   });
 });
 
@@ -297,15 +299,16 @@ describe('time limit', () => {
     slow = true;
     try {
       const started = Date.now();
+      const before = running();
       const pending = get(port, `${RECORDS}?%24top=5`);
-      expect(await until(() => running() === 1, 2000)).toBe(true);
+      expect(await until(() => running() > before, 2000)).toBe(true);
       const res = await pending;
       expect(res.status).toBe(504);
       expect(res.json.errors[0]).toMatchObject({ status: '504', code: 'query_timeout' });
       expect(res.json.message).toMatch(/Retry once[\s\S]*\$top[\s\S]*\$filter/);
       expect(Date.now() - started).toBeLessThan(5000);
       // Interrupted, not abandoned: DuckDB is no longer running it.
-      expect(await until(() => running() === 0, 2000)).toBe(true);
+      expect(await until(() => running() <= before, 5000)).toBe(true);
     } finally {
       slow = false;
     }
@@ -326,19 +329,21 @@ describe('client disconnect', () => {
     'closing the socket after the first bytes of a 10,000-row page stops the DuckDB query (%s)',
     async (_name, headers) => {
       const port = await start({ keys: await openKeyStore({ plainKeys: ['d'] }), maxConcurrentPerKey: 2, queryGate: createQueryGate({ maxConcurrent: 4, maxQueue: 4, maxWaitMs: 1000 }) });
+      const before = running();
       const page = await hold(port, BIG, { ...headers, 'x-api-key': 'd' });
-      expect(running()).toBe(1);
+      expect(running()).toBe(before + 1);
       page.close();
-      expect(await until(() => running() === 0, 3000)).toBe(true);
+      expect(await until(() => running() <= before, 5000)).toBe(true);
     },
   );
 
   it('also without any access middleware (the page stream itself is cancelled)', async () => {
     const port = await start(undefined);
+    const before = running();
     const page = await hold(port, BIG);
-    expect(running()).toBe(1);
+    expect(running()).toBe(before + 1);
     page.close();
-    expect(await until(() => running() === 0, 3000)).toBe(true);
+    expect(await until(() => running() <= before, 5000)).toBe(true);
   });
 });
 
@@ -432,11 +437,12 @@ describe('security headers', () => {
 describe('HEAD', () => {
   it('answers the headers of a page and leaves no DuckDB query running for nobody', async () => {
     const port = await start({ keys: await openKeyStore({ plainKeys: ['h'] }), maxConcurrentPerKey: 1 });
+    const before = running();
     const res = await get(port, BIG, { 'x-api-key': 'h' }, 'HEAD');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/json/);
     expect(res.text).toBe('');
-    expect(await until(() => running() === 0, 3000)).toBe(true);
+    expect(await until(() => running() <= before, 5000)).toBe(true);
     // The key's one slot was given back.
     expect((await get(port, `${RECORDS}?%24top=1`, { 'x-api-key': 'h' })).status).toBe(200);
   });
