@@ -40,16 +40,43 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** When set, every `columns` query of a `slowable` snapshot is replaced by one that runs for hours. */
-let slow = false;
+/** When set, the next `columns` query of a `slowable` snapshot is replaced by one that runs for hours. */
+let slowNext = false;
+/** Set when that hours-long query has been handed to DuckDB. */
+let slowStarted = false;
+/** When set, page text is produced only once the request has been aborted (a client that left before its first row). */
+let late: LateRows | undefined;
+interface LateRows {
+  waiting: boolean;
+  /** The rows' generator has ended: read to its end, or cancelled. */
+  finished: boolean;
+}
+const HOURS = { sql: 'SELECT count(*) AS n FROM range(1000000000000) a WHERE a.range % 7 = 3', params: [] };
 function slowable(snapshot: Snapshot): Snapshot {
   return {
     ...snapshot,
     get running() {
       return snapshot.running;
     },
-    columns: (q, s) => snapshot.columns(slow ? { sql: 'SELECT count(*) AS n FROM range(1000000000000) a WHERE a.range % 7 = 3', params: [] } : q, s),
+    columns: (q, s) => {
+      if (!slowNext) return snapshot.columns(q, s);
+      slowNext = false;
+      slowStarted = true;
+      return snapshot.columns(HOURS, s);
+    },
+    copyText: (q, rowEnd, s) => (late && s ? afterAbort(late, s, () => snapshot.copyText(q, rowEnd)) : snapshot.copyText(q, rowEnd, s)),
   };
+}
+
+/** Waits for `signal` to abort, then yields what `rows` makes: rows that arrive after their client has gone. */
+async function* afterAbort(state: LateRows, signal: AbortSignal, rows: () => AsyncGenerator<Uint8Array, number>): AsyncGenerator<Uint8Array, number> {
+  state.waiting = true;
+  if (!signal.aborted) await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+  try {
+    return yield* rows();
+  } finally {
+    state.finished = true;
+  }
 }
 
 /** Queries running in DuckDB now, on the current snapshot. */
@@ -271,12 +298,12 @@ describe('concurrency', () => {
     const gate = createQueryGate({ maxConcurrent: 1, maxQueue: 1, maxWaitMs: 10_000 });
     const port = await start({ keys, queryGate: gate });
     // A query still working holds its slot (one whose response waits on its client parks it: stall.server.test.ts).
-    slow = true;
+    slowStarted = false;
+    slowNext = true;
     const first = request({ host: '127.0.0.1', port, path: `${RECORDS}?%24top=5`, headers: { 'x-api-key': 'x' }, agent: false });
     first.on('error', () => {});
     first.end();
-    await until(() => running() === 1);
-    slow = false;
+    expect(await until(() => slowStarted && running() === 1)).toBe(true);
     const queued = get(port, `${RECORDS}?%24top=1`, { 'x-api-key': 'y' });
     await until(() => gate.waiting === 1);
     const refused = await get(port, `${RECORDS}?%24top=1`, { 'x-api-key': 'z' });
@@ -296,12 +323,13 @@ describe('concurrency', () => {
 describe('time limit', () => {
   it('a query without a first row by QUERY_TIMEOUT_MS is interrupted in DuckDB and answered 504 with advice', async () => {
     const port = await start(undefined, { queryTimeoutMs: 300 });
-    slow = true;
+    slowStarted = false;
+    slowNext = true;
     try {
       const started = Date.now();
       const before = running();
       const pending = get(port, `${RECORDS}?%24top=5`);
-      expect(await until(() => running() > before, 2000)).toBe(true);
+      expect(await until(() => slowStarted && running() > before, 2000)).toBe(true);
       const res = await pending;
       expect(res.status).toBe(504);
       expect(res.json.errors[0]).toMatchObject({ status: '504', code: 'query_timeout' });
@@ -310,7 +338,7 @@ describe('time limit', () => {
       // Interrupted, not abandoned: DuckDB is no longer running it.
       expect(await until(() => running() <= before, 5000)).toBe(true);
     } finally {
-      slow = false;
+      slowNext = false;
     }
     expect((await get(port, `${RECORDS}?%24top=5`)).status).toBe(200);
   });
@@ -336,6 +364,24 @@ describe('client disconnect', () => {
       expect(await until(() => running() <= before, 5000)).toBe(true);
     },
   );
+
+  it('a client that leaves before its first row: the page made after it left is cancelled, its query and connection freed', async () => {
+    const port = await start({ keys: await openKeyStore({ plainKeys: ['e'] }), queryGate: createQueryGate({ maxConcurrent: 4, maxQueue: 4, maxWaitMs: 1000 }) });
+    const before = running();
+    late = { waiting: false, finished: false };
+    try {
+      const req = request({ host: '127.0.0.1', port, path: BIG, headers: { 'x-api-key': 'e' }, agent: false });
+      req.on('error', () => {});
+      req.end();
+      expect(await until(() => late!.waiting)).toBe(true);
+      req.destroy();
+      // Nobody reads the body: only the server's own cancellation ends the rows' generator (and its COPY).
+      expect(await until(() => late!.finished, 5000)).toBe(true);
+      expect(await until(() => running() <= before, 5000)).toBe(true);
+    } finally {
+      late = undefined;
+    }
+  });
 
   it('also without any access middleware (the page stream itself is cancelled)', async () => {
     const port = await start(undefined);

@@ -143,8 +143,9 @@ export async function holdUntilSent(c: Context, next: () => Promise<void>, done:
       async pull(controller) {
         try {
           if (slot && !(await slot.resume(c.req.raw.signal))) {
-            // The client left while this response waited for a slot: the abort cancels the rows; end the body too.
-            controller.error(new Error('the client went away'));
+            // The client left while this response waited for a slot: the abort cancels the rows; end the body too,
+            // as cut (never complete), with the code Node gives a premature close so the server does not log a stack.
+            controller.error(Object.assign(new Error('the client went away'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
             finish();
             return;
           }
@@ -169,7 +170,11 @@ export async function holdUntilSent(c: Context, next: () => Promise<void>, done:
     { highWaterMark: 0 },
   );
   // A disconnect must reach the page stream even when a transform in between (compression) does not pass
-  // cancellation back: cancelling here ends the DuckDB query.
-  c.req.raw.signal.addEventListener('abort', () => void reader.cancel(c.req.raw.signal.reason).catch(() => {}), { once: true });
+  // cancellation back: cancelling here ends the DuckDB query. A client that left while the handler was still
+  // working (its abort came before this listener) is cancelled at once: Node may not tell the server a second
+  // time, and a body nobody reads would hold its query, connection and pipe forever.
+  const cancel = () => void reader.cancel(c.req.raw.signal.reason).catch(() => {});
+  if (c.req.raw.signal.aborted) cancel();
+  else c.req.raw.signal.addEventListener('abort', cancel, { once: true });
   c.res = new Response(tracked, { status: c.res.status, headers: c.res.headers });
 }
