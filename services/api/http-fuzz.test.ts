@@ -105,17 +105,14 @@ const ALLOWED_IDENTIFIERS = new Set<string>([
 ]);
 
 describe('HTTP fuzz: hostile $filter/$select/$skiptoken/$top', () => {
-  it('never a 500, a few milliseconds per request, and no input text in the SQL', async () => {
-    const durations: number[] = [];
+  it('never a 500, an error body for every refusal, and no input text in the SQL', async () => {
     const statuses = new Map<number, number>();
     await fc.assert(
       fc.asyncProperty(request, async ({ resource, options, encode: enc }) => {
         const qs = options.map(([k, v]) => `${encodeURIComponent(k).replace('%24', '$')}=${enc(v)}`).join('&');
         const before = compiled.length;
-        const started = performance.now();
         const res = await app.request(`/v1/odata/v4/${resource}?${qs}`, { headers: { 'x-api-key': 'fuzz-key' } });
         const text = await res.text();
-        durations.push(performance.now() - started);
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         expect(res.status, `${resource}?${qs}\n${text}`).toBeLessThan(500);
         if (res.status >= 400) {
@@ -138,12 +135,5 @@ describe('HTTP fuzz: hostile $filter/$select/$skiptoken/$top', () => {
     expect([...statuses.keys()].some((s) => s === 200)).toBe(true);
     expect([...statuses.keys()].some((s) => s === 400)).toBe(true);
     expect(compiled.some((q) => q.params.some((p) => String(p).includes(MARK)))).toBe(true);
-    const sorted = durations.slice(200).sort((a, b) => a - b);
-    const p99 = sorted[Math.floor(sorted.length * 0.99)]!;
-    const median = sorted[sorted.length >> 1]!;
-    console.log(`HTTP fuzz: ${durations.length} requests, statuses ${JSON.stringify(Object.fromEntries(statuses))}, median ${median.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms, max ${sorted.at(-1)!.toFixed(1)} ms`);
-    // Generous bounds (the suite runs files in parallel on shared cores); typical figures are far below.
-    expect(median).toBeLessThan(5);
-    expect(p99).toBeLessThan(25);
   });
 });
