@@ -5,7 +5,7 @@
  * uses (datastreamjs is not published on npm, and its host is fixed to api.datastream.org; R's arrow has no Debian
  * package).
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +14,7 @@ import { openDatabase, type Database } from './db/database.js';
 import { listenAsMakeStart, refusals, type StartDefaultsServer } from './testing/start-defaults.js';
 import { REPO_ROOT } from './testing/fixture-db.js';
 import { filesFixture, type FilesFixture } from './testing/files-fixture.js';
+import { runClient } from './testing/run-client.js';
 
 const RECIPES = join(REPO_ROOT, 'docs', 'recipes');
 let files: FilesFixture;
@@ -49,17 +50,7 @@ interface Index {
 const index = async () => (await (await fetch(`${url}/v1/downloads`)).json()) as Index;
 
 /** Runs a recipe asynchronously: the server answering it lives in this process. */
-function run(command: string, args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env: { ...process.env, TRIBUTARY_URL: url }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
+const run = (command: string, args: string[]) => runClient(command, args, { TRIBUTARY_URL: url });
 
 describe('docs/recipes', () => {
   it('curl.sh: discovery, citation, a filtered page, a count, an aggregate, a CSV extract', async () => {

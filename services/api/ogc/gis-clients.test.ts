@@ -5,7 +5,7 @@
  * there is one. The server's request log shows what each client asked for (filters sent, not applied client-side),
  * and that no request of any client was refused: none of these clients paces itself or retries a 429 (issue 39).
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +14,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { openDatabase, type Database } from '../db/database.js';
 import { REPO_ROOT } from '../testing/fixture-db.js';
+import { runClient } from '../testing/run-client.js';
 import { listenAsMakeStart, refusals, type StartDefaultsServer } from '../testing/start-defaults.js';
 
 const RECIPES = join(REPO_ROOT, 'docs', 'recipes');
@@ -48,17 +49,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function run(command: string, args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env: { ...process.env, TRIBUTARY_URL: server.origin, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
+const run = (command: string, args: string[], env: Record<string, string> = {}) => runClient(command, args, { TRIBUTARY_URL: server.origin, ...env });
 
 async function scalar(sql: string): Promise<number> {
   return Number((await ref.runAndReadAll(sql)).getRows()[0]![0]);

@@ -4,7 +4,6 @@
  * Python. The Python client (shapely + urllib) POSTs CQL2-JSON and OData `$query`; OWSLib sends CQL2-Text; GDAL's
  * OAPIF driver (ogr2ogr 3.6, whose `-where` is OGR SQL with no spatial predicate) sends its `-spat` box as `bbox`.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +12,7 @@ import { createApp } from '../app.js';
 import { openDatabase, type Database } from '../db/database.js';
 import { openKeyStore, type KeyStore } from '../keys/key-store.js';
 import { listen, type TestServer } from '../testing/test-server.js';
+import { runClient } from '../testing/run-client.js';
 
 const KEY = 'spatial-client-key';
 const SCRIPT = join(import.meta.dirname, 'spatial_clients.py');
@@ -54,17 +54,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function run(command: string, args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env: { ...process.env, TRIBUTARY_URL: server.origin, TRIBUTARY_API_KEY: KEY, GDAL_HTTP_HEADERS: `x-api-key: ${KEY}` }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
+const run = (command: string, args: string[]) => runClient(command, args, { TRIBUTARY_URL: server.origin, TRIBUTARY_API_KEY: KEY, GDAL_HTTP_HEADERS: `x-api-key: ${KEY}` });
 
 describe('a Python client (shapely + urllib): CQL2-JSON POSTed and OData $query, against shapely', () => {
   it('every spatial function on every shape selects the locations shapely selects', () => {

@@ -6,7 +6,6 @@
  * user runs it. No GDAL here has a Parquet driver (Debian's 3.6 is built without Arrow; pyogrio's 3.12 wheel has only
  * ADBC, which reads the file as a plain table), so GDAL and QGIS are documented, not run.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createApp } from '../app.js';
 import { openDatabase, type Database } from '../db/database.js';
 import { REPO_ROOT } from '../testing/fixture-db.js';
+import { runClient } from '../testing/run-client.js';
 import { listen, type TestServer } from '../testing/test-server.js';
 
 let db: Database;
@@ -31,17 +31,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function run(command: string, args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env: { ...process.env, TRIBUTARY_URL: server.origin }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
+const run = (command: string, args: string[]) => runClient(command, args, { TRIBUTARY_URL: server.origin });
 
 /**
  * Checks one file with geopandas, shapely and pyarrow; prints one JSON line of what it found. The
