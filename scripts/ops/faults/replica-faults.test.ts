@@ -4,7 +4,7 @@
  * bind mount the test can switch read-only. Clients are of the official kind: sequential pages following
  * `@odata.nextLink`, gzip, 2 requests/s, asking again for a page they could not read whole and waiting out a 429.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +14,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { publishToStore } from '../../../ingest/publish-store.js';
 import { copyPublished, REPO_ROOT } from '../../../services/api/testing/fixture-db.js';
-import { exited, freePort, startTopology, type Topology } from '../replicas/topology.js';
+import { exited, freePort, startRedisServer, startTopology, type Topology } from '../replicas/topology.js';
 import { mountUnavailable, mountVolume, type Volume } from './mounts.js';
 import { retryAfterMs, sleep, wholeGet, type WholeGet } from './whole-get.js';
 
@@ -32,22 +32,7 @@ let redisServer: ChildProcess | undefined;
 let topology: Topology | undefined;
 const lines: string[] = [];
 
-function startRedis(): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  return waitForRedis().then(() => child);
-}
-
-async function waitForRedis(): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    const probe = new Redis({ port: redisPort, host: '127.0.0.1', lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
-    probe.on('error', () => {});
-    const ok = await probe.connect().then(() => probe.ping().then(() => true), () => false);
-    probe.disconnect();
-    if (ok) return;
-    await sleep(50);
-  }
-  throw new Error(`redis-server on port ${redisPort} did not start`);
-}
+const startRedis = () => startRedisServer(redisPort);
 
 async function waitForLines(pattern: RegExp, count: number, ms: number): Promise<void> {
   for (const until = Date.now() + ms; Date.now() < until; await sleep(100)) if (lines.filter((l) => pattern.test(l)).length >= count) return;

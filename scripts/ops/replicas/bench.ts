@@ -12,7 +12,7 @@
  * port. Env: ROWS, LOAD_SECONDS (default 20), SMALL_REQUESTS (default 500). Prints a table; writes the figures to
  * data/bench/replicas-<time>.json.
  */
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,7 +22,7 @@ import { tokenBuckets } from '../../../services/api/middleware/rate-limit.js';
 import { createRedis, waitForRedis } from '../../../services/api/redis/redis-client.js';
 import { redisRateLimit } from '../../../services/api/redis/redis-rate-limit.js';
 import { redisSlots } from '../../../services/api/redis/redis-slots.js';
-import { exited, freePort, REPO_ROOT, startTopology, type Topology } from './topology.js';
+import { exited, freePort, REPO_ROOT, startRedisServer, startTopology, type Topology } from './topology.js';
 
 const run = promisify(execFile);
 const num = (name: string, def: number, max: number) => Math.min(max, Number(process.env[name] ?? def) || def);
@@ -159,7 +159,7 @@ async function load(url: string): Promise<Record<string, number>> {
 
 const dir = mkdtempSync(join(tmpdir(), 'tributary-bench-replicas-'));
 const redisPort = await freePort();
-const redisServer = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+const redisServer = await startRedisServer(redisPort);
 let topology: Topology | undefined;
 const results: Record<string, unknown> = { rows: ROWS, loadSeconds: LOAD_SECONDS, time: new Date().toISOString() };
 try {

@@ -2,7 +2,7 @@
  * Three API replicas behind a real HAProxy on loopback, sharing a real Redis (a redis-server of this test's own on
  * a free port, so that stopping it disturbs nobody) and a publication store in a temporary directory.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { publishToStore } from '../../../ingest/publish-store.js';
 import { issueKeyInRedis, revokeKeyInRedis } from '../../../services/api/keys/redis-keys.js';
 import { copyPublished } from '../../../services/api/testing/fixture-db.js';
-import { exited, freePort, REPO_ROOT, startTopology, waitForOk, type Topology } from './topology.js';
+import { exited, freePort, REPO_ROOT, startRedisServer, startTopology, waitForOk, type Topology } from './topology.js';
 
 const PREFIX = 'tributary:';
 const RECORDS = '/v1/odata/v4/Records';
@@ -27,22 +27,7 @@ let topology: Topology | undefined;
 const keys: Record<string, { key: string; id: string }> = {};
 const lines: string[] = [];
 
-function startRedis(): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  return waitForRedisPort().then(() => child);
-}
-
-async function waitForRedisPort(): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    const probe = new Redis({ port: redisPort, host: '127.0.0.1', lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
-    probe.on('error', () => {});
-    const ok = await probe.connect().then(() => probe.ping().then(() => true), () => false);
-    probe.disconnect();
-    if (ok) return;
-    await sleep(50);
-  }
-  throw new Error(`redis-server on port ${redisPort} did not start`);
-}
+const startRedis = () => startRedisServer(redisPort);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

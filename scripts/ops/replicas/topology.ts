@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createRedis, waitForRedis } from '../../../services/api/redis/redis-client.js';
 import { haproxyConfig } from './haproxy-config.js';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '../../..');
@@ -74,6 +75,26 @@ export async function freePort(): Promise<number> {
 export function exited(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((r) => child.once('exit', () => r()));
+}
+
+/**
+ * A redis-server of the caller's own on `port`, with nothing on disk (a restart starts empty), resolved once it
+ * answers PING: the replicas' shared Redis in the tests and the bench, which a test may stop without disturbing any
+ * other.
+ */
+export async function startRedisServer(port: number): Promise<ChildProcess> {
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const url = `redis://127.0.0.1:${port}`;
+  const probe = createRedis({ url });
+  try {
+    await waitForRedis(probe, url, 5000);
+    return child;
+  } catch (err) {
+    child.kill('SIGKILL');
+    throw err;
+  } finally {
+    probe.disconnect();
+  }
 }
 
 async function killAndWait(child: ChildProcess, graceMs: number): Promise<void> {
