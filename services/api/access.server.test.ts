@@ -40,10 +40,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** When set, the next `columns` query of a `slowable` snapshot is replaced by one that runs for hours. */
+/** When set, the next `columns` query of a `slowable` snapshot is replaced by one that runs for hours (and it is unset). */
 let slowNext = false;
-/** Set when that hours-long query has been handed to DuckDB. */
-let slowStarted = false;
 /** When set, page text is produced only once the request has been aborted (a client that left before its first row). */
 let late: LateRows | undefined;
 interface LateRows {
@@ -61,7 +59,6 @@ function slowable(snapshot: Snapshot): Snapshot {
     columns: (q, s) => {
       if (!slowNext) return snapshot.columns(q, s);
       slowNext = false;
-      slowStarted = true;
       return snapshot.columns(HOURS, s);
     },
     copyText: (q, rowEnd, s) => (late && s ? afterAbort(late, s, () => snapshot.copyText(q, rowEnd)) : snapshot.copyText(q, rowEnd, s)),
@@ -298,12 +295,11 @@ describe('concurrency', () => {
     const gate = createQueryGate({ maxConcurrent: 1, maxQueue: 1, maxWaitMs: 10_000 });
     const port = await start({ keys, queryGate: gate });
     // A query still working holds its slot (one whose response waits on its client parks it: stall.server.test.ts).
-    slowStarted = false;
     slowNext = true;
     const first = request({ host: '127.0.0.1', port, path: `${RECORDS}?%24top=5`, headers: { 'x-api-key': 'x' }, agent: false });
     first.on('error', () => {});
     first.end();
-    expect(await until(() => slowStarted && running() === 1)).toBe(true);
+    expect(await until(() => !slowNext && running() === 1)).toBe(true);
     const queued = get(port, `${RECORDS}?%24top=1`, { 'x-api-key': 'y' });
     await until(() => gate.waiting === 1);
     const refused = await get(port, `${RECORDS}?%24top=1`, { 'x-api-key': 'z' });
@@ -323,13 +319,12 @@ describe('concurrency', () => {
 describe('time limit', () => {
   it('a query without a first row by QUERY_TIMEOUT_MS is interrupted in DuckDB and answered 504 with advice', async () => {
     const port = await start(undefined, { queryTimeoutMs: 300 });
-    slowStarted = false;
     slowNext = true;
     try {
       const started = Date.now();
       const before = running();
       const pending = get(port, `${RECORDS}?%24top=5`);
-      expect(await until(() => slowStarted && running() > before, 2000)).toBe(true);
+      expect(await until(() => !slowNext && running() > before, 2000)).toBe(true);
       const res = await pending;
       expect(res.status).toBe(504);
       expect(res.json.errors[0]).toMatchObject({ status: '504', code: 'query_timeout' });
