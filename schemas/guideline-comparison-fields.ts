@@ -1,0 +1,33 @@
+import type { FieldDef, FieldType } from './field.js';
+
+function field(name: string, type: FieldType, nullable: boolean, description: string): FieldDef {
+  return { name, column: name, type, nullable, selectable: true, description };
+}
+
+/**
+ * GuidelineComparisons (issue 45): one row per observation × applicable guideline, computed at publish for the changed
+ * datasets only. Table `guideline_comparisons`, in observation order (`Id` = ObservationId · 2^12 + GuidelineId, so
+ * keyset pages and a location's rows are contiguous as they are for observations).
+ */
+export const guidelineComparisonFields: readonly FieldDef[] = [
+  field('Id', 'integer', false, 'Comparison identifier: ObservationId × 4096 + GuidelineId.'),
+  field('ObservationId', 'integer', false, 'Id of the observation compared (see /Observations).'),
+  field('GuidelineId', 'integer', false, 'Id of the guideline (see /Guidelines).'),
+  field('DOI', 'string', false, 'DOI of the dataset.'),
+  field('LocationId', 'integer', false, 'Id of the location.'),
+  field('ActivityStartDate', 'date', false, 'Date of the observation.'),
+  field('ActivityStartYear', 'integer', false, 'Year of ActivityStartDate.'),
+  field('CharacteristicName', 'string', false, 'What was measured.'),
+  field('ResultSampleFraction', 'string', true, 'Fraction of the sample.'),
+  field('MethodSpeciation', 'string', true, 'Speciation of the result.'),
+  field('ResultValue', 'number', true, 'Measured value, in ResultUnit; null for a non-detect.'),
+  field('ResultUnit', 'string', true, 'Unit of ResultValue (and of GuidelineLower/Upper).'),
+  field('ResultDetectionCondition', 'string', true, 'Why there is no value, e.g. Not Detected.'),
+  field('Publisher', 'string', false, "The guideline's publisher."),
+  field('ProtectionLevel', 'string', false, "The guideline's protection level (Acute, Chronic, …)."),
+  field('GuidelineLower', 'number', true, "The guideline's lower bound in ResultUnit (a minimum, or a range's low end)."),
+  field('GuidelineUpper', 'number', true, "The guideline's upper bound in ResultUnit (a maximum, or a range's high end)."),
+  field('Verdict', 'string', false, 'exceeds (outside the guideline in either direction), meets, or indeterminate.'),
+  field('Reason', 'string', true, 'Why the verdict is not a plain comparison: a missing input, a clamped input, a detection limit above the guideline, a unit that does not convert.'),
+  field('Inputs', 'string', true, 'JSON array of the inputs used: name, value, unit and the Ids of the observations it came from.'),
+];
