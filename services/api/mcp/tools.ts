@@ -22,6 +22,17 @@ export const MAX_QUERY_ROWS = 1000;
 /** Groups of one `list_values` or `aggregate` answer; more are a next link. */
 export const MAX_GROUPS = 1000;
 
+/** What each tool does, as its description says it and llms.txt lists it. */
+export const TOOLS = {
+  describe: 'The fields of a resource with their types and meaning, which ones $filter accepts, and its row count.',
+  search_datasets: 'Datasets whose name, abstract, keywords or organisations contain every word of `text`, optionally only those with observations in a region or of a characteristic; each with its DOI, rows, temporal extent, licence and landing page.',
+  list_values: 'The distinct values of a field (CharacteristicName, RegionId, ResultUnit, ActivityStartYear, MonitoringLocationType, DOI, …) with the exact number of rows of each, under an optional $filter. Offered on the resources that aggregate (Observations, Records).',
+  count: 'The exact number of rows of a resource a $filter matches, and the pinned URL of that count.',
+  query: `At most ${MAX_QUERY_ROWS} rows of a resource, always with the total the filter matches, the pinned URL of the whole result, its export URLs (Parquet and CSV) and its citation: the rows are a sample when total exceeds returned.`,
+  aggregate: "An OData $apply on a resource that aggregates, e.g. filter(CharacteristicName eq 'pH')/groupby((RegionId,ActivityStartYear),aggregate($count as Count)).",
+  cite: 'What to credit for the rows a $filter selects: every dataset with rows in it, as text and as CSL-JSON, with the cited query pinned to its publication.',
+} as const;
+
 const resource = z.enum(resourceNames()).describe('A resource of the API (see describe).');
 const filter = z.string().max(8000).optional().describe("An OData $filter, e.g. CharacteristicName eq 'pH' and ResultValue gt 9 and RegionId eq 'hub.pacific' and ActivityStartYear ge 2020.");
 const publication = z.string().describe('The publication the answer was read from (the API\'s Tributary-Publication header).');
@@ -44,7 +55,7 @@ export function registerTools(server: McpServer, caller: Caller): void {
     'describe',
     {
       title: 'Describe a resource',
-      description: 'The fields of a resource with their types and meaning, which ones $filter accepts, and its row count.',
+      description: TOOLS.describe,
       inputSchema: { resource },
       outputSchema: {
         resource: z.string(), description: z.string(), key: z.string(), rows: z.number(), publication,
@@ -66,7 +77,7 @@ export function registerTools(server: McpServer, caller: Caller): void {
     'search_datasets',
     {
       title: 'Search datasets',
-      description: 'Datasets whose name, abstract, keywords or organisations contain every word of `text`, optionally only those with observations in a region or of a characteristic; each with its DOI, rows, temporal extent, licence and landing page.',
+      description: TOOLS.search_datasets,
       inputSchema: searchInput,
       outputSchema: searchOutput,
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -78,7 +89,7 @@ export function registerTools(server: McpServer, caller: Caller): void {
     'list_values',
     {
       title: 'List the values of a dimension',
-      description: 'The distinct values of a field (CharacteristicName, RegionId, ResultUnit, ActivityStartYear, MonitoringLocationType, DOI, …) with the exact number of rows of each, under an optional $filter. Offered on the resources that aggregate (Observations, Records).',
+      description: TOOLS.list_values,
       inputSchema: { resource, field: z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,127}$/).describe('The field to group by.'), filter },
       outputSchema: { resource: z.string(), field: z.string(), publication, values: z.array(z.object({ value: z.unknown(), count: z.number() })), complete: z.boolean(), url: z.string(), next: z.string().optional() },
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -97,7 +108,7 @@ export function registerTools(server: McpServer, caller: Caller): void {
     'count',
     {
       title: 'Count rows',
-      description: 'The exact number of rows of a resource a $filter matches, and the pinned URL of that count.',
+      description: TOOLS.count,
       inputSchema: { resource, filter },
       outputSchema: { resource: z.string(), filter: z.string().optional(), count: z.number(), publication, url: z.string() },
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -115,7 +126,7 @@ export function registerTools(server: McpServer, caller: Caller): void {
     'query',
     {
       title: 'Query rows',
-      description: `At most ${MAX_QUERY_ROWS} rows of a resource, always with the total the filter matches, the pinned URL of the whole result, its export URLs (Parquet and CSV) and its citation: the rows are a sample when total exceeds returned.`,
+      description: TOOLS.query,
       inputSchema: {
         resource, filter,
         select: z.string().max(4000).optional().describe('Fields to return, comma-separated (OData $select); all by default.'),
@@ -149,7 +160,7 @@ export function registerTools(server: McpServer, caller: Caller): void {
     'aggregate',
     {
       title: 'Aggregate',
-      description: "An OData $apply on a resource that aggregates, e.g. filter(CharacteristicName eq 'pH')/groupby((RegionId,ActivityStartYear),aggregate($count as Count)).",
+      description: TOOLS.aggregate,
       inputSchema: { resource, apply: z.string().min(1).max(8000).describe('An OData $apply: [filter(…)/]groupby((F1,…),aggregate($count as Name)).') },
       outputSchema: { resource: z.string(), apply: z.string(), publication, groups: z.array(row), complete: z.boolean(), url: z.string(), next: z.string().optional() },
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -167,7 +178,7 @@ export function registerTools(server: McpServer, caller: Caller): void {
     'cite',
     {
       title: 'Cite a result',
-      description: 'What to credit for the rows a $filter selects: every dataset with rows in it, as text and as CSL-JSON, with the cited query pinned to its publication.',
+      description: TOOLS.cite,
       inputSchema: { resource, filter },
       outputSchema: { resource: z.string(), ...citation },
       annotations: { readOnlyHint: true, openWorldHint: false },
