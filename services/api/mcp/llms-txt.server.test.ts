@@ -8,7 +8,7 @@ import { resources } from '../../../schemas/index.js';
 import { createApp } from '../app.js';
 import { acquirer, openDatabase, type Database } from '../db/database.js';
 import { listen, type TestServer } from '../testing/test-server.js';
-import { TOOLS } from './tools.js';
+import { TOOLS } from './tool-descriptions.js';
 
 let db: Database;
 let server: TestServer;

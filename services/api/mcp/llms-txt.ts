@@ -13,7 +13,7 @@ import { buildOpenApi } from '../metadata/openapi.js';
 import { TOP_RANGE } from '../odata/parse-query.js';
 import { DEFAULT_TOP } from '../query/plan.js';
 import { describeResource } from './describe-resource.js';
-import { MAX_QUERY_ROWS, TOOLS } from './tools.js';
+import { MAX_QUERY_ROWS, TOOLS } from './tool-descriptions.js';
 
 /** The limits this process applies, as main.ts configured them; left out, that limit is off (tests). */
 export interface LlmsFacts {
