@@ -13,6 +13,7 @@ import { CITATION_FORMATS } from '../citation/citation-formats.js';
 import type { CitationDocument } from '../citation/citation-document.js';
 import { EXPORT_RESOURCES } from '../export-formats.js';
 import { PATHS } from '../http/paths.js';
+import { GROUPABLE } from '../query/plan.js';
 import { ApiRefusal, type ApiCaller } from './api-caller.js';
 import { describeResource, resourceNames } from './describe-resource.js';
 import { searchDatasets, searchInput, searchOutput } from './search-datasets.js';
@@ -78,7 +79,7 @@ export function registerTools(server: McpServer, caller: Caller): void {
     {
       title: 'List the values of a dimension',
       description: TOOLS.list_values,
-      inputSchema: { resource, field: z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,127}$/).describe('The field to group by.'), filter },
+      inputSchema: { resource, field: z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,127}$/).describe(`The field to group by: ${GROUPABLE.join(', ')}.`), filter },
       outputSchema: { resource: z.string(), field: z.string(), publication, values: z.array(z.object({ value: z.unknown(), count: z.number() })), complete: z.boolean(), url: z.string(), next: z.string().optional() },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
