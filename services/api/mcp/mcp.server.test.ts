@@ -8,6 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { resources } from '../../../schemas/index.js';
 import { openFixtureApp, type FixtureApp } from '../testing/fixture-app.js';
 import { listen, type TestServer } from '../testing/test-server.js';
 
@@ -60,6 +61,9 @@ describe('MCP over Streamable HTTP, the official TypeScript client', () => {
       expect(t.annotations?.readOnlyHint, t.name).toBe(true);
     }
     expect(client.getInstructions()).toMatch(/publication/);
+    // The resources come from the catalogue: one registered there is offered here with no change to the tools.
+    const describe = tools.find((t) => t.name === 'describe')!;
+    expect((describe.inputSchema.properties!['resource'] as { enum: string[] }).enum).toEqual(resources.map((r) => r.name));
   });
 
   it('count equals $count, names the publication, and its pinned URL answers the same', async () => {
@@ -157,6 +161,12 @@ describe('MCP over Streamable HTTP, the official TypeScript client', () => {
     const answer = await structured('search_datasets', { text: '', characteristic: 'pH' });
     const ref = await sql("SELECT DOI, count(*)::INTEGER AS n FROM observations WHERE CharacteristicName = 'pH' GROUP BY 1 ORDER BY 1");
     expect(answer.datasets.map((d: { DOI: string; rows: number }) => [d.DOI, d.rows]).sort()).toEqual(ref.map((r) => [r.DOI, r.n]).sort());
+  });
+
+  it('search_datasets quotes what it is given: a region with a quote in it is one odd name, not a filter', async () => {
+    const answer = await structured('search_datasets', { text: '', region: "hub.pacific' or DOI ne 'x" });
+    expect(answer.filter).toBe("RegionId eq 'hub.pacific'' or DOI ne ''x'");
+    expect(answer.matched).toBe(0);
   });
 
   it('a bad filter is a tool error carrying the API\'s own message, not a protocol failure', async () => {
