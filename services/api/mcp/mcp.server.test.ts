@@ -152,6 +152,9 @@ describe('MCP over Streamable HTTP, the official TypeScript client', () => {
     const [ref] = await sql('SELECT count(*)::INTEGER AS n FROM observations WHERE DOI = $1', String(some!.DOI));
     expect(found.rows).toBe(ref!.n);
     expect(found.url).toBe(`https://doi.org/${some!.DOI}`);
+    const [box] = await sql('SELECT min(Longitude) AS w, min(Latitude) AS s, max(Longitude) AS e, max(Latitude) AS n FROM locations WHERE DOI = $1', String(some!.DOI));
+    expect(found.bbox).toHaveLength(4);
+    [box!.w, box!.s, box!.e, box!.n].forEach((v, i) => expect(found.bbox[i]).toBeCloseTo(Number(v), 5));
     expect((await fetch(found.landingPage)).status).toBe(200);
     const none = await structured('search_datasets', { text: 'zzzz-no-such-word' });
     expect(none.matched).toBe(0);

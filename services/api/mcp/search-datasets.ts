@@ -29,6 +29,7 @@ const dataset = z.object({
   landingPage: z.string(),
   rows: z.number().describe('Observations of the dataset (those in the region or of the characteristic when given).'),
   temporalExtent: z.array(z.string()).nullable().describe('First and last ActivityStartDate.'),
+  bbox: z.array(z.number()).nullable().describe('[west, south, east, north] of its locations, WGS 84 degrees.'),
   licence: z.string().nullable(),
   organisations: z.array(z.string()),
   keywords: z.array(z.string()),
@@ -76,6 +77,7 @@ export async function searchDatasets(api: ApiCaller, args: { text: string; regio
     const counted = await api.json<{ value: { DOI: string; Rows: number }[] }>(`${PATHS.odata}/Observations`, { $apply: apply, $top: ALL });
     for (const r of counted.value) rows.set(r.DOI, Number(r.Rows));
   }
+  const boxes = listed.length ? await spatialExtents(api) : new Map<string, Bbox>();
   return {
     publication: api.publication!,
     matched: matches.length,
@@ -87,9 +89,45 @@ export async function searchDatasets(api: ApiCaller, args: { text: string; regio
       landingPage: `${api.base}${datasetPagePath(d.DOI)}`,
       rows: rows.get(d.DOI) ?? 0,
       temporalExtent: d.TemporalExtent ? [...d.TemporalExtent] : null,
+      bbox: boxes.get(d.DOI) ?? null,
       licence: d.Licence,
       organisations: [...new Set([d.DataCollectionOrganization, d.DataUploadOrganization].filter((o): o is string => !!o))],
       keywords: [...(d.Keywords ?? [])],
     })),
   };
+}
+
+type Bbox = [number, number, number, number];
+
+interface CatalogueDataset {
+  readonly 'dct:identifier'?: string;
+  readonly 'dct:spatial'?: { readonly 'dcat:bbox'?: { readonly '@value'?: string } };
+}
+
+/**
+ * Each dataset's bounding box, from the DCAT catalogue (routes/dcat.ts), the one document that publishes it: its
+ * `dcat:bbox` is a WKT polygon of the box's corners.
+ */
+async function spatialExtents(api: ApiCaller): Promise<Map<string, Bbox>> {
+  const catalogue = await api.json<{ 'dcat:dataset'?: CatalogueDataset | CatalogueDataset[] }>(PATHS.catalogueJsonLd, {});
+  const datasets = [catalogue['dcat:dataset'] ?? []].flat();
+  const boxes = new Map<string, Bbox>();
+  for (const d of datasets) {
+    const wkt = d['dct:spatial']?.['dcat:bbox']?.['@value'];
+    const doi = d['dct:identifier'];
+    const box = wkt ? wktBox(wkt) : undefined;
+    if (doi && box) boxes.set(doi, box);
+  }
+  return boxes;
+}
+
+/**
+ * @example wktBox('POLYGON((-79.5 45, -79.3 45, -79.3 45.2, -79.5 45.2, -79.5 45))') // [-79.5, 45, -79.3, 45.2]
+ */
+export function wktBox(wkt: string): Bbox | undefined {
+  const numbers = wkt.match(/-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?/g)?.map(Number) ?? [];
+  if (numbers.length < 4 || numbers.length % 2) return undefined;
+  const xs = numbers.filter((_, i) => i % 2 === 0);
+  const ys = numbers.filter((_, i) => i % 2 === 1);
+  return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
 }
