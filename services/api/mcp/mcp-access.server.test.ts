@@ -1,5 +1,5 @@
 /**
- * The MCP door behind the API's keys and limits, on a real socket with the policy's middleware: no key and a wrong
+ * The MCP door behind the API's keys, CORS rule and limits, on a real socket with the policy's middleware: no key and a wrong
  * key are refused as any /v1 request is; a tool call's reads are counted against the caller's key and address (the
  * access log names them); a burst of tool calls beyond the key's budget is refused in the API's words, tool by
  * tool, with no 5xx and no protocol failure.
@@ -18,6 +18,7 @@ const KEY = 'mcp-test-key';
 /** A key of its own for the burst, so its budget is whole when the burst starts. */
 const BURST_KEY = 'mcp-burst-key';
 const BURST = 4;
+const APP_ORIGIN = 'https://app.example.org';
 let db: Database;
 let keys: KeyStore;
 let server: TestServer;
@@ -32,6 +33,7 @@ beforeAll(async () => {
     observe: { accessLog: (line) => log.push(JSON.parse(line)) },
     access: {
       keys,
+      corsOrigins: [APP_ORIGIN],
       // The defaults main.ts passes (docs/api.md), with no holding back so a burst beyond the budget is refused at once.
       rateLimit: { rps: 2, burst: BURST },
       discoveryRateLimit: { rps: 10, burst: 60 },
@@ -69,6 +71,24 @@ describe('MCP behind keys and limits', () => {
     const wrong = await initialize({ 'x-api-key': 'not-a-key' });
     expect(wrong.status).toBe(403);
     expect((await initialize({ 'x-api-key': KEY })).status).toBe(200);
+  });
+
+  it('follows the CORS rule: a listed origin may call without a key (its preflight allows MCP\'s header), another may not', async () => {
+    const preflight = await fetch(`${server.origin}/mcp`, {
+      method: 'OPTIONS',
+      headers: { origin: APP_ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, mcp-protocol-version' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe(APP_ORIGIN);
+    expect(preflight.headers.get('access-control-allow-headers')).toMatch(/mcp-protocol-version/);
+    const browser = new Client({ name: 'browser', version: '1' });
+    await browser.connect(new StreamableHTTPClientTransport(new URL(`${server.origin}/mcp`), { requestInit: { headers: { origin: APP_ORIGIN } } }));
+    const result = (await browser.callTool({ name: 'count', arguments: { resource: 'Locations' } })) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+    await browser.close();
+    const other = await initialize({ origin: 'https://elsewhere.example.org' });
+    expect(other.status).toBe(401);
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
   });
 
   it('a tool call\'s reads are the caller\'s requests: its key, its address', async () => {
