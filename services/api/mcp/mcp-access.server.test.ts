@@ -1,8 +1,8 @@
 /**
- * The MCP door behind the API's keys, CORS rule and limits, on a real socket with the policy's middleware: no key and a wrong
- * key are refused as any /v1 request is; a tool call's reads are counted against the caller's key and address (the
- * access log names them); a burst of tool calls beyond the key's budget is refused in the API's words, tool by
- * tool, with no 5xx and no protocol failure.
+ * The MCP door behind the API's keys, CORS rule and limits, on a real socket with the policy's middleware: no key
+ * and a wrong key are refused as any /v1 request is, a listed browser origin is let in as on /v1; a tool call's reads
+ * are counted against the caller's key and address (the access log names them); a burst of tool calls beyond the
+ * key's budget is refused in the API's words, tool by tool, with no 5xx and no protocol failure.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
