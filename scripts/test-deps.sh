@@ -53,6 +53,11 @@ if ! python3 -c 'import shapely' 2>/dev/null; then
   echo "test-deps: installing shapely with pip"
   python3 -m pip install --quiet shapely
 fi
+# mcp, Python's official Model Context Protocol SDK, the second client of the MCP door (services/api/mcp/mcp_client.py).
+if ! python3 -c 'import mcp' 2>/dev/null; then
+  echo "test-deps: installing mcp with pip"
+  python3 -m pip install --quiet mcp
+fi
 if ! redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then
   echo "test-deps: starting Redis on 127.0.0.1:6379"
   redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no >/dev/null

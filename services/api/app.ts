@@ -25,6 +25,9 @@ import { exportHandler } from './routes/export.js';
 import { registerFeatures } from './ogc/register-features.js';
 import { registerPages, type PagesDeps } from './routes/register-pages.js';
 import { regionSource } from './ogc/regions-collection.js';
+import { mcpHandler } from './mcp/mcp-handler.js';
+import { llmsFullTxt, llmsTxt, type LlmsFacts } from './mcp/llms-txt.js';
+import { baseUrl } from './http/links.js';
 
 export interface AppDeps extends HandlerDeps {
   /** The snapshot a request is served from (db/database.ts); taken and released by the lease alone (http/lease.ts). */
@@ -98,6 +101,16 @@ export function createApp(deps: AppDeps): Hono {
   registerDownloads(app, { links: deps.links, filesDir: deps.filesDir }, leased);
   registerFeatures(app, deps, leased, regionSource(deps.regionsFile));
   registerPages(app, { links: deps.links, ...deps.pages }, leased);
+  // Each tool call is this app's own request (mcp/api-caller.ts), so it passes every middleware above again.
+  app.post(PATHS.mcp, mcpHandler({ fetch: (request, env) => app.fetch(request, env), links: deps.links, maxBodyBytes: deps.limits?.maxBodyBytes }));
+  app.options(PATHS.mcp, (c) => c.body(null, 204, { Allow: 'POST, OPTIONS' }));
+  const facts = (): LlmsFacts => ({ keysRequired: deps.access?.keys?.required === true, rateLimit: deps.access?.rateLimit, retentionMs: deps.retentionMs, maxPageBytes: deps.limits?.maxPageBytes, queryTimeoutMs: deps.limits?.queryTimeoutMs });
+  for (const [path, page] of [[PATHS.llmsTxt, llmsTxt], [PATHS.llmsFullTxt, llmsFullTxt]] as const) {
+    app.get(path, (c) => c.body(page(baseUrl(c.req.url, c.req.raw.headers, deps.links), facts()), 200, { 'Content-Type': 'text/plain; charset=utf-8' }));
+  }
+  app.all(PATHS.mcp, (c) => {
+    throw new ApiError('method_not_allowed', `${c.req.method} is not allowed: this MCP server is stateless (no SSE stream to GET, no session to DELETE). POST JSON-RPC messages to ${PATHS.mcp}.`, {}, { Allow: 'POST, OPTIONS' });
+  });
 
   // Under /v1/features errors carry OGC's exception members (code, description) besides the API's own.
   const body = (c: Context, e: ApiError) => JSON.stringify(isFeatures(c.req.path) ? featuresErrorBody(e, requestIdOf(c)) : errorBody(e, requestIdOf(c)));

@@ -29,6 +29,11 @@ export const PATHS = {
   locationsDump: '/catalogue/locations.ndjson',
   sitemap: '/sitemap.xml',
   robots: '/robots.txt',
+  // For assistants (issue 49): the Model Context Protocol's door (mcp/), and the llms.txt convention's two pages
+  // (https://llmstxt.org), at the root as robots.txt is.
+  mcp: '/mcp',
+  llmsTxt: '/llms.txt',
+  llmsFullTxt: '/llms-full.txt',
 } as const;
 
 /**

@@ -14,6 +14,7 @@ import { filterOnlyNames } from './csdl.js';
 import { DOWNLOAD_SCHEMAS, downloadPaths } from './openapi-downloads.js';
 import { CITATION_SCHEMAS, citationPaths } from './openapi-citation.js';
 import { pagePaths } from './openapi-pages.js';
+import { assistantPaths } from './openapi-assistants.js';
 
 type Schema = Record<string, unknown>;
 
@@ -242,7 +243,7 @@ export function buildOpenApi(serverUrl: string): Schema {
     info: { title: 'Tributary data API', version: '1', description: INFO_DESCRIPTION },
     servers: [{ url: serverUrl }],
     security: [{ ApiKey: [] }],
-    tags: [{ name: 'Data' }, { name: 'Downloads' }, { name: 'Discovery' }, { name: 'Linked data' }],
+    tags: [{ name: 'Data' }, { name: 'Downloads' }, { name: 'Discovery' }, { name: 'Linked data' }, { name: 'Assistants' }],
     paths: {
       ...Object.fromEntries(resources.map((r) => [`${PATHS.odata}/${r.name}`, { get: collectionOperation(r) }])),
       ...Object.fromEntries(resources.map((r) => [`${PATHS.odata}/${r.name}/$query`, { post: queryInBodyOperation(r) }])),
@@ -250,6 +251,7 @@ export function buildOpenApi(serverUrl: string): Schema {
       ...downloadPaths(errorRefs),
       ...citationPaths(errorRefs),
       ...pagePaths(errorRefs),
+      ...assistantPaths(errorRefs),
       [`${PATHS.odata}/`]: discovery('getServiceDocument', `OData service document (also at ${PATHS.odata} without the slash).`, JSON_MEDIA, ref('ServiceDocument')),
       [`${PATHS.odata}/$metadata`]: discovery('getMetadataDocument', 'OData CSDL XML (4.0) with Capabilities annotations.', 'application/xml', { type: 'string' }),
       [PATHS.openapi]: discovery('getOpenApi', 'This document.', JSON_MEDIA, { type: 'object' }),

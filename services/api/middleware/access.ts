@@ -25,7 +25,8 @@
  * An export (`/v1/export/…`) is one request to the rate limit however long it streams; it holds a place of
  * MAX_CONCURRENT_PER_KEY, one of MAX_CONCURRENT_EXPORTS and a query slot until its last byte is sent.
  *
- * Keys and limits cover everything under /v1 (collections, service document, `$metadata`, OpenAPI); the docs
+ * Keys and limits cover everything under /v1 (collections, service document, `$metadata`, OpenAPI) and the MCP
+ * door `/mcp` (a discovery request; each tool call's reads are /v1 requests, checked and costed again); the docs
  * page `/`, the explorer page and its assets, and the health checks stay open for people and load balancers. Every
  * option left out is off: tests of other behaviours build the app with none, main.ts always passes the configured
  * policy (access-options.ts).
@@ -89,13 +90,19 @@ type SharedTake = (id: string, cost?: number) => Promise<Decision>;
 
 export const DEFAULT_MAX_URL_BYTES = 16 * 1024;
 const PROTECTED = '/v1/*';
+/** Outside /v1 but keyed like it: the MCP door (its tool calls are /v1 requests of their own, checked again). */
+const PROTECTED_OUTSIDE = [PATHS.mcp] as const;
 
 export function registerAccess(app: Hono, opts: AccessOptions = {}, collectionPath = DATA_ROUTES.collection.path, exportPath = DATA_ROUTES.export.path, filesPath = `${PATHS.files}/*`): void {
   const trustProxy = opts.trustProxy ?? false;
   app.use('*', urlLength({ maxBytes: opts.maxUrlBytes ?? DEFAULT_MAX_URL_BYTES }));
   app.use('*', headWithoutBody());
-  app.use(PROTECTED, cors({ origins: opts.corsOrigins ?? [], trustProxy }));
-  app.use(PROTECTED, apiKey({ store: opts.keys, trustProxy, log: opts.log }));
+  const protect = (handler: MiddlewareHandler) => {
+    app.use(PROTECTED, handler);
+    for (const path of PROTECTED_OUTSIDE) app.use(path, handler);
+  };
+  protect(cors({ origins: opts.corsOrigins ?? [], trustProxy }));
+  protect(apiKey({ store: opts.keys, trustProxy, log: opts.log }));
   const bulk = keyOnly('Whole-result exports and dataset files');
   app.use(exportPath, bulk);
   app.use(filesPath, bulk);
@@ -107,14 +114,14 @@ export function registerAccess(app: Hono, opts: AccessOptions = {}, collectionPa
     // A shared bucket counts at the budget it was made with: the keys' one serves browsers only at the keys' budget.
     const browserTake = opts.shared?.takeBrowser ?? (opts.browserRateLimit ? undefined : opts.shared?.take);
     const browser = rateLimit({ ...opts.rateLimit, ...opts.browserRateLimit, maxWaitMs, per: 'per address for browser calls without a key', trustProxy, take: browserTake });
-    app.use(PROTECTED, only('page', (c, next) => (apiClient(c, trustProxy).kind === 'browser' ? browser(c, next) : keyed(c, next))));
+    protect(only('page', (c, next) => (apiClient(c, trustProxy).kind === 'browser' ? browser(c, next) : keyed(c, next))));
   }
   if (opts.discoveryRateLimit) {
     const what = 'discovery requests (landing pages, collections, $metadata, OpenAPI, the downloads index)';
-    app.use(PROTECTED, only('discovery', rateLimit({ ...opts.discoveryRateLimit, maxWaitMs, what, trustProxy, take: opts.shared?.takeDiscovery })));
+    protect(only('discovery', rateLimit({ ...opts.discoveryRateLimit, maxWaitMs, what, trustProxy, take: opts.shared?.takeDiscovery })));
   }
   if (opts.fileBytes) app.use(filesPath, fileBytes({ ...opts.fileBytes, maxWaitMs, trustProxy, take: opts.shared?.takeBytes }));
-  if (opts.maxConcurrentPerKey) app.use(PROTECTED, only('page', concurrencyPerClient({ max: opts.maxConcurrentPerKey, trustProxy, slots: opts.shared?.slots })));
+  if (opts.maxConcurrentPerKey) protect(only('page', concurrencyPerClient({ max: opts.maxConcurrentPerKey, trustProxy, slots: opts.shared?.slots })));
   if (opts.maxConcurrentFileReads) app.use(filesPath, concurrencyPerClient({ max: opts.maxConcurrentFileReads, trustProxy, slots: opts.shared?.slots, scope: 'file' }));
   const reads = (c: Context) => (c.req.method === 'GET' || c.req.method === 'HEAD') && getResource(c.req.param('resource') ?? '') !== undefined;
   if (opts.maxConcurrentExports) {

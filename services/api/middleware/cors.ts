@@ -47,7 +47,8 @@ export function cors(opts: CorsOptions): MiddlewareHandler {
       return c.body(null, 204, {
         ...corsResponseHeaders(ok),
         'Access-Control-Allow-Methods': 'GET, POST',
-        'Access-Control-Allow-Headers': 'x-api-key, accept, range, if-range, if-none-match, content-type',
+        // mcp-protocol-version: what an MCP client sends with every message after the first (/mcp).
+        'Access-Control-Allow-Headers': 'x-api-key, accept, range, if-range, if-none-match, content-type, mcp-protocol-version',
         'Access-Control-Max-Age': maxAge,
         Vary: 'Origin',
       });

@@ -74,6 +74,7 @@ describe('routeFamily', () => {
     ['/v1/downloads/manifest.json', 'downloads'], ['/v1/downloads/files/abc/x.parquet', 'files'], ['/v1/publications', 'publications'],
     ['/v1/features', 'features'], ['/v1/features/collections/observations', 'features'],
     ['/v1/features/collections/observations/items', 'items'], ['/v1/features/collections/observations/items/12', 'items'],
+    ['/mcp', 'mcp'], ['/llms.txt', 'docs'], ['/llms-full.txt', 'docs'],
     ['/v1/odata/v4x', 'other'], ['/wp-login.php', 'other'],
   ])('%s → %s', (path, family) => {
     expect(routeFamily(path)).toBe(family);

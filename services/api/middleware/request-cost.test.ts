@@ -20,6 +20,8 @@ describe('requestCost: which budget a request draws from', () => {
     ['/v1/publications', 'discovery'],
     ['/v1/features/collections/regions/items', 'discovery'],
     ['/v1/features/collections/regions/items/huc8.17020008', 'discovery'],
+    // An MCP message; its tool calls' reads are requests of their own, each costed by its path.
+    ['/mcp', 'discovery'],
     ['/v1/citation/Records', 'page'],
     ['/v1/downloads/files/sha256-00/x.parquet', 'file'],
     ['/v1/odata/v4/Records', 'page'],

@@ -22,6 +22,8 @@ const COLLECTION = `${escape(PATHS.features)}/collections/[^/]+`;
 const DISCOVERY: readonly RegExp[] = [
   ...exact(PATHS.odata, PATHS.openapi, PATHS.features, `${PATHS.features}/conformance`, `${PATHS.features}/api`, `${PATHS.features}/collections`),
   ...exact(PATHS.downloads, PATHS.manifest, PATHS.publications),
+  // An MCP message itself runs no query: a tool call's reads are requests of their own, each costed as it is.
+  ...exact(PATHS.mcp),
   new RegExp(`^${escape(PATHS.odata)}/(\\$|%24)metadata$`),
   new RegExp(`^${COLLECTION}/?$`),
   new RegExp(`^${COLLECTION}/queryables$`),

@@ -4,7 +4,7 @@
  */
 import { PATHS } from '../http/paths.js';
 
-export const ROUTE_FAMILIES = ['health', 'docs', 'explore', 'discovery', 'odata', 'export', 'downloads', 'files', 'publications', 'features', 'items', 'other'] as const;
+export const ROUTE_FAMILIES = ['health', 'docs', 'explore', 'discovery', 'odata', 'export', 'downloads', 'files', 'publications', 'features', 'items', 'mcp', 'other'] as const;
 export type RouteFamily = (typeof ROUTE_FAMILIES)[number];
 
 const under = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
@@ -15,7 +15,8 @@ const under = (path: string, prefix: string) => path === prefix || path.startsWi
  */
 export function routeFamily(path: string): RouteFamily {
   if (path === PATHS.healthz || path === PATHS.readyz) return 'health';
-  if (path === PATHS.docs) return 'docs';
+  if (path === PATHS.docs || path === PATHS.llmsTxt || path === PATHS.llmsFullTxt) return 'docs';
+  if (path === PATHS.mcp) return 'mcp';
   if (under(path, PATHS.explore)) return 'explore';
   if (path === PATHS.openapi || path === PATHS.odata || path === `${PATHS.odata}/` || path === `${PATHS.odata}/$metadata`) return 'discovery';
   if (under(path, PATHS.odata)) return 'odata';

@@ -9,6 +9,7 @@ import { filterOnlyNames } from '../metadata/csdl.js';
 import { FILTER_LIMITS, TOP_RANGE } from '../odata/index.js';
 import { DEFAULT_TOP, GROUPABLE } from '../query/plan.js';
 import { PATHS } from '../http/paths.js';
+import { TOOLS } from '../mcp/tool-descriptions.js';
 import { html, raw, type Raw } from '../html.js';
 
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:62rem;margin:2rem auto;padding:0 1rem;color:#1b1f23}
@@ -45,6 +46,7 @@ OData v4 JSON, compatible with the DataStream public API and its clients. Send y
 <li>Explore the data without writing a query: facets, a map, a chart, a preview, CSV and "copy as": <a href="${PATHS.explore}">${PATHS.explore}</a></li>
 <li>Search engines and harvesters (no key): a page per dataset at <code>/datasets/&lt;DOI&gt;</code> and per location with schema.org JSON-LD, the DCAT catalogue at <a href="${PATHS.catalogue}"><code>${base}${PATHS.catalogue}</code></a> (JSON-LD or Turtle), <a href="${PATHS.sitemap}"><code>${PATHS.sitemap}</code></a> and every location as NDJSON-LD at <code>${PATHS.locationsDump}</code></li>
 <li>GIS clients (QGIS, GDAL/OGR, ArcGIS Pro, R sf, geopandas, OWSLib): the same data as OGC API – Features (GeoJSON) at <a href="${PATHS.features}"><code>${base}${PATHS.features}</code></a>; GDAL and QGIS send the key with <code>GDAL_HTTP_HEADERS="x-api-key: YOUR_KEY"</code></li>
+<li>Assistants: the Model Context Protocol server at <code>${base}${PATHS.mcp}</code> (Streamable HTTP, the same key; tools ${Object.keys(TOOLS).join(', ')}) and <a href="${PATHS.llmsTxt}"><code>${base}${PATHS.llmsTxt}</code></a></li>
 </ul>
 
 <h2 id="cite">Citation and licence</h2>

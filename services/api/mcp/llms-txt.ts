@@ -1,0 +1,152 @@
+/**
+ * `/llms.txt` and `/llms-full.txt` (the llms.txt convention, https://llmstxt.org): Markdown for an assistant that
+ * reads the service before using it. Written from what the service is made of, so they cannot drift from it: the
+ * OpenAPI document (its description and every operation), the field catalogue (the resources and their fields), the
+ * MCP tools' own descriptions, and the limits this process was started with. Every absolute URL in them is one a GET
+ * answers with 200 (the MCP door: one POST), which their test follows.
+ */
+import { resources } from '../../../schemas/index.js';
+import { EXPORT_RESOURCES } from '../export-formats.js';
+import { encodeValue } from '../http/links.js';
+import { PATHS, PIN_PARAM, PUBLICATION_HEADER } from '../http/paths.js';
+import { buildOpenApi } from '../metadata/openapi.js';
+import { TOP_RANGE } from '../odata/parse-query.js';
+import { DEFAULT_TOP } from '../query/plan.js';
+import { describeResource } from './describe-resource.js';
+import { MAX_QUERY_ROWS, TOOLS } from './tool-descriptions.js';
+
+/** The limits this process applies, as main.ts configured them; left out, that limit is off (tests). */
+export interface LlmsFacts {
+  readonly keysRequired: boolean;
+  readonly rateLimit?: { readonly rps: number; readonly burst: number } | undefined;
+  readonly retentionMs?: number | undefined;
+  readonly maxPageBytes?: number | undefined;
+  readonly queryTimeoutMs?: number | undefined;
+}
+
+/** The question the worked examples answer, in the words of the issue that asked for them. */
+const EXAMPLE = "CharacteristicName eq 'pH' and ResultValue gt 9 and RegionId eq 'hub.pacific' and ActivityStartYear ge 2020";
+/** The same filter in CQL2-Text, for OGC API – Features. */
+const CQL2_EXAMPLE = "CharacteristicName = 'pH' AND ResultValue > 9 AND RegionId = 'hub.pacific' AND ActivityStartYear >= 2020";
+const QUESTION = 'pH results above 9 in the Pacific hub since 2020';
+
+const link = (title: string, url: string, note: string) => `- [${title}](${url}): ${note}`;
+const hours = (ms: number) => (ms % 3_600_000 === 0 ? `${ms / 3_600_000} h` : `${Math.round(ms / 60_000)} min`);
+const mib = (bytes: number) => `${Math.round(bytes / (1024 * 1024))} MiB`;
+
+export function llmsTxt(base: string, facts: LlmsFacts): string {
+  return [...head(base, facts), ...doors(base), ...examples(base, facts), ...limits(facts), ...citing(), '## Optional', '', link('llms-full.txt', `${base}${PATHS.llmsFullTxt}`, 'this page, then every operation of the OpenAPI document and every field of every resource.'), ''].join('\n');
+}
+
+export function llmsFullTxt(base: string, facts: LlmsFacts): string {
+  return [...head(base, facts), ...doors(base), ...examples(base, facts), ...limits(facts), ...citing(), ...fields(), ...operations(base)].join('\n');
+}
+
+function head(base: string, facts: LlmsFacts): string[] {
+  const info = (buildOpenApi(base) as { info: { title: string; description: string } }).info;
+  const [summary, ...rest] = info.description.split('\n\n');
+  return [
+    '# Tributary',
+    '',
+    `> ${summary}`,
+    '',
+    ...rest.flatMap((p) => [p, '']),
+    `Every answer is read from one publication and names it (the \`${PUBLICATION_HEADER}\` response header); \`${PIN_PARAM}=<id>\` on any read URL answers from that publication again, so a count, its pages and its citation agree.`,
+    facts.keysRequired
+      ? 'An API key is required for everything under /v1 and for /mcp: send it as the `x-api-key` header.'
+      : 'No API key is required by this instance (when one is, send it as the `x-api-key` header).',
+    '',
+    '## Resources',
+    '',
+    ...resources.map((r) => link(r.name, `${base}${PATHS.odata}/${r.name}?$top=10`, r.description)),
+    '',
+  ];
+}
+
+function doors(base: string): string[] {
+  const tools = Object.entries(TOOLS).map(([name, what]) => `  - \`${name}\`: ${what}`);
+  return [
+    '## Doors',
+    '',
+    link('MCP server', `${base}${PATHS.mcp}`, 'the Model Context Protocol over Streamable HTTP (POST only, stateless, JSON answers), read-only, behind the same keys and limits. Tools:'),
+    ...tools,
+    link('OData v4', `${base}${PATHS.odata}/`, `the service document; \`${PATHS.odata}/$metadata\` is the CSDL. Compatible with the DataStream API and its clients.`),
+    link('OpenAPI 3.1', `${base}${PATHS.openapi}`, 'every operation with its parameters and errors.'),
+    link('OGC API – Features', `${base}${PATHS.features}`, 'GeoJSON for GIS clients (QGIS, GDAL, R sf, geopandas), with CQL2 filters.'),
+    link('Bulk downloads', `${base}${PATHS.downloads}`, 'every dataset as Parquet and CSV files, a manifest to read them as one table, and a change feed.'),
+    link('DCAT catalogue', `${base}${PATHS.catalogueJsonLd}`, 'every dataset with its distributions, as JSON-LD.'),
+    link('Documentation', `${base}${PATHS.docs}`, 'for people, with copy-paste examples.'),
+    '',
+  ];
+}
+
+function examples(base: string, facts: LlmsFacts): string[] {
+  const f = encodeValue(EXAMPLE);
+  const key = facts.keysRequired ? ' (with your key)' : '';
+  return [
+    `## Worked examples: ${QUESTION}`,
+    '',
+    `The filter, in OData: \`${EXAMPLE}\`.`,
+    '',
+    link('Count', `${base}${PATHS.odata}/Observations?$filter=${f}&$count=true`, 'the exact number, as `{"value": N}`. MCP: `count`.'),
+    link('Page', `${base}${PATHS.odata}/Records?$filter=${f}&$top=100`, `the first 100 rows (default ${DEFAULT_TOP}, at most ${TOP_RANGE.max}); follow \`@odata.nextLink\` (it carries the publication) to the end. MCP: \`query\` returns at most ${MAX_QUERY_ROWS} rows with the total.`),
+    link('Export', `${base}${PATHS.export}/Records?$filter=${f}&$format=csv`, `every row in one file${key}: \`$format=csv\` or \`parquet\` (GeoParquet); \`X-Total-Count\` says how many. Offered on ${EXPORT_RESOURCES.join(' and ')}.`),
+    link('Cite', `${base}${PATHS.citation}/Records?$filter=${f}&format=text`, 'every dataset the rows come from, with its DOI, licence and rows; `format=csl` for CSL-JSON, `bibtex`, `ris`. MCP: `cite`.'),
+    link('GIS', `${base}${PATHS.features}/collections/observations/items?filter=${encodeValue(CQL2_EXAMPLE)}&limit=100`, 'the same observations as GeoJSON points (OGC API – Features, a CQL2 `filter`; `bbox=west,south,east,north` narrows by place), for QGIS, GDAL, R sf or geopandas.'),
+    link('Group', `${base}${PATHS.odata}/Observations?$apply=${encodeValue(`filter(${EXAMPLE})/groupby((LocationId),aggregate($count as Count))`)}`, 'where: the count per location (`$apply`, on Observations and Records). MCP: `aggregate`, `list_values`.'),
+    '',
+  ];
+}
+
+function limits(facts: LlmsFacts): string[] {
+  return [
+    '## Limits',
+    '',
+    `- Rate: everything that runs a query (pages, counts, \`$apply\`, exports, citations, OGC items, each read an MCP tool makes) draws from one budget per key (per address without keys): ${facts.rateLimit ? `${facts.rateLimit.rps} requests per second, bursts of ${facts.rateLimit.burst}` : 'not limited on this instance'}; discovery documents have a larger budget of their own. Over it: 429 with \`Retry-After\`.`,
+    `- Page size: \`$top\` ${TOP_RANGE.min}–${TOP_RANGE.max} (default ${DEFAULT_TOP})${facts.maxPageBytes ? `; a page estimated over ${mib(facts.maxPageBytes)} is 413: lower \`$top\` or \`$select\` fewer fields` : ''}. For more rows, follow next links or export.`,
+    `- Time: ${facts.queryTimeoutMs ? `a query with no first row after ${Math.round(facts.queryTimeoutMs / 1000)} s is 504` : 'no query deadline on this instance'}.`,
+    `- Retention: a pinned URL (\`${PIN_PARAM}=<id>\`, next links) answers from its publication ${facts.retentionMs !== undefined ? `for ${hours(facts.retentionMs)} after a newer one replaces it` : 'while this server keeps it'} (the three newest always); after that, 410 \`publication_gone\` names the current one: start again from the first page.`,
+    '- Results are in Id order; `$orderby` and `$skip` are not offered.',
+    '',
+  ];
+}
+
+function citing(): string[] {
+  return [
+    '## How to cite',
+    '',
+    `Cite the datasets a result comes from, each by its DOI (\`https://doi.org/<DOI>\`), and keep the pinned URL of the query. \`${PATHS.citation}/<resource>?$filter=…\` (the same filter as the query) lists them with their citation text, licence and rows, as JSON, CSL-JSON, BibTeX, RIS or text; each dataset's page is \`${PATHS.datasetPages}/<DOI>\` (HTML with schema.org JSON-LD).`,
+    '',
+  ];
+}
+
+function fields(): string[] {
+  return resources.flatMap((r) => {
+    const d = describeResource(r);
+    return [
+      `## ${r.name} fields`,
+      '',
+      ...d.fields.map((f) => `- \`${f.name}\` (${f.type}${f.nullable ? ', may be null' : ''}${f.filterable ? ', filterable' : ''}${f.onRequest ? ', only when $select names it' : ''}): ${f.description}`),
+      ...(d.filterOnly.length ? ['', `Also filterable (rows with such an observation): ${d.filterOnly.map((f) => `\`${f.name}\``).join(', ')}.`] : []),
+      '',
+    ];
+  });
+}
+
+interface Operation {
+  readonly summary?: string;
+  readonly description?: string;
+}
+
+function operations(base: string): string[] {
+  const paths = (buildOpenApi(base) as { paths: Record<string, Record<string, Operation>> }).paths;
+  return [
+    '## Operations (from the OpenAPI document)',
+    '',
+    ...Object.entries(paths).flatMap(([path, ops]) =>
+      Object.entries(ops)
+        .filter(([, op]) => typeof op === 'object' && op.summary)
+        .flatMap(([method, op]) => [`### ${method.toUpperCase()} \`${path}\``, '', op.summary!, ...(op.description ? ['', op.description] : []), '']),
+    ),
+  ];
+}

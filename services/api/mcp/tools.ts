@@ -1,0 +1,211 @@
+/**
+ * The MCP tools (issue 49), named as the contract: describe, search_datasets, list_values, count, query, aggregate,
+ * cite. Each answers with the API's own requests (api-caller.ts), so its numbers are the API's numbers, its errors
+ * the API's messages, and every answer names the publication it was read from and the pinned URL that gives the same
+ * answer again. Each returns structured content under its output schema, and the same JSON as text for clients
+ * that read only text.
+ */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import * as z from 'zod';
+import { getResource } from '../../../schemas/index.js';
+import { CITATION_FORMATS } from '../citation/citation-formats.js';
+import type { CitationDocument } from '../citation/citation-document.js';
+import { EXPORT_RESOURCES } from '../export-formats.js';
+import { PATHS } from '../http/paths.js';
+import { GROUPABLE } from '../query/plan.js';
+import { ApiRefusal, type ApiCaller } from './api-caller.js';
+import { describeResource, resourceNames } from './describe-resource.js';
+import { searchDatasets, searchInput, searchOutput } from './search-datasets.js';
+import { MAX_QUERY_ROWS, TOOLS } from './tool-descriptions.js';
+
+/** Groups of one `list_values` or `aggregate` answer; more are a next link. */
+export const MAX_GROUPS = 1000;
+
+const resource = z.enum(resourceNames()).describe('A resource of the API (see describe).');
+const filter = z.string().max(8000).optional().describe("An OData $filter, e.g. CharacteristicName eq 'pH' and ResultValue gt 9 and RegionId eq 'hub.pacific' and ActivityStartYear ge 2020.");
+const publication = z.string().describe('The publication the answer was read from (the API\'s Tributary-Publication header).');
+const row = z.record(z.string(), z.unknown());
+
+const citation = {
+  publication,
+  rows: z.number().describe('Rows of the result cited.'),
+  url: z.string().describe('The cited query, pinned to its publication.'),
+  text: z.string().describe('What to credit, as a plain-text list (the API\'s format=text).'),
+  csl: z.array(row).describe('CSL-JSON: one dataset item per dataset (the API\'s format=csl).'),
+  datasets: z.array(row).describe('Each dataset with rows in the result: DOI, url, name, version, citation, licence, rows.'),
+};
+
+type Caller = () => ApiCaller;
+
+/** Registers the seven tools on `server`; `caller()` makes the caller of one tool call. */
+export function registerTools(server: McpServer, caller: Caller): void {
+  server.registerTool(
+    'describe',
+    {
+      title: 'Describe a resource',
+      description: TOOLS.describe,
+      inputSchema: { resource },
+      outputSchema: {
+        resource: z.string(), description: z.string(), key: z.string(), rows: z.number(), publication,
+        fields: z.array(z.object({ name: z.string(), type: z.string(), nullable: z.boolean(), description: z.string(), filterable: z.boolean(), onRequest: z.boolean() })),
+        filterOnly: z.array(z.object({ name: z.string(), type: z.string(), description: z.string() })).describe('Filter names that are not fields of this resource: a finer resource\'s, meaning "has such an observation".'),
+        filterable: z.array(z.string()), aggregate: z.boolean(), export: z.boolean(),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    ({ resource: name }) =>
+      answer(async () => {
+        const api = caller();
+        const { value } = await api.json<{ value: number }>(`${PATHS.odata}/${name}`, { $count: 'true' });
+        return { ...describeResource(getResource(name)!), rows: value, publication: api.publication! };
+      }),
+  );
+
+  server.registerTool(
+    'search_datasets',
+    {
+      title: 'Search datasets',
+      description: TOOLS.search_datasets,
+      inputSchema: searchInput,
+      outputSchema: searchOutput,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (args) => answer(() => searchDatasets(caller(), args)),
+  );
+
+  server.registerTool(
+    'list_values',
+    {
+      title: 'List the values of a dimension',
+      description: TOOLS.list_values,
+      inputSchema: { resource, field: z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,127}$/).describe(`The field to group by: ${GROUPABLE.join(', ')}.`), filter },
+      outputSchema: { resource: z.string(), field: z.string(), publication, values: z.array(z.object({ value: z.unknown(), count: z.number() })), complete: z.boolean(), url: z.string(), next: z.string().optional() },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    ({ resource: name, field, filter: f }) =>
+      answer(async () => {
+        const api = caller();
+        const params = { $apply: `${f ? `filter(${f})/` : ''}groupby((${field}),aggregate($count as Count))`, $top: String(MAX_GROUPS) };
+        const page = await api.json<ODataPage>(`${PATHS.odata}/${name}`, params);
+        const values = page.value.map((r) => ({ value: r[field], count: Number(r.Count) }));
+        return { resource: name, field, publication: api.publication!, values, ...more(page), url: api.url(`${PATHS.odata}/${name}`, params) };
+      }),
+  );
+
+  server.registerTool(
+    'count',
+    {
+      title: 'Count rows',
+      description: TOOLS.count,
+      inputSchema: { resource, filter },
+      outputSchema: { resource: z.string(), filter: z.string().optional(), count: z.number(), publication, url: z.string() },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    ({ resource: name, filter: f }) =>
+      answer(async () => {
+        const api = caller();
+        const params = { $filter: f, $count: 'true' };
+        const { value } = await api.json<{ value: number }>(`${PATHS.odata}/${name}`, params);
+        return { resource: name, ...(f ? { filter: f } : {}), count: value, publication: api.publication!, url: api.url(`${PATHS.odata}/${name}`, params) };
+      }),
+  );
+
+  server.registerTool(
+    'query',
+    {
+      title: 'Query rows',
+      description: TOOLS.query,
+      inputSchema: {
+        resource, filter,
+        select: z.string().max(4000).optional().describe('Fields to return, comma-separated (OData $select); all by default.'),
+        top: z.number().int().min(0).max(MAX_QUERY_ROWS).default(100).describe(`Rows to return (at most ${MAX_QUERY_ROWS}).`),
+      },
+      outputSchema: {
+        resource: z.string(), publication, total: z.number(), returned: z.number(), rows: z.array(row),
+        url: z.string().describe('The whole result, pinned: page through it by its next links.'),
+        next: z.string().optional().describe('The page after these rows.'),
+        exports: z.object({ parquet: z.string(), csv: z.string() }).nullable().describe('The whole result in one file (needs an API key); null where the resource has no export.'),
+        citation: z.object(citation),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    ({ resource: name, filter: f, select, top }) =>
+      answer(async () => {
+        const api = caller();
+        const path = `${PATHS.odata}/${name}`;
+        const page = await api.json<ODataPage>(path, { $filter: f, $select: select, $top: String(top) });
+        const cited = await cite(api, name, f);
+        const whole = { $filter: f, $select: select };
+        const exports = (EXPORT_RESOURCES as readonly string[]).includes(name)
+          ? { parquet: api.url(`${PATHS.export}/${name}`, { ...whole, $format: 'parquet' }), csv: api.url(`${PATHS.export}/${name}`, { ...whole, $format: 'csv' }) }
+          : null;
+        const { next } = more(page);
+        return { resource: name, publication: api.publication!, total: cited.rows, returned: page.value.length, rows: page.value, url: api.url(path, whole), ...(next ? { next } : {}), exports, citation: cited };
+      }),
+  );
+
+  server.registerTool(
+    'aggregate',
+    {
+      title: 'Aggregate',
+      description: TOOLS.aggregate,
+      inputSchema: { resource, apply: z.string().min(1).max(8000).describe('An OData $apply: [filter(…)/]groupby((F1,…),aggregate($count as Name)).') },
+      outputSchema: { resource: z.string(), apply: z.string(), publication, groups: z.array(row), complete: z.boolean(), url: z.string(), next: z.string().optional() },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    ({ resource: name, apply }) =>
+      answer(async () => {
+        const api = caller();
+        const params = { $apply: apply, $top: String(MAX_GROUPS) };
+        const page = await api.json<ODataPage>(`${PATHS.odata}/${name}`, params);
+        return { resource: name, apply, publication: api.publication!, groups: page.value, ...more(page), url: api.url(`${PATHS.odata}/${name}`, params) };
+      }),
+  );
+
+  server.registerTool(
+    'cite',
+    {
+      title: 'Cite a result',
+      description: TOOLS.cite,
+      inputSchema: { resource, filter },
+      outputSchema: { resource: z.string(), ...citation },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    ({ resource: name, filter: f }) => answer(async () => ({ resource: name, ...(await cite(caller(), name, f)) })),
+  );
+}
+
+interface ODataPage {
+  readonly value: Record<string, unknown>[];
+  readonly '@odata.nextLink'?: string;
+}
+
+function more(page: ODataPage): { complete: boolean; next?: string } {
+  const next = page['@odata.nextLink'];
+  return next ? { complete: false, next } : { complete: true };
+}
+
+/** The API's citation document, written as text and CSL-JSON by the API's own formats (citation-formats.ts). */
+async function cite(api: ApiCaller, name: string, f: string | undefined) {
+  const doc = await api.json<CitationDocument>(`${PATHS.citation}/${name}`, { $filter: f });
+  return {
+    publication: doc.publication ?? api.publication!,
+    rows: doc.rows,
+    url: doc.url,
+    text: CITATION_FORMATS.text.render(doc),
+    csl: JSON.parse(CITATION_FORMATS.csl.render(doc)) as Record<string, unknown>[],
+    datasets: doc.datasets as unknown as Record<string, unknown>[],
+  };
+}
+
+/** The tool's structured answer and the same as text; the API's refusal as the tool's error, in the API's words. */
+async function answer(work: () => Promise<Record<string, unknown>>): Promise<CallToolResult> {
+  try {
+    const structuredContent = await work();
+    return { structuredContent, content: [{ type: 'text', text: JSON.stringify(structuredContent) }] };
+  } catch (err) {
+    if (err instanceof ApiRefusal) return { isError: true, content: [{ type: 'text', text: err.message }] };
+    throw err;
+  }
+}
