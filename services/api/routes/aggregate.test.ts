@@ -13,6 +13,7 @@ import { listen, type TestServer } from '../testing/test-server.js';
 
 interface Row {
   readonly DOI: string;
+  readonly MonitoringLocationID: string;
   readonly CharacteristicName: string;
   readonly ActivityMediaName: string;
   readonly MonitoringLocationType: string;
@@ -38,7 +39,7 @@ beforeAll(async () => {
   server = await listen(fx.app);
   const files = (await fx.ref.runAndReadAll(`SELECT "Sha256" FROM dataset_files WHERE "Format" = 'parquet' ORDER BY "DOI"`)).getRowObjectsJson();
   const list = files.map((f) => `'${join(plainFilesDir(path), datasetFileName(String(f['Sha256']), 'parquet'))}'`).join(', ');
-  const columns = ['DOI', 'CharacteristicName', 'ActivityMediaName', 'MonitoringLocationType', 'ResultUnit', 'ResultValue', 'ActivityStartDate', 'ResultDetectionQuantitationLimitMeasure', 'ResultDetectionQuantitationLimitUnit', 'ActivityDepthHeightMeasure', 'ActivityDepthHeightUnit'];
+  const columns = ['DOI', 'MonitoringLocationID', 'CharacteristicName', 'ActivityMediaName', 'MonitoringLocationType', 'ResultUnit', 'ResultValue', 'ActivityStartDate', 'ResultDetectionQuantitationLimitMeasure', 'ResultDetectionQuantitationLimitUnit', 'ActivityDepthHeightMeasure', 'ActivityDepthHeightUnit'];
   // The files' rows as they are: a reader, no aggregate.
   const read = await fx.ref.runAndReadAll(`SELECT ${columns.map((c) => c === 'ActivityStartDate' ? `"${c}"::VARCHAR AS "${c}"` : `"${c}"`).join(', ')} FROM read_parquet([${list}])`);
   rows = read.getRowObjectsJson() as unknown as Row[];
@@ -78,7 +79,7 @@ const METHODS: Record<string, (values: (number | string | null)[], all: number) 
 const present = <T,>(v: (T | null)[]) => v.filter((x): x is T => x !== null);
 
 /** The expected groups: rows filtered, grouped by `keys`, each aggregate computed from the definition above. */
-function expected(filter: (r: Row) => boolean, keys: readonly ((r: Row) => unknown)[], names: readonly string[], aggs: readonly [alias: string, measure: Measure | '$count', method?: string][]): Group[] {
+function expected(filter: (r: Row) => boolean, keys: readonly ((r: Row) => unknown)[], names: readonly string[], aggs: readonly (readonly [alias: string, measure: Measure | '$count', method?: string])[]): Group[] {
   const groups = new Map<string, Row[]>();
   for (const r of rows.filter(filter)) {
     const k = JSON.stringify(keys.map((f) => f(r)));
@@ -185,6 +186,31 @@ describe('every aggregate against the definition, computed from the published Pa
     });
     const depth = 'ActivityDepthHeightMeasure';
     expectClose(depths, expected((r) => r.ResultValue !== null && r.ResultValue > 1, [by('ActivityMediaName'), by('ActivityDepthHeightUnit')], ['ActivityMediaName', 'ActivityDepthHeightUnit'], [['Total', depth, 'sum'], ['Mean', depth, 'average'], ['P90', depth, 'Tributary.p90']]));
+  });
+
+  it('by LocationId (the statistics per unit joined to nothing): locations known by their DOI and ID from /Locations', async () => {
+    const located = await allGroups('Locations', { $select: 'Id,ID,DOI', $top: '10000' });
+    const idOf = new Map(located.map((l) => [`${String(l['DOI'])} ${String(l['ID'])}`, l['Id']]));
+    const location = (r: Row) => idOf.get(`${r.DOI} ${r.MonitoringLocationID}`);
+    const got = await allGroups('Observations', {
+      $apply: "groupby((LocationId),aggregate(ResultValue with max as Hi,ResultValue with average as Mean,$count as N))",
+      $filter: "CharacteristicName eq 'Temperature, water'",
+      $top: '50',
+    });
+    expect(got.length).toBeGreaterThan(1);
+    expectClose(got, expected((r) => r.CharacteristicName === 'Temperature, water', [location], ['LocationId'], [['Hi', 'ResultValue', 'max'], ['Mean', 'ResultValue', 'average'], ['N', '$count']]));
+  });
+
+  it('ResultUnit filters the coarser resources too: the locations and datasets with a row in that unit', async () => {
+    const count = async (resource: string) => {
+      const res = await fx.app.request(`${BASE}/${resource}?${new URLSearchParams({ $filter: "ResultUnit eq 'MPN/100mL'", $count: 'true' })}`);
+      return ((await res.json()) as { value: number }).value;
+    };
+    const inUnit = rows.filter((r) => r.ResultUnit === 'MPN/100mL');
+    expect(inUnit.length).toBeGreaterThan(0);
+    expect(await count('Locations')).toBe(new Set(inUnit.map((r) => `${r.DOI} ${r.MonitoringLocationID}`)).size);
+    expect(await count('Metadata')).toBe(new Set(inUnit.map((r) => r.DOI)).size);
+    expect(await count('Records')).toBe(inUnit.length);
   });
 
   it('groupby without aggregate: the distinct groups, nothing else', async () => {

@@ -87,9 +87,12 @@ afterAll(() => fx.close());
 
 describe('OASIS Data Aggregation test cases', () => {
   it('says of every case whether it is in the dialect, and why not', () => {
-    const table = cases.map((c) => [c.Input, classify(c)?.reason ?? 'in the dialect']);
-    const reasons = Object.groupBy(table, ([, reason]) => reason!);
-    console.log(Object.entries(reasons).map(([reason, of]) => `${of!.length} ${reason}`).join('\n'));
+    const reasons = new Map<string, number>();
+    for (const c of cases) {
+      const reason = classify(c)?.reason ?? 'in the dialect';
+      reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+    }
+    console.log([...reasons].map(([reason, n]) => `${n} ${reason}`).join('\n'));
     // At the time of writing 8 cases are in the dialect: aggregate and groupby over plain fields with the standard
     // methods and $count, a filter before them, and groupby alone. A drop means the corpus or the dialect changed.
     expect(inDialect.length).toBeGreaterThanOrEqual(8);
