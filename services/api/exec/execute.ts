@@ -125,7 +125,9 @@ async function mixedUnits(plan: ApplyPlan, measure: Measure, snapshot: Snapshot,
   const found = JSON.parse(String(cols['units']?.[0] ?? '[]')) as string[];
   const units = found.map((u) => (u === '' ? '(no unit)' : `'${u}'`));
   const one = found.find((u) => u !== '');
-  const group = plan.groupBy.map((d, i) => `${d.name} ${JSON.stringify(cols[`g${i}`]?.[0] ?? null)}`).join(', ');
+  // A LocationId or a year arrives as a bigint, which JSON.stringify refuses.
+  const shown = (v: unknown) => (typeof v === 'bigint' ? v.toString() : JSON.stringify(v ?? null));
+  const group = plan.groupBy.map((d, i) => `${d.name} ${shown(cols[`g${i}`]?.[0])}`).join(', ');
   const where = group ? ` in the group ${group}` : '';
   return new ApiError(
     'mixed_units',

@@ -246,6 +246,16 @@ describe('values in different units are never aggregated together', () => {
     expect(body.message).toContain('Add ResultUnit to groupby');
   });
 
+  it('names a group of whole numbers as such (regression: a bigint LocationId or year in the message was a 500)', async () => {
+    for (const field of ['LocationId', 'ActivityStartYear']) {
+      const res = await fx.app.request(`${BASE}/Observations?${new URLSearchParams({ $apply: `groupby((${field}),aggregate(ResultValue with Tributary.p90 as P90))` })}`);
+      const body = (await res.json()) as { message: string; errors: { code: string }[] };
+      expect(res.status).toBe(400);
+      expect(body.errors[0]!.code).toBe('mixed_units');
+      expect(body.message).toMatch(new RegExp(`in the group ${field} \\d+ \\(`));
+    }
+  });
+
   it('is answered once ResultUnit is grouped, or filtered to one unit', async () => {
     expect((await fx.app.request(`${BASE}/Observations?${new URLSearchParams({ $apply: 'groupby((ResultUnit),aggregate(ResultValue with sum as Total))' })}`)).status).toBe(200);
     expect((await fx.app.request(`${BASE}/Observations?${new URLSearchParams({ $apply: 'aggregate(ResultValue with sum as Total)', $filter: "ResultUnit eq 'mg/L'" })}`)).status).toBe(200);
