@@ -64,6 +64,14 @@ const recounts: Record<string, string> = {
   observation_stats: `(SELECT "LocationId", "CharacteristicName", "ActivityMediaName", "ActivityGroupType", "ActivityStartYear", count(*) AS n, min("Id") AS min_id, max("Id") AS max_id
       FROM observations GROUP BY ALL) x FULL JOIN observation_stats s USING ("LocationId", "CharacteristicName", "ActivityMediaName", "ActivityGroupType", "ActivityStartYear")
     WHERE x.n IS DISTINCT FROM s.n OR x.min_id IS DISTINCT FROM s.min_id OR x.max_id IS DISTINCT FROM s.max_id`,
+  // Sums of doubles in another order differ in the last bits: compared relatively.
+  observation_value_stats: `(SELECT "LocationId", "CharacteristicName", "ActivityMediaName", "ActivityGroupType", "ActivityStartYear", "ResultUnit", count(*) AS n,
+        count("ResultValue") AS value_n, sum("ResultValue") AS value_sum, min("ResultValue") AS value_min, max("ResultValue") AS value_max
+      FROM observations GROUP BY ALL) x
+    FULL JOIN observation_value_stats v ON v."LocationId" = x."LocationId" AND v."CharacteristicName" = x."CharacteristicName" AND v."ActivityMediaName" = x."ActivityMediaName"
+      AND v."ActivityGroupType" = x."ActivityGroupType" AND v."ActivityStartYear" = x."ActivityStartYear" AND v."ResultUnit" IS NOT DISTINCT FROM x."ResultUnit"
+    WHERE x.n IS DISTINCT FROM v.n OR x.value_n IS DISTINCT FROM v.value_n OR x.value_min IS DISTINCT FROM v.value_min OR x.value_max IS DISTINCT FROM v.value_max
+      OR (x.value_sum IS NULL) <> (v.value_sum IS NULL) OR abs(x.value_sum - v.value_sum) > 1e-9 * greatest(1, abs(x.value_sum))`,
   observation_rollup: `(SELECT o."DOI", l."MonitoringLocationType", "CharacteristicName", "ActivityMediaName", "ActivityGroupType", "ActivityStartYear", count(*) AS n
       FROM observations o JOIN locations l ON l."Id" = o."LocationId" GROUP BY ALL) x
     FULL JOIN observation_rollup r USING ("DOI", "MonitoringLocationType", "CharacteristicName", "ActivityMediaName", "ActivityGroupType", "ActivityStartYear")

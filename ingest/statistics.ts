@@ -9,7 +9,8 @@ import type { IngestBuild, LoadPart, SourceDataset, StatisticsPart } from './sta
 
 /**
  * Stage 5 (statistics): the ordered writes of the small tables once every observation is in: observation_stats
- * (accumulated per dataset by load), its rollups, locations with their observation Id ranges, location_regions, datasets
+ * (accumulated per dataset by load), observation_value_stats (the same split by ResultUnit, with the values' count,
+ * sum, min and max, read from the build's observations), its rollups, locations with their observation Id ranges, location_regions, datasets
  * with TemporalExtent, and tributary_meta (meta-rows.ts).
  */
 
@@ -55,6 +56,7 @@ export async function addDataset(conn: DuckDBConnection, ds: SourceDataset, ids:
 export async function writeStatistics(conn: DuckDBConnection, meta: MetaValues, schemaVersion: string): Promise<void> {
   const statKeys = ['LocationId', 'CharacteristicName', 'ActivityMediaName', 'ActivityGroupType', 'ActivityStartYear'];
   await run(conn, `INSERT INTO observation_stats SELECT ${list(columnNames('observation_stats'))} FROM all_stats ORDER BY ${list(statKeys)}`);
+  await writeValueStatistics(conn);
   const rollupKeys = columnNames('observation_rollup').filter((c) => c !== 'n');
   const rollupValues = rollupKeys.map((c) => (c === 'DOI' || c === 'MonitoringLocationType' ? `l.${ident(c)}` : `s.${ident(c)}`)).join(', ');
   await run(
@@ -85,4 +87,19 @@ export async function writeStatistics(conn: DuckDBConnection, meta: MetaValues, 
   await run(conn, `INSERT INTO location_regions SELECT "LocationId", "RegionId" FROM all_regions ORDER BY "RegionId", "LocationId"`);
   await run(conn, `INSERT INTO datasets SELECT ${list(columnNames('datasets'))} FROM all_datasets ORDER BY CAST("Id" AS VARCHAR)`);
   await writeMeta(conn, meta, schemaVersion);
+}
+
+/**
+ * observation_value_stats from the build's observations (all of a first build or a compaction, the delta's alone
+ * when merged onto a hub: merge.ts appends it), ordered as observation_stats: by location, then the keys. The
+ * observations hold exactly what is published by now (load deleted its rejects), so no second accumulator is kept.
+ */
+async function writeValueStatistics(conn: DuckDBConnection): Promise<void> {
+  const keys = ['LocationId', 'CharacteristicName', 'ActivityMediaName', 'ActivityGroupType', 'ActivityStartYear', 'ResultUnit'];
+  await run(
+    conn,
+    `INSERT INTO observation_value_stats (${list(columnNames('observation_value_stats'))})
+     SELECT ${list(keys)}, count(*), count("ResultValue"), sum("ResultValue"), min("ResultValue"), max("ResultValue")
+     FROM observations GROUP BY ${list(keys)} ORDER BY ${list(keys)} NULLS FIRST`,
+  );
 }

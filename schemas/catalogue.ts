@@ -11,8 +11,11 @@ import { recordFields } from './record-fields.js';
  */
 const observationFilters = [
   'DOI', 'LocationId', 'ActivityMediaName', 'ActivityGroupType', 'CharacteristicName', 'MonitoringLocationType', 'ActivityStartYear', 'RegionId',
-  'ResultValue', 'ActivityStartDate',
+  'ResultValue', 'ActivityStartDate', 'ResultUnit',
 ] as const;
+
+/** The units of the other measures an `$apply` aggregates: Observations and Records filter by them too. */
+const measureUnits = ['ResultDetectionQuantitationLimitUnit', 'ActivityDepthHeightUnit'] as const;
 
 /** The four resources of `/v1/odata/v4`, in the order the service document lists them. */
 export const resources: readonly ResourceDef[] = [
@@ -28,12 +31,12 @@ export const resources: readonly ResourceDef[] = [
   },
   {
     name: 'Observations', entityType: 'Observation', table: 'observations', key: 'Id', fields: observationFields,
-    filterable: observationFilters,
+    filterable: [...observationFilters, ...measureUnits],
     description: 'Observations, one row per measured value.',
   },
   {
     name: 'Records', entityType: 'Record', table: 'observations', key: 'Id', fields: recordFields,
-    filterable: observationFilters,
+    filterable: [...observationFilters, ...measureUnits],
     description: 'Observations with their dataset and location columns, in the DataStream upload schema: the extract format.',
   },
 ];

@@ -16,6 +16,11 @@ export const dimensions: readonly DimensionDef[] = [
   // Row-level: no statistics table holds them, so a page, a count or an $apply with one reads the observations.
   { name: 'ResultValue', type: 'number', nullable: true, columns: { observations: 'ResultValue' }, description: "Measured value, for exceedances: CharacteristicName eq 'pH' and ResultValue gt 9 (null when ResultDetectionCondition is given: ResultValue ne x matches those)." },
   { name: 'ActivityStartDate', type: 'date', columns: { observations: 'ActivityStartDate' }, description: 'Date the activity started, for date ranges: ActivityStartDate ge 2020-06-01 and ActivityStartDate lt 2020-09-01.' },
+  // Units, so that an aggregate of values can be grouped or filtered to one unit (services/api/query/measures.ts).
+  // ResultUnit is also a key of the statistics per unit (observation_value_stats); the other two only the rows hold.
+  { name: 'ResultUnit', type: 'string', nullable: true, columns: { observations: 'ResultUnit', observation_value_stats: 'ResultUnit' }, description: "Unit of ResultValue, e.g. mg/L (null on a non-detect); group by it to aggregate values of several units." },
+  { name: 'ResultDetectionQuantitationLimitUnit', type: 'string', nullable: true, columns: { observations: 'ResultDetectionQuantitationLimitUnit' }, description: 'Unit of ResultDetectionQuantitationLimitMeasure.' },
+  { name: 'ActivityDepthHeightUnit', type: 'string', nullable: true, columns: { observations: 'ActivityDepthHeightUnit' }, description: 'Unit of ActivityDepthHeightMeasure.' },
   { name: 'RegionId', type: 'string', columns: {}, membership: 'location_regions', description: "Region containing the location: admin.2.ca, admin.4.ca.<province>, hub.<name>. 'eq' means the location lies in the region, 'ne' that it does not." },
   { name: 'DatasetName', type: 'string', columns: { datasets: 'DatasetName' }, description: 'Name of the dataset.' },
   { name: 'CreateTimestamp', type: 'timestamp', nullable: true, columns: { datasets: 'CreateTimestamp' }, description: 'When the dataset was created; dates and date-times, quoted or not.' },

@@ -45,7 +45,14 @@ export function nullOnWire(f: FieldDef): boolean {
 }
 
 /** Tables of the published DuckDB file that filters can read. */
-export type TableName = 'datasets' | 'locations' | 'observations' | 'observation_stats' | 'observation_rollup' | 'observation_region_rollup';
+export type TableName =
+  | 'datasets'
+  | 'locations'
+  | 'observations'
+  | 'observation_stats'
+  | 'observation_value_stats'
+  | 'observation_rollup'
+  | 'observation_region_rollup';
 
 /**
  * A filter dimension: a name usable in `$filter`, with the column that holds it in each table that has it.

@@ -98,6 +98,19 @@ export const storageTables = {
     { column: 'min_id', sqlType: 'BIGINT', nullable: false },
     { column: 'max_id', sqlType: 'BIGINT', nullable: false },
   ],
+  // observation_stats split by ResultUnit, with what $apply's sum, min, max and average of ResultValue read instead of
+  // the rows (docs/storage.md): value_n counts the rows with a value (the others are non-detects), value_sum, value_min
+  // and value_max are over those; null when a key has no value.
+  observation_value_stats: [
+    { column: storageKeys.locationId, sqlType: 'BIGINT', nullable: false },
+    ...observationKey,
+    { column: 'ResultUnit', sqlType: 'VARCHAR', nullable: true },
+    rowCount,
+    { column: 'value_n', sqlType: 'BIGINT', nullable: false },
+    { column: 'value_sum', sqlType: 'DOUBLE', nullable: true },
+    { column: 'value_min', sqlType: 'DOUBLE', nullable: true },
+    { column: 'value_max', sqlType: 'DOUBLE', nullable: true },
+  ],
   // observation_stats without the location: a few thousand rows answer counts and $apply that need no
   // location-level dimension (LocationId, RegionId).
   observation_rollup: rollupColumns,
@@ -141,6 +154,7 @@ export const locationIdColumns = {
   locations: storageKeys.id,
   observations: storageKeys.locationId,
   observation_stats: storageKeys.locationId,
+  observation_value_stats: storageKeys.locationId,
   location_regions: storageKeys.locationId,
 } as const satisfies Partial<Record<StorageTable, string>>;
 
@@ -159,7 +173,7 @@ export function columnNames(table: StorageTable): string[] {
 }
 
 /** Schema version written to `tributary_meta`; the API refuses a file of another version. */
-export const STORAGE_SCHEMA_VERSION = '6';
+export const STORAGE_SCHEMA_VERSION = '7';
 
 /** `CREATE TABLE` for one storage table. Identifiers come from the catalogue only. */
 export function createTableSql(table: StorageTable): string {

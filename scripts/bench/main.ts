@@ -12,7 +12,7 @@
  * BENCH_ONLY=extract (§1, §5 and §1z alone: the formats' extracts and compression, no scale table), BENCH_ONLY=export
  * (§1e whole-result exports alone), BENCH_ONLY=extract,export (both, for the formats at 10M and 100M), BENCH_ONLY=features
  * (§F OGC API – Features pages against the OData pages alone), BENCH_ONLY=retention (§R what older publications held for pinned links cost), BENCH_ONLY=engines (§E polars over HTTP against local disk), BENCH_ONLY=spatial (§S a 1,000-vertex polygon against its
- * Id list and its bbox alone). §7's ingest figures come with every run but publish and features.
+ * Id list and its bbox alone), BENCH_ONLY=aggregates (§A $apply's aggregates of values against DuckDB's GROUP BY alone). §7's ingest figures come with every run but publish and features.
  * §C capacity (N concurrent clients of three kinds against an API with the default limits) runs after §1–§6 on its own
  * API; BENCH_ONLY=capacity runs it alone (any ROWS). BENCH_CAPACITY_SECONDS (20) per N, BENCH_CAPACITY_CLIENTS (1,2,4,8,16,32).
  */
@@ -27,6 +27,7 @@ import { openDuck } from './duck.js';
 import { discoverFilters } from './filters.js';
 import { ensurePostgres } from './postgres.js';
 import { compressionSection } from './section-compression.js';
+import { aggregatesSection } from './section-aggregates.js';
 import { countsSection } from './section-counts.js';
 import { extractSection } from './section-extract.js';
 import { exportSection } from './section-export.js';
@@ -80,9 +81,10 @@ const retentionOnly = only.has('retention');
 const spatialOnly = only.has('spatial');
 const capacityOnly = only.has('capacity');
 const enginesOnly = only.has('engines');
-const known = ['publish', 'extract', 'export', 'features', 'retention', 'spatial', 'capacity', 'engines'];
-if ([...only].some((s) => !known.includes(s)) || ((publishOnly || featuresOnly || retentionOnly || spatialOnly || capacityOnly || enginesOnly) && only.size > 1)) {
-  throw new Error(`BENCH_ONLY=${process.env.BENCH_ONLY}: the sections that run alone are 'publish', 'extract', 'export', 'features', 'retention', 'spatial', 'capacity' and 'engines'; 'extract,export' runs those two`);
+const aggregatesOnly = only.has('aggregates');
+const known = ['publish', 'extract', 'export', 'features', 'retention', 'spatial', 'capacity', 'engines', 'aggregates'];
+if ([...only].some((s) => !known.includes(s)) || ((publishOnly || featuresOnly || retentionOnly || spatialOnly || capacityOnly || enginesOnly || aggregatesOnly) && only.size > 1)) {
+  throw new Error(`BENCH_ONLY=${process.env.BENCH_ONLY}: the sections that run alone are 'publish', 'extract', 'export', 'features', 'retention', 'spatial', 'capacity', 'engines' and 'aggregates'; 'extract,export' runs those two`);
 }
 const capacity = { seconds: int('BENCH_CAPACITY_SECONDS', 20), clients: capacityClients(process.env.BENCH_CAPACITY_CLIENTS) };
 const sizes = only.size > 0 ? [] : scaleSizes(process.env.BENCH_SCALE, settings);
@@ -105,9 +107,9 @@ if (sizes.length > 0 && !failure) {
 async function mainSections() {
   const cache = await ensureCache(settings.rows, settings.seed, process.env.BENCH_INGEST === '1', log);
   const duck = await openDuck(cache.duckdbPath);
-  if (featuresOnly || spatialOnly) {
+  if (featuresOnly || spatialOnly || aggregatesOnly) {
     const details: Record<string, unknown> = {};
-    await featuresAlone(cache.duckdbPath, duck, details, spatialOnly);
+    await featuresAlone(cache.duckdbPath, duck, details, spatialOnly ? 'spatial' : aggregatesOnly ? 'aggregates' : 'features');
     return { cache, filters: undefined, pgLoad: undefined, details };
   }
   if (capacityOnly) {
@@ -160,6 +162,8 @@ async function mainSections() {
       await partitionedSection(ctx);
       log('§4 counts');
       const counts = await countsSection(ctx);
+      log('§A aggregates');
+      await aggregatesSection(ctx);
       if (!settings.skipPostgres) {
         const json = (ctx.details['extract'] as { json: { ms: number }[] }).json;
         await postgresSection(ctx, pages, counts, summarise(json.map((r) => r.ms)).median);
@@ -204,14 +208,16 @@ async function mainSections() {
 }
 
 /** §F alone (BENCH_ONLY=features): the API and the measuring client, no filters (any ROWS will do). */
-async function featuresAlone(path: string, duck: Awaited<ReturnType<typeof openDuck>>, details: Record<string, unknown>, spatial = false): Promise<void> {
+/** A section that needs the API but none of the discovered filters (any ROWS): §F, §S or §A. */
+async function featuresAlone(path: string, duck: Awaited<ReturnType<typeof openDuck>>, details: Record<string, unknown>, section: 'features' | 'spatial' | 'aggregates'): Promise<void> {
   const api = await startApi(path);
   const client = await openClient({ 'x-api-key': BENCH_API_KEY }).catch(async (err: unknown) => {
     await api.stop();
     throw err;
   });
   try {
-    if (spatial) await spatialSection({ settings, base: api.base, duck, figures, details, log, headers: { 'x-api-key': BENCH_API_KEY } });
+    if (section === 'spatial') await spatialSection({ settings, base: api.base, duck, figures, details, log, headers: { 'x-api-key': BENCH_API_KEY } });
+    else if (section === 'aggregates') await aggregatesSection({ settings, base: api.base, client, duck, figures });
     else await featuresSection({ settings, base: api.base, client, duck, figures, details, log });
   } catch (err) {
     failure = err;

@@ -21,6 +21,8 @@ export const API_ERROR_CODES = {
   ...statuses(PLAN_ERROR_CODES),
   // OGC API – Features' query parameters (limit, bbox, datetime, properties, cursor, f, an unknown one).
   invalid_parameter: 400,
+  // An $apply aggregate over values in more than one unit (exec/execute.ts), named with the units found.
+  mixed_units: 400,
   not_found: 404,
   method_not_allowed: 405,
   not_acceptable: 406,

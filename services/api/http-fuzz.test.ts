@@ -29,8 +29,8 @@ function recording(snapshot: Snapshot): Snapshot {
     ...snapshot,
     async columns(q): Promise<Record<string, DuckDBValue[]>> {
       compiled.push(q);
-      if (/\bAS n\b/.test(q.sql) && !/ AS g0/.test(q.sql)) return { n: [3n] };
-      if (/ AS g0/.test(q.sql)) return { g0: ['x'], n: [2n] };
+      if (/\bAS n\b/.test(q.sql) && !/ AS [ga]0/.test(q.sql)) return { n: [3n] };
+      if (/ AS [ga]0/.test(q.sql)) return { g0: ['x'], g1: ['y'], g2: [1n], g3: [null], a0: [2n], a1: [1.5], a2: ['2020-01-01'], a3: [null], x0: [1n] };
       return { Id: [1n] };
     },
     async *copyText(q) {
@@ -84,12 +84,26 @@ const filter: fc.Arbitrary<string> = fc.letrec((tie) => ({
   ),
 })).expr as fc.Arbitrary<string>;
 
+// $apply's aggregates: measures, methods (and misspellings), aliases that carry the marker, groups and filters.
+const aggregateItem = fc.oneof(
+  fc.constant(`$count as ${MARK}N`),
+  fc.tuple(fc.oneof(fc.constantFrom('ResultValue', 'ActivityStartDate', 'ResultDetectionQuantitationLimitMeasure', 'ActivityDepthHeightMeasure'), name), fc.constantFrom('sum', 'min', 'max', 'average', 'countdistinct', 'Tributary.median', 'Tributary.p90', 'Tributary.countnull', 'median', 'Tributary.zqx'), fc.nat(99))
+    .map(([m, method, i]) => `${m} with ${method} as ${MARK}${i}`),
+);
+const applyText = fc
+  .tuple(fc.option(filter, { nil: undefined }), fc.array(fc.oneof(fc.constantFrom('ResultUnit', 'CharacteristicName', 'RegionId', 'LocationId'), name), { maxLength: 3 }), fc.uniqueArray(aggregateItem, { maxLength: 4, selector: (a) => a.slice(a.lastIndexOf(' as ')) }))
+  .map(([f, groups, items]) => {
+    const aggregate = items.length ? `aggregate(${items.join(',')})` : '';
+    const step = groups.length ? `groupby((${groups.join(',')})${aggregate ? `,${aggregate}` : ''})` : aggregate || `aggregate($count as ${MARK})`;
+    return f ? `filter(${f})/${step}` : step;
+  });
 const option = fc.oneof(
   filter.map((f) => ['$filter', f] as const),
   fc.array(name, { minLength: 1, maxLength: 6 }).map((ns) => ['$select', ns.join(',')] as const),
   fc.oneof(hostile, fc.bigInt({ min: -5n, max: 2n ** 70n }).map(String), fc.uuid()).map((t) => ['$skiptoken', `Id:${t}`] as const),
   fc.oneof(fc.integer({ min: -5, max: 20_000 }).map(String), hostile).map((t) => ['$top', t] as const),
   fc.constantFrom(['$count', 'true'] as const, ['$count', `${MARK}'`] as const, ['$apply', `groupby((CharacteristicName),aggregate($count as ${MARK}))`] as const),
+  applyText.map((a) => ['$apply', a] as const),
 );
 const encode = fc.constantFrom<(s: string) => string>(encodeURIComponent, (s) => s.replace(/[&#%\s]/g, encodeURIComponent), (s) => encodeURIComponent(s).replace(/%24/g, '$'));
 const request = fc.record({

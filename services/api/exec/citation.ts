@@ -64,7 +64,7 @@ async function rowsPerDataset(plan: CitationPlan, snapshot: Snapshot, signal: Ab
   for (let after: bigint | undefined; ; after = (after ?? 0n) + BigInt(counts.top)) {
     const page = await execute({ ...counts, after }, snapshot, signal);
     if (page.kind !== 'apply') throw new Error(`a citation's groups executed as ${page.kind}`);
-    out.push(...page.groups.map((g): [string, number] => [String(g.keys[0]), g.count]));
+    out.push(...page.groups.map((g): [string, number] => [String(g.keys[0]), Number(g.values[0])]));
     if (!page.hasNext) return out.filter(([, rows]) => rows > 0);
   }
 }

@@ -2,7 +2,8 @@
  * The execution stage: a plan and a snapshot → what the plan asks for, as values or as a row stream. The one
  * stage that sequences queries (routes call it once; it compiles and runs, possibly several times for a page):
  * - count: one query, one number;
- * - apply: one query over the statistics tables, the groups as values;
+ * - apply: one query over the statistics tables or the observations, the groups as values (a second only to name
+ *   the units of a refused aggregate);
  * - page: phase one finds the page's Ids by a window strategy (exec/page-window.ts), phase two reads its rows by
  *   a row source (below): typed columns for Arrow, text from the page's window or from a cursor for JSON and CSV
  *   (exec/page-text.ts).
@@ -12,7 +13,9 @@
  */
 import type { ColumnChunk, Snapshot } from '../db/snapshot.js';
 import { isTextFormat } from '../formats.js';
-import { compileApply } from '../query/compile-apply.js';
+import { ApiError } from '../errors.js';
+import { compileApply, compileMixedUnits, unitChecks } from '../query/compile-apply.js';
+import type { Measure } from '../query/measures.js';
 import { compileCount } from '../query/compile-count.js';
 import type { ApplyPlan, CountPlan, Key, PagePlan, Plan } from '../query/plan.js';
 import { cursorText, windowText, type TextPageRequest } from './page-text.js';
@@ -31,10 +34,11 @@ export interface CountResult {
   readonly count: number;
 }
 
-/** One group of an `$apply` page: one value per grouped dimension, and its count. */
+/** One group of an `$apply` page: one value per grouped dimension, and one per aggregate (in the plan's order). */
 export interface ApplyGroup {
   readonly keys: readonly unknown[];
-  readonly count: number;
+  /** Numbers (counts, sums, means, percentiles), `YYYY-MM-DD` text (first and last dates) or null (no value). */
+  readonly values: readonly (number | string | null)[];
 }
 
 export interface ApplyResult {
@@ -90,16 +94,47 @@ async function count(plan: CountPlan, snapshot: Snapshot, signal: AbortSignal): 
   return { kind: 'count', plan, count: Number(cols['n']?.[0] ?? 0) };
 }
 
-/** Aggregates are small (the statistics table is): `top + 1` groups say whether a next page exists. */
+/**
+ * The groups of one page, `top + 1` asked so a next page is known. Values of more than one unit aggregated together
+ * are refused, for the whole result: the query carries, on every row, the most units any group has (compile-apply.ts).
+ */
 async function apply(plan: ApplyPlan, snapshot: Snapshot, signal: AbortSignal): Promise<ApplyResult> {
   const cols = await snapshot.columns(compileApply(plan), signal);
-  const n = cols['n'] ?? [];
-  const groups = Array.from({ length: Math.min(n.length, plan.top) }, (_, row) => ({
+  const checks = unitChecks(plan);
+  for (const [i, measure] of checks.entries()) {
+    if (Number(cols[`x${i}`]?.[0] ?? 0) > 1) throw await mixedUnits(plan, measure, snapshot, signal);
+  }
+  const rows = (cols['g0'] ?? cols['a0'] ?? []).length;
+  const groups = Array.from({ length: Math.min(rows, plan.top) }, (_, row) => ({
     keys: plan.groupBy.map((_, i) => cols[`g${i}`]![row]),
-    count: Number(n[row]),
+    values: plan.aggregates.map((_, i) => aggregateValue(cols[`a${i}`]![row])),
   }));
   // $top=0 asks for no group: no next link either, or a client following it would loop.
-  return { kind: 'apply', plan, groups, hasNext: plan.top > 0 && n.length > plan.top };
+  return { kind: 'apply', plan, groups, hasNext: plan.top > 0 && rows > plan.top };
+}
+
+function aggregateValue(v: unknown): number | string | null {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'bigint' || typeof v === 'number') return Number(v);
+  return String(v);
+}
+
+/** The refusal of an aggregate over several units, naming the first such group and its units. */
+async function mixedUnits(plan: ApplyPlan, measure: Measure, snapshot: Snapshot, signal: AbortSignal): Promise<ApiError> {
+  const cols = await snapshot.columns(compileMixedUnits(plan, measure), signal);
+  const found = JSON.parse(String(cols['units']?.[0] ?? '[]')) as string[];
+  const units = found.map((u) => (u === '' ? '(no unit)' : `'${u}'`));
+  const one = found.find((u) => u !== '');
+  // A LocationId or a year arrives as a bigint, which JSON.stringify refuses.
+  const shown = (v: unknown) => (typeof v === 'bigint' ? v.toString() : JSON.stringify(v ?? null));
+  const group = plan.groupBy.map((d, i) => `${d.name} ${shown(cols[`g${i}`]?.[0])}`).join(', ');
+  const where = group ? ` in the group ${group}` : '';
+  return new ApiError(
+    'mixed_units',
+    `${measure.name} is in more than one ${measure.unit}${where} (${units.join(', ')}): values in different units are never aggregated together. ` +
+      `Add ${measure.unit} to groupby, e.g. groupby((${[...plan.groupBy.map((d) => d.name), measure.unit].join(',')}),aggregate(…)), or filter to one unit, e.g. $filter=${measure.unit} eq ${one === undefined ? 'null' : `'${one.replaceAll("'", "''")}'`}.`,
+    { parameter: '$apply' },
+  );
 }
 
 async function page(plan: PagePlan, snapshot: Snapshot, signal: AbortSignal, opts: ExecuteOptions): Promise<PageResult> {

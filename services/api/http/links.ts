@@ -3,7 +3,7 @@
  * OpenAPI's server and the docs page. Behind a load balancer the request's own host is an internal one, so the
  * base is, in order: PUBLIC_BASE_URL, the forwarded headers when TRUST_PROXY=1, the request.
  */
-import { formatFilter } from '../odata/index.js';
+import { formatApply, formatFilter } from '../odata/index.js';
 import type { Expr, Query } from '../odata/ast.js';
 import type { ApplyPlan, Key, PagePlan } from '../query/plan.js';
 import { NEXT_LINK_PARAM, PATHS, PIN_PARAM } from './paths.js';
@@ -46,9 +46,7 @@ export function nextLink(base: string, plan: PagePlan, query: Query, lastKey: Ke
 
 /** The next page of an `$apply` result: the same options and publication, the cursor counting groups already sent. */
 export function nextApplyLink(base: string, plan: ApplyPlan, query: Query, publication: string | undefined): string {
-  const apply = query.apply!;
-  const groupby = `groupby((${apply.groupBy.map((p) => p.name).join(',')}),aggregate($count as ${apply.countAlias}))`;
-  const params: [string, string][] = [['$apply', apply.filter ? `filter(${formatFilter(apply.filter)})/${groupby}` : groupby]];
+  const params: [string, string][] = [['$apply', formatApply(query.apply!)]];
   if (query.filter) params.push(['$filter', formatFilter(query.filter)]);
   params.push(['$top', String(plan.top)]);
   if (publication) params.push([PIN_PARAM, publication]);

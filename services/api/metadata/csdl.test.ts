@@ -115,6 +115,24 @@ describe('$metadata document', () => {
     const locations = resources.find((r) => r.name === 'Locations')!;
     expect(filterOnlyNames(locations)).toEqual(expect.arrayContaining(['RegionId', 'CharacteristicName', 'ActivityStartYear', 'ActivityGroupType']));
   });
+
+  it('declares $apply on Observations and Records with the custom aggregation methods and what aggregates (Aggregation vocabulary)', () => {
+    type Values = { property: string; collection?: { string?: { text: string }[]; propertyPath?: { text: string }[] } }[];
+    for (const set of schema.entityContainer.entitySet) {
+      const apply = set.annotation.find((a) => a.term === 'Aggregation.ApplySupported') as { record: { propertyValue: Values } } | undefined;
+      if (set.name !== 'Observations' && set.name !== 'Records') {
+        expect(apply).toBeUndefined();
+        continue;
+      }
+      const value = (name: string) => apply!.record.propertyValue.find((v) => v.property === name)?.collection;
+      expect(value('Transformations')?.string?.map((s) => s.text)).toEqual(['filter', 'groupby', 'aggregate']);
+      expect(value('CustomAggregationMethods')?.string?.map((s) => s.text)).toEqual(['Tributary.median', 'Tributary.p10', 'Tributary.p90', 'Tributary.countnull']);
+      expect(value('AggregatableProperties')?.propertyPath?.map((s) => s.text)).toEqual(['ResultValue', 'ResultDetectionQuantitationLimitMeasure', 'ActivityDepthHeightMeasure', 'ActivityStartDate']);
+      expect(value('GroupableProperties')?.propertyPath?.map((s) => s.text)).toEqual(expect.arrayContaining(['CharacteristicName', 'ResultUnit', 'DOI']));
+    }
+    // The percentile's definition is stated where a client reading $metadata finds it.
+    expect(csdl).toContain('Hyndman &amp; Fan type 7');
+  });
 });
 
 describe('escapeXml', () => {

@@ -15,6 +15,8 @@ import {
 } from '../../../schemas/index.js';
 import { FORMAT_NAMES, FORMATS } from '../formats.js';
 import { GROUPABLE } from '../query/plan.js';
+import { MEASURES, METHODS } from '../query/measures.js';
+import { AGGREGATE_METHODS } from '../odata/index.js';
 import { PATHS } from '../http/paths.js';
 import { el, renderXml, type XmlNode } from './xml.js';
 
@@ -123,6 +125,15 @@ function filterOnlyText(resource: ResourceDef): string {
         (resource.table === 'observations' ? '' : ' A filter on an observation-level name selects rows with at least one matching observation.');
 }
 
+const CUSTOM_METHODS = AGGREGATE_METHODS.filter((m) => m.startsWith(`${CSDL_NAMESPACE}.`));
+
+/** What `$apply` accepts, with each custom method's definition (no CSDL element can describe a method). */
+const APPLY_TEXT =
+  `$apply=[filter(…)/]groupby((F1,…)[,aggregate(…)]) or [filter(…)/]aggregate(…), groups by ${GROUPABLE.join(', ')}; ` +
+  `aggregate($count as Alias, Field with method as Alias, …) aggregates ${MEASURES.map((m) => m.name).join(', ')} with ` +
+  `${(Object.keys(METHODS) as (keyof typeof METHODS)[]).map((m) => `${m} (${METHODS[m].description})`).join(', ')}. ` +
+  `Values in different units are never aggregated together: group by the unit (${MEASURES.flatMap((m) => m.unit ?? []).join(', ')}) or filter to one.`;
+
 function entitySet(resource: ResourceDef): XmlNode {
   const filterable = resource.fields.filter((f) => resource.filterable.includes(f.name)).map((f) => f.name);
   const nonFilterable = resource.fields.filter((f) => !filterable.includes(f.name)).map((f) => f.name);
@@ -132,7 +143,7 @@ function entitySet(resource: ResourceDef): XmlNode {
     description(
       `Results come in Id order, at most $top rows a page; follow @odata.nextLink (also in the Link header). ` +
         `Filterable: ${filterNames(resource).join(', ')}.${filterOnlyText(resource)}` +
-        (aggregates ? ` $apply=[filter(…)/]groupby((F1,…),aggregate($count as Alias)) groups by ${GROUPABLE.join(', ')}.` : ''),
+        (aggregates ? ` ${APPLY_TEXT}` : ''),
       'Core.LongDescription',
     ),
     annotation('Capabilities.FilterRestrictions', {}, [
@@ -163,7 +174,12 @@ function entitySet(resource: ResourceDef): XmlNode {
           annotation('Aggregation.ApplySupported', {}, [
             record('Aggregation.ApplySupportedType', [
               el('PropertyValue', { Property: 'Transformations' }, [el('Collection', {}, ['filter', 'groupby', 'aggregate'].map((t) => el('String', {}, [t])))]),
+              // Data Aggregation §3.1.3: a custom method is named by its namespace-qualified name and listed here.
+              el('PropertyValue', { Property: 'CustomAggregationMethods' }, [el('Collection', {}, CUSTOM_METHODS.map((m) => el('String', {}, [m])))]),
               el('PropertyValue', { Property: 'Rollup', EnumMember: 'Aggregation.RollupType/None' }),
+              // Only these (PropertyRestrictions is implied): names a property path can reach, the others are in the text above.
+              pathCollection('GroupableProperties', GROUPABLE.filter((g) => resource.fields.some((f) => f.name === g))),
+              pathCollection('AggregatableProperties', MEASURES.map((m) => m.name).filter((m) => resource.fields.some((f) => f.name === m))),
             ]),
           ]),
         ]

@@ -5,8 +5,9 @@
 import { filterNames, nullOnWire, resources, type FieldDef, type FieldType, type ResourceDef } from '../../../schemas/index.js';
 import { API_ERROR_CODES } from '../errors.js';
 import { FORMAT_NAMES, FORMATS } from '../formats.js';
-import { FILTER_LIMITS, ODATA_ERROR_CODES, TOP_RANGE } from '../odata/index.js';
+import { AGGREGATE_METHODS, FILTER_LIMITS, ODATA_ERROR_CODES, TOP_RANGE } from '../odata/index.js';
 import { DEFAULT_TOP, GROUPABLE } from '../query/plan.js';
+import { MEASURES } from '../query/measures.js';
 import { PLAN_ERROR_CODES } from '../query/plan-error.js';
 import { PATHS, PIN_PARAMETER_DOC, PUBLICATION_HEADER } from '../http/paths.js';
 import { COUNT_HEADER, DEFAULT_EXPORT_FORMAT, EXPORT_FORMAT_NAMES, EXPORT_FORMATS, EXPORT_RESOURCES } from '../export-formats.js';
@@ -151,9 +152,13 @@ function collectionOperation(resource: ResourceDef): Schema {
     ...(aggregates
       ? [{
           name: '$apply', in: 'query',
-          description: `[filter(…)/]groupby((F1,…),aggregate($count as Alias)), answered from the statistics table. Group by: ${GROUPABLE.join(', ')}.`,
+          description:
+            `[filter(…)/]groupby((F1,…)[,aggregate(…)]) or [filter(…)/]aggregate(…); each aggregate is $count as Alias or Field with method as Alias. ` +
+            `Group by: ${GROUPABLE.join(', ')}. Aggregate: ${MEASURES.map((m) => m.name).join(', ')}, with ${AGGREGATE_METHODS.join(', ')} ` +
+            `(Tributary.p10/p90/median: exact percentiles by linear interpolation, Hyndman & Fan type 7; Tributary.countnull: rows without a value, the non-detects of ResultValue). ` +
+            `Values in more than one unit are a 400 mixed_units unless the unit is grouped. Counts, sums, minima, maxima and means of ResultValue come from statistics; the rest scan the rows.`,
           schema: { type: 'string' },
-          example: 'groupby((CharacteristicName),aggregate($count as Count))',
+          example: 'groupby((CharacteristicName,ResultUnit),aggregate($count as Count,ResultValue with average as Mean,ResultValue with Tributary.median as Median))',
         }]
       : []),
     { $ref: '#/components/parameters/format' },
@@ -288,8 +293,8 @@ export function buildOpenApi(serverUrl: string): Schema {
         ...CITATION_SCHEMAS,
         Count: { type: 'object', required: ['value'], properties: { value: { type: 'integer', minimum: 0 } }, additionalProperties: false },
         ApplyPage: collectionSchema(
-          { type: 'object', additionalProperties: { type: ['string', 'integer', 'null'] } },
-          { paged: true, valueDescription: 'One object per group: the grouped fields, then the count under its alias.' },
+          { type: 'object', additionalProperties: { type: ['string', 'number', 'null'] } },
+          { paged: true, valueDescription: 'One object per group: the grouped fields, then each aggregate under its alias (a number; a date YYYY-MM-DD for min and max of ActivityStartDate; null with no value).' },
         ),
         ServiceDocument: collectionSchema(
           {

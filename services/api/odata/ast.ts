@@ -143,11 +143,25 @@ export interface DistanceExpr {
 export type Expr = CompareExpr | InExpr | AndExpr | OrExpr | NotExpr | FunctionExpr | SpatialExpr | DistanceExpr;
 export type ExprKind = Expr['kind'];
 
-/** `[filter(…)/]groupby((F1,…),aggregate($count as Alias))`. */
+/**
+ * The aggregation methods of `aggregate(Field with <method> as Alias)`: the Data Aggregation Extension's standard
+ * ones, and this service's custom ones (namespace `Tributary`, declared in `$metadata`).
+ */
+export type AggregateMethod = 'sum' | 'min' | 'max' | 'average' | 'countdistinct' | 'Tributary.median' | 'Tributary.p10' | 'Tributary.p90' | 'Tributary.countnull';
+
+/** One item of `aggregate(…)`: `$count as Alias`, or `Field with method as Alias`. */
+export type Aggregate =
+  | { readonly kind: 'count'; readonly alias: string; readonly offset: number }
+  | { readonly kind: 'method'; readonly property: Property; readonly method: AggregateMethod; readonly alias: string; readonly offset: number };
+
+/**
+ * `[filter(…)/]groupby((F1,…)[,aggregate(…)])` or `[filter(…)/]aggregate(…)`. No aggregates: the distinct groups
+ * (Data Aggregation §3.10.1); no groups: one row over the whole input.
+ */
 export interface Apply {
   readonly filter?: Expr;
   readonly groupBy: readonly Property[];
-  readonly countAlias: string;
+  readonly aggregates: readonly Aggregate[];
 }
 
 /** The keyset position of the next page, as carried in `@odata.nextLink`. */

@@ -25,6 +25,7 @@ export type Token =
 
 const IDENTIFIER = /[A-Za-z_][A-Za-z0-9_]*/y;
 const GEO_FUNCTION = /geo\.[A-Za-z]+/y;
+const CUSTOM_METHOD = /Tributary\.[A-Za-z0-9]+/y;
 const NUMBER = /-?[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
 const DATE = /([0-9]{4})-([0-9]{2})-([0-9]{2})/y;
 // OData dateTimeOffset: seconds and fraction optional, zone mandatory.
@@ -55,9 +56,11 @@ const RULES: readonly LexRule<Scanned>[] = [
     const name = text[pos] === '$' ? matchAt(IDENTIFIER, text, pos + 1) : undefined;
     return name === undefined ? undefined : { token: { kind: 'system', text: `$${name}`, offset: pos }, end: pos + name.length + 1 };
   },
-  // OData's geo functions are namespaced (`geo.intersects`): one identifier, so no other name gains a dot.
+  // OData's geo functions are namespaced (`geo.intersects`), as are our custom aggregation methods
+  // (`Tributary.median`): one identifier each, so no other name gains a dot.
   (text, pos) => {
-    const name = text.startsWith('geo.', pos) ? matchAt(GEO_FUNCTION, text, pos) : undefined;
+    const rule = text.startsWith('geo.', pos) ? GEO_FUNCTION : text.startsWith('Tributary.', pos) ? CUSTOM_METHOD : undefined;
+    const name = rule ? matchAt(rule, text, pos) : undefined;
     return name === undefined ? undefined : { token: { kind: 'identifier', text: name, offset: pos }, end: pos + name.length };
   },
   (text, pos) => {

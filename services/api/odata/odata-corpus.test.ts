@@ -176,9 +176,16 @@ function operandsAccountedFor(cls: readonly Cls[]): boolean {
   return cls.every((c, i) => used[i] || !(c === 'ident' || isValue(c)));
 }
 
-/** `$apply` is in our dialect when it is [filter(<in-dialect filter>)/]groupby((F,…),aggregate($count as Alias)). */
+const METHOD = '(?:sum|min|max|average|countdistinct|Tributary\\.(?:median|p10|p90|countnull))';
+const ITEM = `(?:\\$count\\s+as\\s+${IDENT}|${IDENT}\\s+with\\s+${METHOD}\\s+as\\s+${IDENT})`;
+const AGGREGATE = `aggregate\\(\\s*${ITEM}(?:\\s*,\\s*${ITEM})*\\s*\\)`;
+
+/**
+ * `$apply` is in our dialect when it is [filter(<in-dialect filter>)/] then groupby((F,…)[,aggregate(…)]) or
+ * aggregate(…), each aggregate item `$count as Alias` or `Field with <method> as Alias` (docs/api.md).
+ */
 function applyInDialect(text: string): boolean {
-  const m = new RegExp(`^(?:filter\\((.*)\\)/)?groupby\\(\\(\\s*${IDENT}(?:\\s*,\\s*${IDENT})*\\s*\\)\\s*,\\s*aggregate\\(\\s*\\$count as ${IDENT}\\s*\\)\\s*\\)$`, 'i').exec(text);
+  const m = new RegExp(`^(?:filter\\((.*)\\)/)?(?:groupby\\(\\(\\s*${IDENT}(?:\\s*,\\s*${IDENT})*\\s*\\)(?:\\s*,\\s*${AGGREGATE})?\\s*\\)|${AGGREGATE})$`, 'i').exec(text);
   return m !== null && (m[1] === undefined || filterInDialect(m[1]));
 }
 
@@ -208,10 +215,11 @@ describe('OASIS OData ABNF corpus', () => {
       const counts = { cases: inFile(corpus), ofOurRules: inFile(ours), mustPassInDialect: inFile(mustPass), mustFail: inFile(mustFail) };
       console.log(`OData corpus selection, ${file}: ${JSON.stringify(counts)}`);
     }
-    // Numbers at the time of writing: 48 must-pass and 48 must-fail over both files (the
-    // aggregation file has no must-pass case within our dialect: its groupby examples all use
-    // paths or sum/average). A drop means the predicate or the corpus changed: look, don't lower.
-    expect(mustPass.length).toBeGreaterThanOrEqual(45);
+    // Numbers at the time of writing: 58 must-pass and 48 must-fail over both files (10 of the must-pass in the
+    // aggregation file: aggregate and groupby over plain fields; routes/oasis-aggregation.test.ts runs them and says
+    // why each other case is not in the dialect). A drop means the predicate or the corpus changed: look, don't lower.
+    expect(mustPass.length).toBeGreaterThanOrEqual(55);
+    expect(mustPass.filter((c) => c.file === 'odata-aggregation-testcases.yaml').length).toBeGreaterThanOrEqual(8);
     expect(mustFail.length).toBeGreaterThanOrEqual(45);
     expect(mustFail.filter((c) => c.file === 'odata-aggregation-testcases.yaml').length).toBeGreaterThanOrEqual(20);
   });

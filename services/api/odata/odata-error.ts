@@ -24,7 +24,7 @@ export const ODATA_ERROR_CODES = {
   invalid_skiptoken: { status: 400, summary: '$skiptoken is not of the form Id:<integer> or Id:<uuid>.' },
   invalid_count: { status: 400, summary: '$count is not true or false.' },
   invalid_format: { status: 400, summary: `$format is not one of ${FORMAT_NAMES.join(', ')} (or their media types).` },
-  unsupported_apply: { status: 400, summary: '$apply uses a transformation or aggregate other than the supported groupby/count form.' },
+  unsupported_apply: { status: 400, summary: '$apply uses a transformation, path, field or aggregation method outside the supported filter/groupby/aggregate forms.' },
 } as const satisfies Record<string, { readonly status: number; readonly summary: string }>;
 
 /** A stable error code of the query-parsing stage. */

@@ -1,24 +1,43 @@
 import { describe, expect, it } from 'vitest';
 import { parseApply } from './parse-apply.js';
 import { and, catchODataError, cmp, inList, num, or, prop, stripOffsets } from '../testing/odata-ast.js';
+import { formatApply } from './format-apply.js';
+
+const count = (alias: string) => ({ kind: 'count', alias }) as const;
+const agg = (name: string, method: string, alias: string) => ({ kind: 'method', property: prop(name), method, alias }) as const;
 
 describe('parseApply: input → AST', () => {
   it.each([
-    ['groupby((A),aggregate($count as Count))', { groupBy: [prop('A')], countAlias: 'Count' }],
-    ['groupby((A, B),aggregate($count as N))', { groupBy: [prop('A'), prop('B')], countAlias: 'N' }],
-    [' groupby( ( A ,B ) , aggregate( $count as Total ) ) ', { groupBy: [prop('A'), prop('B')], countAlias: 'Total' }],
-    ['GroupBy((A),Aggregate($count AS Count))', { groupBy: [prop('A')], countAlias: 'Count' }],
-    ['filter(Year ge 2020)/groupby((A),aggregate($count as Count))', { filter: cmp('Year', 'ge', num('2020')), groupBy: [prop('A')], countAlias: 'Count' }],
+    ['groupby((A),aggregate($count as Count))', { groupBy: [prop('A')], aggregates: [count('Count')] }],
+    ['groupby((A, B),aggregate($count as N))', { groupBy: [prop('A'), prop('B')], aggregates: [count('N')] }],
+    [' groupby( ( A ,B ) , aggregate( $count as Total ) ) ', { groupBy: [prop('A'), prop('B')], aggregates: [count('Total')] }],
+    ['GroupBy((A),Aggregate($count AS Count))', { groupBy: [prop('A')], aggregates: [count('Count')] }],
+    ['filter(Year ge 2020)/groupby((A),aggregate($count as Count))', { filter: cmp('Year', 'ge', num('2020')), groupBy: [prop('A')], aggregates: [count('Count')] }],
     [
       'filter(A eq 1 and (B eq 2 or C in (1,2)))/groupby((A),aggregate($count as Count))',
-      { filter: and(cmp('A', 'eq', num('1')), or(cmp('B', 'eq', num('2')), inList('C', num('1'), num('2')))), groupBy: [prop('A')], countAlias: 'Count' },
+      { filter: and(cmp('A', 'eq', num('1')), or(cmp('B', 'eq', num('2')), inList('C', num('1'), num('2')))), groupBy: [prop('A')], aggregates: [count('Count')] },
     ],
+    ['groupby((A))', { groupBy: [prop('A')], aggregates: [] }],
+    ['groupby((A,B))', { groupBy: [prop('A'), prop('B')], aggregates: [] }],
+    ['aggregate($count as Count)', { groupBy: [], aggregates: [count('Count')] }],
+    ['aggregate(V with sum as S)', { groupBy: [], aggregates: [agg('V', 'sum', 'S')] }],
+    [
+      'groupby((A),aggregate($count as N, V with min as Lo,V with max as Hi,V with average as Mean,V with countdistinct as D))',
+      { groupBy: [prop('A')], aggregates: [count('N'), agg('V', 'min', 'Lo'), agg('V', 'max', 'Hi'), agg('V', 'average', 'Mean'), agg('V', 'countdistinct', 'D')] },
+    ],
+    [
+      'filter(A eq 1)/aggregate(V with Tributary.median as M,V with Tributary.p10 as P10,V with Tributary.p90 as P90,V with Tributary.countnull as ND)',
+      { filter: cmp('A', 'eq', num('1')), groupBy: [], aggregates: [agg('V', 'Tributary.median', 'M'), agg('V', 'Tributary.p10', 'P10'), agg('V', 'Tributary.p90', 'P90'), agg('V', 'Tributary.countnull', 'ND')] },
+    ],
+    ['aggregate(V WITH SUM AS S)', { groupBy: [], aggregates: [agg('V', 'sum', 'S')] }],
   ] as const)('%s', (input, expected) => {
     expect(stripOffsets(parseApply(input))).toEqual(expected);
+    // The next link writes the tree back: it must read as the same tree.
+    expect(stripOffsets(parseApply(formatApply(parseApply(input))))).toEqual(expected);
   });
 
   it('takes an alias of 128 characters, the most an OData identifier has', () => {
-    expect(parseApply(`groupby((A),aggregate($count as ${'B'.repeat(128)}))`).countAlias).toHaveLength(128);
+    expect(parseApply(`groupby((A),aggregate($count as ${'B'.repeat(128)}))`).aggregates[0]!.alias).toHaveLength(128);
   });
 
   it('records offsets in the $apply text', () => {
@@ -32,10 +51,17 @@ describe('parseApply: input → AST', () => {
 describe('parseApply: input → error', () => {
   it.each([
     ['', 'unsupported_apply', 0],
-    ['groupby((A))', 'unsupported_apply', 11],
-    ['aggregate($count as Count)', 'unsupported_apply', 0],
-    ['groupby((A),aggregate(B with sum as S))', 'unsupported_apply', 22],
     ['groupby((A),aggregate($count))', 'unsupported_apply', 28],
+    ['aggregate()', 'unsupported_apply', 10],
+    ['aggregate(V with sum)', 'unsupported_apply', 20],
+    ['aggregate(V as T)', 'unsupported_apply', 12],
+    ['aggregate(V)', 'unsupported_apply', 11],
+    ['aggregate(V with median as M)', 'unsupported_apply', 17],
+    ['aggregate(V with Custom.concat as M)', 'invalid_filter', 23],
+    ['aggregate(P/V with sum as S)', 'unsupported_apply', 11],
+    ['aggregate($count as N,V with sum as N)', 'unsupported_apply', 36],
+    ['aggregate(V with sum from Time with average as D)', 'unsupported_apply', 21],
+    [`aggregate(${Array.from({ length: 17 }, (_, i) => `$count as C${i}`).join(',')})`, 'unsupported_apply', 224],
     ['groupby((A),aggregate($count with sum as C))', 'unsupported_apply', 29],
     ['groupby((A),aggregate($count as A))', 'unsupported_apply', 32],
     ['groupby((A),aggregate($count as 5))', 'unsupported_apply', 32],
@@ -61,8 +87,7 @@ describe('parseApply: input → error', () => {
   });
 
   it('states exactly what is supported', () => {
-    expect(catchODataError(() => parseApply('topcount(2,A)')).message).toContain('groupby((Field1,Field2),aggregate($count as Count))');
-    expect(catchODataError(() => parseApply('groupby((A,B))')).message).toContain('groupby((A,B),aggregate($count as Count))');
-    expect(catchODataError(() => parseApply('groupby((A),aggregate(B with sum as S))')).message).toContain('Only the $count aggregate');
+    expect(catchODataError(() => parseApply('topcount(2,A)')).message).toContain('groupby((Field1,Field2)[,aggregate(…)])');
+    expect(catchODataError(() => parseApply('aggregate(V with median as M)')).message).toContain('use one of sum, min, max, average, countdistinct, Tributary.median');
   });
 });

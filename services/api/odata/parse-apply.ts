@@ -1,15 +1,15 @@
 /**
  * Parser for the `$apply` subset of OData Data Aggregation v4.0 we implement:
  *
- *   groupby((F1,F2,…),aggregate($count as Alias))
- *   filter(<filter expression>)/groupby((F1,…),aggregate($count as Alias))
+ *   [filter(<condition>)/]groupby((F1,F2,…)[,aggregate(<item>,…)])
+ *   [filter(<condition>)/]aggregate(<item>,…)
  *
- * `groupby((F1,…))` without `aggregate` is rejected rather than counted: the
- * spec (Data Aggregation §3.10) defines it as the distinct combinations of the
- * grouping values with no count, so silently adding a count would change its
- * meaning. Every other transformation or aggregate is `unsupported_apply`.
+ * where an item is `$count as Alias` or `Field with <method> as Alias`, the method one of sum, min, max, average,
+ * countdistinct and the custom Tributary.median, Tributary.p10, Tributary.p90 and Tributary.countnull.
+ * `groupby((F1,…))` without `aggregate` is the distinct combinations of the grouping values (Data Aggregation
+ * §3.10.1), with no count. Every other transformation, path or expression is `unsupported_apply`.
  */
-import type { Apply, Expr, Property } from './ast.js';
+import type { Aggregate, AggregateMethod, Apply, Expr, Property } from './ast.js';
 import { tokenize, type Punctuation, type Token } from './lexer.js';
 import { FilterParser } from './parse-filter.js';
 import { describeToken, isKeyword, TokenCursor } from './token-cursor.js';
@@ -17,35 +17,48 @@ import { describeToken, isKeyword, TokenCursor } from './token-cursor.js';
 const PARAMETER = '$apply';
 /** OData's odataIdentifier: a leading character and at most 127 more (ABNF); every group repeats the alias. */
 const MAX_IDENTIFIER = 128;
-const SUPPORTED = 'the supported forms are groupby((Field1,Field2),aggregate($count as Count)) and filter(<condition>)/groupby((Field1,…),aggregate($count as Count))';
+/** Aggregates in one `aggregate(…)`: each is a column of every group, and a scan computes them all at once. */
+export const MAX_AGGREGATES = 16;
+const SUPPORTED =
+  'the supported forms are [filter(<condition>)/]groupby((Field1,Field2)[,aggregate(…)]) and [filter(<condition>)/]aggregate(…), ' +
+  'each aggregate $count as Alias or Field with sum|min|max|average|countdistinct|Tributary.median|Tributary.p10|Tributary.p90|Tributary.countnull as Alias';
+
+/** The methods `with` accepts; OData 4.01 reads keywords whatever their case, so `SUM` is `sum`. */
+export const AGGREGATE_METHODS = [
+  'sum', 'min', 'max', 'average', 'countdistinct', 'Tributary.median', 'Tributary.p10', 'Tributary.p90', 'Tributary.countnull',
+] as const satisfies readonly AggregateMethod[];
 
 /**
  * Parse an `$apply` value (already percent-decoded). Filter errors inside
  * `filter(…)` keep their own codes, with offsets into the `$apply` text.
  *
  * @example
- * parseApply("filter(Year ge 2020)/groupby((CharacteristicName),aggregate($count as Count))")
- * // → { filter: { kind: 'compare', … }, groupBy: [{ kind: 'property', name: 'CharacteristicName', offset: 30 }], countAlias: 'Count' }
+ * parseApply("filter(Year ge 2020)/groupby((CharacteristicName),aggregate(ResultValue with average as Mean))")
+ * // → { filter: { kind: 'compare', … }, groupBy: [{ kind: 'property', name: 'CharacteristicName', offset: 30 }],
+ * //     aggregates: [{ kind: 'method', property: { name: 'ResultValue', … }, method: 'average', alias: 'Mean', … }] }
  */
 export function parseApply(text: string): Apply {
   const cursor = new TokenCursor(tokenize(text, PARAMETER), PARAMETER);
   const filter = parseFilterStep(cursor);
-  expectKeyword(cursor, 'groupby', filter === undefined ? 'filter(…) or groupby(…)' : 'groupby(…)');
+  const { groupBy, aggregates } = parseAggregation(cursor, filter !== undefined);
+  const rest = cursor.peek();
+  if (rest.kind !== 'end') throw unsupported(cursor, rest);
+  return filter === undefined ? { groupBy, aggregates } : { filter, groupBy, aggregates };
+}
+
+function parseAggregation(cursor: TokenCursor, filtered: boolean): Pick<Apply, 'groupBy' | 'aggregates'> {
+  if (cursor.acceptKeyword('aggregate')) return { groupBy: [], aggregates: parseAggregates(cursor, []) };
+  expectKeyword(cursor, 'groupby', filtered ? 'groupby(…) or aggregate(…)' : 'filter(…), groupby(…) or aggregate(…)');
   expect(cursor, '(');
   expect(cursor, '(');
   const groupBy = parseGroupingFields(cursor);
-  if (!cursor.acceptPunct(',')) {
-    const token = cursor.peek();
-    if (token.kind === 'punct' && token.text === ')') {
-      throw cursor.error('unsupported_apply', `groupby without aggregate (position ${token.offset} of $apply) is not supported: add the count, e.g. groupby((${groupBy.map((p) => p.name).join(',')}),aggregate($count as Count)).`, token.offset);
-    }
-    throw unsupported(cursor, token);
+  let aggregates: readonly Aggregate[] = [];
+  if (cursor.acceptPunct(',')) {
+    expectKeyword(cursor, 'aggregate', 'aggregate(…) after the grouping fields');
+    aggregates = parseAggregates(cursor, groupBy);
   }
-  const countAlias = parseCountAggregate(cursor, groupBy);
   expect(cursor, ')');
-  const rest = cursor.peek();
-  if (rest.kind !== 'end') throw unsupported(cursor, rest);
-  return filter === undefined ? { groupBy, countAlias } : { filter, groupBy, countAlias };
+  return { groupBy, aggregates };
 }
 
 function parseFilterStep(cursor: TokenCursor): Expr | undefined {
@@ -74,22 +87,55 @@ function parseGroupingFields(cursor: TokenCursor): Property[] {
   return fields;
 }
 
-function parseCountAggregate(cursor: TokenCursor, groupBy: readonly Property[]): string {
-  expectKeyword(cursor, 'aggregate', 'aggregate($count as Count)');
+/** `(item, item, …)` after `aggregate`; each alias new among the groups and the other aggregates. */
+function parseAggregates(cursor: TokenCursor, groupBy: readonly Property[]): Aggregate[] {
   expect(cursor, '(');
-  const count = cursor.next();
-  if (count.kind !== 'system' || count.text !== '$count') {
-    throw cursor.error('unsupported_apply', `Only the $count aggregate is supported (position ${count.offset} of $apply, found ${describeToken(count, PARAMETER)}): write aggregate($count as Count); sum, average, min, max and countdistinct are not available.`, count.offset);
+  const taken = new Set(groupBy.map((p) => p.name));
+  const items: Aggregate[] = [];
+  do {
+    const item = parseAggregate(cursor, taken);
+    if (items.length === MAX_AGGREGATES) {
+      throw cursor.error('unsupported_apply', `More than ${MAX_AGGREGATES} aggregates in one aggregate(…) (position ${item.offset} of $apply): ask for fewer per request.`, item.offset);
+    }
+    taken.add(item.alias);
+    items.push(item);
+  } while (cursor.acceptPunct(','));
+  expect(cursor, ')');
+  return items;
+}
+
+function parseAggregate(cursor: TokenCursor, taken: ReadonlySet<string>): Aggregate {
+  const first = cursor.next();
+  if (first.kind === 'system' && first.text === '$count') {
+    expectKeyword(cursor, 'as', '$count as Alias (the alias is required)');
+    return { kind: 'count', alias: parseAlias(cursor, taken), offset: first.offset };
   }
-  expectKeyword(cursor, 'as', "aggregate($count as Count) (the alias is required)");
+  if (first.kind !== 'identifier') {
+    throw cursor.error('unsupported_apply', `Expected $count or a field name at position ${first.offset} of $apply, found ${describeToken(first, PARAMETER)}: write e.g. aggregate($count as Count, ResultValue with average as Mean).`, first.offset);
+  }
+  const after = cursor.peek();
+  if (after.kind === 'punct' && after.text === '/') {
+    throw cursor.error('unsupported_apply', `Paths are not supported in aggregate (position ${after.offset} of $apply): aggregate a field of the resource itself, e.g. ResultValue with sum as Total.`, after.offset);
+  }
+  expectKeyword(cursor, 'with', `'with <method>' after ${first.text} (e.g. ${first.text} with average as Mean)`);
+  const method = cursor.next();
+  const known = AGGREGATE_METHODS.find((m) => method.kind === 'identifier' && m.toLowerCase() === method.text.toLowerCase());
+  if (!known) {
+    throw cursor.error('unsupported_apply', `Unknown aggregation method ${describeToken(method, PARAMETER)} at position ${method.offset} of $apply: use one of ${AGGREGATE_METHODS.join(', ')}.`, method.offset);
+  }
+  expectKeyword(cursor, 'as', `'as Alias' after ${first.text} with ${known} (the alias is required)`);
+  const alias = parseAlias(cursor, taken);
+  return { kind: 'method', property: { kind: 'property', name: first.text, offset: first.offset }, method: known, alias, offset: first.offset };
+}
+
+function parseAlias(cursor: TokenCursor, taken: ReadonlySet<string>): string {
   const alias = cursor.next();
-  if (alias.kind !== 'identifier' || groupBy.some((f) => f.name === alias.text)) {
-    throw cursor.error('unsupported_apply', `Expected a new column name after 'as' at position ${alias.offset} of $apply, found ${describeToken(alias, PARAMETER)}: use a name not in the groupby list, e.g. aggregate($count as Count).`, alias.offset);
+  if (alias.kind !== 'identifier' || alias.text.includes('.') || taken.has(alias.text)) {
+    throw cursor.error('unsupported_apply', `Expected a new column name after 'as' at position ${alias.offset} of $apply, found ${describeToken(alias, PARAMETER)}: use a name that is neither a grouped field nor another alias, e.g. aggregate($count as Count).`, alias.offset);
   }
   if (alias.text.length > MAX_IDENTIFIER) {
     throw cursor.error('unsupported_apply', `The alias after 'as' at position ${alias.offset} of $apply is ${alias.text.length} characters long; an OData identifier has at most ${MAX_IDENTIFIER}: use a short name, e.g. aggregate($count as Count).`, alias.offset);
   }
-  expect(cursor, ')');
   return alias.text;
 }
 

@@ -37,7 +37,7 @@ describe('parseQuery: options → Query', () => {
     ['$format=application/vnd.apache.arrow.stream', { format: 'arrow' }],
     ['$format=application/json;odata.metadata=minimal', { format: 'json' }],
     ['$format=text/csv;charset=utf-8', { format: 'csv' }],
-    ['$apply=groupby((A),aggregate($count%20as%20Count))', { apply: { groupBy: [prop('A')], countAlias: 'Count' } }],
+    ['$apply=groupby((A),aggregate($count%20as%20Count))', { apply: { groupBy: [prop('A')], aggregates: [{ kind: 'count', alias: 'Count' }] } }],
     // OData 4.01: system option names are case-insensitive.
     ['$Top=5&$FILTER=A%20eq%201', { top: 5, filter: cmp('A', 'eq', num('1')) }],
     // Parameters without $ are custom options: ignored, kept in order for the link builder.
@@ -104,7 +104,7 @@ describe('parseQuery: errors', () => {
     ['$filter=', 'invalid_filter', '$filter', 0],
     ["$filter=A+eq+'x", 'invalid_filter', '$filter', 5],
     ['$filter=A%20eq%201%3B', 'invalid_filter', '$filter', 6],
-    ['$apply=groupby((A))', 'unsupported_apply', '$apply', 11],
+    ['$apply=groupby((A),aggregate($count))', 'unsupported_apply', '$apply', 28],
     ['$filter=%zz', 'undecodable_query', undefined, 8],
     ['$filter=A eq 1', 'undecodable_query', undefined, 9],
     ['$orderby=Id', 'unsupported_option', '$orderby', undefined],

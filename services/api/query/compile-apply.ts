@@ -1,7 +1,10 @@
 import { locationIdColumns, storageKeys, type DimensionDef } from '../../../schemas/index.js';
-import type { ApplyPlan } from './plan.js';
-import { countSources, total } from './count-sources.js';
+import type { AggregateMethod } from '../odata/ast.js';
+import type { ApplyPlan, PlannedAggregate } from './plan.js';
+import { countSources, dimsOf, total } from './count-sources.js';
 import { FilterCompiler } from './filter-compiler.js';
+import { METHODS, type Measure } from './measures.js';
+import { assertNever } from '../assert-never.js';
 import { whereClause } from './resource-where.js';
 import { column, ident, Params, type CompiledQuery } from './sql.js';
 import {
@@ -15,33 +18,157 @@ import {
   sameLocation,
   sourceColumn,
   sourceTable,
-  STATS_SOURCES,
+  VALUE_STATS,
+  VALUE_STATS_SOURCES,
   type Source,
 } from './source.js';
 
 /**
- * `$apply` groupby over the statistics table: `SUM(n)` per group, sorted by the group fields, `top + 1`
- * groups after the cursor. RegionId groups by membership, so a location counts once in each of its regions.
- * The result's columns are `g0, g1, …` (one per group field) and `n`.
+ * `$apply` over the smallest table that answers it (applySources), sorted by the group fields, `top + 1` groups
+ * after the cursor. RegionId groups by membership, so a location counts once in each of its regions. The result's
+ * columns are `g0, g1, …` (one per group field), `a0, a1, …` (one per aggregate, in the order asked) and, when
+ * values with a unit are aggregated, `x0, x1, …`: the most units any group has, one per unit checked
+ * (`unitChecks`), the same on every row (a window over all groups, so every page judges the whole result).
  *
  * @example
  * compileApply(planQuery(parseQuery('$apply=groupby((CharacteristicName),aggregate($count as N))'), getResource('Records')!))
- * // { sql: 'SELECT r."CharacteristicName" AS g0, SUM(r."n")::BIGINT AS n FROM "observation_rollup" r GROUP BY g0 ORDER BY g0 LIMIT 1001', params: [] }
+ * // { sql: 'SELECT r."CharacteristicName" AS g0, SUM(r."n")::BIGINT AS a0 FROM "observation_rollup" r GROUP BY g0 ORDER BY g0 LIMIT 1001', params: [] }
  */
 export function compileApply(plan: ApplyPlan): CompiledQuery {
+  const q = grouped(plan);
+  const aggregates = plan.aggregates.map((a, i) => `${aggregateSql(a, q.fact)} AS a${i}`);
+  const checks = unitChecks(plan).map((m, i) => `max(${unitCount(m, q.fact)}) OVER () AS x${i}`);
+  const order = plan.groupBy.map((_, i) => `g${i}`).join(', ');
+  const offset = plan.after !== undefined ? ` OFFSET ${q.params.bind({ sqlType: 'BIGINT', value: plan.after })}` : '';
+  const sql = `SELECT ${[...q.groups, ...aggregates, ...checks].join(', ')}${q.from}${q.groupBy}${order ? ` ORDER BY ${order}` : ''} LIMIT ${plan.top + 1}${offset}`;
+  return { sql, params: q.params.values };
+}
+
+/**
+ * The first group (in sort order) whose values of `measure` are in more than one unit, with those units as a JSON
+ * array sorted (a row without a unit is ''): what the refusal names. Columns `g0, …` and `units`.
+ */
+export function compileMixedUnits(plan: ApplyPlan, measure: Measure): CompiledQuery {
+  const q = grouped(plan);
+  const { unit, value } = unitColumns(measure, q.fact);
+  const order = plan.groupBy.map((_, i) => `g${i}`).join(', ');
+  const units = `to_json(list_sort(list(DISTINCT coalesce(${unit}, '')) FILTER (WHERE ${value})))::VARCHAR AS units`;
+  const sql = `SELECT ${[...q.groups, units].join(', ')}${q.from}${q.groupBy} HAVING ${unitCount(measure, q.fact)} > 1${order ? ` ORDER BY ${order}` : ''} LIMIT 1`;
+  return { sql, params: q.params.values };
+}
+
+/** The measures whose unit must be one per group: aggregated by a method that reads values, unit not grouped. */
+export function unitChecks(plan: ApplyPlan): readonly Measure[] {
+  const out: Measure[] = [];
+  for (const a of plan.aggregates) {
+    if (a.kind !== 'method' || !a.measure.unit || !METHODS[a.method].unitBound) continue;
+    if (plan.groupBy.some((d) => d.name === a.measure.unit) || out.includes(a.measure)) continue;
+    out.push(a.measure);
+  }
+  return out;
+}
+
+/** Methods the statistics per unit answer (for ResultValue): the others need every value (a scan). */
+const FROM_STATISTICS: ReadonlySet<AggregateMethod> = new Set(['sum', 'min', 'max', 'average', 'Tributary.countnull']);
+
+/**
+ * The tables that answer an `$apply`, the fact first: counts alone as `$count` is answered (the rollups, the
+ * statistics or the observations: countSources); ResultValue's sum, min, max, average and non-detects, or anything
+ * with a unit, from the statistics per unit when they hold every dimension; the rest by a scan of the observations.
+ */
+export function applySources(plan: ApplyPlan): readonly Source[] {
+  const dims = [...dimsOf(plan.where), ...plan.groupBy];
+  const held = (d: DimensionDef) => d.membership !== undefined || columnOf(d, VALUE_STATS) !== undefined || d.columns.locations !== undefined;
+  const statistical = plan.aggregates.every((a) => a.kind === 'count' || (a.measure.name === 'ResultValue' && FROM_STATISTICS.has(a.method)));
+  if (!statistical || !dims.every(held)) return [OBSERVATIONS];
+  const perUnit = plan.aggregates.some((a) => a.kind === 'method') || dims.some((d) => d.columns.observation_value_stats !== undefined);
+  return perUnit ? VALUE_STATS_SOURCES : countSources(plan.where, plan.groupBy);
+}
+
+interface Grouped {
+  readonly fact: Source;
+  readonly params: Params;
+  /** `g0, g1, …` as SELECT items. */
+  readonly groups: readonly string[];
+  /** ` FROM … JOIN … WHERE …`. */
+  readonly from: string;
+  /** ` GROUP BY g0, …` (or `()`). */
+  readonly groupBy: string;
+}
+
+/** What the result and the mixed-units query share: the fact, its joins, the filter and the groups. */
+function grouped(plan: ApplyPlan): Grouped {
   const params = new Params();
-  const sources = countSources(plan.where, plan.groupBy);
+  const sources = applySources(plan);
   const fact = sources[0]!;
   const fc = new FilterCompiler(sources, params);
   const cond = plan.where ? fc.compile(plan.where) : undefined;
   const groups = plan.groupBy.map((dim, i) => `${groupColumn(dim, sources, fc)} AS g${i}`);
-  const joins = (fc.used.has(LOCATIONS.alias) ? joinSource(LOCATIONS, sameLocation(LOCATIONS, fact)) : '') + membershipJoin(plan, sources);
+  const joins = (fc.used.has(LOCATIONS.alias) && sources.includes(LOCATIONS) ? joinSource(LOCATIONS, sameLocation(LOCATIONS, fact)) : '') + membershipJoin(plan, fact);
   const order = plan.groupBy.map((_, i) => `g${i}`).join(', ');
-  const offset = plan.after !== undefined ? ` OFFSET ${params.bind({ sqlType: 'BIGINT', value: plan.after })}` : '';
-  const sql =
-    `SELECT ${[...groups, `${total(fact)}::BIGINT AS n`].join(', ')} FROM ${sourceTable(fact)}${joins}${whereClause([cond])}` +
-    ` GROUP BY ${order || '()'}${order ? ` ORDER BY ${order}` : ''} LIMIT ${plan.top + 1}${offset}`;
-  return { sql, params: params.values };
+  return { fact, params, groups, from: ` FROM ${sourceTable(fact)}${joins}${whereClause([cond])}`, groupBy: ` GROUP BY ${order || '()'}` };
+}
+
+/** One aggregate over the fact: a statistics table's sums of its per-key figures, or the observations' own values. */
+function aggregateSql(a: PlannedAggregate, fact: Source): string {
+  if (a.kind === 'count') return `${total(fact)}::BIGINT`;
+  if (fact === VALUE_STATS) return statisticsSql(a.method);
+  const col = sourceColumn(OBSERVATIONS, a.measure.name);
+  const dated = (sql: string) => (a.measure.type === 'date' ? `CAST(${sql} AS VARCHAR)` : sql);
+  switch (a.method) {
+    case 'sum':
+      return `sum(${col})`;
+    case 'min':
+      return dated(`min(${col})`);
+    case 'max':
+      return dated(`max(${col})`);
+    case 'average':
+      return `avg(${col})`;
+    case 'countdistinct':
+      return `count(DISTINCT ${col})::BIGINT`;
+    // quantile_cont interpolates between the closest ranks (Hyndman & Fan type 7): measures.ts's definition.
+    case 'Tributary.median':
+      return `quantile_cont(${col}, 0.5)`;
+    case 'Tributary.p10':
+      return `quantile_cont(${col}, 0.1)`;
+    case 'Tributary.p90':
+      return `quantile_cont(${col}, 0.9)`;
+    case 'Tributary.countnull':
+      return `(count(*) - count(${col}))::BIGINT`;
+    default:
+      return assertNever(a.method);
+  }
+}
+
+/** ResultValue from observation_value_stats: every figure is a sum, least or greatest of its rows' own. */
+function statisticsSql(method: AggregateMethod): string {
+  const c = (name: string) => sourceColumn(VALUE_STATS, name);
+  switch (method) {
+    case 'sum':
+      return `SUM(${c('value_sum')})`;
+    case 'min':
+      return `MIN(${c('value_min')})`;
+    case 'max':
+      return `MAX(${c('value_max')})`;
+    case 'average':
+      return `SUM(${c('value_sum')}) / NULLIF(SUM(${c('value_n')}), 0)`;
+    case 'Tributary.countnull':
+      return `SUM(${c(storageKeys.count)} - ${c('value_n')})::BIGINT`;
+    default:
+      throw new Error(`${method} is not answered by the statistics (applySources)`);
+  }
+}
+
+/** The unit column of a measure and the condition "this row has a value", over the fact. */
+function unitColumns(m: Measure, fact: Source): { readonly unit: string; readonly value: string } {
+  if (fact === VALUE_STATS) return { unit: sourceColumn(VALUE_STATS, m.unit!), value: `${sourceColumn(VALUE_STATS, 'value_n')} > 0` };
+  return { unit: sourceColumn(OBSERVATIONS, m.unit!), value: `${sourceColumn(OBSERVATIONS, m.name)} IS NOT NULL` };
+}
+
+/** How many units a group's values are in; a value without a unit counts as one more unit (''). */
+function unitCount(m: Measure, fact: Source): string {
+  const { unit, value } = unitColumns(m, fact);
+  return `count(DISTINCT coalesce(${unit}, '')) FILTER (WHERE ${value})`;
 }
 
 /** The column a group reads: a region from the region rollup or the joined memberships, else the first source holding it. */
@@ -53,9 +180,9 @@ function groupColumn(dim: DimensionDef, sources: readonly Source[], fc: FilterCo
 }
 
 /** Grouping by region over rows of locations (statistics or observations) joins each location's regions. */
-function membershipJoin(plan: ApplyPlan, sources: readonly Source[]): string {
+function membershipJoin(plan: ApplyPlan, fact: Source): string {
   const region = plan.groupBy.find((d) => d.membership)?.membership;
-  const fact = sources[0]!;
-  if (!region || !(sources === STATS_SOURCES || fact === OBSERVATIONS)) return '';
-  return ` JOIN ${ident(region)} ${MEMBERSHIP_ALIAS} ON ${column(MEMBERSHIP_ALIAS, locationIdColumns[region])} = ${locationIdIn(fact)}`;
+  const location = locationIdIn(fact);
+  if (!region || !location) return '';
+  return ` JOIN ${ident(region)} ${MEMBERSHIP_ALIAS} ON ${column(MEMBERSHIP_ALIAS, locationIdColumns[region])} = ${location}`;
 }

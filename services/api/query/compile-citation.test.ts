@@ -21,7 +21,7 @@ describe('planCitation', () => {
     expect(plan.counts.groupBy.map((d) => d.name)).toEqual(['DOI']);
     expect(plan.counts.top).toBe(1000);
     expect(plan.filter?.kind).toBe('and');
-    expect(compileApply(plan.counts).sql).toMatch(/^SELECT r\."DOI" AS g0, SUM\(r\."n"\)::BIGINT AS n FROM "observation_rollup" r WHERE/);
+    expect(compileApply(plan.counts).sql).toMatch(/^SELECT r\."DOI" AS g0, SUM\(r\."n"\)::BIGINT AS a0 FROM "observation_rollup" r WHERE/);
   });
 
   it('counts Locations and Metadata per dataset; their $apply is refused as the collection refuses it', () => {

@@ -28,12 +28,12 @@ export const DATASETS_PER_QUERY = 1000;
  *
  * @example
  * planCitation(parseQuery("$filter=CharacteristicName eq 'pH'"), getResource('Records')!).counts
- * // → { kind: 'apply', groupBy: [DOI], countAlias: 'Rows', where: { kind: 'compare', … }, top: 1000, … }
+ * // → { kind: 'apply', groupBy: [DOI], aggregates: [{ kind: 'count', alias: 'Rows' }], where: { kind: 'compare', … }, top: 1000, … }
  */
 export function planCitation(query: Query, resource: ResourceDef): CitationPlan {
   const filter = citedFilter(query);
   if (resource.table === 'observations') {
-    const apply = { ...(query.apply?.filter ? { filter: query.apply.filter } : {}), groupBy: [{ kind: 'property', name: 'DOI', offset: 0 }], countAlias: 'Rows' } as const;
+    const apply = { ...(query.apply?.filter ? { filter: query.apply.filter } : {}), groupBy: [{ kind: 'property', name: 'DOI', offset: 0 }], aggregates: [{ kind: 'count', alias: 'Rows', offset: 0 }] } as const;
     const counts = planQuery({ count: false, otherParams: [], apply, top: DATASETS_PER_QUERY, ...(query.filter ? { filter: query.filter } : {}) }, resource);
     if (counts.kind !== 'apply') throw new Error(`a citation planned as ${counts.kind}`);
     return { kind: 'citation', resource, filter, counts };

@@ -46,7 +46,7 @@ describe('planQuery: plans', () => {
 
   it('$apply groups by the groupable dimensions, its filter and $filter joined by and; the cursor counts groups', () => {
     const p = plan('Records', "$apply=filter(ActivityStartYear ge 2015)/groupby((CharacteristicName,RegionId),aggregate($count as N))&$filter=CharacteristicName eq 'pH'&$skiptoken=Id:20");
-    expect(p).toMatchObject({ kind: 'apply', countAlias: 'N', after: 20n, top: DEFAULT_TOP });
+    expect(p).toMatchObject({ kind: 'apply', aggregates: [{ kind: 'count', alias: 'N' }], after: 20n, top: DEFAULT_TOP });
     if (p.kind !== 'apply') throw new Error('not an apply');
     expect(p.groupBy.map((d) => d.name)).toEqual(['CharacteristicName', 'RegionId']);
     expect(p.where?.kind).toBe('and');
@@ -82,7 +82,7 @@ describe('planQuery: errors name the code, the parameter and where', () => {
   const cases: [resource: string, qs: string, code: PlanErrorCode, parameter: string, message: RegExp][] = [
     ['Records', '$select=Id,ResultValu', 'unknown_field', '$select', /'ResultValu' is not a field of Records.*did you mean 'ResultValue'.*Valid fields: Id,/],
     ['Records', "$filter=CharacteristicNme eq 'pH'", 'unknown_field', '$filter', /did you mean 'CharacteristicName'.*Filterable fields of Records:/],
-    ['Records', '$filter=ResultUnit gt 5', 'not_filterable', '$filter', /'ResultUnit' cannot be used in \$filter on Records: /],
+    ['Records', '$filter=ResultComment gt 5', 'not_filterable', '$filter', /'ResultComment' cannot be used in \$filter on Records: /],
     ['Records', "$filter=ActivityStartYear eq 'twenty'", 'invalid_value', '$filter', /ActivityStartYear wants a whole number/],
     ['Records', '$filter=CharacteristicName eq 5', 'invalid_value', '$filter', /quote text values/],
     ['Records', "$filter=RegionId gt 'admin.2.ca'", 'invalid_value', '$filter', /RegionId is a membership test: use eq, ne or in/],
@@ -93,6 +93,8 @@ describe('planQuery: errors name the code, the parameter and where', () => {
     ['Records', '$skiptoken=Id:0b8e9c56-8a2f-4a8a-9a55-1f2d3c4b5a69', 'invalid_skiptoken', '$skiptoken', /must look like Id:1234/],
     ['Locations', '$apply=groupby((CharacteristicName),aggregate($count as N))', 'unsupported_apply', '$apply', /offered on Observations and Records/],
     ['Records', '$apply=groupby((ResultValue),aggregate($count as N))', 'unsupported_apply', '$apply', /'ResultValue' is not one of them/],
+    ['Records', '$apply=aggregate(CharacteristicName with max as M)', 'unsupported_apply', '$apply', /aggregates ResultValue, ResultDetectionQuantitationLimitMeasure, ActivityDepthHeightMeasure, ActivityStartDate \(and \$count\); 'CharacteristicName' is not one of them/],
+    ['Records', '$apply=aggregate(ActivityStartDate with sum as S)', 'unsupported_apply', '$apply', /sum does not apply to ActivityStartDate \(a date\); use one of min, max, countdistinct, Tributary.countnull/],
   ];
   it.each(cases)('%s ? %s → %s', (resource, qs, code, parameter, message) => {
     const err = planError(resource, qs);
@@ -106,7 +108,7 @@ describe('planQuery: errors name the code, the parameter and where', () => {
   });
 
   it('unknown identifiers are refused by the planner, never quoted into SQL', () => {
-    for (const name of ['Foo', 'id', 'observations', 'x"y', 'Id', 'ResultUnit']) {
+    for (const name of ['Foo', 'id', 'observations', 'x"y', 'Id', 'ResultComment']) {
       expect(() => page('Observations', `$filter=${name} eq 1`)).toThrow(name === 'x"y' ? ODataError : PlanError);
     }
   });

@@ -11,7 +11,8 @@ import {
   type FieldType,
   type ResourceDef,
 } from '../../../schemas/index.js';
-import type { CompareOp, DistanceExpr, Expr, Format, FunctionName, Literal, Property, Query, SpatialExpr } from '../odata/ast.js';
+import type { Aggregate, AggregateMethod, CompareOp, DistanceExpr, Expr, Format, FunctionName, Literal, Property, Query, SpatialExpr } from '../odata/ast.js';
+import { getMeasure, MEASURES, METHODS, type Measure } from './measures.js';
 import { PlanError } from './plan-error.js';
 import { assertNever } from '../assert-never.js';
 
@@ -70,13 +71,22 @@ export interface CountPlan {
   readonly where: Cond | undefined;
 }
 
-/** `$apply=[filter(…)/]groupby((F1,…),aggregate($count as Alias))`, answered from the statistics table. */
+/** One column of an `$apply` group: the row count, or a method over a measure. */
+export type PlannedAggregate =
+  | { readonly kind: 'count'; readonly alias: string }
+  | { readonly kind: 'method'; readonly alias: string; readonly method: AggregateMethod; readonly measure: Measure };
+
+/**
+ * `$apply=[filter(…)/]groupby((F1,…)[,aggregate(…)])` or `[filter(…)/]aggregate(…)`: from the statistics tables
+ * when they hold every dimension and aggregate, else a scan of the observations (query/compile-apply.ts).
+ */
 export interface ApplyPlan {
   readonly kind: 'apply';
   readonly resource: ResourceDef;
   readonly where: Cond | undefined;
   readonly groupBy: readonly DimensionDef[];
-  readonly countAlias: string;
+  /** In the order asked; none for the distinct groups. */
+  readonly aggregates: readonly PlannedAggregate[];
   readonly top: number;
   /** Groups are numbered in their sort order; the cursor is the number of groups already sent. */
   readonly after: bigint | undefined;
@@ -84,9 +94,10 @@ export interface ApplyPlan {
 
 export type Plan = PagePlan | CountPlan | ApplyPlan;
 
-/** The dimensions `$apply` can group by: exactly the ones the statistics table answers. */
+/** The dimensions `$apply` can group by: the ones the statistics tables answer, and the measures' units. */
 export const GROUPABLE = [
   'CharacteristicName', 'ActivityStartYear', 'ActivityMediaName', 'ActivityGroupType', 'MonitoringLocationType', 'DOI', 'LocationId', 'RegionId',
+  'ResultUnit', 'ResultDetectionQuantitationLimitUnit', 'ActivityDepthHeightUnit',
 ] as const;
 
 /**
@@ -134,10 +145,25 @@ function planApply(query: Query, resource: ResourceDef, where: Cond | undefined)
   if (query.skiptoken && query.skiptoken.kind !== 'integer') {
     throw new PlanError('invalid_skiptoken', '$skiptoken of an $apply result looks like Id:<number of groups already read>; follow @odata.nextLink.', { parameter: '$skiptoken' });
   }
-  if (groupBy.some((d) => d.name === apply.countAlias) || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(apply.countAlias)) {
-    throw new PlanError('unsupported_apply', `The count alias '${apply.countAlias}' must be a plain name that is not a grouped field.`, { parameter: '$apply' });
+  const aggregates = apply.aggregates.map((a) => planAggregate(a, groupBy));
+  return { kind: 'apply', resource, where: both, groupBy, aggregates, top: query.top ?? DEFAULT_TOP, after: query.skiptoken?.value as bigint | undefined };
+}
+
+function planAggregate(a: Aggregate, groupBy: readonly DimensionDef[]): PlannedAggregate {
+  if (groupBy.some((d) => d.name === a.alias) || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(a.alias)) {
+    throw new PlanError('unsupported_apply', `The alias '${a.alias}' must be a plain name that is not a grouped field.`, { parameter: '$apply', offset: a.offset });
   }
-  return { kind: 'apply', resource, where: both, groupBy, countAlias: apply.countAlias, top: query.top ?? DEFAULT_TOP, after: query.skiptoken?.value as bigint | undefined };
+  if (a.kind === 'count') return { kind: 'count', alias: a.alias };
+  const measure = getMeasure(a.property.name);
+  if (!measure) {
+    throw new PlanError('unsupported_apply', `$apply aggregates ${MEASURES.map((m) => m.name).join(', ')} (and $count); '${a.property.name}' is not one of them.`, { parameter: '$apply', offset: a.property.offset });
+  }
+  const method = METHODS[a.method];
+  if (!method.types.includes(measure.type)) {
+    const fits = (Object.keys(METHODS) as AggregateMethod[]).filter((m) => METHODS[m].types.includes(measure.type));
+    throw new PlanError('unsupported_apply', `${a.method} does not apply to ${measure.name} (a ${measure.type}); use one of ${fits.join(', ')}.`, { parameter: '$apply', offset: a.offset });
+  }
+  return { kind: 'method', alias: a.alias, method: a.method, measure };
 }
 
 function planSelect(select: readonly Property[] | undefined, resource: ResourceDef): FieldDef[] {

@@ -27,6 +27,8 @@ export const RESOURCE: { readonly [T in ResourceDef['table']]: Source } = {
   datasets: { alias: RESOURCE_ALIAS, table: 'datasets' },
 };
 export const STATS: Source = { alias: 's', table: 'observation_stats' };
+/** The statistics split by ResultUnit, with the values' count, sum, min and max: observation_stats' keys plus its own. */
+export const VALUE_STATS: Source = { alias: 's', table: 'observation_value_stats', columnsOf: 'observation_stats' };
 export const LOCATIONS: Source = { alias: 'l', table: 'locations' };
 /** The observations as a finer table than the resource's, or as the fact a count scans. */
 export const OBSERVATIONS: Source = { alias: 'o', table: 'observations' };
@@ -60,10 +62,12 @@ export const ROW_PAGE_SOURCES: { readonly [T in 'locations' | 'datasets']: reado
 
 /** Observation counts come from the statistics table joined to its locations, or from the rollup. */
 export const STATS_SOURCES: readonly Source[] = [STATS, LOCATIONS];
+/** `$apply`'s sums, minima, maxima and means of ResultValue, and anything grouped or filtered by ResultUnit. */
+export const VALUE_STATS_SOURCES: readonly Source[] = [VALUE_STATS, LOCATIONS];
 
-/** The column holding `dim` in `s`, if it has one. */
+/** The column holding `dim` in `s`, if it has one: its own, else the one of the table whose columns it shares. */
 export function columnOf(dim: DimensionDef, s: Source): string | undefined {
-  return dim.columns[s.columnsOf ?? s.table];
+  return dim.columns[s.table] ?? (s.columnsOf ? dim.columns[s.columnsOf] : undefined);
 }
 
 /** `alias."column"` of a storage column of `s`. */

@@ -86,16 +86,17 @@ async function page(c: Context, query: Query, result: PageResult, lease: Lease, 
   return c.body(body, 200, headers);
 }
 
-/** The groups are few and in memory (the statistics tables answer them); their JSON is sized, then streamed. */
+/** The groups of a page are at most `$top`, in memory; their JSON is sized, then streamed. */
 function applyPage(c: Context, query: Query, result: ApplyResult, deps: HandlerDeps, signs: Signposts): Response {
   const { plan } = result;
   const base = baseUrl(c.req.url, c.req.raw.headers, deps.links);
   const next = result.hasNext ? nextApplyLink(base, plan, query, c.get('lease').publication) : undefined;
   const keys = plan.groupBy.map((d) => d.name);
-  const context = `${base}${PATHS.odata}/$metadata#${plan.resource.name}(${[...keys, plan.countAlias].join(',')})`;
+  const aliases = plan.aggregates.map((a) => a.alias);
+  const context = `${base}${PATHS.odata}/$metadata#${plan.resource.name}(${[...keys, ...aliases].join(',')})`;
   const frame = {
     keys,
-    countAlias: plan.countAlias,
+    aliases,
     prefix: `{"@odata.context":${JSON.stringify(context)},"value":[`,
     suffix: next ? `],"@odata.nextLink":${JSON.stringify(next)}}` : ']}',
   };

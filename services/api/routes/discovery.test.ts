@@ -119,7 +119,7 @@ describe('docs page', () => {
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
     expect(text).not.toMatch(/<script/i);
-    for (const s of ['Citation and licence', 'https://doi.org/&lt;DOI&gt;', 'rel="cite-as"', '--data-urlencode', 'OData feed', '/v1/openapi.json', `${BASE}/$metadata`]) {
+    for (const s of ['Citation and licence', 'https://doi.org/&lt;DOI&gt;', 'rel="cite-as"', '--data-urlencode', 'OData feed', '/v1/openapi.json', `${BASE}/$metadata`, 'Tributary.median', 'ResultDetectionQuantitationLimitMeasure']) {
       expect(text).toContain(s);
     }
   });

@@ -10,24 +10,26 @@ import type { ApplyGroup } from '../exec/execute.js';
 const GROUPS_PER_CHUNK = 512;
 
 export interface ApplyFrame {
-  /** Each group's key names in order (the groupby fields), then the count's alias. */
+  /** Each group's key names in order (the groupby fields). */
   readonly keys: readonly string[];
-  readonly countAlias: string;
+  /** The aggregates' aliases, in the order of each group's values. */
+  readonly aliases: readonly string[];
   /** The JSON text before the first group and after the last. */
   readonly prefix: string;
   readonly suffix: string;
 }
 
-/** The JSON text of one group; `{"F1":v1,…,"Count":n}`. */
-function groupJson(group: ApplyGroup, names: readonly string[], alias: string): string {
-  const members = group.keys.map((v, i) => `${names[i]}:${JSON.stringify(typeof v === 'bigint' ? Number(v) : (v ?? null))}`);
-  return `{${members.join(',')}${members.length ? ',' : ''}${alias}:${group.count}}`;
+/** The JSON text of one group; `{"F1":v1,…,"Count":n,"Mean":x}`. A value JSON has no number for is null. */
+function groupJson(group: ApplyGroup, names: readonly string[], aliases: readonly string[]): string {
+  const keys = group.keys.map((v, i) => `${names[i]}:${JSON.stringify(typeof v === 'bigint' ? Number(v) : (v ?? null))}`);
+  const values = group.values.map((v, i) => `${aliases[i]}:${JSON.stringify(typeof v === 'number' && !Number.isFinite(v) ? null : v)}`);
+  return `{${[...keys, ...values].join(',')}}`;
 }
 
 export function applyStream(groups: readonly ApplyGroup[], frame: ApplyFrame): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   const names = frame.keys.map((k) => JSON.stringify(k));
-  const alias = JSON.stringify(frame.countAlias);
+  const aliases = frame.aliases.map((k) => JSON.stringify(k));
   let at = 0;
   return new ReadableStream<Uint8Array>(
     {
@@ -35,7 +37,7 @@ export function applyStream(groups: readonly ApplyGroup[], frame: ApplyFrame): R
         controller.enqueue(encoder.encode(frame.prefix));
       },
       pull(controller) {
-        const slice = groups.slice(at, at + GROUPS_PER_CHUNK).map((g) => groupJson(g, names, alias));
+        const slice = groups.slice(at, at + GROUPS_PER_CHUNK).map((g) => groupJson(g, names, aliases));
         const text = `${at > 0 && slice.length ? ',' : ''}${slice.join(',')}`;
         at += slice.length;
         if (text) controller.enqueue(encoder.encode(text));
@@ -51,8 +53,11 @@ export function applyStream(groups: readonly ApplyGroup[], frame: ApplyFrame): R
 
 /** The bytes `applyStream` writes for these groups, computed without writing them: what MAX_PAGE_BYTES judges. */
 export function applyBytes(groups: readonly ApplyGroup[], frame: ApplyFrame): number {
-  const names = frame.keys.reduce((n, k) => n + JSON.stringify(k).length + 2, 0) + JSON.stringify(frame.countAlias).length + 3;
+  const names = [...frame.keys, ...frame.aliases].reduce((n, k) => n + JSON.stringify(k).length + 2, 0) + 2;
   let values = 0;
-  for (const g of groups) for (const v of g.keys) values += typeof v === 'string' ? v.length + 2 : 20;
-  return frame.prefix.length + frame.suffix.length + groups.length * (names + 12) + values;
+  for (const g of groups) {
+    for (const v of g.keys) values += typeof v === 'string' ? v.length + 2 : 20;
+    for (const v of g.values) values += typeof v === 'string' ? v.length + 2 : 24;
+  }
+  return frame.prefix.length + frame.suffix.length + groups.length * names + values;
 }
