@@ -6,7 +6,7 @@
  */
 import type { CompareOp, Expr, Geometry, Literal, Position, Property, SpatialRelation, StringLiteral } from '../odata/ast.js';
 import { FILTER_LIMITS } from '../odata/boolean-parser.js';
-import { geometryProblem } from '../odata/geometry.js';
+import { GeometryBudget, geometryProblem } from '../odata/geometry.js';
 import { ODataError, type ODataErrorCode } from '../odata/odata-error.js';
 import { Cursor } from './cursor.js';
 import { likeExpr } from './like-expr.js';
@@ -48,6 +48,8 @@ export function parseCql2Json(input: string | unknown, parameter = 'filter'): Ex
 
 class JsonParser {
   private terms = 0;
+  /** Every literal of the filter draws from one budget (GEOMETRY_LIMITS). */
+  private readonly geometryBudget = new GeometryBudget();
 
   constructor(private readonly parameter: string) {}
 
@@ -131,7 +133,7 @@ class JsonParser {
       return undefined;
     }
     const geometry = this.geometry(node, at, 0);
-    const problem = geometryProblem(geometry);
+    const problem = geometryProblem(geometry, this.geometryBudget);
     if (problem) throw this.error('invalid_geometry', at, problem);
     return geometry;
   }
