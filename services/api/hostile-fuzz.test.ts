@@ -4,20 +4,28 @@
  * client places), over the shared fixture file.
  */
 import { request } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createApp } from './app.js';
 import { acquirer, openDatabase, type Database } from './db/database.js';
+import { createQueryGate } from './limits/query-gate.js';
+import { NODE_SERVER_OPTIONS } from './middleware/url-length.js';
 import { GEOMETRY_LIMITS } from './odata/geometry.js';
 import { listen, type TestServer } from './testing/test-server.js';
 
 let db: Database;
 let server: TestServer;
+const opened: TestServer[] = [];
 
 beforeAll(async () => {
   db = await openDatabase(inject('apiFixtureDb'));
   server = await listen(createApp({ acquire: acquirer(db), links: { trustProxy: false } }));
 });
 afterAll(async () => {
+  for (const s of opened) {
+    s.server.closeAllConnections?.();
+    await s.close();
+  }
   await server.close();
   await db.close();
 });
@@ -63,5 +71,67 @@ describe('item 1: a polygon check that blocked the server', () => {
     const filter = { op: 's_intersects', args: [{ property: 'geometry' }, { type: 'Polygon', coordinates: [zigzag(GEOMETRY_LIMITS.maxVertices - 10)] }] };
     const res = await raw('POST', items('locations'), { 'content-type': 'application/json' }, JSON.stringify(filter));
     expect(res.status).toBe(200);
+  });
+});
+
+/** A raw connection that sends a POST's headers and then its body a byte at a time until stopped. */
+function trickle(port: number, path: string): { socket: Socket; response: Promise<string>; stop(): void } {
+  const socket = connect(port, '127.0.0.1');
+  socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\nContent-Length: 1000\r\n\r\n$`);
+  const timer = setInterval(() => socket.writable && socket.write('t'), 100);
+  let text = '';
+  socket.on('data', (d: Buffer) => (text += d.toString()));
+  const response = new Promise<string>((resolve) => socket.on('close', () => resolve(text)));
+  socket.on('error', () => {});
+  return { socket, response, stop: () => clearInterval(timer) };
+}
+
+describe('item 3: slow bodies held query slots', () => {
+  it('reads the body before the query gate: one slot, a trickling POST, and another client is still served; the trickler gets 408', async () => {
+    const lines: string[] = [];
+    const gate = createQueryGate({ maxConcurrent: 1, maxQueue: 0, maxWaitMs: 0, maxPerClient: 1 });
+    const app = createApp({
+      acquire: acquirer(db),
+      links: { trustProxy: false },
+      limits: { bodyTimeoutMs: 60_000, bodyMinBytesPerSecond: 100 },
+      access: { queryGate: gate, maxConcurrentPerKey: 2 },
+      observe: { accessLog: (line) => lines.push(line) },
+    });
+    const s = await listen(app, NODE_SERVER_OPTIONS);
+    opened.push(s);
+    const arrived = new Promise((r) => s.server.once('request', r));
+    const slow = trickle(s.port, '/v1/odata/v4/Locations/$query');
+    await arrived;
+    const other = await fetch(`${s.origin}/v1/odata/v4/Locations?$top=1`);
+    expect(other.status).toBe(200);
+    await other.arrayBuffer();
+    const answer = await slow.response;
+    slow.stop();
+    expect(answer).toMatch(/^HTTP\/1\.1 408/);
+    expect(answer).toContain('BODY_MIN_BYTES_PER_SECOND');
+    expect(gate.running).toBe(0);
+  });
+
+  it('logs a client that leaves mid-body as cancelled, having held no slot', async () => {
+    const lines: string[] = [];
+    let logged!: () => void;
+    const done = new Promise<void>((r) => (logged = r));
+    const gate = createQueryGate({ maxConcurrent: 1, maxQueue: 0, maxWaitMs: 0 });
+    const app = createApp({
+      acquire: acquirer(db),
+      links: { trustProxy: false },
+      access: { queryGate: gate },
+      observe: { accessLog: (line) => (lines.push(line), logged()) },
+    });
+    const s = await listen(app, NODE_SERVER_OPTIONS);
+    opened.push(s);
+    const arrived = new Promise((r) => s.server.once('request', r));
+    const slow = trickle(s.port, '/v1/odata/v4/Locations/$query');
+    await arrived;
+    expect(gate.running).toBe(0);
+    slow.stop();
+    slow.socket.destroy();
+    await done;
+    expect(JSON.parse(lines[0]!)).toMatchObject({ method: 'POST', outcome: 'cancelled' });
   });
 });

@@ -63,12 +63,16 @@ export function observe(opts: ObserveOptions = {}): MiddlewareHandler {
       metrics?.finished(served);
       if (accessLog && (c.res.status >= 500 || outcome !== 'complete' || random() < sample)) accessLog(JSON.stringify(accessRecord(c, served, durationMs, opts.trustProxy)));
     };
+    // A client that left before its answer was ready (mid-body, or while its query ran) was not answered: that is
+    // `cancelled`, whatever status the answer nobody reads would have had.
+    const left = () => c.req.raw.signal.aborted;
     try {
       await next();
     } catch (err) {
-      end(0, 'cut');
+      end(0, left() ? 'cancelled' : 'cut');
       throw err;
     }
+    if (left()) return end(0, 'cancelled');
     const body = c.res.body;
     if (!body || c.req.method === 'HEAD') return end(0, 'complete');
     const reader = body.getReader();
