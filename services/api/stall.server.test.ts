@@ -130,6 +130,22 @@ describe('a few stalled clients shut everyone out (issue 37 item 1)', () => {
   });
 });
 
+describe('sixteen stalled readers filled the gate (issue 47 item 4)', () => {
+  it('eight keys with two stalled pages each: all sixteen park, and another key still gets its page', async () => {
+    const api = await start(defaults.STREAM_STALL_MS);
+    const stalled = [0, 1, 2, 3, 4, 5, 6, 7].flatMap((k) => [0, 1].map((n) => ({ key: KEYS[k]!, path: PAGE(k * 2 + n) })));
+    expect(stalled.length).toBe(2 * defaults.MAX_CONCURRENT_QUERIES); // as many parked as slots, and every slot, before this fix
+    const clients = await Promise.all(stalled.map((s) => stalledClient(api.port, s.path, s.key)));
+    expect(clients.map((c) => c.status)).toEqual(stalled.map(() => 200));
+    await until(() => api.gate.running === 0 && api.gate.parked === clients.length);
+    const res = await fetch(`http://127.0.0.1:${api.port}${PAGE(20)}`, { headers: { 'x-api-key': OTHER } });
+    expect(res.status).toBe(200);
+    expect((await res.json()).value).toHaveLength(10000);
+    for (const c of clients) c.socket.destroy();
+    await until(() => api.gate.parked === 0);
+  });
+});
+
 describe('a stalled page reader made DuckDB spin a core (issue 37 item 2)', () => {
   it('eight stalled $top=10000 pages cost no CPU while their clients stay connected', async () => {
     const api = await start(defaults.STREAM_STALL_MS);
