@@ -7,6 +7,8 @@ import { parseSettings, type SettingsOf } from '../../schemas/settings.js';
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const flag = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
+/** TRUST_PROXY: a number of hops, or a flag (true is one). */
+const hops = z.union([z.enum(['true', 'false']).transform((v) => (v === 'true' ? 1 : 0)), z.coerce.number().int().min(0).max(16)]);
 const list = z.string().transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean));
 /** An origin as browsers send it: scheme, host and optional port, nothing else. */
 const origins = list.pipe(z.array(z.string().regex(/^https?:\/\/(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/, 'expected origins like https://app.example.org')));
@@ -16,7 +18,7 @@ export const apiSettings = {
   API_HOST: { schema: z.string(), default: '0.0.0.0', doc: 'Interface to listen on.' },
   DUCKDB_PATH: { schema: z.string().min(1), default: 'data/tributary.duckdb', doc: 'The published DuckDB file, opened read-only; a newly published file is picked up without a restart.' },
   PUBLIC_BASE_URL: { schema: z.string().url().optional(), default: undefined, doc: 'Base of every absolute URL the API hands out (`@odata.nextLink`, `Link`, `@odata.context`, the service document, OpenAPI, the docs page), e.g. https://api.example.org. When unset, the request (or the proxy headers when TRUST_PROXY=1).' },
-  TRUST_PROXY: { schema: flag, default: '0', doc: 'Trust the proxy in front: links from `Forwarded` (RFC 7239), else X-Forwarded-Proto/Host/Port; the client address from X-Forwarded-For.' },
+  TRUST_PROXY: { schema: hops, default: '0', doc: 'Proxies in front whose forwarding headers are trusted (0 none; 1 or true one load balancer; N a chain): the client address is the right-most untrusted X-Forwarded-For entry, and links without PUBLIC_BASE_URL come from `Forwarded` (RFC 7239), else X-Forwarded-Proto/Host/Port, read the same way. The proxy must overwrite these headers (scripts/ops/replicas/haproxy.cfg does).' },
   DUCKDB_THREADS: { schema: int(1, 64).optional(), default: undefined, doc: 'DuckDB worker threads (default: DuckDB chooses, one per core).' },
   DUCKDB_MEMORY_LIMIT: { schema: z.string().optional(), default: undefined, doc: "DuckDB memory limit, e.g. '1GB' (default: DuckDB's)." },
   API_KEYS: { schema: list, default: '', doc: 'Plain API keys accepted as they are, comma-separated: for development and tests (production issues keys into API_KEYS_FILE).' },

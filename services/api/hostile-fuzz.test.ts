@@ -3,10 +3,16 @@
  * test named for what broke. The app runs with the limits main.ts gives it (keys optional, a query gate, per
  * client places), over the shared fixture file.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createApp } from './app.js';
+import { haproxyConfig } from '../../scripts/ops/replicas/haproxy-config.js';
+import { exited, freePort, waitForOk } from '../../scripts/ops/replicas/topology.js';
+import { createApp, type AppDeps } from './app.js';
 import { acquirer, openDatabase, type Database } from './db/database.js';
 import { createQueryGate } from './limits/query-gate.js';
 import { NODE_SERVER_OPTIONS } from './middleware/url-length.js';
@@ -133,5 +139,67 @@ describe('item 3: slow bodies held query slots', () => {
     slow.socket.destroy();
     await done;
     expect(JSON.parse(lines[0]!)).toMatchObject({ method: 'POST', outcome: 'cancelled' });
+  });
+});
+
+/** The app on a socket behind the project's HAProxy (scripts/ops/replicas/haproxy-config.ts), as the replicas run. */
+async function behindHaproxy(deps: Omit<AppDeps, 'acquire'>): Promise<{ origin: string; stop(): Promise<void> }> {
+  const api = await listen(createApp({ acquire: acquirer(db), ...deps }), NODE_SERVER_OPTIONS);
+  opened.push(api);
+  const dir = mkdtempSync(join(tmpdir(), 'tributary-hostile-'));
+  const port = await freePort();
+  writeFileSync(join(dir, 'haproxy.cfg'), haproxyConfig({ bind: `127.0.0.1:${port}`, backends: { kind: 'static', servers: [{ name: 'api1', host: '127.0.0.1', port: api.port }] } }));
+  const haproxy: ChildProcess = spawn('haproxy', ['-db', '-f', join(dir, 'haproxy.cfg')], { stdio: 'ignore' });
+  const origin = `http://127.0.0.1:${port}`;
+  await waitForOk(`${origin}/readyz`, 20_000);
+  return {
+    origin,
+    async stop() {
+      haproxy.kill('SIGTERM');
+      await exited(haproxy);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+describe('item 5: a spoofable client address and origin behind the shipped HAProxy', () => {
+  it('a new X-Forwarded-For per request is still one client: its budget runs out', async () => {
+    const lb = await behindHaproxy({ links: { trustProxy: true }, access: { rateLimit: { rps: 0.01, burst: 4 }, trustProxy: true } });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 12; i++) {
+        const res = await fetch(`${lb.origin}/v1/odata/v4/Locations?$top=1`, { headers: { 'x-forwarded-for': `198.51.100.${i}`, forwarded: `for=198.51.100.${i}` } });
+        statuses.push(res.status);
+        await res.arrayBuffer();
+      }
+      expect(statuses.filter((s) => s === 200)).toHaveLength(4);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(8);
+    } finally {
+      await lb.stop();
+    }
+  });
+
+  it("a client's X-Forwarded-Host, Forwarded or X-Request-Id never reaches an answer", async () => {
+    const lb = await behindHaproxy({ links: { trustProxy: true }, access: { trustProxy: true } });
+    try {
+      const res = await fetch(`${lb.origin}/v1/odata/v4/Locations?$top=1`, {
+        headers: { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https', forwarded: 'host=evil.example;proto=https', 'x-request-id': 'forged-id' },
+      });
+      const text = await res.text();
+      expect(res.status).toBe(200);
+      expect(`${text} ${[...res.headers].join(' ')}`).not.toMatch(/evil\.example|https:/);
+      expect(text).toContain(lb.origin);
+      expect(res.headers.get('x-request-id')).not.toBe('forged-id');
+    } finally {
+      await lb.stop();
+    }
+  });
+
+  it('without a proxy in front, the right-most X-Forwarded-For entry of TRUST_PROXY hops is the client', async () => {
+    const app = createApp({ acquire: acquirer(db), links: { trustProxy: 2 }, access: { rateLimit: { rps: 0.01, burst: 1 }, trustProxy: 2 } });
+    const get = (chain: string) => app.request('/v1/odata/v4/Locations?$top=1', { headers: { 'x-forwarded-for': chain } });
+    expect((await get('6.6.6.1, 203.0.113.9, 10.0.0.2')).status).toBe(200);
+    expect((await get('6.6.6.2, 203.0.113.9, 10.0.0.2')).status).toBe(429);
+    expect((await get('6.6.6.3, 203.0.113.10, 10.0.0.2')).status).toBe(200);
   });
 });

@@ -11,7 +11,7 @@ import { publicOrigin } from './public-origin.js';
 
 export interface BaseUrlOptions {
   readonly publicBaseUrl?: string | undefined;
-  readonly trustProxy: boolean;
+  readonly trustProxy: boolean | number;
 }
 
 /** `https://host[:port]` with no trailing slash (see public-origin.ts for the proxy headers read). */

@@ -14,6 +14,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { ApiError } from '../errors.js';
 import type { KeyStore } from '../keys/key-store.js';
 import { allowedOrigin } from './cors.js';
+import { trustedEntry, trustedHops, type TrustProxy } from '../http/forwarded-header.js';
 
 export interface ApiClient {
   /** `browser`: no key, from an allowed origin, while keys are required (its own budget: middleware/access.ts). */
@@ -32,7 +33,7 @@ export interface ApiKeyOptions {
   /** Undefined: no keys anywhere (open, e.g. a fresh checkout); clients are then told apart by address. */
   readonly store: KeyStore | undefined;
   /** Use the first X-Forwarded-For address (behind a trusted load balancer). */
-  readonly trustProxy?: boolean;
+  readonly trustProxy?: boolean | number;
   readonly log?: (msg: string) => void;
 }
 
@@ -64,13 +65,20 @@ export function apiKey(opts: ApiKeyOptions): MiddlewareHandler {
 }
 
 /** The client this request counts against (set by apiKey; the address when that middleware is not in use). */
-export function apiClient(c: Context, trustProxy = false): ApiClient {
+export function apiClient(c: Context, trustProxy: TrustProxy = false): ApiClient {
   return c.get('apiClient') ?? { kind: 'address', id: clientAddress(c, trustProxy) };
 }
 
-export function clientAddress(c: Context, trustProxy = false): string {
-  if (trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
+/**
+ * The address a request counts against. Behind trusted proxies (TRUST_PROXY hops) it is the right-most untrusted
+ * `X-Forwarded-For` entry: the left-most is whatever the client wrote, and a new one per request made a new client
+ * per request (issue 47 item 5).
+ */
+export function clientAddress(c: Context, trustProxy: TrustProxy = false): string {
+  const hops = trustedHops(trustProxy);
+  if (hops > 0) {
+    const chain = (c.req.header('x-forwarded-for') ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+    const forwarded = trustedEntry(chain, hops);
     if (forwarded) return forwarded;
   }
   const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;

@@ -26,7 +26,7 @@ export interface ObserveOptions {
   /** Injected by tests: the sampling draw, and the clock in milliseconds. */
   readonly random?: () => number;
   readonly now?: () => number;
-  readonly trustProxy?: boolean;
+  readonly trustProxy?: boolean | number;
 }
 
 type Outcome = ServedRequest['outcome'];
@@ -142,7 +142,7 @@ interface AccessRecord {
   readonly error?: string;
 }
 
-function accessRecord(c: Context, served: ServedRequest, durationMs: number, trustProxy = false): AccessRecord {
+function accessRecord(c: Context, served: ServedRequest, durationMs: number, trustProxy: boolean | number = false): AccessRecord {
   const url = new URL(c.req.url);
   const client = c.get('apiClient');
   const publication = c.get('lease')?.publication ?? c.res.headers.get(PUBLICATION_HEADER) ?? undefined;
