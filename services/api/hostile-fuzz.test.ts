@@ -203,3 +203,39 @@ describe('item 5: a spoofable client address and origin behind the shipped HAPro
     expect((await get('6.6.6.3, 203.0.113.10, 10.0.0.2')).status).toBe(200);
   });
 });
+
+describe('item 7: citations by shape answered 500', () => {
+  const world = (x: number, y: number) => `POLYGON((${x - 3} ${y - 3},${x + 3} ${y - 3},${x + 3} ${y + 3},${x - 3} ${y + 3},${x - 3} ${y - 3}))`;
+  let points: { id: number; x: number; y: number }[];
+  beforeAll(async () => {
+    const res = await fetch(`${server.origin}/v1/odata/v4/Locations?$select=Id,Longitude,Latitude&$top=10000`);
+    points = ((await res.json()) as { value: { Id: number; Longitude: number; Latitude: number }[] }).value.map((r) => ({ id: Number(r.Id), x: r.Longitude, y: r.Latitude }));
+  });
+  /** Haversine on the API's sphere, written here from its definition. */
+  const metres = (a: { x: number; y: number }, b: { x: number; y: number }) => {
+    const rad = (d: number) => (d * Math.PI) / 180;
+    const h = Math.sin(rad(b.y - a.y) / 2) ** 2 + Math.cos(rad(a.y)) * Math.cos(rad(b.y)) * Math.sin(rad(b.x - a.x) / 2) ** 2;
+    return 2 * 6371008.8 * Math.asin(Math.sqrt(h));
+  };
+  const cases: [string, (c: { x: number; y: number }) => string, (c: { x: number; y: number }, p: { x: number; y: number }) => boolean][] = [
+    ['geo.intersects', (c) => `geo.intersects(Location,geography'SRID=4326;${world(c.x, c.y)}')`, (c, p) => Math.abs(p.x - c.x) < 3 && Math.abs(p.y - c.y) < 3],
+    ['geo.distance le', (c) => `geo.distance(Location,geography'SRID=4326;POINT(${c.x} ${c.y})') le 200000`, (c, p) => metres(c, p) <= 200000],
+    ['geo.distance gt', (c) => `geo.distance(Location,geography'SRID=4326;POINT(${c.x} ${c.y})') gt 200000`, (c, p) => metres(c, p) > 200000],
+  ];
+  const cite = async (resource: string, filter: string) => {
+    const res = await fetch(`${server.origin}/v1/citation/${resource}?${new URLSearchParams({ $filter: filter })}`, { headers: { accept: 'application/json' } });
+    const text = await res.text();
+    expect(res.status, text).toBe(200);
+    return (JSON.parse(text) as { datasets: { DOI: string; Rows: number }[] }).datasets.map((d) => [d.DOI, d.Rows]).sort();
+  };
+  for (const resource of ['Locations', 'Metadata', 'Observations', 'Records']) {
+    for (const [name, filter, passes] of cases) {
+      it(`${resource}, ${name}: the datasets and rows of the same Id list`, async () => {
+        const c = points[Math.floor(points.length / 2)]!;
+        const ids = points.filter((p) => passes(c, p)).map((p) => p.id);
+        expect(ids.length).toBeGreaterThan(0);
+        expect(await cite(resource, filter(c))).toEqual(await cite(resource, `LocationId in (${ids.join(',')})`));
+      });
+    }
+  }
+});
