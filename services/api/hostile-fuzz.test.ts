@@ -239,3 +239,53 @@ describe('item 7: citations by shape answered 500', () => {
     }
   }
 });
+
+describe('item 6: headers and bodies that grew with the filter', () => {
+  const HEAD_LIMIT = 8 * 1024;
+  /** The longest target MAX_URL_BYTES lets in, of a filter every link would repeat. */
+  const longest = (path: string, max = 16 * 1024) => {
+    const prefix = `${path}?$filter=CharacteristicName%20eq%20%27`;
+    return `${prefix}${'a'.repeat(max - prefix.length - 3)}%27`;
+  };
+  /** A polygon of 10,000 positions written long enough to fill MAX_BODY_BYTES (1 MiB) nearly. */
+  const bigPolygon = () => {
+    // Trailing zeros: the same numbers, written as long as a client may write them.
+    const long = (v: number) => `${v}${Number.isInteger(v) ? '.' : ''}${'0'.repeat(36)}`;
+    const ring = zigzag(GEOMETRY_LIMITS.maxVertices - 10).map(([x, y]) => `[${long(x)},${long(y)}]`);
+    return `{"op":"s_intersects","args":[{"property":"geometry"},{"type":"Polygon","coordinates":[[${ring.join(',')}]]}]}`;
+  };
+
+  it('through HAProxy: the longest URL the API reads gets its answer with a head under 8 KiB, one byte more the API’s 414', async () => {
+    const lb = await behindHaproxy({ links: { trustProxy: true }, access: { trustProxy: true } });
+    try {
+      for (const path of ['/v1/odata/v4/Observations', '/v1/odata/v4/Locations', '/v1/export/Records', '/v1/citation/Records']) {
+        const target = longest(path);
+        expect(Buffer.byteLength(target)).toBe(16 * 1024);
+        const ok = await raw('GET', `${lb.origin}${target}`, {});
+        expect([ok.status, path]).toEqual([200, path]);
+        expect(ok.headerBytes).toBeLessThan(HEAD_LIMIT);
+        const over = await raw('GET', `${lb.origin}${longest(path, 16 * 1024 + 1)}`, {});
+        expect(over.status).toBe(414);
+        expect(JSON.parse(over.body).errors[0].code).toBe('uri_too_long');
+      }
+    } finally {
+      await lb.stop();
+    }
+  });
+
+  it('the largest body the API reads: a head under 8 KiB and a page of one feature not much larger than the body', async () => {
+    const body = bigPolygon();
+    expect(body.length).toBeGreaterThan(800 * 1024);
+    expect(body.length).toBeLessThan(1024 * 1024);
+    for (const [path, type, text] of [
+      ['/v1/features/collections/locations/items?limit=1', 'application/json', body],
+      ['/v1/features/collections/observations/items?limit=1', 'application/json', body],
+      ['/v1/odata/v4/Locations/$query', 'text/plain', `$top=1&$filter=${encodeURIComponent(`geo.intersects(Location,geography'SRID=4326;POLYGON((${zigzag(GEOMETRY_LIMITS.maxVertices - 10).map(([x, y]) => `${x}.0000000000000000000000000 ${y}`).join(',')}))')`)}`],
+    ] as const) {
+      const res = await raw('POST', `${server.origin}${path}`, { 'content-type': type }, text);
+      expect([res.status, path, res.status === 200 ? '' : res.body]).toEqual([200, path, '']);
+      expect(res.headerBytes).toBeLessThan(HEAD_LIMIT);
+      expect(res.body.length).toBeLessThan(2 * text.length + 64 * 1024);
+    }
+  });
+});
