@@ -289,3 +289,48 @@ describe('item 6: headers and bodies that grew with the filter', () => {
     }
   });
 });
+
+describe('item 8: log amplification', () => {
+  it('a client refused again and again on one connection writes a bounded log: prefix, length and hash, refusals sampled', async () => {
+    const lines: string[] = [];
+    const app = createApp({
+      acquire: acquirer(db),
+      links: { trustProxy: false },
+      access: { rateLimit: { rps: 0.001, burst: 1 } },
+      // A clock that never moves: the refusals' budget is its burst alone, whatever the machine's speed.
+      observe: { accessLog: (line) => lines.push(line), now: () => 0 },
+    });
+    const s = await listen(app, NODE_SERVER_OPTIONS);
+    opened.push(s);
+    const target = `/v1/odata/v4/Locations?$filter=${encodeURIComponent(`Name eq '${'x'.repeat(15_000)}'`)}`;
+    const statuses: number[] = [];
+    for (let i = 0; i < 100; i++) {
+      const res = await fetch(`${s.origin}${target}`);
+      statuses.push(res.status);
+      await res.arrayBuffer();
+    }
+    expect(statuses.filter((x) => x === 429)).toHaveLength(99);
+    const records = lines.map((l) => JSON.parse(l) as { status: number; path: string; pathBytes?: number; pathHash?: string });
+    expect(records.length).toBeLessThanOrEqual(11);
+    for (const line of lines) expect(Buffer.byteLength(line)).toBeLessThan(2048);
+    expect(records[0]).toMatchObject({ pathBytes: expect.any(Number), pathHash: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    expect(records[0]!.pathBytes).toBeGreaterThan(15_000);
+    expect(records[0]!.path).toMatch(/^\/v1\/odata\/v4\/Locations\?\$filter=Name.*…$/);
+  });
+});
+
+describe('item 10: small ones', () => {
+  it('a key in the query string is a 400 saying to use the header, and never logged', async () => {
+    const lines: string[] = [];
+    const app = createApp({ acquire: acquirer(db), links: { trustProxy: false }, observe: { accessLog: (line) => lines.push(line) } });
+    for (const name of ['api_key', 'x-api-key', 'apikey', 'API_KEY', 'key']) {
+      const res = await app.request(`/v1/odata/v4/Locations?$top=1&${name}=s3cret-value`);
+      expect(res.status).toBe(400);
+      const body = (await res.json()) as { errors: { detail: string; source: { parameter: string } }[] };
+      expect(body.errors[0]!.detail).toContain('x-api-key request header');
+      expect(body.errors[0]!.source.parameter).toBe(name);
+    }
+    expect(lines).toHaveLength(5);
+    for (const line of lines) expect(line).not.toContain('s3cret');
+  });
+});

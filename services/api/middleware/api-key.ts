@@ -14,6 +14,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { ApiError } from '../errors.js';
 import type { KeyStore } from '../keys/key-store.js';
 import { allowedOrigin } from './cors.js';
+import { KEY_QUERY_PARAMS } from './log-target.js';
 import { trustedEntry, trustedHops, type TrustProxy } from '../http/forwarded-header.js';
 
 export interface ApiClient {
@@ -43,6 +44,11 @@ const GET = 'Keys are issued one per user by the operators of this API (make key
 export function apiKey(opts: ApiKeyOptions): MiddlewareHandler {
   const log = opts.log ?? (() => {});
   return async function requireApiKey(c, next) {
+    const misplaced = keyInQuery(c.req.url);
+    if (misplaced !== undefined) {
+      // Refused even where keys are off: a URL is logged, cached, kept in browser history and sent as Referer.
+      throw new ApiError('invalid_parameter', `${misplaced}= in the URL looks like an API key, and a key in a URL leaks (logs, caches, history, Referer): remove it and ${SEND}. If it was a real key, ask for a new one.`, { parameter: misplaced });
+    }
     const key = c.req.header('x-api-key');
     if (!opts.store?.required) {
       c.set('apiClient', { kind: 'address', id: clientAddress(c, opts.trustProxy) });
@@ -62,6 +68,23 @@ export function apiKey(opts: ApiKeyOptions): MiddlewareHandler {
     c.set('apiClient', { kind: 'key', id: check.id });
     return next();
   };
+}
+
+/** The name of a query parameter that holds what looks like a key (log-target.ts KEY_QUERY_PARAMS), if any. */
+export function keyInQuery(url: string): string | undefined {
+  const q = url.indexOf('?');
+  if (q < 0) return undefined;
+  for (const part of url.slice(q + 1).split('&')) {
+    const name = part.split('=')[0]!;
+    let decoded = name;
+    try {
+      decoded = decodeURIComponent(name);
+    } catch {
+      // A malformed escape is the query parser's 400; this name is then no key's.
+    }
+    if (KEY_QUERY_PARAMS.includes(decoded.toLowerCase())) return decoded;
+  }
+  return undefined;
 }
 
 /** The client this request counts against (set by apiKey; the address when that middleware is not in use). */
