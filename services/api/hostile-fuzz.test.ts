@@ -17,6 +17,9 @@ import { acquirer, openDatabase, type Database } from './db/database.js';
 import { createQueryGate } from './limits/query-gate.js';
 import { NODE_SERVER_OPTIONS } from './middleware/url-length.js';
 import { GEOMETRY_LIMITS } from './odata/geometry.js';
+import { REGIONS_PAGE_BYTES } from './ogc/regions-collection.js';
+import { readCatalogue } from './exec/landing.js';
+import { catalogueTemplate } from './routes/register-pages.js';
 import { listen, type TestServer } from './testing/test-server.js';
 
 let db: Database;
@@ -332,5 +335,65 @@ describe('item 10: small ones', () => {
     }
     expect(lines).toHaveLength(5);
     for (const line of lines) expect(line).not.toContain('s3cret');
+  });
+});
+
+describe('item 9: documents built whole on the event loop', () => {
+  it('a national-scale regions file: pages bounded by REGIONS_PAGE_BYTES whatever the limit, together every region once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tributary-regions-'));
+    try {
+      // 300 regions of 2,000 vertices each: about 13 MB of outlines, as a national set of watersheds is.
+      const features = Array.from({ length: 300 }, (_, k) => {
+        const ring = Array.from({ length: 2000 }, (_, i) => {
+          const a = (2 * Math.PI * i) / 2000;
+          return [-120 + (k % 20) + 0.4 * Math.cos(a) + 0.5, 40 + Math.floor(k / 20) + 0.4 * Math.sin(a) + 0.5];
+        });
+        return { type: 'Feature', properties: { RegionId: `nat.${k}`, name: `Unit ${k}` }, geometry: { type: 'Polygon', coordinates: [[...ring, ring[0]]] } };
+      });
+      writeFileSync(join(dir, 'nat.geojson'), JSON.stringify({ type: 'FeatureCollection', features }));
+      const app = createApp({ acquire: acquirer(db), links: { trustProxy: false }, regionsFile: join(dir, 'nat.geojson') });
+      const seen: string[] = [];
+      let next: string | undefined = `/v1/features/collections/regions/items?limit=10000`;
+      while (next) {
+        const res = await app.request(next);
+        const text = await res.text();
+        expect(res.status).toBe(200);
+        expect(text.length).toBeLessThan(REGIONS_PAGE_BYTES + 64 * 1024);
+        const page = JSON.parse(text) as { numberMatched: number; numberReturned: number; features: { id: string }[]; links: { rel: string; href: string }[] };
+        expect(page.numberMatched).toBe(300);
+        expect(page.features).toHaveLength(page.numberReturned);
+        seen.push(...page.features.map((f) => f.id));
+        const link = page.links.find((l) => l.rel === 'next')?.href;
+        next = link ? new URL(link).pathname + new URL(link).search : undefined;
+      }
+      expect(seen.length).toBe(300);
+      expect(new Set(seen).size).toBe(300);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the DCAT catalogue is written once per publication for every Host, each answer naming its own', async () => {
+    const hosts = ['a.example', 'b.example', 'c.example:8080'];
+    const bodies: string[] = [];
+    for (const host of hosts) {
+      for (const path of ['/catalogue.jsonld', '/catalogue.ttl']) {
+        const res = await raw('GET', `${server.origin}${path}`, { host });
+        expect(res.status).toBe(200);
+        expect(res.body).toContain(`http://${host}/`);
+        expect(res.body).not.toContain('.invalid');
+        bodies.push(res.body.replaceAll(`http://${host}`, 'BASE'));
+      }
+    }
+    expect(bodies[2]).toBe(bodies[0]);
+    expect(bodies[3]).toBe(bodies[1]);
+    const acquired = await db.acquire();
+    try {
+      const data = await readCatalogue(acquired.snapshot);
+      expect(catalogueTemplate(data, 'jsonld')).toBe(catalogueTemplate(data, 'jsonld'));
+      expect(JSON.parse(catalogueTemplate(data, 'jsonld').pieces.join(`http://${hosts[0]}`))).toEqual(JSON.parse(bodies[0]!.replaceAll('BASE', `http://${hosts[0]}`)));
+    } finally {
+      acquired.release();
+    }
   });
 });

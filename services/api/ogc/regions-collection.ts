@@ -16,6 +16,13 @@ import { CRS84, parseBbox } from './items-query.js';
 
 export const REGIONS_COLLECTION = 'regions';
 export const REGIONS_LIMIT = { default: 100, max: 10000 } as const;
+/**
+ * Most bytes of features in one items page, whatever `limit` says (issue 47 item 9): at a national scale, outlines
+ * of thousands of vertices, one request of 10,000 regions was a document built whole on the event loop for seconds.
+ * A page stops before the feature that would pass this (it always holds one), and its next link goes on from there;
+ * each feature's JSON is written once per process and kept, so a page costs its bytes' copying, metered by this cap.
+ */
+export const REGIONS_PAGE_BYTES = 4 * 1024 * 1024;
 const PARAMETERS = ['limit', 'offset', 'bbox', 'bbox-crs', 'set', 'f', PIN_PARAM] as const;
 
 /** The regions, read on first use and kept: a file that cannot be read answers 503 with its problem until fixed and restarted. */
@@ -54,6 +61,27 @@ export async function describeRegions(base: string, regions: RegionSource) {
 }
 
 const feature = (r: RegionFeature) => ({ type: 'Feature', id: r.id, bbox: r.bbox, geometry: r.geometry, properties: { RegionId: r.id, name: r.name, set: r.set } });
+
+/** Each region's feature as JSON, written on first use and kept with the region (the regions are kept per process). */
+const written = new WeakMap<RegionFeature, string>();
+function featureJson(r: RegionFeature): string {
+  let json = written.get(r);
+  if (json === undefined) written.set(r, (json = JSON.stringify(feature(r))));
+  return json;
+}
+
+/** The features of a page from `offset`: at most `limit`, and no more bytes than `maxBytes` unless the first alone. */
+export function regionsPage(matched: readonly RegionFeature[], offset: number, limit: number, maxBytes = REGIONS_PAGE_BYTES): string[] {
+  const out: string[] = [];
+  let bytes = 0;
+  for (let i = offset; i < matched.length && out.length < limit; i++) {
+    const json = featureJson(matched[i]!);
+    if (out.length > 0 && bytes + json.length > maxBytes) break;
+    out.push(json);
+    bytes += json.length + 1;
+  }
+  return out;
+}
 
 const invalid = (parameter: string, message: string) => new ApiError('invalid_parameter', message, { parameter });
 
@@ -112,24 +140,20 @@ export function registerRegions(app: Hono, regions: RegionSource, links: BaseUrl
       if (unknown.length) throw invalid('set', `No region set '${unknown[0]}'. The sets are: ${[...known].join(', ') || 'none (REGIONS_FILE is not set)'}.`);
     }
     const matched = all.filter((r) => (!sets || sets.includes(r.set)) && (!bbox || overlaps(r, bbox)));
-    const page = matched.slice(offset, offset + limit);
+    const page = regionsPage(matched, offset, limit);
     const b = base(c);
     const itemsUrl = (pairs: readonly (readonly [string, string])[]) =>
       `${url(b)}/items${pairs.length ? `?${pairs.map(([k, v]) => `${encodeValue(k)}=${encodeValue(v)}`).join('&')}` : ''}`;
     const self = itemsUrl([...params]);
-    const next = itemsUrl([...[...params].filter(([k]) => k !== 'offset'), ['offset', String(offset + limit)]]);
-    return c.body(JSON.stringify({
-      type: 'FeatureCollection',
-      numberMatched: matched.length,
-      numberReturned: page.length,
-      timeStamp: new Date().toISOString(),
-      features: page.map(feature),
-      links: [
-        link(self, 'self', GEOJSON, 'This page'),
-        ...(offset + limit < matched.length ? [link(next, 'next', GEOJSON, 'The next page')] : []),
-        link(url(b), 'collection', JSON_MEDIA, 'Regions'),
-      ],
-    }), 200, { 'Content-Type': GEOJSON });
+    const next = itemsUrl([...[...params].filter(([k]) => k !== 'offset'), ['offset', String(offset + page.length)]]);
+    const head = JSON.stringify({ type: 'FeatureCollection', numberMatched: matched.length, numberReturned: page.length, timeStamp: new Date().toISOString() });
+    const links = JSON.stringify([
+      link(self, 'self', GEOJSON, 'This page'),
+      ...(offset + page.length < matched.length ? [link(next, 'next', GEOJSON, 'The next page')] : []),
+      link(url(b), 'collection', JSON_MEDIA, 'Regions'),
+    ]);
+    // The kept features spliced in as written: no page is parsed or stringified whole.
+    return c.body(`${head.slice(0, -1)},"features":[${page.join(',')}],"links":${links}}`, 200, { 'Content-Type': GEOJSON });
   });
 
   app.get(`${PATHS.features}/collections/${REGIONS_COLLECTION}/items/:regionId`, async (c) => {

@@ -13,6 +13,7 @@ import type { HandlerDeps } from '../http/handler-deps.js';
 import { baseUrl } from '../http/links.js';
 import { DATA_ROUTES, PATHS, type DataRouteName } from '../http/paths.js';
 import { linesStream } from '../stream/lines-stream.js';
+import { baseTemplate, PLACEHOLDER_BASE, spliceable, templateStream, type BaseTemplate } from './base-template.js';
 import { CATALOGUE_MEDIA, catalogueJsonLd, catalogueTurtle } from './dcat.js';
 import { datasetPage, PAGE_LOCATIONS } from './dataset-page.js';
 import { locationPage } from './location-page.js';
@@ -53,6 +54,14 @@ function once(catalogue: Catalogue, key: string, make: () => string): string {
   return doc;
 }
 
+/** The DCAT catalogue per publication and format, for every host: written once with a placeholder base (base-template.ts). */
+const templates = new WeakMap<Catalogue, Partial<Record<CatalogueFormat, BaseTemplate>>>();
+export function catalogueTemplate(catalogue: Catalogue, format: CatalogueFormat): BaseTemplate {
+  let made = templates.get(catalogue);
+  if (!made) templates.set(catalogue, (made = {}));
+  return (made[format] ??= baseTemplate(format === 'turtle' ? catalogueTurtle(PLACEHOLDER_BASE, catalogue) : JSON.stringify(catalogueJsonLd(PLACEHOLDER_BASE, catalogue))));
+}
+
 export function registerPages(app: Hono, deps: PagesDeps, lease: (route: DataRouteName) => MiddlewareHandler): void {
   const base = (c: Context) => baseUrl(c.req.url, c.req.raw.headers, deps.links);
   const perFile = deps.sitemapUrls ?? SITEMAP_URLS;
@@ -91,8 +100,10 @@ export function registerPages(app: Hono, deps: PagesDeps, lease: (route: DataRou
     if (!chosen) throw new ApiError('not_acceptable', `The catalogue is served as ${CATALOGUE_MEDIA.jsonld} or ${CATALOGUE_MEDIA.turtle}: ask for one in Accept, or GET ${PATHS.catalogueJsonLd} or ${PATHS.catalogueTurtle}.`);
     const b = base(c);
     const data = await catalogueOf(c);
-    const body = once(data, `${chosen} ${b}`, () => (chosen === 'turtle' ? catalogueTurtle(b, data) : JSON.stringify(catalogueJsonLd(b, data))));
-    return c.body(body, 200, { 'Content-Type': `${CATALOGUE_MEDIA[chosen]}; charset=utf-8` });
+    const type = { 'Content-Type': `${CATALOGUE_MEDIA[chosen]}; charset=utf-8` };
+    // An operator's PUBLIC_BASE_URL with characters a document escapes is written for itself, once (KEPT_DOCUMENTS).
+    if (!spliceable(b)) return c.body(once(data, `${chosen} ${b}`, () => (chosen === 'turtle' ? catalogueTurtle(b, data) : JSON.stringify(catalogueJsonLd(b, data)))), 200, type);
+    return c.body(templateStream(catalogueTemplate(data, chosen), b), 200, type);
   };
   get('catalogue', catalogue(undefined));
   get('catalogueJsonLd', catalogue('jsonld'));
