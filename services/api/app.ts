@@ -71,7 +71,7 @@ export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
   const logError = deps.logError ?? ((err: unknown) => console.error(err));
 
-  app.use('*', requestId());
+  app.use('*', requestId({ trustProxy: deps.links.trustProxy }));
   // Around the cut below: it counts the bytes the socket was handed and sees a body cut as cut.
   app.use('*', observe(deps.observe));
   // Outermost: it must wrap the body as finally sent (compressed or not), and a stall is the socket's.

@@ -397,3 +397,45 @@ describe('item 9: documents built whole on the event loop', () => {
     }
   });
 });
+
+describe('item 10: small ones, on the fixture', () => {
+  it('CQL2-JSON operators named after Object.prototype are a 400, not a 500', async () => {
+    for (const op of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf']) {
+      const res = await fetch(items('locations'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ op, args: [{ property: 'Name' }, 'x'] }) });
+      expect([op, res.status]).toEqual([op, 400]);
+      expect((await errorOf(res, 400, 'unsupported_function')).detail).toContain(`'${op.toLowerCase()}' is not supported`);
+    }
+  });
+
+  it('a location page past int64 is a 404, not DuckDB’s cast error', async () => {
+    for (const id of ['9223372036854775808', '9999999999999999999']) {
+      const res = await fetch(`${server.origin}/locations/${id}`);
+      expect([id, res.status]).toEqual([id, 404]);
+      await res.arrayBuffer();
+    }
+  });
+
+  it('X-Request-Id is kept only from a trusted proxy', async () => {
+    const direct = await fetch(`${server.origin}/healthz`, { headers: { 'x-request-id': 'chosen-by-client' } });
+    expect(direct.headers.get('x-request-id')).not.toBe('chosen-by-client');
+    const behind = createApp({ acquire: acquirer(db), links: { trustProxy: true } });
+    expect((await behind.request('/healthz', { headers: { 'x-request-id': 'from-the-balancer' } })).headers.get('x-request-id')).toBe('from-the-balancer');
+  });
+
+  it('keyless budgets count an IPv6 client by its /64', async () => {
+    const app = createApp({ acquire: acquirer(db), links: { trustProxy: true }, access: { rateLimit: { rps: 0.001, burst: 1 }, trustProxy: true } });
+    const get = (from: string) => app.request('/v1/odata/v4/Locations?$top=1', { headers: { 'x-forwarded-for': from } });
+    expect((await get('2001:db8:1:2::1')).status).toBe(200);
+    expect((await get('2001:db8:1:2:ffff:eeee:dddd:cccc')).status).toBe(429);
+    expect((await get('2001:db8:1:3::1')).status).toBe(200);
+    expect((await get('::ffff:192.0.2.7')).status).toBe(200);
+    expect((await get('192.0.2.7')).status).toBe(429);
+  });
+
+  it('publication=<a word> is a 400, an id newer than any a 404', async () => {
+    const word = await fetch(`${server.origin}/v1/odata/v4/Locations?$top=1&publication=anything`);
+    await errorOf(word, 400, 'invalid_parameter');
+    const later = await fetch(`${server.origin}/v1/odata/v4/Locations?$top=1&publication=29991231T235959999Z-ffffffff`);
+    await errorOf(later, 404, 'not_found');
+  });
+});

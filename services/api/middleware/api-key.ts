@@ -8,12 +8,14 @@
  * - no keys at all (open): the address, whatever `x-api-key` says, since an unchecked key is any string a
  *   client makes up, and one per request would be a fresh bucket each time.
  *
- * Keys themselves are never logged: only their id, a prefix of their hash.
+ * Keys themselves are never logged: only their id, a prefix of their hash. Addresses count by their IPv6 /64
+ * (client-network.ts).
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import { ApiError } from '../errors.js';
 import type { KeyStore } from '../keys/key-store.js';
 import { allowedOrigin } from './cors.js';
+import { budgetAddress } from './client-network.js';
 import { KEY_QUERY_PARAMS } from './log-target.js';
 import { trustedEntry, trustedHops, type TrustProxy } from '../http/forwarded-header.js';
 
@@ -51,12 +53,12 @@ export function apiKey(opts: ApiKeyOptions): MiddlewareHandler {
     }
     const key = c.req.header('x-api-key');
     if (!opts.store?.required) {
-      c.set('apiClient', { kind: 'address', id: clientAddress(c, opts.trustProxy) });
+      c.set('apiClient', { kind: 'address', id: budgetAddress(clientAddress(c, opts.trustProxy)) });
       return next();
     }
     if (!key) {
       if (!allowedOrigin(c)) throw new ApiError('missing_api_key', `An API key is required: ${SEND}. ${GET}`);
-      c.set('apiClient', { kind: 'browser', id: `browser:${clientAddress(c, opts.trustProxy)}` });
+      c.set('apiClient', { kind: 'browser', id: `browser:${budgetAddress(clientAddress(c, opts.trustProxy))}` });
       return next();
     }
     const check = opts.store.verify(key);
@@ -89,7 +91,7 @@ export function keyInQuery(url: string): string | undefined {
 
 /** The client this request counts against (set by apiKey; the address when that middleware is not in use). */
 export function apiClient(c: Context, trustProxy: TrustProxy = false): ApiClient {
-  return c.get('apiClient') ?? { kind: 'address', id: clientAddress(c, trustProxy) };
+  return c.get('apiClient') ?? { kind: 'address', id: budgetAddress(clientAddress(c, trustProxy)) };
 }
 
 /**

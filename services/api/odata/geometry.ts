@@ -174,10 +174,20 @@ function polygonProblem(rings: readonly Ring[], what: string, budget: GeometryBu
   return flat === -1 ? undefined : `ring ${flat + 1} of ${what} has no area: its positions lie on one line`;
 }
 
-/** Twice the signed area (shoelace); zero for a degenerate ring. */
+/**
+ * Twice the signed area (shoelace) of the ring moved to its first position and scaled to its extent, so only the
+ * sign and zero mean anything: zero for a degenerate ring. Unscaled, a tiny valid triangle's products underflowed
+ * to zero (issue 47 item 10).
+ */
 export function ringArea(ring: Ring): number {
+  const [x0, y0] = ring[0]!;
+  const s = Math.max(...ring.map((p) => Math.max(Math.abs(p[0] - x0), Math.abs(p[1] - y0))));
+  if (!(s > 0)) return 0;
   let sum = 0;
-  for (let i = 1; i < ring.length; i++) sum += ring[i - 1]![0] * ring[i]![1] - ring[i]![0] * ring[i - 1]![1];
+  for (let i = 1; i < ring.length; i++) {
+    const [ax, ay, bx, by] = [(ring[i - 1]![0] - x0) / s, (ring[i - 1]![1] - y0) / s, (ring[i]![0] - x0) / s, (ring[i]![1] - y0) / s];
+    sum += ax * by - bx * ay;
+  }
   return sum;
 }
 
@@ -290,9 +300,15 @@ function collinearOverlap(s: Segment, t: Segment): Position | undefined {
   return on ?? s.a;
 }
 
-/** Positive when c lies left of a→b, negative right, zero on the line. */
+/**
+ * Positive when c lies left of a→b, negative right, zero on the line. The differences are scaled to the largest
+ * first: their products underflowed for a tiny valid triangle (1e-200 degrees a side), which then read as a line.
+ */
 export function orient(a: Position, b: Position, c: Position): number {
-  return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
+  const [ux, uy, vx, vy] = [b[0] - a[0], b[1] - a[1], c[0] - a[0], c[1] - a[1]];
+  const s = Math.max(Math.abs(ux), Math.abs(uy), Math.abs(vx), Math.abs(vy));
+  if (s === 0) return 0;
+  return (ux / s) * (vy / s) - (uy / s) * (vx / s);
 }
 
 /** c, known to be on the line a–b, lies between a and b (ends included). */

@@ -108,3 +108,15 @@ describe('geometryProblem: a polygon check whose cost is bounded per filter', ()
     expect(() => readWkt(wkt, 0, { parameter: 'filter', bbox: true, budget })).toThrow(/per filter/);
   });
 });
+
+describe('geometryProblem: a tiny valid triangle (issue 47 item 10)', () => {
+  it.each([1e-200, 1e-160, 1e-12, 5e-324 * 4])('sides of %s degrees are a triangle, not a line', (d) => {
+    expect(geometryProblem({ type: 'Polygon', coordinates: [[[0, 0], [d, 0], [0, d], [0, 0]]] })).toBeUndefined();
+    expect(geometryProblem({ type: 'Polygon', coordinates: [[[-d, -d], [d, -d], [d, d], [-d, d], [-d, -d]]] })).toBeUndefined();
+  });
+
+  it('a tiny figure eight still crosses itself', () => {
+    const d = 1e-200;
+    expect(geometryProblem({ type: 'Polygon', coordinates: [[[0, 0], [d, d], [d, 0], [0, d], [0, 0]]] })).toContain('crosses or touches itself');
+  });
+});

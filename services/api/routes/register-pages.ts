@@ -31,6 +31,7 @@ export interface PagesDeps extends Pick<HandlerDeps, 'links'> {
 }
 
 const HTML = 'text/html; charset=utf-8';
+const MAX_INT64 = 2n ** 63n - 1n;
 const XML = 'application/xml; charset=utf-8';
 const NDJSON = 'application/x-ndjson; charset=utf-8';
 const JSONLD = 'application/ld+json; charset=utf-8';
@@ -86,7 +87,8 @@ export function registerPages(app: Hono, deps: PagesDeps, lease: (route: DataRou
   get('locationPage', async (c) => {
     const raw = c.req.param('id') ?? '';
     const missing = () => new ApiError('not_found', `No monitoring location with Id ${raw.slice(0, 40)} in this publication. The path is /locations/ followed by the location's Id (a whole number, the Id of ${PATHS.odata}/Locations); ${PATHS.sitemap} lists every location's page.`);
-    if (!/^[1-9][0-9]{0,18}$/.test(raw)) throw missing();
+    // Past int64 no location can have the Id; bound as it was, 9999999999999999999 was DuckDB's cast error, a 500.
+    if (!/^[1-9][0-9]{0,18}$/.test(raw) || BigInt(raw) > MAX_INT64) throw missing();
     const { snapshot, signal } = c.get('lease');
     const [location, catalogue] = await Promise.all([readLocation(snapshot, BigInt(raw), signal), catalogueOf(c)]);
     if (!location) throw missing();
