@@ -439,3 +439,23 @@ describe('item 10: small ones, on the fixture', () => {
     await errorOf(later, 404, 'not_found');
   });
 });
+
+describe('item 10: the regions collection has HTML, as every collection does', () => {
+  it('collection, items and one region answer f=html (and a browser’s Accept) with a page; GeoJSON stays the default', async () => {
+    const app = createApp({ acquire: acquirer(db), links: { trustProxy: false }, regionsFile: join(import.meta.dirname, '../../scripts/sample/hubs.geojson') });
+    const json = (await (await app.request('/v1/features/collections/regions/items?limit=2')).json()) as { features: { id: string; properties: { name: string } }[] };
+    const first = json.features[0]!;
+    for (const [path, words] of [
+      ['/v1/features/collections/regions?f=html', ['Regions']],
+      ['/v1/features/collections/regions/items?limit=2&f=html', [first.id, first.properties.name]],
+      [`/v1/features/collections/regions/items/${encodeURIComponent(first.id)}?f=html`, [first.id, first.properties.name]],
+    ] as const) {
+      const res = await app.request(path);
+      expect([path, res.status, res.headers.get('content-type')]).toEqual([path, 200, 'text/html; charset=utf-8']);
+      const text = await res.text();
+      for (const w of words) expect(text).toContain(w);
+    }
+    const browser = await app.request('/v1/features/collections/regions/items?limit=1', { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+    expect(browser.headers.get('content-type')).toBe('text/html; charset=utf-8');
+  });
+});

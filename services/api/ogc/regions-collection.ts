@@ -12,6 +12,8 @@ import type { BaseUrlOptions } from '../http/links.js';
 import { baseUrl, encodeValue } from '../http/links.js';
 import { PATHS, PIN_PARAM } from '../http/paths.js';
 import { GEOJSON, JSON_MEDIA, link, SCHEMA_MEDIA } from './feature-links.js';
+import { collectionHtml, featureHtml, HTML_CSP, itemsHtml } from './features-html.js';
+import { HTML_MEDIA, responseEncoding, withF } from './html-negotiation.js';
 import { CRS84, parseBbox } from './items-query.js';
 
 export const REGIONS_COLLECTION = 'regions';
@@ -55,10 +57,22 @@ export async function describeRegions(base: string, regions: RegionSource) {
     links: [
       link(url(base), 'self', JSON_MEDIA, 'Regions'),
       link(`${url(base)}/items`, 'items', GEOJSON, 'Regions as GeoJSON'),
+      link(withF(`${url(base)}/items`, 'html'), 'items', HTML_MEDIA, 'Regions as HTML'),
+      link(withF(url(base), 'html'), 'alternate', HTML_MEDIA, 'This document as HTML'),
       link(`${url(base)}/queryables`, 'http://www.opengis.net/def/rel/ogc/1.0/queryables', SCHEMA_MEDIA, 'The fields it filters by'),
     ],
   };
 }
+
+const HTML_HEADERS = { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': HTML_CSP, Vary: 'Accept' };
+const REGIONS = { id: REGIONS_COLLECTION, title: 'Regions' };
+
+/** A region as the HTML pages show a feature: its outline's bounding box centre marks it on the map. */
+const shown = (r: RegionFeature) => ({
+  id: r.id,
+  geometry: { coordinates: [(r.bbox[0] + r.bbox[2]) / 2, (r.bbox[1] + r.bbox[3]) / 2] as [number, number] },
+  properties: { RegionId: r.id, name: r.name, set: r.set, bbox: r.bbox.join(', ') },
+});
 
 const feature = (r: RegionFeature) => ({ type: 'Feature', id: r.id, bbox: r.bbox, geometry: r.geometry, properties: { RegionId: r.id, name: r.name, set: r.set } });
 
@@ -104,7 +118,7 @@ function itemsParams(params: URLSearchParams) {
   const single = (name: string) => params.get(name) ?? undefined;
   if (single('bbox-crs') !== undefined && single('bbox-crs') !== CRS84) throw invalid('bbox-crs', `bbox-crs can only be ${CRS84}; got '${single('bbox-crs')}'.`);
   const f = single('f');
-  if (f !== undefined && f !== 'json' && f !== 'geojson') throw invalid('f', `f can only be json (GeoJSON, the one encoding served); got '${f}'.`);
+  if (f !== undefined && f !== 'json' && f !== 'geojson' && f !== 'html') throw invalid('f', `f can be json (GeoJSON, the default) or html (a page for a browser); got '${f}'.`);
   return {
     limit: count('limit', single('limit'), REGIONS_LIMIT.default, REGIONS_LIMIT.max),
     offset: count('offset', single('offset'), 0, 1e9),
@@ -116,7 +130,12 @@ function itemsParams(params: URLSearchParams) {
 /** Registers the collection's routes; called before the generic collection routes, which would take `regions` for a resource. */
 export function registerRegions(app: Hono, regions: RegionSource, links: BaseUrlOptions): void {
   const base = (c: Context) => baseUrl(c.req.url, c.req.raw.headers, links);
-  app.get(`${PATHS.features}/collections/${REGIONS_COLLECTION}`, async (c) => c.json(await describeRegions(base(c), regions)));
+  // Every collection has its HTML (features.md): the regions' pages are the others', each region marked by its box.
+  app.get(`${PATHS.features}/collections/${REGIONS_COLLECTION}`, async (c) => {
+    const doc = await describeRegions(base(c), regions);
+    if (responseEncoding(c) === 'html') return c.body(collectionHtml(base(c), url(base(c)), doc), 200, HTML_HEADERS);
+    return c.json(doc, 200, { Vary: 'Accept' });
+  });
   app.get(`${PATHS.features}/collections/${REGIONS_COLLECTION}/queryables`, (c) =>
     c.body(JSON.stringify({
       $schema: 'https://json-schema.org/draft/2020-12/schema',
@@ -140,6 +159,7 @@ export function registerRegions(app: Hono, regions: RegionSource, links: BaseUrl
       if (unknown.length) throw invalid('set', `No region set '${unknown[0]}'. The sets are: ${[...known].join(', ') || 'none (REGIONS_FILE is not set)'}.`);
     }
     const matched = all.filter((r) => (!sets || sets.includes(r.set)) && (!bbox || overlaps(r, bbox)));
+    const html = responseEncoding(c) === 'html';
     const page = regionsPage(matched, offset, limit);
     const b = base(c);
     const itemsUrl = (pairs: readonly (readonly [string, string])[]) =>
@@ -149,9 +169,15 @@ export function registerRegions(app: Hono, regions: RegionSource, links: BaseUrl
     const head = JSON.stringify({ type: 'FeatureCollection', numberMatched: matched.length, numberReturned: page.length, timeStamp: new Date().toISOString() });
     const links = JSON.stringify([
       link(self, 'self', GEOJSON, 'This page'),
+      link(withF(self, 'html'), 'alternate', HTML_MEDIA, 'This page as HTML'),
       ...(offset + page.length < matched.length ? [link(next, 'next', GEOJSON, 'The next page')] : []),
       link(url(b), 'collection', JSON_MEDIA, 'Regions'),
     ]);
+    if (html) {
+      const features = matched.slice(offset, offset + page.length).map(shown);
+      const listed = [link(self, 'self', HTML_MEDIA, 'This page'), ...(offset + page.length < matched.length ? [link(withF(next, 'html'), 'next', HTML_MEDIA, 'The next page')] : [])];
+      return c.body(itemsHtml(b, self, REGIONS, { features, numberMatched: matched.length, numberReturned: page.length, links: listed }), 200, HTML_HEADERS);
+    }
     // The kept features spliced in as written: no page is parsed or stringified whole.
     return c.body(`${head.slice(0, -1)},"features":[${page.join(',')}],"links":${links}}`, 200, { 'Content-Type': GEOJSON });
   });
@@ -161,6 +187,7 @@ export function registerRegions(app: Hono, regions: RegionSource, links: BaseUrl
     const region = (await regions()).find((r) => r.id === id);
     if (!region) throw new ApiError('not_found', `No region '${id}'. GET ${PATHS.features}/collections/${REGIONS_COLLECTION}/items lists them (set=huc8 for one set).`);
     const self = `${url(base(c))}/items/${encodeURIComponent(id)}`;
+    if (responseEncoding(c) === 'html') return c.body(featureHtml(base(c), self, REGIONS, shown(region)), 200, HTML_HEADERS);
     return c.body(JSON.stringify({ ...feature(region), links: [link(self, 'self', GEOJSON, 'This region'), link(url(base(c)), 'collection', JSON_MEDIA, 'Regions')] }), 200, { 'Content-Type': GEOJSON });
   });
 }
