@@ -32,7 +32,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   for (const s of opened) {
-    s.server.closeAllConnections?.();
+    if ('closeAllConnections' in s.server) s.server.closeAllConnections();
     await s.close();
   }
   await server.close();
