@@ -459,3 +459,16 @@ describe('item 10: the regions collection has HTML, as every collection does', (
     expect(browser.headers.get('content-type')).toBe('text/html; charset=utf-8');
   });
 });
+
+describe('item 2: whole-map location tests', () => {
+  it('thirty whole-map terms in one GET: one resolution, every location with a point counted once', async () => {
+    const far = `geo.distance(Location,geography'SRID=4326;POINT(0 0)') ge 0`;
+    const world = `geo.intersects(Location,geography'SRID=4326;POLYGON((-180 -90,180 -90,180 90,-180 90,-180 -90))')`;
+    const filter = Array.from({ length: 15 }, () => `${far} and ${world}`).join(' and ');
+    const res = await fetch(`${server.origin}/v1/odata/v4/Locations?${new URLSearchParams({ $filter: filter, $count: 'true', $top: '0' })}`);
+    expect(res.status).toBe(200);
+    const counted = ((await res.json()) as { '@odata.count': number })['@odata.count'];
+    const all = (await (await fetch(`${server.origin}/v1/odata/v4/Locations?$select=Id,Latitude&$top=10000`)).json()) as { value: { Latitude: number | null }[] };
+    expect(counted).toBe(all.value.filter((l) => l.Latitude !== null).length);
+  });
+});
