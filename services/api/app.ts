@@ -38,6 +38,8 @@ export interface AppDeps extends HandlerDeps {
     readonly queryTimeoutMs?: number | undefined;
     readonly maxPageBytes?: number | undefined;
     readonly streamStallMs?: number | undefined;
+    /** PAGE_STALL_MS: STREAM_STALL_MS for pages, when shorter (middleware/cut-on-error.ts). */
+    readonly pageStallMs?: number | undefined;
     readonly maxBodyBytes?: number | undefined;
     /** BODY_TIMEOUT_MS and BODY_MIN_BYTES_PER_SECOND (middleware/body-first.ts). */
     readonly bodyTimeoutMs?: number | undefined;
@@ -75,7 +77,7 @@ export function createApp(deps: AppDeps): Hono {
   // Around the cut below: it counts the bytes the socket was handed and sees a body cut as cut.
   app.use('*', observe(deps.observe));
   // Outermost: it must wrap the body as finally sent (compressed or not), and a stall is the socket's.
-  app.use('*', cutOnError({ stallMs: deps.limits?.streamStallMs }));
+  app.use('*', cutOnError({ stallMs: deps.limits?.streamStallMs, pageStallMs: deps.limits?.pageStallMs }));
   app.use('*', securityHeaders({ noStore: [PATHS.healthz, PATHS.readyz] }));
   app.use('*', async (c, next) => {
     await next();

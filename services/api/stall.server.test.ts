@@ -46,13 +46,13 @@ interface Started {
   serverClosed(localPort: number): Promise<void>;
 }
 
-async function start(streamStallMs: number): Promise<Started> {
+async function start(streamStallMs: number, pageStallMs?: number): Promise<Started> {
   const gate = createQueryGate({ maxConcurrent: defaults.MAX_CONCURRENT_QUERIES, maxQueue: defaults.QUERY_QUEUE, maxWaitMs: defaults.QUERY_TIMEOUT_MS });
   const keys = await openKeyStore({ file: join(dir, 'none.json'), plainKeys: KEYS, pollMs: 0 });
   const app = createApp({
     acquire: () => db.acquire(),
     links: { trustProxy: false },
-    limits: { queryTimeoutMs: defaults.QUERY_TIMEOUT_MS, maxPageBytes: defaults.MAX_PAGE_BYTES, streamStallMs },
+    limits: { queryTimeoutMs: defaults.QUERY_TIMEOUT_MS, maxPageBytes: defaults.MAX_PAGE_BYTES, streamStallMs, pageStallMs },
     exportTimeoutMs: defaults.EXPORT_TIMEOUT_MS,
     access: {
       keys,
@@ -143,6 +143,20 @@ describe('sixteen stalled readers filled the gate (issue 47 item 4)', () => {
     expect((await res.json()).value).toHaveLength(10000);
     for (const c of clients) c.socket.destroy();
     await until(() => api.gate.parked === 0);
+  });
+});
+
+describe('a stalled page is cut sooner than a stalled export (issue 47 item 4)', () => {
+  it('PAGE_STALL_MS cuts the page while the export, under STREAM_STALL_MS, is still held', async () => {
+    const api = await start(defaults.STREAM_STALL_MS, 2000);
+    const [page, exported] = await Promise.all([stalledClient(api.port, PAGE(0), KEYS[0]!), stalledClient(api.port, EXPORT, KEYS[1]!)]);
+    expect([page.status, exported.status]).toEqual([200, 200]);
+    let exportCut = false;
+    void api.serverClosed(exported.socket.localPort!).then(() => (exportCut = true));
+    await api.serverClosed(page.socket.localPort!);
+    expect(exportCut).toBe(false);
+    exported.socket.destroy();
+    await until(() => api.gate.parked === 0 && api.gate.running === 0);
   });
 });
 

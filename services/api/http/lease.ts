@@ -24,6 +24,8 @@ export interface Acquired {
 
 export interface Lease {
   readonly snapshot: Snapshot;
+  /** The route's deadline rule: `first-row` marks a page (middleware/cut-on-error.ts cuts its stalled reader sooner). */
+  readonly deadline: LeaseRule['deadline'];
   readonly publication: string | undefined;
   /** Pass to every snapshot call: aborted by the client's disconnect and by the route's deadline. */
   readonly signal: AbortSignal;
@@ -137,7 +139,7 @@ export function lease(rule: LeaseRule, deps: LeaseDeps): MiddlewareHandler {
       return matchesIfNoneMatch(c.req.header('if-none-match'), tag) ? c.body(null, 304, validators(rule, tag)) : undefined;
     };
     const hold = <T, R>(rows: AsyncGenerator<T, R>) => ((held = true), whileOpen(rows, done));
-    c.set('lease', { snapshot: acquired.snapshot, publication: acquired.publication, signal: deadline.signal, timing, hold, notModified, explain: deadline.explain });
+    c.set('lease', { snapshot: acquired.snapshot, deadline: rule.deadline, publication: acquired.publication, signal: deadline.signal, timing, hold, notModified, explain: deadline.explain });
     try {
       await next();
     } finally {
