@@ -35,7 +35,7 @@ declare module 'hono' {
 export interface ApiKeyOptions {
   /** Undefined: no keys anywhere (open, e.g. a fresh checkout); clients are then told apart by address. */
   readonly store: KeyStore | undefined;
-  /** Use the first X-Forwarded-For address (behind a trusted load balancer). */
+  /** TRUST_PROXY: the hops whose X-Forwarded-For entries are believed; the client is the right-most untrusted one. */
   readonly trustProxy?: boolean | number;
   readonly log?: (msg: string) => void;
 }
