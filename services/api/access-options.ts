@@ -49,7 +49,7 @@ export function accessOptions(config: ApiConfig, deps: AccessDeps): AccessOption
             slots: deps.shared.slots,
           }
         : undefined,
-    queryGate: deps.queryGate ?? createQueryGate({ maxConcurrent: config.MAX_CONCURRENT_QUERIES, maxQueue: config.QUERY_QUEUE, maxWaitMs: config.QUERY_TIMEOUT_MS }),
+    queryGate: deps.queryGate ?? createQueryGate({ maxConcurrent: config.MAX_CONCURRENT_QUERIES, maxQueue: config.QUERY_QUEUE, maxWaitMs: config.QUERY_TIMEOUT_MS, maxParked: config.MAX_PARKED_RESPONSES }),
     maxUrlBytes: config.MAX_URL_BYTES,
     trustProxy: config.TRUST_PROXY,
     log: deps.log,

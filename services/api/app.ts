@@ -6,6 +6,7 @@ import { Hono, type Context, type Handler, type MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { ApiError, errorBody, featuresErrorBody } from './errors.js';
 import { registerAccess, type AccessOptions } from './middleware/access.js';
+import { bodyFirst, DEFAULT_BODY_MIN_BYTES_PER_SECOND, DEFAULT_BODY_TIMEOUT_MS } from './middleware/body-first.js';
 import { compress } from './middleware/compress.js';
 import { cutOnError } from './middleware/cut-on-error.js';
 import { observe, type ObserveOptions } from './middleware/observe.js';
@@ -14,6 +15,7 @@ import { securityHeaders } from './middleware/security-headers.js';
 import { JSON_TYPE } from './formats.js';
 import type { HandlerDeps } from './http/handler-deps.js';
 import { lease, type Acquired } from './http/lease.js';
+import { DEFAULT_MAX_BODY_BYTES } from './http/request-body.js';
 import { notFound } from './http/not-found.js';
 import { DATA_ROUTES, PATHS, type DataRouteName } from './http/paths.js';
 import { citationHandler } from './routes/citation.js';
@@ -35,7 +37,17 @@ export interface AppDeps extends HandlerDeps {
   /** PUBLICATION_RETENTION_MS, named by the 410 of a publication past it. */
   readonly retentionMs?: number;
   /** QUERY_TIMEOUT_MS, MAX_PAGE_BYTES and STREAM_STALL_MS; each unlimited when left out. */
-  readonly limits?: { readonly queryTimeoutMs?: number | undefined; readonly maxPageBytes?: number | undefined; readonly streamStallMs?: number | undefined; readonly maxBodyBytes?: number | undefined };
+  readonly limits?: {
+    readonly queryTimeoutMs?: number | undefined;
+    readonly maxPageBytes?: number | undefined;
+    readonly streamStallMs?: number | undefined;
+    /** PAGE_STALL_MS: STREAM_STALL_MS for pages, when shorter (middleware/cut-on-error.ts). */
+    readonly pageStallMs?: number | undefined;
+    readonly maxBodyBytes?: number | undefined;
+    /** BODY_TIMEOUT_MS and BODY_MIN_BYTES_PER_SECOND (middleware/body-first.ts). */
+    readonly bodyTimeoutMs?: number | undefined;
+    readonly bodyMinBytesPerSecond?: number | undefined;
+  };
   /** Reports unexpected errors (never user input problems); defaults to stderr. */
   readonly logError?: (err: unknown) => void;
   /** Keys, CORS and rate limits (middleware/access.ts); left out, the API is open and unlimited (tests). */
@@ -64,17 +76,25 @@ export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
   const logError = deps.logError ?? ((err: unknown) => console.error(err));
 
-  app.use('*', requestId());
+  app.use('*', requestId({ trustProxy: deps.links.trustProxy }));
   // Around the cut below: it counts the bytes the socket was handed and sees a body cut as cut.
   app.use('*', observe(deps.observe));
   // Outermost: it must wrap the body as finally sent (compressed or not), and a stall is the socket's.
-  app.use('*', cutOnError({ stallMs: deps.limits?.streamStallMs }));
+  app.use('*', cutOnError({ stallMs: deps.limits?.streamStallMs, pageStallMs: deps.limits?.pageStallMs }));
   app.use('*', securityHeaders({ noStore: [PATHS.healthz, PATHS.readyz] }));
   app.use('*', async (c, next) => {
     await next();
     c.header('OData-Version', '4.0');
   });
   app.use('*', compress());
+  // A POSTed query's body is read whole, within its limits, before any limit below takes a slot or place for it.
+  const body = bodyFirst({
+    maxBytes: deps.limits?.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    timeoutMs: deps.limits?.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
+    minBytesPerSecond: deps.limits?.bodyMinBytesPerSecond ?? DEFAULT_BODY_MIN_BYTES_PER_SECOND,
+  });
+  app.use(DATA_ROUTES.collectionQuery.path, body);
+  app.use(DATA_ROUTES.items.path, body);
   registerAccess(app, deps.access);
 
   const leased = (route: DataRouteName): MiddlewareHandler =>
@@ -113,10 +133,10 @@ export function createApp(deps: AppDeps): Hono {
   });
 
   // Under /v1/features errors carry OGC's exception members (code, description) besides the API's own.
-  const body = (c: Context, e: ApiError) => JSON.stringify(isFeatures(c.req.path) ? featuresErrorBody(e, requestIdOf(c)) : errorBody(e, requestIdOf(c)));
+  const errorText = (c: Context, e: ApiError) => JSON.stringify(isFeatures(c.req.path) ? featuresErrorBody(e, requestIdOf(c)) : errorBody(e, requestIdOf(c)));
   app.notFound((c) => {
     const err = notFound(c.req.path);
-    return c.body(body(c, err), 404, { 'Content-Type': JSON_TYPE });
+    return c.body(errorText(c, err), 404, { 'Content-Type': JSON_TYPE });
   });
   app.onError((thrown, c) => {
     // A query its route's deadline stopped is the lease's 504, not a fault of ours.
@@ -130,7 +150,7 @@ export function createApp(deps: AppDeps): Hono {
     // A query interrupted because its client went away is not a fault of ours: nobody is there to answer.
     if (!apiError && !c.req.raw.signal.aborted) logError(err);
     const e = apiError ?? new ApiError('internal', 'Internal error: the request could not be answered. Retry once; if it persists, report it with the time of the request.');
-    return c.body(body(c, e), e.status as 400, { 'Content-Type': JSON_TYPE, ...e.headers });
+    return c.body(errorText(c, e), e.status as 400, { 'Content-Type': JSON_TYPE, ...e.headers });
   });
   return app;
 }

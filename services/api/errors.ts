@@ -31,6 +31,8 @@ export const API_ERROR_CODES = {
   invalid_api_key: 403,
   // A publication (a next link's, or one a URL pins) past its retention: start again on the current one.
   publication_gone: 410,
+  // A POSTed query body that did not arrive in time or fast enough (middleware/body-first.ts).
+  body_timeout: 408,
   payload_too_large: 413,
   unsupported_media_type: 415,
   uri_too_long: 414,

@@ -5,7 +5,7 @@ import { threadPoolSize } from './limits/thread-pool.js';
 const config = loadApiConfig();
 // Read by libuv at its first use, and loading DuckDB's addon is one: everything else is imported after this line
 // (limits/thread-pool.ts says why this size; limits/thread-pool.test.ts pins the order).
-process.env.UV_THREADPOOL_SIZE ??= String(threadPoolSize({ maxConcurrentQueries: config.MAX_CONCURRENT_QUERIES, cursorCacheSize: config.CURSOR_CACHE_SIZE }));
+process.env.UV_THREADPOOL_SIZE ??= String(threadPoolSize({ maxConcurrentQueries: config.MAX_CONCURRENT_QUERIES, maxParkedResponses: config.MAX_PARKED_RESPONSES, cursorCacheSize: config.CURSOR_CACHE_SIZE }));
 const { serve } = await import('@hono/node-server');
 const { accessOptions } = await import('./access-options.js');
 const { createApp } = await import('./app.js');
@@ -73,7 +73,7 @@ const db = await openDatabase(config.DUCKDB_PATH, {
 });
 
 // Metrics only when asked for (METRICS_PORT), on a port of their own; the access log unless ACCESS_LOG=off.
-const gate = createQueryGate({ maxConcurrent: config.MAX_CONCURRENT_QUERIES, maxQueue: config.QUERY_QUEUE, maxWaitMs: config.QUERY_TIMEOUT_MS });
+const gate = createQueryGate({ maxConcurrent: config.MAX_CONCURRENT_QUERIES, maxQueue: config.QUERY_QUEUE, maxWaitMs: config.QUERY_TIMEOUT_MS, maxParked: config.MAX_PARKED_RESPONSES });
 const metrics = config.METRICS_PORT !== undefined
   ? apiMetrics({
       served: () => {
@@ -93,7 +93,7 @@ const app = createApp({
   draining: () => stopping,
   beforeNextLink: store ? followCurrent({ refresh: () => db.refresh(), log }) : undefined,
   links: { publicBaseUrl: config.PUBLIC_BASE_URL, trustProxy: config.TRUST_PROXY },
-  limits: { queryTimeoutMs: config.QUERY_TIMEOUT_MS, maxPageBytes: config.MAX_PAGE_BYTES, maxBodyBytes: config.MAX_BODY_BYTES, streamStallMs: config.STREAM_STALL_MS },
+  limits: { queryTimeoutMs: config.QUERY_TIMEOUT_MS, maxPageBytes: config.MAX_PAGE_BYTES, maxBodyBytes: config.MAX_BODY_BYTES, bodyTimeoutMs: config.BODY_TIMEOUT_MS, bodyMinBytesPerSecond: config.BODY_MIN_BYTES_PER_SECOND, streamStallMs: config.STREAM_STALL_MS, pageStallMs: config.PAGE_STALL_MS },
   exportTimeoutMs: config.EXPORT_TIMEOUT_MS,
   // The dataset files of issue 29, beside the published file or among the store's objects.
   filesDir: store ? storeFilesDir(store) : plainFilesDir(config.DUCKDB_PATH),

@@ -46,13 +46,13 @@ interface Started {
   serverClosed(localPort: number): Promise<void>;
 }
 
-async function start(streamStallMs: number): Promise<Started> {
+async function start(streamStallMs: number, pageStallMs?: number): Promise<Started> {
   const gate = createQueryGate({ maxConcurrent: defaults.MAX_CONCURRENT_QUERIES, maxQueue: defaults.QUERY_QUEUE, maxWaitMs: defaults.QUERY_TIMEOUT_MS });
   const keys = await openKeyStore({ file: join(dir, 'none.json'), plainKeys: KEYS, pollMs: 0 });
   const app = createApp({
     acquire: () => db.acquire(),
     links: { trustProxy: false },
-    limits: { queryTimeoutMs: defaults.QUERY_TIMEOUT_MS, maxPageBytes: defaults.MAX_PAGE_BYTES, streamStallMs },
+    limits: { queryTimeoutMs: defaults.QUERY_TIMEOUT_MS, maxPageBytes: defaults.MAX_PAGE_BYTES, streamStallMs, pageStallMs },
     exportTimeoutMs: defaults.EXPORT_TIMEOUT_MS,
     access: {
       keys,
@@ -127,6 +127,36 @@ describe('a few stalled clients shut everyone out (issue 37 item 1)', () => {
       if (!c.socket.closed) await new Promise((r) => c.socket.once('close', r));
       expect(Buffer.concat(rest).toString('latin1').endsWith('0\r\n\r\n')).toBe(false);
     }
+  });
+});
+
+describe('sixteen stalled readers filled the gate (issue 47 item 4)', () => {
+  it('eight keys with two stalled pages each: all sixteen park, and another key still gets its page', async () => {
+    const api = await start(defaults.STREAM_STALL_MS);
+    const stalled = [0, 1, 2, 3, 4, 5, 6, 7].flatMap((k) => [0, 1].map((n) => ({ key: KEYS[k]!, path: PAGE(k * 2 + n) })));
+    expect(stalled.length).toBe(2 * defaults.MAX_CONCURRENT_QUERIES); // as many parked as slots, and every slot, before this fix
+    const clients = await Promise.all(stalled.map((s) => stalledClient(api.port, s.path, s.key)));
+    expect(clients.map((c) => c.status)).toEqual(stalled.map(() => 200));
+    await until(() => api.gate.running === 0 && api.gate.parked === clients.length);
+    const res = await fetch(`http://127.0.0.1:${api.port}${PAGE(20)}`, { headers: { 'x-api-key': OTHER } });
+    expect(res.status).toBe(200);
+    expect((await res.json()).value).toHaveLength(10000);
+    for (const c of clients) c.socket.destroy();
+    await until(() => api.gate.parked === 0);
+  });
+});
+
+describe('a stalled page is cut sooner than a stalled export (issue 47 item 4)', () => {
+  it('PAGE_STALL_MS cuts the page while the export, under STREAM_STALL_MS, is still held', async () => {
+    const api = await start(defaults.STREAM_STALL_MS, 2000);
+    const [page, exported] = await Promise.all([stalledClient(api.port, PAGE(0), KEYS[0]!), stalledClient(api.port, EXPORT, KEYS[1]!)]);
+    expect([page.status, exported.status]).toEqual([200, 200]);
+    let exportCut = false;
+    void api.serverClosed(exported.socket.localPort!).then(() => (exportCut = true));
+    await api.serverClosed(page.socket.localPort!);
+    expect(exportCut).toBe(false);
+    exported.socket.destroy();
+    await until(() => api.gate.parked === 0 && api.gate.running === 0);
   });
 });
 

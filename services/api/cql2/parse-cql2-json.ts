@@ -6,7 +6,7 @@
  */
 import type { CompareOp, Expr, Geometry, Literal, Position, Property, SpatialRelation, StringLiteral } from '../odata/ast.js';
 import { FILTER_LIMITS } from '../odata/boolean-parser.js';
-import { geometryProblem } from '../odata/geometry.js';
+import { GeometryBudget, geometryProblem } from '../odata/geometry.js';
 import { ODataError, type ODataErrorCode } from '../odata/odata-error.js';
 import { Cursor } from './cursor.js';
 import { likeExpr } from './like-expr.js';
@@ -48,6 +48,8 @@ export function parseCql2Json(input: string | unknown, parameter = 'filter'): Ex
 
 class JsonParser {
   private terms = 0;
+  /** Every literal of the filter draws from one budget (GEOMETRY_LIMITS). */
+  private readonly geometryBudget = new GeometryBudget();
 
   constructor(private readonly parameter: string) {}
 
@@ -65,12 +67,13 @@ class JsonParser {
       return args.map((a, i) => this.expression(a, `${at}/args/${i}`, depth + 1)).reduce((left, right) => ({ kind: op, left, right }));
     }
     if (op === 'not') return { kind: 'not', operand: this.expression(this.only(args, 1, at, op)[0], `${at}/args/0`, depth + 1) };
-    if (op in COMPARE) return this.comparison(COMPARE[op]!, this.only(args, 2, at, op), at);
+    // Own members only: `in` also finds Object.prototype's, and {"op": "constructor"} was a 500 (issue 47 item 10).
+    if (Object.hasOwn(COMPARE, op)) return this.comparison(COMPARE[op]!, this.only(args, 2, at, op), at);
     if (op === 'like') return this.like(this.only(args, 2, at, op), at);
     if (op === 'between') return this.between(this.only(args, 3, at, op), at);
     if (op === 'in') return this.inList(this.only(args, 2, at, op), at);
     if (op === 'isnull') return { kind: 'compare', op: 'eq', property: this.property(this.only(args, 1, at, op)[0], `${at}/args/0`, op), value: { kind: 'null', offset: 0 }, offset: 0 };
-    if (op in SPATIAL) return this.spatial(SPATIAL[op]!, this.only(args, 2, at, op), at);
+    if (Object.hasOwn(SPATIAL, op)) return this.spatial(SPATIAL[op]!, this.only(args, 2, at, op), at);
     if (op === 's_dwithin' || op === 'dwithin' || op === 'beyond') return this.distance(op === 'beyond' ? 'gt' : 'le', this.only(args, 4, at, op), at);
     throw this.error('unsupported_function', `${at}/op`, `'${op}' is not supported: the operators are and, or, not, = <> < <= > >=, like, between, in, isNull, s_intersects, s_within, s_contains, s_disjoint, s_equals, s_touches, s_overlaps, s_crosses and s_dwithin`);
   }
@@ -131,7 +134,7 @@ class JsonParser {
       return undefined;
     }
     const geometry = this.geometry(node, at, 0);
-    const problem = geometryProblem(geometry);
+    const problem = geometryProblem(geometry, this.geometryBudget);
     if (problem) throw this.error('invalid_geometry', at, problem);
     return geometry;
   }

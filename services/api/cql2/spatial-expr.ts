@@ -147,7 +147,7 @@ function parseArgument(cursor: Cursor, fn: string): Argument {
   const upper = token.text.toUpperCase();
   if (upper === 'BBOX' || upper === 'ENVELOPE') return { kind: 'literal', geometry: parseBox(cursor, token), offset: token.offset };
   if ((WKT_TYPES as readonly string[]).includes(upper)) {
-    const { geometry, end } = readWkt(cursor.text, token.offset, { parameter: cursor.parameter, bbox: true });
+    const { geometry, end } = readWkt(cursor.text, token.offset, { parameter: cursor.parameter, bbox: true, budget: cursor.geometryBudget });
     cursor.skipTo(end);
     return { kind: 'literal', geometry, offset: token.offset };
   }

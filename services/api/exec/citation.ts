@@ -7,6 +7,7 @@
 import type { Snapshot } from '../db/snapshot.js';
 import { compileCountByDataset, compileDatasetCitations, CITATION_FIELDS, CITATION_TIMES, type CitationField } from '../query/compile-citation.js';
 import type { CitationPlan } from '../query/plan-citation.js';
+import { resolveLocations } from './resolve-locations.js';
 import { execute } from './execute.js';
 
 /** A dataset's citation fields as `/Metadata` names them; absent text is null. */
@@ -57,7 +58,10 @@ export async function citeResult(plan: CitationPlan, snapshot: Snapshot, signal:
 async function rowsPerDataset(plan: CitationPlan, snapshot: Snapshot, signal: AbortSignal): Promise<[string, number][]> {
   const { counts } = plan;
   if (counts.kind === 'count') {
-    const cols = await snapshot.columns(compileCountByDataset(counts), signal);
+    // A shape or distance becomes the Ids of the locations that pass before any compiler sees it, as for a page
+    // (the observations' groups are executed, which resolves them): compiled as it was, it was a 500.
+    const resolved = await resolveLocations(counts, snapshot, signal);
+    const cols = await snapshot.columns(compileCountByDataset(resolved), signal);
     return (cols['g0'] ?? []).map((doi, i) => [String(doi), Number(cols['n']![i])]);
   }
   const out: [string, number][] = [];

@@ -6,7 +6,12 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { getResource } from '../../../schemas/index.js';
+import { parseQueryString } from '../http/request-query.js';
+import { compileCount } from '../query/compile-count.js';
+import { planQuery } from '../query/plan.js';
 import { openFixtureApp, type FixtureApp } from '../testing/fixture-app.js';
+import { LOCATION_ID_LIMIT, resolveLocations } from './resolve-locations.js';
 
 const BASE = '/v1/odata/v4';
 let fixture: FixtureApp;
@@ -112,5 +117,60 @@ describe('a distance selects the locations within it', () => {
     expect((odata['value'] as { Id: number }[]).map((r) => Number(r.Id))).toEqual(expected);
     const cql = await getJson(`/v1/features/collections/locations/items?${q({ filter: `DWITHIN(geometry, POINT(${c.x} ${c.y}), ${d / 1000}, kilometers)`, limit: '10000' })}`);
     expect((cql['features'] as { id: number }[]).map((f) => Number(f.id)).sort((a, b) => a - b)).toEqual(expected);
+  });
+});
+
+// Issue 47 item 2: `ge`, BEYOND or a world polygon became every location's Id, once per term, a parameter per Id.
+describe('whole-map location tests', () => {
+  const rad = (d: number) => (d * Math.PI) / 180;
+  const metresFrom = (c: { x: number; y: number }) => (p: { x: number; y: number }) =>
+    2 * 6371008.8 * Math.asin(Math.sqrt(Math.sin(rad(p.y - c.y) / 2) ** 2 + Math.cos(rad(c.y)) * Math.cos(rad(p.y)) * Math.sin(rad(p.x - c.x) / 2) ** 2));
+
+  it('geo.distance ge/gt and BEYOND are every location farther than d (the complement of le/lt), by a haversine here', async () => {
+    const c = points[0]!;
+    const metres = metresFrom(c);
+    const sorted = points.map(metres).sort((a, b) => a - b);
+    const d = (sorted[2]! + sorted[3]!) / 2;
+    const far = points.filter((p) => metres(p) > d).map((p) => p.id);
+    const point = `geography'SRID=4326;POINT(${c.x} ${c.y})'`;
+    for (const op of ['ge', 'gt']) {
+      const odata = await getJson(`${BASE}/Locations?${q({ $filter: `geo.distance(Location,${point}) ${op} ${d}`, $select: 'Id', $top: '10000' })}`);
+      expect((odata['value'] as { Id: number }[]).map((r) => Number(r.Id))).toEqual(far);
+    }
+    const beyond = await getJson(`/v1/features/collections/locations/items?${q({ filter: `BEYOND(geometry, POINT(${c.x} ${c.y}), ${d / 1000}, kilometers)`, limit: '10000' })}`);
+    expect((beyond['features'] as { id: number }[]).map((f) => Number(f.id)).sort((a, b) => a - b)).toEqual(far);
+  });
+
+  it('a world polygon repeated in one filter is resolved once and bound as one parameter, not one per Id per term', async () => {
+    const world = `geo.intersects(Location,geography'SRID=4326;POLYGON((-180 -90,180 -90,180 90,-180 90,-180 -90))')`;
+    const filter = Array.from({ length: 20 }, () => world).join(' and ');
+    const acquired = await fixture.db.acquire();
+    try {
+      const resource = getResource('Observations')!;
+      const plan = planQuery(parseQueryString(`$filter=${encodeURIComponent(filter)}&$count=true`), resource);
+      if (plan.kind !== 'count') throw new Error('expected a count plan');
+      const resolved = await resolveLocations(plan, acquired.snapshot, new AbortController().signal);
+      const compiled = compileCount(resolved);
+      expect(compiled.params.length).toBeLessThanOrEqual(20);
+      const [[n]] = (await ref.runAndReadAll(compiled.sql, [...compiled.params])).getRows() as [[bigint]];
+      const [[all]] = (await ref.runAndReadAll('SELECT count(*) FROM observations WHERE "LocationId" IS NOT NULL')).getRows() as [[bigint]];
+      expect(Number(n)).toBe(Number(all));
+    } finally {
+      acquired.release();
+    }
+  });
+
+  it('Ids past the limit (LOCATION_ID_LIMIT), all distinct tests together, are a 400 naming it', async () => {
+    // Distinct boxes, each around every location, so no two are the same test.
+    const boxes = [0, 1, 2].map((i) => `geo.intersects(Location,geography'SRID=4326;POLYGON((-180 -90,${179 - i} -90,${179 - i} 90,-180 90,-180 -90))')`);
+    const plan = planQuery(parseQueryString(`$filter=${encodeURIComponent(boxes.join(' or '))}&$count=true`), getResource('Locations')!);
+    const acquired = await fixture.db.acquire();
+    try {
+      const limit = Math.floor(points.length * 2.5);
+      await expect(resolveLocations(plan, acquired.snapshot, new AbortController().signal, limit)).rejects.toMatchObject({ code: 'too_many_values', message: expect.stringContaining(`the ${limit} one request may test`) });
+      expect(LOCATION_ID_LIMIT).toBeGreaterThan(points.length * 8);
+    } finally {
+      acquired.release();
+    }
   });
 });

@@ -8,6 +8,27 @@
  * an unquoted value here may also hold `:`, `[` and `]`; everything else about the grammar is enforced.
  */
 
+/**
+ * TRUST_PROXY: how many proxies in front are trusted (`true` is one). Each appends to `X-Forwarded-For` (and a
+ * `Forwarded` element), so of a list only the entry the nearest untrusted hop wrote may be believed: counted from the
+ * right, entries further left were written by the client and can be anything.
+ */
+export type TrustProxy = boolean | number;
+
+/** @example trustedHops(true) // → 1 */
+export function trustedHops(trust: TrustProxy | undefined): number {
+  return trust === true ? 1 : typeof trust === 'number' && trust > 0 ? Math.floor(trust) : 0;
+}
+
+/**
+ * The entry of a proxies' list (nearest the client first) that the trusted hops vouch for: the right-most untrusted
+ * one, or the first when the list is shorter than the hops.
+ * @example trustedEntry(['6.6.6.6', '198.51.100.7'], 1) // → '198.51.100.7' (the client wrote 6.6.6.6 itself)
+ */
+export function trustedEntry<T>(list: readonly T[], hops: number): T | undefined {
+  return hops === 0 ? undefined : list[Math.max(0, list.length - hops)];
+}
+
 /** RFC 7230 tchar. */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** A token, or what an unquoted host/for with a port or an IPv6 literal looks like. */

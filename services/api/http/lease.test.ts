@@ -143,29 +143,36 @@ describe('the lease', () => {
   it('reads the publication a request pins, skips the guard for it, and answers one that is not served with 410', async () => {
     const pins: (string | undefined)[] = [];
     const guarded: string[] = [];
+    const [p1, p2, old, later] = ['20260101T000000000Z-0000aaaa', '20260102T000000000Z-0000bbbb', '20250101T000000000Z-0000cccc', '20270101T000000000Z-0000dddd'];
     const acquire = (pin?: string) => {
       pins.push(pin);
-      if (pin === 'old') throw new PublicationGone('old', 'p2');
-      return { snapshot: { path: 'stand-in' } as Snapshot, publication: pin ?? 'p2', release: () => {} };
+      if (pin === old || pin === later) throw new PublicationGone(pin, p2);
+      return { snapshot: { path: 'stand-in' } as Snapshot, publication: pin ?? p2, release: () => {} };
     };
     const { app } = harness(PAGE, (c) => c.json({ publication: c.get('lease').publication }), { acquire, retentionMs: 3_600_000, beforeNextLink: async () => void guarded.push('guard') });
-    const pinned = await app.request('/data?publication=p1&cursor=5');
-    expect(await pinned.json()).toEqual({ publication: 'p1' });
-    expect(pinned.headers.get(PUBLICATION_HEADER)).toBe('p1');
-    expect(pinned.headers.get('etag')).toBe('W/"p1"');
+    const pinned = await app.request(`/data?publication=${p1}&cursor=5`);
+    expect(await pinned.json()).toEqual({ publication: p1 });
+    expect(pinned.headers.get(PUBLICATION_HEADER)).toBe(p1);
+    expect(pinned.headers.get('etag')).toBe(`W/"${p1}"`);
     expect(guarded).toEqual([]); // a pinned next link needs no switch first
-    expect((await app.request('/data?cursor=5')).headers.get(PUBLICATION_HEADER)).toBe('p2');
+    expect((await app.request('/data?cursor=5')).headers.get(PUBLICATION_HEADER)).toBe(p2);
     expect(guarded).toEqual(['guard']);
 
-    const gone = await app.request('/data?publication=old&cursor=5');
+    const gone = await app.request(`/data?publication=${old}&cursor=5`);
     expect(gone.status).toBe(410);
     const body = (await gone.json()) as { message: string; errors: { code: string; source: { parameter: string } }[] };
     expect(body.errors[0]).toMatchObject({ code: 'publication_gone', source: { parameter: 'publication' } });
-    expect(body.message).toContain('Publication old is no longer served: a publication stays readable for 1 h after a newer one replaces it');
-    expect(body.message).toContain('The current publication is p2: start again from the first page');
+    expect(body.message).toContain(`Publication ${old} is no longer served: a publication stays readable for 1 h after a newer one replaces it`);
+    expect(body.message).toContain(`The current publication is ${p2}: start again from the first page`);
 
-    const bad = await app.request(`/data?publication=${encodeURIComponent('a b')}`);
-    expect(bad.status).toBe(400);
-    expect(pins).toEqual(['p1', undefined, 'old']);
+    // Issue 47 item 10: any word was a 410. A malformed id is a 400 before any acquire, one newer than the current a 404.
+    for (const word of ['a b', 'anything', 'p1', '20260101T000000000Z-XYZ']) {
+      const bad = await app.request(`/data?publication=${encodeURIComponent(word)}`);
+      expect([word, bad.status]).toEqual([word, 400]);
+    }
+    const unknown = await app.request(`/data?publication=${later}`);
+    expect(unknown.status).toBe(404);
+    expect(((await unknown.json()) as { message: string }).message).toContain(`No publication ${later}: it is newer than the current one`);
+    expect(pins).toEqual([p1, undefined, old, later]);
   });
 });

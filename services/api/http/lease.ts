@@ -24,6 +24,8 @@ export interface Acquired {
 
 export interface Lease {
   readonly snapshot: Snapshot;
+  /** The route's deadline rule: `first-row` marks a page (middleware/cut-on-error.ts cuts its stalled reader sooner). */
+  readonly deadline: LeaseRule['deadline'];
   readonly publication: string | undefined;
   /** Pass to every snapshot call: aborted by the client's disconnect and by the route's deadline. */
   readonly signal: AbortSignal;
@@ -58,12 +60,18 @@ export interface LeaseDeps {
 const EXPORT_TIMEOUT = (seconds: number) =>
   `The export did not start within ${seconds} s (EXPORT_TIMEOUT_MS) and was stopped. Narrow $filter (a DOI, a LocationId, a date range) or export in parts.`;
 
-/** A publication id as ingest writes it (or a plain file's identity): letters, digits and `:._-`. */
-const PUBLICATION_ID = /^[A-Za-z0-9:._-]{1,128}$/;
+/**
+ * A publication id as ingest writes it (`20261123T112900123Z-1a2b3c4d`, schemas/publication.ts), or a plain file's
+ * identity (device, inode, size and time: db/database.ts): anything else names no publication there could be.
+ */
+const PUBLICATION_ID = /^(?:\d{8}T\d{9}Z-[0-9a-f]{8}|\d{1,20}:\d{1,20}:\d{1,20}:\d{1,20}(?:\.\d{1,10})?)$/;
+const STORE_ID = /^\d{8}T\d{9}Z-[0-9a-f]{8}$/;
 
 /**
  * The publication the request names (`?publication=<id>`), if any: every next link carries one, and any read URL may.
- * An id of another shape is a 400; one that is not served is the acquire's PublicationGone, a 410.
+ * An id of another shape is a 400 (issue 47 item 10: any word was a 410); one that is not served is the acquire's
+ * PublicationGone: a 410 when it may have been served and is past its retention, a 404 when it is newer than the
+ * current one (ids sort by time), so no publication of that id has been made yet.
  */
 export function pinnedPublication(url: string): string | undefined {
   const pin = new URL(url).searchParams.get(PIN_PARAM);
@@ -79,6 +87,14 @@ export function pinnedPublication(url: string): string | undefined {
 }
 
 function gone(err: PublicationGone, retentionMs: number | undefined): ApiError {
+  if (STORE_ID.test(err.publication) && STORE_ID.test(err.current) && err.publication > err.current) {
+    return new ApiError(
+      'not_found',
+      `No publication ${err.publication}: it is newer than the current one, ${err.current}. Give an id a response named (its ${PUBLICATION_HEADER} header, or ${PATHS.publications}), or leave ${PIN_PARAM} out to read the current publication.`,
+      { parameter: PIN_PARAM },
+      { [PUBLICATION_HEADER]: err.current },
+    );
+  }
   const kept = retentionMs === undefined ? 'for a while' : `for ${formatDuration(retentionMs)}`;
   return new ApiError(
     'publication_gone',
@@ -123,7 +139,7 @@ export function lease(rule: LeaseRule, deps: LeaseDeps): MiddlewareHandler {
       return matchesIfNoneMatch(c.req.header('if-none-match'), tag) ? c.body(null, 304, validators(rule, tag)) : undefined;
     };
     const hold = <T, R>(rows: AsyncGenerator<T, R>) => ((held = true), whileOpen(rows, done));
-    c.set('lease', { snapshot: acquired.snapshot, publication: acquired.publication, signal: deadline.signal, timing, hold, notModified, explain: deadline.explain });
+    c.set('lease', { snapshot: acquired.snapshot, deadline: rule.deadline, publication: acquired.publication, signal: deadline.signal, timing, hold, notModified, explain: deadline.explain });
     try {
       await next();
     } finally {

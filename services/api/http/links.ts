@@ -11,7 +11,7 @@ import { publicOrigin } from './public-origin.js';
 
 export interface BaseUrlOptions {
   readonly publicBaseUrl?: string | undefined;
-  readonly trustProxy: boolean;
+  readonly trustProxy: boolean | number;
 }
 
 /** `https://host[:port]` with no trailing slash (see public-origin.ts for the proxy headers read). */
@@ -106,20 +106,31 @@ export interface Signposts {
  * with any other link first it would read `https://doi.org/…>; rel="cite-as", <next` as the URL.
  */
 /**
- * Longest next link sent in a `Link` header. A filter POSTed in a body (a long outline) makes a next link of tens of
- * KB, and HTTP clients refuse response heads that large (Node's fetch, undici, fails above 16 KiB): such a link is
- * given only in the body (`@odata.nextLink`).
+ * Longest `Link` header, all its links together. A filter POSTed in a body (a long outline) makes links of tens or
+ * hundreds of KB, each repeating the filter; HTTP clients refuse response heads that large (Node's fetch, undici,
+ * fails above 16 KiB) and HAProxy answers 502 for a head past its buffer (issue 47 item 6). Links are added in
+ * their order while the header stays within this, so with the response's other headers every head stays under
+ * 8 KiB: a link left out is still in a JSON body (`@odata.nextLink`), and the citation is reached by the same
+ * `$filter` under /v1/citation.
  */
-export const LINK_HEADER_MAX_BYTES = 8 * 1024;
+export const LINK_HEADER_MAX_BYTES = 6 * 1024;
 
 export function linkHeader(next: string | undefined, query: Query, signposts: Signposts = {}): string | undefined {
   const doi = pinnedDoi(query);
-  const links = [
-    ...(next && Buffer.byteLength(next) <= LINK_HEADER_MAX_BYTES ? [`<${next}>; rel="next"`] : []),
+  const candidates = [
+    ...(next ? [`<${next}>; rel="next"`] : []),
     ...(doi ? [`<${doiUrl(doi)}>; rel="cite-as"`] : []),
     ...(signposts.describedBy ? [`<${signposts.describedBy}>; rel="describedby"; type="${CSL_JSON}"`] : []),
     ...(signposts.license ? [`<${signposts.license}>; rel="license"`] : []),
   ];
+  const links: string[] = [];
+  let bytes = 0;
+  for (const link of candidates) {
+    const more = Buffer.byteLength(link) + (links.length ? 2 : 0);
+    if (bytes + more > LINK_HEADER_MAX_BYTES) continue;
+    links.push(link);
+    bytes += more;
+  }
   return links.length ? links.join(', ') : undefined;
 }
 

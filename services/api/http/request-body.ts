@@ -26,6 +26,9 @@ export async function readQueryBody(c: Context, rule: BodyRule): Promise<string>
   if (!rule.types.includes(type)) {
     throw new ApiError('unsupported_media_type', `The body must be ${rule.holds}, sent as ${rule.types.join(' or ')}; got ${type ? `Content-Type: ${type}` : 'no Content-Type'}.`);
   }
+  // Read before the limits by middleware/body-first.ts; read here only where the app was built without it.
+  const first = c.get('queryBody') as Uint8Array | undefined;
+  if (first) return decode(first, rule);
   const declared = Number(c.req.header('content-length') ?? NaN);
   if (declared > rule.maxBytes) throw tooLarge(declared, rule.maxBytes);
   const reader = c.req.raw.body?.getReader();
@@ -41,13 +44,17 @@ export async function readQueryBody(c: Context, rule: BodyRule): Promise<string>
     }
     parts.push(chunk.value);
   }
+  return decode(Buffer.concat(parts), rule);
+}
+
+function decode(bytes: Uint8Array, rule: BodyRule): string {
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(parts));
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
     throw new ApiError('invalid_parameter', `The body is not UTF-8 text: send ${rule.holds} as UTF-8.`);
   }
 }
 
-function tooLarge(bytes: number, max: number): ApiError {
+export function tooLarge(bytes: number, max: number): ApiError {
   return new ApiError('payload_too_large', `The body is ${bytes > max ? `more than ${max}` : bytes} bytes; the limit is ${max} (MAX_BODY_BYTES). Simplify the geometry (fewer vertices) or split the request.`);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createQueryGate, perClientShare, type QuerySlot } from './query-gate.js';
+import { createQueryGate, parkingPlaces, perClientShare, type QuerySlot } from './query-gate.js';
 
 const slot = async (p: Promise<QuerySlot | string>): Promise<QuerySlot> => {
   const s = await p;
@@ -38,8 +38,9 @@ describe('createQueryGate', () => {
     expect([gate.running, gate.parked]).toEqual([0, 0]);
   });
 
-  it('parks at most maxConcurrent responses: beyond that a waiting response keeps its slot', async () => {
-    const gate = createQueryGate({ maxConcurrent: 1, maxQueue: 4, maxWaitMs: 60_000 });
+  it('parks at most maxParked responses: beyond that a waiting response keeps its slot', async () => {
+    expect(parkingPlaces(8)).toBe(32);
+    const gate = createQueryGate({ maxConcurrent: 1, maxQueue: 4, maxWaitMs: 60_000, maxParked: 1 });
     const first = await slot(gate.acquire());
     first.park();
     const second = await slot(gate.acquire());

@@ -4,10 +4,12 @@
  * waits briefly, and when the queue is full (or the wait too long) it is told to come back (503).
  *
  * A slot belongs to a query that is working. A response waiting on its client (a full socket) parks: it gives its
- * slot to the next request and takes one again, ahead of new requests, once the client reads. At most
- * `maxConcurrent` responses park at once (each may hold a libuv thread and a page's bytes: limits/thread-pool.ts);
- * beyond that a waiting response keeps its slot. One client holds at most `maxPerClient` slots, working or parked,
- * so a few clients that stop reading cannot take every slot.
+ * slot to the next request and takes one again, ahead of new requests, once the client reads. At most `maxParked`
+ * responses park at once (each may hold a libuv thread and a page's bytes: limits/thread-pool.ts); beyond that a
+ * waiting response keeps its slot. One client holds at most `maxPerClient` slots, working or parked, so stalled
+ * responses are bounded per client, and parking places are four times the slots by default: with as many places
+ * as slots, eight clients with two stalled pages each parked eight and kept the eight slots (issue 47 item 4), while
+ * now it takes twenty clients to pin a slot at all.
  */
 
 export type GateRefusal = 'queue_full' | 'wait_timeout' | 'aborted' | 'client_share';
@@ -38,6 +40,17 @@ export interface QueryGateOptions {
   readonly maxWaitMs: number;
   /** Slots, working or parked, one client may hold; default `perClientShare(maxConcurrent)`. */
   readonly maxPerClient?: number;
+  /** Responses that may wait on their clients without a slot; default `parkingPlaces(maxConcurrent)`. */
+  readonly maxParked?: number;
+}
+
+/**
+ * Four parking places per slot: a stalled response beyond them keeps its slot, so they must outnumber what the
+ * clients that fit in the slots' shares can stall (MAX_PARKED_RESPONSES).
+ * @example parkingPlaces(8) // → 32
+ */
+export function parkingPlaces(maxConcurrent: number): number {
+  return 4 * maxConcurrent;
 }
 
 /**
@@ -57,6 +70,7 @@ export function createQueryGate(opts: QueryGateOptions): QueryGate {
   if (!Number.isInteger(opts.maxConcurrent) || opts.maxConcurrent < 1) throw new Error(`maxConcurrent must be ≥ 1, got ${opts.maxConcurrent}`);
   if (!Number.isInteger(opts.maxQueue) || opts.maxQueue < 0) throw new Error(`maxQueue must be ≥ 0, got ${opts.maxQueue}`);
   const maxPerClient = opts.maxPerClient ?? perClientShare(opts.maxConcurrent);
+  const maxParked = opts.maxParked ?? parkingPlaces(opts.maxConcurrent);
   let running = 0;
   let parked = 0;
   /** Parked responses taking their slot back go first; new requests after them. */
@@ -103,7 +117,7 @@ export function createQueryGate(opts: QueryGateOptions): QueryGate {
     let state: 'working' | 'parked' | 'resuming' | 'released' = 'working';
     return {
       park() {
-        if (state !== 'working' || parked >= opts.maxConcurrent) return;
+        if (state !== 'working' || parked >= maxParked) return;
         state = 'parked';
         parked++;
         free();

@@ -7,17 +7,18 @@ import { LIBUV_DEFAULT_THREADS, LIBUV_MAX_THREADS, threadPoolSize } from './thre
 
 describe('threadPoolSize (UV_THREADPOOL_SIZE)', () => {
   it('one thread per admitted query, per parked response and per waiting cursor, plus libuv’s own 4', () => {
-    expect(threadPoolSize({ maxConcurrentQueries: 8, cursorCacheSize: 4 })).toBe(8 + 8 + 4 + LIBUV_DEFAULT_THREADS);
-    expect(threadPoolSize({ maxConcurrentQueries: 1, cursorCacheSize: 0 })).toBe(6);
+    expect(threadPoolSize({ maxConcurrentQueries: 8, cursorCacheSize: 4 })).toBe(8 + 32 + 4 + LIBUV_DEFAULT_THREADS);
+    expect(threadPoolSize({ maxConcurrentQueries: 8, maxParkedResponses: 8, cursorCacheSize: 4 })).toBe(8 + 8 + 4 + LIBUV_DEFAULT_THREADS);
+    expect(threadPoolSize({ maxConcurrentQueries: 1, cursorCacheSize: 0 })).toBe(9);
   });
 
   it('is at most what libuv accepts (it would silently use 1024)', () => {
     expect(threadPoolSize({ maxConcurrentQueries: 1024, cursorCacheSize: 1024 })).toBe(LIBUV_MAX_THREADS);
   });
 
-  it('with the default settings: 24', () => {
+  it('with the default settings: 48', () => {
     const config = loadApiConfig({});
-    expect(threadPoolSize({ maxConcurrentQueries: config.MAX_CONCURRENT_QUERIES, cursorCacheSize: config.CURSOR_CACHE_SIZE })).toBe(24);
+    expect(threadPoolSize({ maxConcurrentQueries: config.MAX_CONCURRENT_QUERIES, maxParkedResponses: config.MAX_PARKED_RESPONSES, cursorCacheSize: config.CURSOR_CACHE_SIZE })).toBe(48);
   });
 });
 

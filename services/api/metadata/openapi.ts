@@ -101,8 +101,8 @@ const errorRefs = (only?: readonly number[]) =>
       .map((s) => [s, { $ref: `#/components/responses/Error${s}` }]),
   );
 
-/** What a query can fail with: every status but 416, which only a dataset file's Range gets, and 415 (bodies only). */
-const QUERY_ERRORS = [...new Set(Object.values(API_ERROR_CODES))].filter((s) => s !== 416 && s !== 415);
+/** What a query can fail with: every status but 416, which only a dataset file's Range gets, and 415 and 408 (bodies only). */
+const QUERY_ERRORS = [...new Set(Object.values(API_ERROR_CODES))].filter((s) => s !== 416 && s !== 415 && s !== 408);
 
 /** What a discovery document can fail with: no query options, so none of the 400s. */
 const DISCOVERY_ERRORS = [401, 403, 429, 500, 503] as const;
@@ -113,10 +113,10 @@ function queryInBodyOperation(resource: ResourceDef): Schema {
   return {
     operationId: `query${resource.name}`,
     summary: `${resource.name} with the query options in the body (OData 4.01 §11.2.5.x), for a filter too long for a URL.`,
-    description: 'The body holds what would follow ? in a GET (encoded as in a URL), at most MAX_BODY_BYTES (413 beyond); options in the URL are combined with it, each at most once. Answered exactly as the GET.',
+    description: 'The body holds what would follow ? in a GET (encoded as in a URL), at most MAX_BODY_BYTES (413 beyond), arriving whole within BODY_TIMEOUT_MS at BODY_MIN_BYTES_PER_SECOND or faster (408 otherwise); options in the URL are combined with it, each at most once. Answered exactly as the GET.',
     tags: ['Data'],
     requestBody: { required: true, content: { 'text/plain': { schema: { type: 'string' }, example: "$filter=geo.intersects(Location,geography'SRID=4326;POLYGON((-120 49,-110 49,-110 60,-120 49))')&$top=100" } } },
-    responses: { ...(get['responses'] as Schema), ...errorRefs([415]) },
+    responses: { ...(get['responses'] as Schema), ...errorRefs([408, 415]) },
   };
 }
 

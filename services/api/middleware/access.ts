@@ -81,7 +81,7 @@ export interface AccessOptions {
   readonly queryGate?: QueryGate;
   /** Default 16 KiB. */
   readonly maxUrlBytes?: number;
-  readonly trustProxy?: boolean;
+  readonly trustProxy?: boolean | number;
   /** Operational messages (rejected key ids, never keys). */
   readonly log?: (msg: string) => void;
 }

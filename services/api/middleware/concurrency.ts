@@ -14,7 +14,7 @@ import { apiClient } from './api-key.js';
 
 export interface PerClientOptions {
   readonly max: number;
-  readonly trustProxy?: boolean;
+  readonly trustProxy?: boolean | number;
   /**
    * Where the places are counted: in this process by default; redis/redis-slots.ts counts them in Redis so that
    * the limit holds across replicas.
@@ -83,7 +83,7 @@ export function concurrencyPerClient(opts: PerClientOptions): MiddlewareHandler 
   };
 }
 
-export function queryGate(gate: QueryGate, trustProxy = false): MiddlewareHandler {
+export function queryGate(gate: QueryGate, trustProxy: boolean | number = false): MiddlewareHandler {
   return async function waitForQuerySlot(c, next) {
     const slot = await gate.acquire(c.req.raw.signal, apiClient(c, trustProxy).id);
     if (slot === 'client_share') {

@@ -10,6 +10,7 @@
  * as trustworthy as the browser sending them: the rule is the public API's, not an authentication.
  */
 import type { Context, MiddlewareHandler } from 'hono';
+import { trustedEntry, trustedHops } from '../http/forwarded-header.js';
 
 declare module 'hono' {
   interface ContextVariableMap {
@@ -24,7 +25,7 @@ export interface CorsOptions {
   /** How long a browser may cache a preflight answer, in seconds. */
   readonly maxAge?: number;
   /** Read the host a same-origin request addressed from `X-Forwarded-Host` (behind a trusted load balancer). */
-  readonly trustProxy?: boolean;
+  readonly trustProxy?: boolean | number;
 }
 
 const ORIGIN = /^https?:\/\/(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/;
@@ -61,9 +62,11 @@ export function cors(opts: CorsOptions): MiddlewareHandler {
 }
 
 /** The listed origin a browser's same-origin request came from, if any (see the module comment). */
-function sameOrigin(c: Context, byHost: ReadonlyMap<string, string>, trustProxy: boolean): string | undefined {
+function sameOrigin(c: Context, byHost: ReadonlyMap<string, string>, trustProxy: boolean | number): string | undefined {
   if (c.req.header('sec-fetch-site') !== 'same-origin') return undefined;
-  const host = (trustProxy ? c.req.header('x-forwarded-host')?.split(',')[0]?.trim() : undefined) ?? c.req.header('host');
+  // The entry the trusted hops wrote (right-most), as links read it: one further left is the client's own word.
+  const forwarded = trustedEntry((c.req.header('x-forwarded-host') ?? '').split(',').map((h) => h.trim()).filter(Boolean), trustedHops(trustProxy));
+  const host = forwarded ?? c.req.header('host');
   return host ? byHost.get(host.toLowerCase()) : undefined;
 }
 

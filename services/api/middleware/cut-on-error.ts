@@ -20,6 +20,13 @@ interface NodeBindings {
 export interface CutOptions {
   /** Cut a body whose client has taken no chunk for this long; never when left out. */
   readonly stallMs?: number | undefined;
+  /**
+   * The same for a page (a route whose deadline is its first row: pages, counts, items, citations), when shorter:
+   * a page is at most MAX_PAGE_BYTES that a client reads at once, while an export or a file may be read slowly for
+   * hours, so a page's stalled reader is cut sooner and a wave of stalled pages holds places for less (issue 47
+   * item 4). Left out, `stallMs`.
+   */
+  readonly pageStallMs?: number | undefined;
 }
 
 export function cutOnError(opts: CutOptions = {}): MiddlewareHandler {
@@ -32,8 +39,10 @@ export function cutOnError(opts: CutOptions = {}): MiddlewareHandler {
     const cut = (err: Error) => {
       if (!outgoing.destroyed) outgoing.destroy(err);
     };
-    const stall = opts.stallMs === undefined ? undefined : stallTimer(opts.stallMs, () => {
-      const err = new Error(`the client read nothing for ${opts.stallMs} ms`);
+    const page = c.get('lease')?.deadline === 'first-row';
+    const stallMs = page && opts.pageStallMs !== undefined ? Math.min(opts.pageStallMs, opts.stallMs ?? Infinity) : opts.stallMs;
+    const stall = stallMs === undefined ? undefined : stallTimer(stallMs, () => {
+      const err = new Error(`the client read nothing for ${stallMs} ms`);
       cut(err);
       void reader.cancel(err).catch(() => {});
     });

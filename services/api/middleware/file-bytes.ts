@@ -25,7 +25,7 @@ export interface FileBytesOptions {
   /** Where the buckets live (redis/redis-rate-limit.ts for replicas); this process by default. */
   readonly take?: Take;
   readonly now?: () => number;
-  readonly trustProxy?: boolean;
+  readonly trustProxy?: boolean | number;
 }
 
 export function fileBytes(opts: FileBytesOptions): MiddlewareHandler {

@@ -6,7 +6,9 @@
  *
  * One access-log line is one JSON object: time, request id, key id (never the key; the client's address when it
  * sent none), method, path with its query, status, bytes, duration, the Server-Timing stages, publication, rows.
- * Request headers are never logged, so neither is `x-api-key`.
+ * Request headers are never logged, so neither is `x-api-key`; a key sent in the query string is redacted, a long
+ * target is logged as its prefix, length and hash (log-target.ts), and refusals (4xx, and the gate's 503) are
+ * sampled per client (refusal-sampler.ts), so what one client can make the log write is bounded.
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import { ApiError } from '../errors.js';
@@ -14,7 +16,9 @@ import { servedRows } from '../http/served-rows.js';
 import { PUBLICATION_HEADER } from '../http/paths.js';
 import { responseFormat, type ApiMetrics, type ServedRequest } from '../observe/api-metrics.js';
 import { routeFamily } from '../observe/route-family.js';
-import { clientAddress } from './api-key.js';
+import { apiClient, clientAddress } from './api-key.js';
+import { loggedTarget } from './log-target.js';
+import { refusalSampler } from './refusal-sampler.js';
 import { requestIdOf } from './request-id.js';
 
 export interface ObserveOptions {
@@ -26,7 +30,7 @@ export interface ObserveOptions {
   /** Injected by tests: the sampling draw, and the clock in milliseconds. */
   readonly random?: () => number;
   readonly now?: () => number;
-  readonly trustProxy?: boolean;
+  readonly trustProxy?: boolean | number;
 }
 
 type Outcome = ServedRequest['outcome'];
@@ -40,6 +44,7 @@ export function observe(opts: ObserveOptions = {}): MiddlewareHandler {
   if (!(sample >= 0 && sample <= 1)) throw new Error(`the access log's sample must be between 0 and 1, got ${sample}`);
   const random = opts.random ?? Math.random;
   const now = opts.now ?? (() => performance.now());
+  const refusals = refusalSampler();
   return async function observeRequest(c, next) {
     const start = now();
     const family = routeFamily(c.req.path);
@@ -61,14 +66,24 @@ export function observe(opts: ObserveOptions = {}): MiddlewareHandler {
         refusal: refusal(c, family),
       };
       metrics?.finished(served);
-      if (accessLog && (c.res.status >= 500 || outcome !== 'complete' || random() < sample)) accessLog(JSON.stringify(accessRecord(c, served, durationMs, opts.trustProxy)));
+      if (!accessLog) return;
+      if ((served.status >= 400 && served.status < 500) || served.refusal !== undefined) {
+        const { write, suppressed } = refusals.take(apiClient(c, opts.trustProxy).id, now());
+        if (write) accessLog(JSON.stringify({ ...accessRecord(c, served, durationMs, opts.trustProxy), ...(suppressed ? { suppressed } : {}) }));
+      } else if (served.status >= 500 || outcome !== 'complete' || random() < sample) {
+        accessLog(JSON.stringify(accessRecord(c, served, durationMs, opts.trustProxy)));
+      }
     };
+    // A client that left before its answer was ready (mid-body, or while its query ran) was not answered: that is
+    // `cancelled`, whatever status the answer nobody reads would have had.
+    const left = () => c.req.raw.signal.aborted;
     try {
       await next();
     } catch (err) {
-      end(0, 'cut');
+      end(0, left() ? 'cancelled' : 'cut');
       throw err;
     }
+    if (left()) return end(0, 'cancelled');
     const body = c.res.body;
     if (!body || c.req.method === 'HEAD') return end(0, 'complete');
     const reader = body.getReader();
@@ -127,6 +142,8 @@ interface AccessRecord {
   readonly client: string;
   readonly method: string;
   readonly path: string;
+  readonly pathBytes?: number;
+  readonly pathHash?: string;
   readonly status: number;
   readonly bytes: number;
   readonly durationMs: number;
@@ -138,7 +155,7 @@ interface AccessRecord {
   readonly error?: string;
 }
 
-function accessRecord(c: Context, served: ServedRequest, durationMs: number, trustProxy = false): AccessRecord {
+function accessRecord(c: Context, served: ServedRequest, durationMs: number, trustProxy: boolean | number = false): AccessRecord {
   const url = new URL(c.req.url);
   const client = c.get('apiClient');
   const publication = c.get('lease')?.publication ?? c.res.headers.get(PUBLICATION_HEADER) ?? undefined;
@@ -151,7 +168,7 @@ function accessRecord(c: Context, served: ServedRequest, durationMs: number, tru
     ...(client?.kind === 'key' ? { keyId: client.id } : {}),
     client: clientAddress(c, trustProxy),
     method: served.method,
-    path: `${url.pathname}${url.search}`,
+    ...loggedTarget(`${url.pathname}${url.search}`),
     status: served.status,
     bytes: served.bytes,
     durationMs: Math.round(durationMs * 10) / 10,

@@ -25,7 +25,7 @@ export interface RateLimitOptions {
   readonly now?: () => number;
   /** How long a request beyond the bucket may be held back until its token refills, instead of refused (default 0). */
   readonly maxWaitMs?: number;
-  readonly trustProxy?: boolean;
+  readonly trustProxy?: boolean | number;
   /**
    * Where the buckets live: in this process by default; redis/redis-rate-limit.ts keeps them in Redis so that
    * every replica draws from one bucket per client.

@@ -36,7 +36,7 @@ describe('main.ts with METRICS_PORT', () => {
   it('serves the metrics on their own port and logs each request on stdout, never the key', async () => {
     child = spawn(process.execPath, ['--import', 'tsx', 'services/api/main.ts'], {
       cwd: REPO_ROOT,
-      env: { ...process.env, API_HOST: '127.0.0.1', API_PORT: '0', METRICS_PORT: '0', DUCKDB_PATH: inject('apiFixtureDb'), API_KEYS: KEY, API_KEYS_FILE: join(dir, 'none.json') },
+      env: { ...process.env, API_HOST: '127.0.0.1', API_PORT: '0', METRICS_PORT: '0', DUCKDB_PATH: inject('apiFixtureDb'), API_KEYS: KEY, API_KEYS_FILE: join(dir, 'none.json'), TRUST_PROXY: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

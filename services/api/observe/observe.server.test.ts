@@ -83,7 +83,8 @@ beforeAll(async () => {
   });
   const app = createApp({
     acquire: () => db.acquire(),
-    links: { trustProxy: false },
+    // As behind the balancer: a trusted proxy's X-Request-Id is kept (only then: middleware/request-id.ts).
+    links: { trustProxy: true },
     access: { keys, rateLimit: { rps: 1, burst: BURST, now: () => 0 }, maxConcurrentPerKey: 4, maxConcurrentExports: 1, queryGate: observeGate(gate, metrics) },
     observe: { metrics, accessLog: (line) => lines.push(line) },
   });

@@ -106,7 +106,7 @@ function readLiteral(cursor: TokenCursor, text: string, start: number, value: st
   const skip = srid ? srid[0].length : 0;
   // Read from the option's own text, so positions in messages are the client's; a literal holds no quote to unescape.
   const source = text.slice(start, start + value.length) === value ? text : ' '.repeat(start) + value;
-  const { geometry, end } = readWkt(source, start + skip, { parameter: cursor.parameter, bbox: false });
+  const { geometry, end } = readWkt(source, start + skip, { parameter: cursor.parameter, bbox: false, budget: cursor.geometryBudget });
   const rest = source.slice(end, start + value.length);
   if (rest.trim() !== '') {
     const at = end + rest.length - rest.trimStart().length;

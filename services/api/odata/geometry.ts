@@ -27,11 +27,30 @@ export type GeometryType = Geometry['type'];
 
 /** Limits against hostile or mistaken input; exported so docs and tests use the same numbers. */
 export const GEOMETRY_LIMITS = {
-  /** Positions in one literal, all rings and members together (a simplified watershed outline fits). */
+  /**
+   * Positions in one filter, every literal, ring and member together (a simplified watershed outline fits): the
+   * limit is per filter, not per literal, so repeating a literal does not multiply what a request may cost.
+   */
   maxVertices: 10_000,
+  /**
+   * Segment pairs the self-crossing check may compare for one filter. The check sweeps along whichever axis
+   * compares fewer pairs, so an outline (even a long, thin or zigzag one) costs a few times its vertices; only a
+   * shape whose edges overlap in both longitude and latitude by the thousand comes near this, and it is refused
+   * rather than checked for longer than a page's first row takes.
+   */
+  maxSegmentPairs: 1_000_000,
   /** GEOMETRYCOLLECTION inside GEOMETRYCOLLECTION. */
   maxDepth: 4,
 } as const;
+
+/**
+ * What the literals of one filter may still cost (GEOMETRY_LIMITS): each parse of a filter makes one and hands it
+ * to every literal it reads, so seven large literals in one body cost what one may.
+ */
+export class GeometryBudget {
+  positions: number = GEOMETRY_LIMITS.maxVertices;
+  segmentPairs: number = GEOMETRY_LIMITS.maxSegmentPairs;
+}
 
 /**
  * What is wrong with a geometry, or undefined when it is valid: a polygon's rings are closed, have at least four
@@ -42,15 +61,18 @@ export const GEOMETRY_LIMITS = {
  * geometryProblem({ type: 'Polygon', coordinates: [[[0, 0], [1, 1], [1, 0], [0, 1], [0, 0]]] })
  * // → 'ring 1 of the polygon crosses itself near (0.5 0.5): a ring must not cross or touch itself; …'
  */
-export function geometryProblem(g: Geometry): string | undefined {
+export function geometryProblem(g: Geometry, budget: GeometryBudget = new GeometryBudget()): string | undefined {
   const vertices = countVertices(g);
-  if (vertices > GEOMETRY_LIMITS.maxVertices) {
-    return `has ${vertices} positions; the limit is ${GEOMETRY_LIMITS.maxVertices}: simplify the outline (e.g. shapely's simplify, ogr2ogr -simplify) or split it into several requests`;
+  if (vertices > budget.positions) {
+    const before = GEOMETRY_LIMITS.maxVertices - budget.positions;
+    const earlier = before > 0 ? ` (after ${before} in the filter's earlier geometries)` : '';
+    return `has ${vertices} positions${earlier}; the limit is ${GEOMETRY_LIMITS.maxVertices} per filter: simplify the outline (e.g. shapely's simplify, ogr2ogr -simplify) or split it into several requests`;
   }
-  return problemOf(g, 0);
+  budget.positions -= vertices;
+  return problemOf(g, 0, budget);
 }
 
-function problemOf(g: Geometry, depth: number): string | undefined {
+function problemOf(g: Geometry, depth: number, budget: GeometryBudget): string | undefined {
   switch (g.type) {
     case 'Point':
       return positionsProblem([g.coordinates], 'the point');
@@ -62,14 +84,14 @@ function problemOf(g: Geometry, depth: number): string | undefined {
       if (g.coordinates.length === 0) return 'is empty: give at least one line';
       return first(g.coordinates.map((line, i) => () => lineProblem(line, `line ${i + 1}`)));
     case 'Polygon':
-      return polygonProblem(g.coordinates, 'the polygon');
+      return polygonProblem(g.coordinates, 'the polygon', budget);
     case 'MultiPolygon':
       if (g.coordinates.length === 0) return 'is empty: give at least one polygon';
-      return first(g.coordinates.map((rings, i) => () => polygonProblem(rings, `polygon ${i + 1}`)));
+      return first(g.coordinates.map((rings, i) => () => polygonProblem(rings, `polygon ${i + 1}`, budget)));
     case 'GeometryCollection':
       if (g.geometries.length === 0) return 'is empty: give at least one geometry';
       if (depth >= GEOMETRY_LIMITS.maxDepth) return `nests collections more than ${GEOMETRY_LIMITS.maxDepth} deep`;
-      return first(g.geometries.map((m, i) => () => withPrefix(`member ${i + 1}`, problemOf(m, depth + 1))));
+      return first(g.geometries.map((m, i) => () => withPrefix(`member ${i + 1}`, problemOf(m, depth + 1, budget))));
     case 'BBox':
       return boxProblem(g.bbox);
     default:
@@ -136,7 +158,7 @@ function boxProblem([west, south, east, north]: readonly [number, number, number
   return undefined;
 }
 
-function polygonProblem(rings: readonly Ring[], what: string): string | undefined {
+function polygonProblem(rings: readonly Ring[], what: string, budget: GeometryBudget): string | undefined {
   if (rings.length === 0) return `${what} is empty: give at least its outer ring`;
   for (const [i, ring] of rings.entries()) {
     const name = `ring ${i + 1} of ${what}`;
@@ -146,16 +168,26 @@ function polygonProblem(rings: readonly Ring[], what: string): string | undefine
     const problem = positionsProblem(ring, name);
     if (problem) return problem;
   }
-  const crossing = crossingProblem(rings, what);
+  const crossing = crossingProblem(rings, what, budget);
   if (crossing) return crossing;
   const flat = rings.findIndex((ring) => ringArea(ring) === 0);
   return flat === -1 ? undefined : `ring ${flat + 1} of ${what} has no area: its positions lie on one line`;
 }
 
-/** Twice the signed area (shoelace); zero for a degenerate ring. */
+/**
+ * Twice the signed area (shoelace) of the ring moved to its first position and scaled to its extent, so only the
+ * sign and zero mean anything: zero for a degenerate ring. Unscaled, a tiny valid triangle's products underflowed
+ * to zero (issue 47 item 10).
+ */
 export function ringArea(ring: Ring): number {
+  const [x0, y0] = ring[0]!;
+  const s = Math.max(...ring.map((p) => Math.max(Math.abs(p[0] - x0), Math.abs(p[1] - y0))));
+  if (!(s > 0)) return 0;
   let sum = 0;
-  for (let i = 1; i < ring.length; i++) sum += ring[i - 1]![0] * ring[i]![1] - ring[i]![0] * ring[i - 1]![1];
+  for (let i = 1; i < ring.length; i++) {
+    const [ax, ay, bx, by] = [(ring[i - 1]![0] - x0) / s, (ring[i - 1]![1] - y0) / s, (ring[i]![0] - x0) / s, (ring[i]![1] - y0) / s];
+    sum += ax * by - bx * ay;
+  }
   return sum;
 }
 
@@ -167,25 +199,41 @@ interface Segment {
   readonly b: Position;
   readonly minX: number;
   readonly maxX: number;
+  readonly minY: number;
+  readonly maxY: number;
 }
 
+type Axis = { readonly min: (s: Segment) => number; readonly max: (s: Segment) => number };
+const AXES: readonly Axis[] = [
+  { min: (s) => s.minX, max: (s) => s.maxX },
+  { min: (s) => s.minY, max: (s) => s.maxY },
+];
+
 /**
- * Rings that cross themselves or each other. A sweep over segments sorted by their west end compares only
- * segments whose longitudes overlap, so a valid outline of thousands of vertices is checked in a few milliseconds.
+ * Rings that cross themselves or each other. A sweep over segments sorted by their low end on one axis compares
+ * only segments whose ranges on that axis overlap. How many pairs that is is counted first for both axes
+ * (O(n log n)), and the sweep runs along the cheaper one: a zigzag across the longitudes is swept along the
+ * latitudes, where its edges do not overlap. A shape costly on both axes is refused before any pair is compared.
  */
-function crossingProblem(rings: readonly Ring[], what: string): string | undefined {
+function crossingProblem(rings: readonly Ring[], what: string, budget: GeometryBudget): string | undefined {
   const segments: Segment[] = [];
   rings.forEach((ring, r) => {
     for (let i = 1; i < ring.length; i++) {
       const [a, b] = [ring[i - 1]!, ring[i]!];
       if (a[0] === b[0] && a[1] === b[1]) continue;
-      segments.push({ ring: r, index: i, last: ring.length - 1, a, b, minX: Math.min(a[0], b[0]), maxX: Math.max(a[0], b[0]) });
+      const [minX, maxX, minY, maxY] = [Math.min(a[0], b[0]), Math.max(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[1], b[1])];
+      segments.push({ ring: r, index: i, last: ring.length - 1, a, b, minX, maxX, minY, maxY });
     }
   });
-  segments.sort((s, t) => s.minX - t.minX);
+  const [axis, pairs] = AXES.map((axis) => [axis, candidatePairs(segments, axis)] as const).reduce((best, next) => (next[1] < best[1] ? next : best));
+  if (pairs > budget.segmentPairs) {
+    return `is too intricate to check: its edges overlap each other ${pairs} times in both longitude and latitude, and the limit is ${GEOMETRY_LIMITS.maxSegmentPairs} per filter: simplify the outline (e.g. shapely's simplify, ogr2ogr -simplify)`;
+  }
+  budget.segmentPairs -= pairs;
+  segments.sort((s, t) => axis.min(s) - axis.min(t));
   for (let i = 0; i < segments.length; i++) {
     const s = segments[i]!;
-    for (let j = i + 1; j < segments.length && segments[j]!.minX <= s.maxX; j++) {
+    for (let j = i + 1; j < segments.length && axis.min(segments[j]!) <= axis.max(s); j++) {
       const t = segments[j]!;
       const hit = conflict(s, t);
       if (hit) {
@@ -197,6 +245,24 @@ function crossingProblem(rings: readonly Ring[], what: string): string | undefin
     }
   }
   return undefined;
+}
+
+/** How many pairs a sweep along `axis` compares: for each segment, those starting within its range after it. */
+function candidatePairs(segments: readonly Segment[], axis: Axis): number {
+  const lows = segments.map(axis.min).sort((p, q) => p - q);
+  const highs = segments.map((s) => [axis.min(s), axis.max(s)] as const).sort((p, q) => p[0] - q[0]);
+  let pairs = 0;
+  highs.forEach(([, high], i) => {
+    // The first index whose low end lies above `high`: every segment between i and it is compared with this one.
+    let [lo, hi] = [i + 1, lows.length];
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (lows[mid]! <= high) lo = mid + 1;
+      else hi = mid;
+    }
+    pairs += lo - i - 1;
+  });
+  return pairs;
 }
 
 /** Where two segments meet in a way a valid polygon forbids, or undefined. */
@@ -234,9 +300,15 @@ function collinearOverlap(s: Segment, t: Segment): Position | undefined {
   return on ?? s.a;
 }
 
-/** Positive when c lies left of a→b, negative right, zero on the line. */
+/**
+ * Positive when c lies left of a→b, negative right, zero on the line. The differences are scaled to the largest
+ * first: their products underflowed for a tiny valid triangle (1e-200 degrees a side), which then read as a line.
+ */
 export function orient(a: Position, b: Position, c: Position): number {
-  return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
+  const [ux, uy, vx, vy] = [b[0] - a[0], b[1] - a[1], c[0] - a[0], c[1] - a[1]];
+  const s = Math.max(Math.abs(ux), Math.abs(uy), Math.abs(vx), Math.abs(vy));
+  if (s === 0) return 0;
+  return (ux / s) * (vy / s) - (uy / s) * (vx / s);
 }
 
 /** c, known to be on the line a–b, lies between a and b (ends included). */

@@ -4,6 +4,7 @@
  * tokens; all are named alike in messages (describeToken).
  */
 import type { Token } from './lexer.js';
+import { GeometryBudget } from './geometry.js';
 import { ODataError, type ODataErrorCode } from './odata-error.js';
 
 /**
@@ -27,6 +28,8 @@ type PunctOf<T> = (T extends { readonly kind: 'punct'; readonly text: infer P } 
  */
 export class TokenCursor<T extends CursorToken = Token> {
   private index = 0;
+  /** One filter's text is one cursor: its geometry literals share this budget (GEOMETRY_LIMITS). */
+  readonly geometryBudget = new GeometryBudget();
 
   constructor(
     private readonly tokens: readonly T[],

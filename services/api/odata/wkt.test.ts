@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GEOMETRY_LIMITS, geometryProblem, type Geometry } from './geometry.js';
+import { GEOMETRY_LIMITS, GeometryBudget, geometryProblem, type Geometry } from './geometry.js';
 import { ODataError } from './odata-error.js';
 import { formatWkt, readWkt } from './wkt.js';
 
@@ -76,5 +76,47 @@ describe('readWkt: invalid geometry is a 400 naming what is wrong', () => {
     expect(geometryProblem({ type: 'Polygon', coordinates: [[[0, 0], [10, 0], [10, 10], [0, 10], [0, 0]], [[0, 0], [5, 2], [2, 5], [0, 0]]] })).toBeUndefined();
     const ring = Array.from({ length: 5000 }, (_, i) => [Math.cos((2 * Math.PI * i) / 5000), Math.sin((2 * Math.PI * i) / 5000)] as const);
     expect(geometryProblem({ type: 'Polygon', coordinates: [[...ring, ring[0]!]] })).toBeUndefined();
+  });
+});
+
+// Issue 47 item 1: the sweep compared every pair whose longitudes overlapped, quadratic for a zigzag.
+describe('geometryProblem: a polygon check whose cost is bounded per filter', () => {
+  /** A valid comb: teeth across the longitudes, one above the other; every edge spans the width. */
+  const zigzag = (n: number, width = 10): [number, number][] => {
+    const right = Array.from({ length: n }, (_, i) => [i % 2 === 0 ? 0.5 : width, (i * 80) / n] as [number, number]);
+    return [[0, 0], ...right, [0, 80], [0, 0]];
+  };
+  /** A valid fan of long, nearly parallel diagonals: its edges overlap on both axes. */
+  const fan = (n: number): [number, number][] => {
+    const ring = Array.from({ length: n }, (_, i) => (i % 2 === 0 ? [i * 1e-3, 0] : [100 + i * 1e-3, 80]) as [number, number]);
+    return [...ring, [n * 1e-3, -1], [0, -1], ring[0]!];
+  };
+
+  it('accepts a valid zigzag of nearly the whole limit (swept along the latitudes, where its edges do not overlap)', () => {
+    expect(geometryProblem({ type: 'Polygon', coordinates: [zigzag(GEOMETRY_LIMITS.maxVertices - 10)] })).toBeUndefined();
+  });
+
+  it('refuses a shape whose edges overlap on both axes, before comparing them', () => {
+    expect(geometryProblem({ type: 'Polygon', coordinates: [fan(4000)] })).toContain('too intricate to check');
+  });
+
+  it('counts positions and compared pairs per filter, not per literal', () => {
+    const budget = new GeometryBudget();
+    expect(geometryProblem({ type: 'Polygon', coordinates: [zigzag(6000)] }, budget)).toBeUndefined();
+    expect(geometryProblem({ type: 'Polygon', coordinates: [zigzag(6000)] }, budget)).toMatch(/has 6003 positions \(after 6003 in the filter's earlier geometries\); the limit is 10000 per filter/);
+    const wkt = `POLYGON((${zigzag(6000).map((p) => p.join(' ')).join(',')}))`;
+    expect(() => readWkt(wkt, 0, { parameter: 'filter', bbox: true, budget })).toThrow(/per filter/);
+  });
+});
+
+describe('geometryProblem: a tiny valid triangle (issue 47 item 10)', () => {
+  it.each([1e-200, 1e-160, 1e-12, 5e-324 * 4])('sides of %s degrees are a triangle, not a line', (d) => {
+    expect(geometryProblem({ type: 'Polygon', coordinates: [[[0, 0], [d, 0], [0, d], [0, 0]]] })).toBeUndefined();
+    expect(geometryProblem({ type: 'Polygon', coordinates: [[[-d, -d], [d, -d], [d, d], [-d, d], [-d, -d]]] })).toBeUndefined();
+  });
+
+  it('a tiny figure eight still crosses itself', () => {
+    const d = 1e-200;
+    expect(geometryProblem({ type: 'Polygon', coordinates: [[[0, 0], [d, d], [d, 0], [0, d], [0, 0]]] })).toContain('crosses or touches itself');
   });
 });

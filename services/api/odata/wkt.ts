@@ -4,7 +4,7 @@
  * `geography'SRID=4326;POLYGON((…))'`. It scans characters with sticky regexes, linear in the input, and hands
  * every literal to `geometryProblem`, so both languages refuse the same shapes with the same words.
  */
-import { GEOMETRY_LIMITS, geometryProblem, type Geometry, type Position, type Ring } from './geometry.js';
+import { GEOMETRY_LIMITS, geometryProblem, type GeometryBudget, type Geometry, type Position, type Ring } from './geometry.js';
 import { ODataError } from './odata-error.js';
 
 const NUMBER = /[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?/y;
@@ -19,6 +19,8 @@ export interface WktOptions {
   readonly parameter: string;
   /** Accept CQL2's `BBOX(west, south, east, north)` (and its draft name ENVELOPE). */
   readonly bbox: boolean;
+  /** What the filter's literals may still cost together (the cursor's); a literal of its own when left out. */
+  readonly budget?: GeometryBudget;
 }
 
 /**
@@ -32,7 +34,7 @@ export interface WktOptions {
 export function readWkt(text: string, start: number, opts: WktOptions): { geometry: Geometry; end: number } {
   const reader = new WktReader(text, start, opts);
   const geometry = reader.geometry(0);
-  const problem = geometryProblem(geometry);
+  const problem = geometryProblem(geometry, opts.budget);
   if (problem) throw new ODataError('invalid_geometry', `The ${keywordOf(geometry)} at position ${start} of ${opts.parameter} ${problem}.`, { parameter: opts.parameter, offset: start });
   return { geometry, end: reader.pos };
 }

@@ -25,6 +25,19 @@ export function link(href: string, rel: string, type?: string, title?: string): 
   return { href, rel, ...(type ? { type } : {}), ...(title ? { title } : {}) };
 }
 
+/**
+ * Longest link a document lists besides `next`: the longest request target the API reads by default (MAX_URL_BYTES),
+ * so no link is one a client could not follow. A filter POSTed in a body makes `self` and the alternates repeat it
+ * (a 1 MB outline made a 5 MB page of one feature, issue 47 item 6); they are left out, and `next` alone carries it
+ * (past MAX_URL_BYTES, POST the same body with its cursor, as OData's next link says).
+ */
+export const DOCUMENT_LINK_MAX_BYTES = 16 * 1024;
+
+/** The links a document lists: every `next`, and the others no longer than DOCUMENT_LINK_MAX_BYTES. */
+export function boundedLinks(links: readonly Link[]): Link[] {
+  return links.filter((l) => l.rel === 'next' || Buffer.byteLength(l.href) <= DOCUMENT_LINK_MAX_BYTES);
+}
+
 export function collectionUrl(base: string, collection: FeatureCollectionDef): string {
   return `${base}${PATHS.features}/collections/${collection.id}`;
 }

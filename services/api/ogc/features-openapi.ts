@@ -43,10 +43,10 @@ function itemsPath(collection: FeatureCollectionDef) {
       parameters: [ref('limit'), ref('bbox'), ref('datetime'), ref('filter-crs'), ref('properties'), ref('cursor'), ...fields],
       requestBody: {
         required: true,
-        description: 'A CQL2-JSON filter, at most MAX_BODY_BYTES (413 beyond), as if sent as filter=…&filter-lang=cql2-json.',
+        description: 'A CQL2-JSON filter, at most MAX_BODY_BYTES (413 beyond), arriving whole within BODY_TIMEOUT_MS at BODY_MIN_BYTES_PER_SECOND or faster (408 otherwise), as if sent as filter=…&filter-lang=cql2-json.',
         content: Object.fromEntries(['application/query-cql-json', 'application/json'].map((type) => [type, { schema: { type: 'object' } }])),
       },
-      responses: { '200': json('A GeoJSON FeatureCollection; its `next` link carries the filter as cql2-json.', { type: 'object' }, GEOJSON), ...errors },
+      responses: { '200': json('A GeoJSON FeatureCollection; its `next` link carries the filter as cql2-json.', { type: 'object' }, GEOJSON), ...errors, '408': { $ref: '#/components/responses/Error' } },
     },
   };
 }

@@ -17,7 +17,7 @@ import { PATHS } from '../http/paths.js';
 import { rawQueryString } from '../http/request-query.js';
 import { servesRows } from '../http/served-rows.js';
 import { featureCollection, type FeatureCollectionDef } from './feature-collections.js';
-import { collectionUrl, GEOJSON, itemsUrl, JSON_MEDIA, link, nextItemsUrl, odataAlternate, type Link } from './feature-links.js';
+import { boundedLinks, collectionUrl, GEOJSON, itemsUrl, JSON_MEDIA, link, nextItemsUrl, odataAlternate, type Link } from './feature-links.js';
 import { featureHtml, HTML_CSP, itemsHtml } from './features-html.js';
 import { HTML_MEDIA, responseEncoding, withF } from './html-negotiation.js';
 import { FILTER_LANG_JSON, itemsPlan } from './items-query.js';
@@ -84,7 +84,7 @@ export function itemsHandler(deps: HandlerDeps, readQuery: (c: Context, deps: Ha
     // The citation is of the OData resource's rows: only where OData can filter as the items did (the alternate link).
     const signs = odata || !plan.where ? await signposts(base, collection.odataResource.name, query.filter, query, lease) : {};
     const header = linkHeader(next, query, signs);
-    const members = { numberMatched: matched.kind === 'count' ? matched.count : undefined, numberReturned: page.ids.length, timeStamp: new Date().toISOString(), links };
+    const members = { numberMatched: matched.kind === 'count' ? matched.count : undefined, numberReturned: page.ids.length, timeStamp: new Date().toISOString(), links: boundedLinks(links) };
     const body = await PAGE_WRITERS.geojson({ kind: 'text', chunks: lease.hold(textChunks(page.rows)) }, { fields: plan.fields, context: '', next: undefined, count: page.ids.length, members });
     if (encoding === 'html') {
       // A page is at most `limit` features, so the HTML is rendered from the whole GeoJSON document.

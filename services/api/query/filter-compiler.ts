@@ -3,7 +3,7 @@
  * Page, cursor, count, `$apply` and region-range queries all compile their filters here.
  */
 import { locationIdColumns, storageKeys, type DimensionDef } from '../../../schemas/index.js';
-import type { Cond } from './plan.js';
+import type { BoundValue, Cond } from './plan.js';
 import { ident, type Params } from './sql.js';
 import { columnOf, locationIdIn, REGION_ROLLUP, sourceColumn, type Source } from './source.js';
 import { assertNever } from '../assert-never.js';
@@ -11,6 +11,8 @@ import { assertNever } from '../assert-never.js';
 const OPERATORS = { eq: '=', ne: '<>', lt: '<', gt: '>', le: '<=', ge: '>=' } as const;
 const TEXT_FUNCTIONS = { startswith: 'starts_with', endswith: 'suffix', contains: 'contains' } as const;
 const REGION_ID = ident(storageKeys.regionId);
+/** From this many whole numbers on, an `IN` list is bound as one parameter (see `list`). */
+export const ID_SET_MIN = 16;
 
 /**
  * Compiles conditions against sources; records which aliases they touched, so that the caller joins only those.
@@ -60,7 +62,7 @@ export class FilterCompiler {
       case 'in': {
         // No location passed a shape: nothing matches (and NOT of it, everything).
         if (cond.values.length === 0) return '(false)';
-        const list = cond.values.map((v) => this.params.bind(v)).join(', ');
+        const list = this.list(cond.values);
         if (cond.dim.membership) return this.membership(cond.dim, false, `IN (${list})`);
         return this.nullSafe(cond.dim, `${this.col(cond.dim)} IN (${list})`);
       }
@@ -72,6 +74,17 @@ export class FilterCompiler {
       default:
         return assertNever(cond);
     }
+  }
+
+  /**
+   * An `IN` list's placeholders. A long list of whole numbers (a shape's location Ids, issue 47 item 2) is one
+   * parameter, the numbers joined by commas and split back in SQL: a parameter per Id made a whole-map shape cost
+   * tens of thousands of bindings and gigabytes of planning.
+   */
+  private list(values: readonly BoundValue[]): string {
+    if (values.length < ID_SET_MIN || !values.every((v) => v.sqlType === 'BIGINT')) return values.map((v) => this.params.bind(v)).join(', ');
+    const joined = this.params.bind({ sqlType: 'VARCHAR', value: values.map((v) => String(v.value)).join(',') });
+    return `SELECT UNNEST(CAST(string_split(${joined}, ',') AS BIGINT[]))`;
   }
 
   /** `RegionId op x` is true when the location is (or, negated, is not) in a matching region. */

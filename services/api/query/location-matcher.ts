@@ -15,6 +15,7 @@
  */
 import type { Geometry, Position } from '../odata/ast.js';
 import type { LocationTest } from './plan.js';
+import { indexRing, type RingIndex } from './ring-index.js';
 import { assertNever } from '../assert-never.js';
 
 type Where = 'interior' | 'boundary' | 'exterior';
@@ -88,8 +89,8 @@ type Bounds = readonly [minX: number, minY: number, maxX: number, maxY: number];
 /** A geometry with each ring or line as flat coordinates and its bounds, so a location is tested without allocating. */
 type Shape =
   | { readonly kind: 'points'; readonly points: readonly Position[]; readonly bounds: Bounds }
-  | { readonly kind: 'lines'; readonly lines: readonly Float64Array[]; readonly ends: readonly Position[]; readonly bounds: Bounds }
-  | { readonly kind: 'polygons'; readonly polygons: readonly (readonly Float64Array[])[]; readonly bounds: Bounds }
+  | { readonly kind: 'lines'; readonly lines: readonly RingIndex[]; readonly ends: readonly Position[]; readonly bounds: Bounds }
+  | { readonly kind: 'polygons'; readonly polygons: readonly (readonly RingIndex[])[]; readonly bounds: Bounds }
   | { readonly kind: 'collection'; readonly members: readonly Shape[]; readonly bounds: Bounds };
 
 function compileShape(g: Geometry): Shape {
@@ -133,11 +134,11 @@ function lines(list: readonly (readonly Position[])[]): Shape {
     }
   }
   const ends = [...count.values()].filter((e) => e.n % 2 === 1).map((e) => e.p);
-  return { kind: 'lines', lines: list.map(flat), ends, bounds: boundsOf(list.flat()) };
+  return { kind: 'lines', lines: list.map((line) => indexRing(flat(line))), ends, bounds: boundsOf(list.flat()) };
 }
 
 function polygons(list: readonly (readonly (readonly Position[])[])[]): Shape {
-  return { kind: 'polygons', polygons: list.map((rings) => rings.map(flat)), bounds: boundsOf(list.flatMap((rings) => rings[0] ?? [])) };
+  return { kind: 'polygons', polygons: list.map((rings) => rings.map((ring) => indexRing(flat(ring)))), bounds: boundsOf(list.flatMap((rings) => rings[0] ?? [])) };
 }
 
 function flat(positions: readonly Position[]): Float64Array {
@@ -190,7 +191,7 @@ function locateAt(shape: Shape, x: number, y: number): Where {
       return shape.points.some((p) => p[0] === x && p[1] === y) ? 'interior' : 'exterior';
     case 'lines':
       if (shape.ends.some((p) => p[0] === x && p[1] === y)) return 'boundary';
-      return shape.lines.some((line) => onLine(line, x, y)) ? 'interior' : 'exterior';
+      return shape.lines.some((line) => line.onEdge(x, y)) ? 'interior' : 'exterior';
     case 'polygons': {
       let found: Where = 'exterior';
       for (const rings of shape.polygons) {
@@ -215,31 +216,11 @@ function locateAt(shape: Shape, x: number, y: number): Where {
 }
 
 /** A polygon (outer ring, then holes): on any ring is boundary; inside the outer ring and no hole is interior. */
-function inPolygon(rings: readonly Float64Array[], x: number, y: number): Where {
-  for (const ring of rings) if (onLine(ring, x, y)) return 'boundary';
-  if (!insideRing(rings[0]!, x, y)) return 'exterior';
-  for (let h = 1; h < rings.length; h++) if (insideRing(rings[h]!, x, y)) return 'exterior';
+function inPolygon(rings: readonly RingIndex[], x: number, y: number): Where {
+  for (const ring of rings) if (ring.onEdge(x, y)) return 'boundary';
+  if (!rings[0]!.inside(x, y)) return 'exterior';
+  for (let h = 1; h < rings.length; h++) if (rings[h]!.inside(x, y)) return 'exterior';
   return 'interior';
-}
-
-/** On some segment of the flat line (ends included). */
-function onLine(c: Float64Array, x: number, y: number): boolean {
-  for (let i = 2; i < c.length; i += 2) {
-    const [ax, ay, bx, by] = [c[i - 2]!, c[i - 1]!, c[i]!, c[i + 1]!];
-    if (x < Math.min(ax, bx) || x > Math.max(ax, bx) || y < Math.min(ay, by) || y > Math.max(ay, by)) continue;
-    if ((bx - ax) * (y - ay) - (by - ay) * (x - ax) === 0) return true;
-  }
-  return false;
-}
-
-/** Crossing number, half-open in y so a ray through a vertex counts once; the point is known not to be on the ring. */
-function insideRing(c: Float64Array, x: number, y: number): boolean {
-  let inside = false;
-  for (let i = 2; i < c.length; i += 2) {
-    const [ax, ay, bx, by] = [c[i - 2]!, c[i - 1]!, c[i]!, c[i + 1]!];
-    if (ay > y !== by > y && x < ((bx - ax) * (y - ay)) / (by - ay) + ax) inside = !inside;
-  }
-  return inside;
 }
 
 function onlyPoints(g: Geometry): Position[] | undefined {

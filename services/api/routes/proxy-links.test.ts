@@ -72,9 +72,10 @@ describe('TRUST_PROXY=1: the same public origin in every absolute URL', () => {
     ["X-Forwarded-Proto + X-Forwarded-Host without a port (nginx's $host)", { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'api.example.org' }, 'https://api.example.org'],
     ['X-Forwarded-Host with a port', { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'api.example.org:8443' }, 'https://api.example.org:8443'],
     ['X-Forwarded-Port', { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'api.example.org', 'X-Forwarded-Port': '8443' }, 'https://api.example.org:8443'],
-    ['X-Forwarded-* from two proxies', { 'X-Forwarded-Proto': 'https, http', 'X-Forwarded-Host': 'api.example.org, lb.internal:8080' }, 'https://api.example.org'],
+    // TRUST_PROXY=1 trusts one hop: the entry it wrote, the right-most; one to its left is a client's word (issue 47).
+    ['X-Forwarded-* from two proxies, one trusted', { 'X-Forwarded-Proto': 'https, http', 'X-Forwarded-Host': 'api.example.org, lb.internal:8080' }, 'http://lb.internal:8080'],
     ['Forwarded', { Forwarded: 'for=192.0.2.60;proto=https;host=data.example.org' }, 'https://data.example.org'],
-    ['Forwarded from two proxies', { Forwarded: 'for=192.0.2.60;proto=https;host="data.example.org:8443", for=10.0.0.2;proto=http;host=lb.internal' }, 'https://data.example.org:8443'],
+    ['Forwarded from two proxies, one trusted', { Forwarded: 'for=192.0.2.60;proto=https;host="data.example.org:8443", for=10.0.0.2;proto=http;host=lb.internal' }, 'http://lb.internal'],
     ['Forwarded and X-Forwarded-*: Forwarded wins', { Forwarded: 'proto=https;host=data.example.org', 'X-Forwarded-Host': 'api.example.org', 'X-Forwarded-Port': '8080' }, 'https://data.example.org'],
     ['an IPv6 host', { Forwarded: 'proto=https;host="[2001:db8::1]"' }, 'https://[2001:db8::1]'],
   ])('%s', async (_name, headers, origin) => {

@@ -13,6 +13,7 @@ import type { HandlerDeps } from '../http/handler-deps.js';
 import { baseUrl } from '../http/links.js';
 import { DATA_ROUTES, PATHS, type DataRouteName } from '../http/paths.js';
 import { linesStream } from '../stream/lines-stream.js';
+import { baseTemplate, PLACEHOLDER_BASE, spliceable, templateStream, type BaseTemplate } from './base-template.js';
 import { CATALOGUE_MEDIA, catalogueJsonLd, catalogueTurtle } from './dcat.js';
 import { datasetPage, PAGE_LOCATIONS } from './dataset-page.js';
 import { locationPage } from './location-page.js';
@@ -30,6 +31,7 @@ export interface PagesDeps extends Pick<HandlerDeps, 'links'> {
 }
 
 const HTML = 'text/html; charset=utf-8';
+const MAX_INT64 = 2n ** 63n - 1n;
 const XML = 'application/xml; charset=utf-8';
 const NDJSON = 'application/x-ndjson; charset=utf-8';
 const JSONLD = 'application/ld+json; charset=utf-8';
@@ -51,6 +53,14 @@ function once(catalogue: Catalogue, key: string, make: () => string): string {
     made.set(key, (doc = make()));
   }
   return doc;
+}
+
+/** The DCAT catalogue per publication and format, for every host: written once with a placeholder base (base-template.ts). */
+const templates = new WeakMap<Catalogue, Partial<Record<CatalogueFormat, BaseTemplate>>>();
+export function catalogueTemplate(catalogue: Catalogue, format: CatalogueFormat): BaseTemplate {
+  let made = templates.get(catalogue);
+  if (!made) templates.set(catalogue, (made = {}));
+  return (made[format] ??= baseTemplate(format === 'turtle' ? catalogueTurtle(PLACEHOLDER_BASE, catalogue) : JSON.stringify(catalogueJsonLd(PLACEHOLDER_BASE, catalogue))));
 }
 
 export function registerPages(app: Hono, deps: PagesDeps, lease: (route: DataRouteName) => MiddlewareHandler): void {
@@ -77,7 +87,8 @@ export function registerPages(app: Hono, deps: PagesDeps, lease: (route: DataRou
   get('locationPage', async (c) => {
     const raw = c.req.param('id') ?? '';
     const missing = () => new ApiError('not_found', `No monitoring location with Id ${raw.slice(0, 40)} in this publication. The path is /locations/ followed by the location's Id (a whole number, the Id of ${PATHS.odata}/Locations); ${PATHS.sitemap} lists every location's page.`);
-    if (!/^[1-9][0-9]{0,18}$/.test(raw)) throw missing();
+    // Past int64 no location can have the Id; bound as it was, 9999999999999999999 was DuckDB's cast error, a 500.
+    if (!/^[1-9][0-9]{0,18}$/.test(raw) || BigInt(raw) > MAX_INT64) throw missing();
     const { snapshot, signal } = c.get('lease');
     const [location, catalogue] = await Promise.all([readLocation(snapshot, BigInt(raw), signal), catalogueOf(c)]);
     if (!location) throw missing();
@@ -91,8 +102,10 @@ export function registerPages(app: Hono, deps: PagesDeps, lease: (route: DataRou
     if (!chosen) throw new ApiError('not_acceptable', `The catalogue is served as ${CATALOGUE_MEDIA.jsonld} or ${CATALOGUE_MEDIA.turtle}: ask for one in Accept, or GET ${PATHS.catalogueJsonLd} or ${PATHS.catalogueTurtle}.`);
     const b = base(c);
     const data = await catalogueOf(c);
-    const body = once(data, `${chosen} ${b}`, () => (chosen === 'turtle' ? catalogueTurtle(b, data) : JSON.stringify(catalogueJsonLd(b, data))));
-    return c.body(body, 200, { 'Content-Type': `${CATALOGUE_MEDIA[chosen]}; charset=utf-8` });
+    const type = { 'Content-Type': `${CATALOGUE_MEDIA[chosen]}; charset=utf-8` };
+    // An operator's PUBLIC_BASE_URL with characters a document escapes is written for itself, once (KEPT_DOCUMENTS).
+    if (!spliceable(b)) return c.body(once(data, `${chosen} ${b}`, () => (chosen === 'turtle' ? catalogueTurtle(b, data) : JSON.stringify(catalogueJsonLd(b, data)))), 200, type);
+    return c.body(templateStream(catalogueTemplate(data, chosen), b), 200, type);
   };
   get('catalogue', catalogue(undefined));
   get('catalogueJsonLd', catalogue('jsonld'));
