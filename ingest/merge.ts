@@ -20,8 +20,8 @@ import { ident, literal, placeholders } from './sql.js';
  * - a dataset's rows are one Id range, so dropping it leaves every other location's range intact;
  * - the delta is numbered after the hub's high-water marks and appended at the end, so the table stays in
  *   ascending Id order physically and each new location is one contiguous range;
- * - observation_stats is ordered by LocationId and new locations have the highest Ids, so appending keeps its
- *   order; the small tables ordered otherwise (datasets, location_regions, both rollups) are rewritten in order.
+ * - observation_stats and location_summaries are ordered by LocationId and new locations have the highest Ids, so
+ *   appending keeps their order; the small tables ordered otherwise (datasets, location_regions, both rollups) are rewritten in order.
  */
 
 export interface Change {
@@ -108,6 +108,7 @@ async function dropDatasets(conn: DuckDBConnection, dois: readonly string[]): Pr
   const theirLocations = `"LocationId" IN (SELECT "Id" FROM locations WHERE ${inDois})`;
   await run(conn, `DELETE FROM observation_stats WHERE ${theirLocations}`, dois);
   await run(conn, `DELETE FROM location_regions WHERE ${theirLocations}`, dois);
+  await run(conn, `DELETE FROM location_summaries WHERE ${inDois}`, dois);
   // A dropped dataset's files leave the listing; the files themselves go once no served publication lists them.
   for (const table of ['locations', 'datasets', 'observation_rollup', 'observation_region_rollup', 'dataset_files']) {
     await run(conn, `DELETE FROM ${ident(table)} WHERE ${inDois}`, dois);
@@ -117,7 +118,7 @@ async function dropDatasets(conn: DuckDBConnection, dois: readonly string[]): Pr
 /** Appends every table of the delta; its rows are in their documented order already (writeStatistics). */
 async function appendDelta(conn: DuckDBConnection): Promise<void> {
   // dataset_files: the delta's datasets' files, written before the delta was closed (dataset-files.ts).
-  for (const table of ['observations', 'observation_stats', 'locations', 'location_regions', 'datasets', 'observation_rollup', 'observation_region_rollup', 'dataset_files'] as const) {
+  for (const table of ['observations', 'observation_stats', 'locations', 'location_regions', 'datasets', 'observation_rollup', 'observation_region_rollup', 'dataset_files', 'location_summaries'] as const) {
     const cols = columnNames(table).map(ident).join(', ');
     await run(conn, `INSERT INTO ${ident(table)} (${cols}) SELECT ${cols} FROM delta.${ident(table)}`);
   }

@@ -1,5 +1,6 @@
 import type { FieldDef, FieldType } from './field.js';
 import { locationFields } from './location-fields.js';
+import { locationSummaryFields } from './location-summary-fields.js';
 import { metadataFields } from './metadata-fields.js';
 import { observationFields } from './observation-fields.js';
 import { recordFields } from './record-fields.js';
@@ -105,6 +106,9 @@ export const storageTables = {
   // and otherwise rollup dimensions sums the rollup's rows instead of semi-joining the far larger statistics table
   // to the region's locations.
   observation_region_rollup: [{ column: storageKeys.regionId, sqlType: 'VARCHAR', nullable: false }, ...rollupColumns],
+  // One row per location × CharacteristicName × ResultSampleFraction × MethodSpeciation × ResultUnit (issue 48), in Id
+  // order: built by the statistics stage from a build's observations, so a delta holds its datasets' rows alone.
+  location_summaries: columnsOf(locationSummaryFields),
   tributary_meta: [
     { column: 'key', sqlType: 'VARCHAR', nullable: false },
     { column: 'value', sqlType: 'VARCHAR', nullable: false },
@@ -142,6 +146,7 @@ export const locationIdColumns = {
   observations: storageKeys.locationId,
   observation_stats: storageKeys.locationId,
   location_regions: storageKeys.locationId,
+  location_summaries: storageKeys.locationId,
 } as const satisfies Partial<Record<StorageTable, string>>;
 
 /**
@@ -159,7 +164,7 @@ export function columnNames(table: StorageTable): string[] {
 }
 
 /** Schema version written to `tributary_meta`; the API refuses a file of another version. */
-export const STORAGE_SCHEMA_VERSION = '6';
+export const STORAGE_SCHEMA_VERSION = '7';
 
 /** `CREATE TABLE` for one storage table. Identifiers come from the catalogue only. */
 export function createTableSql(table: StorageTable): string {
