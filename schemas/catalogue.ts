@@ -1,6 +1,7 @@
-import type { DimensionDef, ResourceDef, ResourceName } from './field.js';
+import type { DimensionDef, FieldDef, OwnTable, ResourceDef, ResourceName } from './field.js';
 import { dimensionAliases, dimensions } from './dimensions.js';
 import { locationFields } from './location-fields.js';
+import { locationSummaryFields } from './location-summary-fields.js';
 import { metadataFields } from './metadata-fields.js';
 import { observationFields } from './observation-fields.js';
 import { recordFields } from './record-fields.js';
@@ -14,7 +15,27 @@ const observationFilters = [
   'ResultValue', 'ActivityStartDate',
 ] as const;
 
-/** The four resources of `/v1/odata/v4`, in the order the service document lists them. */
+const sharedDimension = new Map(dimensions.map((d) => [d.name, d]));
+
+/** What `$filter` cannot compare (coerce in the planner refuses them): lists and times of day. */
+const comparable = (f: FieldDef) => f.type !== 'string[]' && f.type !== 'date[]' && f.type !== 'time';
+
+/**
+ * A resource on a table of its own (`ownTables`): every comparable field is filterable, under the shared dimension
+ * of its name (which must list this table's column: schemas/catalogue.test.ts) or a dimension of its own; with a
+ * LocationId, also its location's fields (type, coordinates, regions), read from `locations` by that Id.
+ */
+function ownResource(def: Omit<ResourceDef, 'key' | 'filterable' | 'ownDimensions'> & { readonly table: OwnTable }): ResourceDef {
+  const fields = def.fields.filter((f) => f.selectable && comparable(f));
+  const ownDimensions = fields
+    .filter((f) => !sharedDimension.has(f.name))
+    .map((f): DimensionDef => ({ name: f.name, type: f.type, columns: { [def.table]: f.column }, ...(f.nullable ? { nullable: true } : {}), description: f.description }));
+  const located = def.fields.some((f) => f.name === 'LocationId');
+  const ofLocation = located ? ['MonitoringLocationType', 'RegionId', 'Latitude', 'Longitude'] : [];
+  return { ...def, key: 'Id', filterable: [...fields.map((f) => f.name), ...ofLocation], ownDimensions };
+}
+
+/** The resources of `/v1/odata/v4`, in the order the service document lists them. */
 export const resources: readonly ResourceDef[] = [
   {
     name: 'Metadata', entityType: 'Dataset', table: 'datasets', key: 'Id', fields: metadataFields,
@@ -36,6 +57,12 @@ export const resources: readonly ResourceDef[] = [
     filterable: observationFilters,
     description: 'Observations with their dataset and location columns, in the DataStream upload schema: the extract format.',
   },
+  ownResource({
+    name: 'LocationSummaries', entityType: 'LocationSummary', table: 'location_summaries', fields: locationSummaryFields,
+    description:
+      'One row per location, CharacteristicName, ResultSampleFraction, MethodSpeciation and ResultUnit: counts, first and last dates, ' +
+      'min, max, mean, exact median, P10 and P90 of ResultValue, and the latest result. Filters on the location (MonitoringLocationType, RegionId) select the rows of matching locations.',
+  }),
 ];
 
 const byName = new Map(resources.map((r) => [r.name, r]));
@@ -45,9 +72,10 @@ export function getResource(name: string): ResourceDef | undefined {
   return byName.get(name as ResourceName);
 }
 
-/** A dimension by its name or an accepted alias. */
-export function getDimension(name: string): DimensionDef | undefined {
-  return dimensionByName.get(Object.hasOwn(dimensionAliases, name) ? dimensionAliases[name]! : name);
+/** A dimension by its name or an accepted alias; the resource's own dimensions first, when given one. */
+export function getDimension(name: string, resource?: ResourceDef): DimensionDef | undefined {
+  const own = resource?.ownDimensions?.find((d) => d.name === name);
+  return own ?? dimensionByName.get(Object.hasOwn(dimensionAliases, name) ? dimensionAliases[name]! : name);
 }
 
 /** The filter names a resource accepts, aliases included, for error messages and documentation. */

@@ -6,11 +6,11 @@ import type { DimensionDef } from './field.js';
  * from it; location-level ones join `locations`; the row-level ones (a value, a date) only the observations hold.
  */
 export const dimensions: readonly DimensionDef[] = [
-  { name: 'DOI', type: 'string', columns: { datasets: 'DOI', locations: 'DOI', observations: 'DOI', observation_rollup: 'DOI' }, description: 'Dataset DOI, e.g. 10.25976/abcd-ef12.' },
-  { name: 'LocationId', type: 'integer', columns: { locations: 'Id', observations: 'LocationId', observation_stats: 'LocationId' }, description: 'Location Id.' },
+  { name: 'DOI', type: 'string', columns: { datasets: 'DOI', locations: 'DOI', observations: 'DOI', observation_rollup: 'DOI', location_summaries: 'DOI' }, description: 'Dataset DOI, e.g. 10.25976/abcd-ef12.' },
+  { name: 'LocationId', type: 'integer', columns: { locations: 'Id', observations: 'LocationId', observation_stats: 'LocationId', location_summaries: 'LocationId' }, description: 'Location Id.' },
   { name: 'ActivityMediaName', type: 'string', columns: { observations: 'ActivityMediaName', observation_stats: 'ActivityMediaName', observation_rollup: 'ActivityMediaName' }, description: 'Medium sampled, e.g. Surface Water.' },
   { name: 'ActivityGroupType', type: 'string', columns: { observations: 'ActivityGroupType', observation_stats: 'ActivityGroupType', observation_rollup: 'ActivityGroupType' }, description: 'Group of the ActivityType: Continuous Data, Field Measure, Lab Sample, Quality Control - Field Measure, Quality Control - Lab Sample, Other, Unspecified.' },
-  { name: 'CharacteristicName', type: 'string', columns: { observations: 'CharacteristicName', observation_stats: 'CharacteristicName', observation_rollup: 'CharacteristicName' }, description: 'What was measured, e.g. pH.' },
+  { name: 'CharacteristicName', type: 'string', columns: { observations: 'CharacteristicName', observation_stats: 'CharacteristicName', observation_rollup: 'CharacteristicName', location_summaries: 'CharacteristicName' }, description: 'What was measured, e.g. pH.' },
   { name: 'MonitoringLocationType', type: 'string', columns: { locations: 'MonitoringLocationType', observations: 'MonitoringLocationType', observation_rollup: 'MonitoringLocationType' }, description: 'Kind of water body, e.g. River/Stream.' },
   { name: 'ActivityStartYear', type: 'integer', columns: { observations: 'ActivityStartYear', observation_stats: 'ActivityStartYear', observation_rollup: 'ActivityStartYear' }, description: 'Year of ActivityStartDate.' },
   // Row-level: no statistics table holds them, so a page, a count or an $apply with one reads the observations.

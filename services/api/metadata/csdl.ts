@@ -14,7 +14,7 @@ import {
   type ResourceDef,
 } from '../../../schemas/index.js';
 import { FORMAT_NAMES, FORMATS } from '../formats.js';
-import { GROUPABLE } from '../query/plan.js';
+import { groupableOf, offersApply } from '../query/plan.js';
 import { PATHS } from '../http/paths.js';
 import { el, renderXml, type XmlNode } from './xml.js';
 
@@ -114,25 +114,25 @@ export function filterOnlyNames(resource: ResourceDef): string[] {
 
 function filterOnlyText(resource: ResourceDef): string {
   const names = filterOnlyNames(resource).map((name) => {
-    const dim = getDimension(name);
+    const dim = getDimension(name, resource);
     return `${name}${dim && dim.name !== name ? ` (alias of ${dim.name})` : ''}: ${dim?.description ?? ''}`;
   });
   return names.length === 0
     ? ''
     : ` $filter also accepts names that are not properties of ${resource.entityType}. ${names.join(' ')}` +
-        (resource.table === 'observations' ? '' : ' A filter on an observation-level name selects rows with at least one matching observation.');
+        (resource.table === 'observations' ? '' : resource.ownDimensions ? " Those are the row's location's." : ' A filter on an observation-level name selects rows with at least one matching observation.');
 }
 
 function entitySet(resource: ResourceDef): XmlNode {
   const filterable = resource.fields.filter((f) => resource.filterable.includes(f.name)).map((f) => f.name);
   const nonFilterable = resource.fields.filter((f) => !filterable.includes(f.name)).map((f) => f.name);
-  const aggregates = resource.table === 'observations';
+  const aggregates = offersApply(resource);
   return el('EntitySet', { Name: resource.name, EntityType: `${CSDL_NAMESPACE}.${resource.entityType}` }, [
     description(resource.description),
     description(
       `Results come in Id order, at most $top rows a page; follow @odata.nextLink (also in the Link header). ` +
         `Filterable: ${filterNames(resource).join(', ')}.${filterOnlyText(resource)}` +
-        (aggregates ? ` $apply=[filter(…)/]groupby((F1,…),aggregate($count as Alias)) groups by ${GROUPABLE.join(', ')}.` : ''),
+        (aggregates ? ` $apply=[filter(…)/]groupby((F1,…),aggregate($count as Alias)) groups by ${groupableOf(resource).join(', ')}.` : ''),
       'Core.LongDescription',
     ),
     annotation('Capabilities.FilterRestrictions', {}, [

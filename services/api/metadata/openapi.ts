@@ -6,7 +6,7 @@ import { filterNames, nullOnWire, resources, type FieldDef, type FieldType, type
 import { API_ERROR_CODES } from '../errors.js';
 import { FORMAT_NAMES, FORMATS } from '../formats.js';
 import { FILTER_LIMITS, ODATA_ERROR_CODES, TOP_RANGE } from '../odata/index.js';
-import { DEFAULT_TOP, GROUPABLE } from '../query/plan.js';
+import { DEFAULT_TOP, groupableOf, offersApply } from '../query/plan.js';
 import { PLAN_ERROR_CODES } from '../query/plan-error.js';
 import { PATHS, PIN_PARAMETER_DOC, PUBLICATION_HEADER } from '../http/paths.js';
 import { COUNT_HEADER, DEFAULT_EXPORT_FORMAT, EXPORT_FORMAT_NAMES, EXPORT_FORMATS, EXPORT_RESOURCES } from '../export-formats.js';
@@ -119,7 +119,8 @@ function queryInBodyOperation(resource: ResourceDef): Schema {
 }
 
 function collectionOperation(resource: ResourceDef): Schema {
-  const aggregates = resource.table === 'observations';
+  const aggregates = offersApply(resource);
+  const own = resource.ownDimensions !== undefined;
   const selectable = resource.fields.filter((f) => f.selectable).map((f) => f.name);
   const keyType = resource.fields.find((f) => f.name === resource.key)?.type;
   const filterOnly = filterOnlyNames(resource);
@@ -135,10 +136,10 @@ function collectionOperation(resource: ResourceDef): Schema {
         `OData filter: eq ne lt gt le ge (and DataStream's lte gte), in (…), and or not, parentheses, startswith/endswith/contains on text, null, ` +
         `and over each row's location point (named Location): geo.intersects(Location,geography'SRID=4326;POLYGON((…))') and geo.distance(Location,geography'SRID=4326;POINT(lon lat)') le <metres>. ` +
         `Names: ${filterNames(resource).join(', ')}.` +
-        (filterOnly.length ? ` Of these, ${filterOnly.join(', ')} are not fields of ${resource.name}${aggregates ? '' : ': they select rows with at least one matching observation'}.` : '') +
+        (filterOnly.length ? ` Of these, ${filterOnly.join(', ')} are not fields of ${resource.name}${own ? ": they are the row's location's" : aggregates ? '' : ': they select rows with at least one matching observation'}.` : '') +
         ` Limits: nesting ${FILTER_LIMITS.maxDepth}, ${FILTER_LIMITS.maxInValues} values per in list, ${FILTER_LIMITS.maxTerms} conditions.`,
       schema: { type: 'string' },
-      example: aggregates ? "CharacteristicName eq 'pH' and ActivityStartYear ge 2020" : "DOI eq '10.25976/abcd-ef12'",
+      example: aggregates && !own ? "CharacteristicName eq 'pH' and ActivityStartYear ge 2020" : "DOI eq '10.25976/abcd-ef12'",
     },
     { $ref: '#/components/parameters/top' },
     {
@@ -150,7 +151,7 @@ function collectionOperation(resource: ResourceDef): Schema {
     ...(aggregates
       ? [{
           name: '$apply', in: 'query',
-          description: `[filter(…)/]groupby((F1,…),aggregate($count as Alias)), answered from the statistics table. Group by: ${GROUPABLE.join(', ')}.`,
+          description: `[filter(…)/]groupby((F1,…),aggregate($count as Alias)), answered from ${own ? 'the table' : 'the statistics table'}. Group by: ${groupableOf(resource).join(', ')}.`,
           schema: { type: 'string' },
           example: 'groupby((CharacteristicName),aggregate($count as Count))',
         }]

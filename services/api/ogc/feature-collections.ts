@@ -6,7 +6,7 @@
  */
 import { getDimension, getResource, type DimensionDef, type ResourceDef } from '../../../schemas/index.js';
 
-export type FeatureCollectionId = 'locations' | 'observations';
+export type FeatureCollectionId = 'locations' | 'observations' | 'location-summaries';
 
 export interface FeatureCollectionDef {
   readonly id: FeatureCollectionId;
@@ -45,6 +45,17 @@ export const FEATURE_COLLECTIONS: readonly FeatureCollectionDef[] = [
     odataResource: records,
     point: { latitude: 'MonitoringLocationLatitude', longitude: 'MonitoringLocationLongitude' },
   },
+  // USGS's latest-continuous as one collection: `CharacteristicName=pH` is the latest pH (and its range) at every site.
+  {
+    id: 'location-summaries',
+    title: 'Location summaries',
+    description:
+      "A point per location and CharacteristicName (with ResultSampleFraction, MethodSpeciation and ResultUnit) at the location's coordinates, " +
+      'with the fields of /v1/odata/v4/LocationSummaries: counts, dates, min, max, mean, median, P10, P90 and the latest result.',
+    resource: resource('LocationSummaries'),
+    odataResource: resource('LocationSummaries'),
+    point: { latitude: 'Latitude', longitude: 'Longitude' },
+  },
 ];
 
 export function featureCollection(id: string): FeatureCollectionDef | undefined {
@@ -54,7 +65,7 @@ export function featureCollection(id: string): FeatureCollectionDef | undefined 
 /** The dimensions a collection filters by: its queryables and its field query parameters. */
 export function queryableDimensions(collection: FeatureCollectionDef): DimensionDef[] {
   return collection.resource.filterable.map((name) => {
-    const dim = getDimension(name);
+    const dim = getDimension(name, collection.resource);
     if (!dim) throw new Error(`no dimension ${name}`);
     return dim;
   });

@@ -1,6 +1,7 @@
-import { locationIdColumns, storageKeys, type DimensionDef } from '../../../schemas/index.js';
+import { isOwnTable, locationIdColumns, storageKeys, type DimensionDef } from '../../../schemas/index.js';
 import type { ApplyPlan } from './plan.js';
 import { countSources, total } from './count-sources.js';
+import { compileOwnApply } from './compile-own-apply.js';
 import { FilterCompiler } from './filter-compiler.js';
 import { whereClause } from './resource-where.js';
 import { column, ident, Params, type CompiledQuery } from './sql.js';
@@ -29,6 +30,7 @@ import {
  * // { sql: 'SELECT r."CharacteristicName" AS g0, SUM(r."n")::BIGINT AS n FROM "observation_rollup" r GROUP BY g0 ORDER BY g0 LIMIT 1001', params: [] }
  */
 export function compileApply(plan: ApplyPlan): CompiledQuery {
+  if (isOwnTable(plan.resource.table)) return compileOwnApply(plan);
   const params = new Params();
   const sources = countSources(plan.where, plan.groupBy);
   const fact = sources[0]!;

@@ -5,6 +5,7 @@
 import {
   filterNames,
   getDimension,
+  isOwnTable,
   resources,
   type DimensionDef,
   type FieldDef,
@@ -115,15 +116,16 @@ export function planQuery(query: Query, resource: ResourceDef): Plan {
 
 function planApply(query: Query, resource: ResourceDef, where: Cond | undefined): ApplyPlan {
   const apply = query.apply!;
-  if (resource.table !== 'observations') {
-    throw new PlanError('unsupported_apply', `$apply is offered on Observations and Records; on ${resource.name} use $filter and $count=true.`, { parameter: '$apply' });
+  if (resource.table !== 'observations' && !isOwnTable(resource.table)) {
+    throw new PlanError('unsupported_apply', `$apply is offered on ${resources.filter(offersApply).map((r) => r.name).join(', ')}; on ${resource.name} use $filter and $count=true.`, { parameter: '$apply' });
   }
+  const groupable = groupableOf(resource);
   const groupBy = apply.groupBy.map((p) => {
-    const dim = getDimension(p.name);
-    if (!dim || !(GROUPABLE as readonly string[]).includes(dim.name)) {
+    const dim = getDimension(p.name, resource);
+    if (!dim || !groupable.includes(dim.name)) {
       throw new PlanError(
         'unsupported_apply',
-        `$apply can group by ${GROUPABLE.join(', ')}; '${p.name}' is not one of them.`,
+        `$apply on ${resource.name} can group by ${groupable.join(', ')}; '${p.name}' is not one of them.`,
         { parameter: '$apply', offset: p.offset },
       );
     }
@@ -138,6 +140,16 @@ function planApply(query: Query, resource: ResourceDef, where: Cond | undefined)
     throw new PlanError('unsupported_apply', `The count alias '${apply.countAlias}' must be a plain name that is not a grouped field.`, { parameter: '$apply' });
   }
   return { kind: 'apply', resource, where: both, groupBy, countAlias: apply.countAlias, top: query.top ?? DEFAULT_TOP, after: query.skiptoken?.value as bigint | undefined };
+}
+
+/** What `$apply` groups by: a table of its own is counted over itself, so whatever it filters by. */
+export function groupableOf(resource: ResourceDef): readonly string[] {
+  return isOwnTable(resource.table) ? resource.filterable : GROUPABLE;
+}
+
+/** Whether `$apply` runs on the resource: the observations (over the statistics) and the tables of their own. */
+export function offersApply(resource: ResourceDef): boolean {
+  return resource.table === 'observations' || isOwnTable(resource.table);
 }
 
 function planSelect(select: readonly Property[] | undefined, resource: ResourceDef): FieldDef[] {
@@ -211,7 +223,7 @@ function planFilter(expr: Expr, resource: ResourceDef): Cond {
 }
 
 function resolveDimension(p: Property, resource: ResourceDef): DimensionDef {
-  const dim = getDimension(p.name);
+  const dim = getDimension(p.name, resource);
   if (!dim || !resource.filterable.includes(dim.name)) {
     const valid = filterNames(resource);
     const list = `Filterable fields of ${resource.name}: ${valid.join(', ')}.`;
