@@ -1,8 +1,11 @@
 import type { FieldDef, FieldType } from './field.js';
+import { guidelineComparisonFields } from './guideline-comparison-fields.js';
+import { guidelineFields } from './guideline-fields.js';
 import { locationFields } from './location-fields.js';
 import { metadataFields } from './metadata-fields.js';
 import { observationFields } from './observation-fields.js';
 import { recordFields } from './record-fields.js';
+import { waterQualityIndexFields } from './water-quality-index-fields.js';
 
 /** DuckDB column type of each logical type. */
 export const duckdbTypes: Readonly<Record<FieldType, string>> = {
@@ -105,6 +108,20 @@ export const storageTables = {
   // and otherwise rollup dimensions sums the rollup's rows instead of semi-joining the far larger statistics table
   // to the region's locations.
   observation_region_rollup: [{ column: storageKeys.regionId, sqlType: 'VARCHAR', nullable: false }, ...rollupColumns],
+  // Issue 45. The guideline summary as served (ingest/guidelines/), replaced whole by each publish.
+  guidelines: columnsOf(guidelineFields),
+  // One row per observation × applicable guideline, in Id order (ObservationId × 4096 + GuidelineId), so a dataset's
+  // rows are one Id range like its observations. The three dimension columns after the served fields are stored,
+  // not served: the location's type and the observation's medium and group, so that comparisons filter by them
+  // without a join.
+  guideline_comparisons: [
+    ...columnsOf(guidelineComparisonFields),
+    { column: 'MonitoringLocationType', sqlType: 'VARCHAR', nullable: false },
+    { column: 'ActivityMediaName', sqlType: 'VARCHAR', nullable: false },
+    { column: 'ActivityGroupType', sqlType: 'VARCHAR', nullable: false },
+  ],
+  // The CCME Water Quality Index per location, year and publisher, ordered by LocationId, Year, Publisher.
+  water_quality_index: columnsOf(waterQualityIndexFields),
   tributary_meta: [
     { column: 'key', sqlType: 'VARCHAR', nullable: false },
     { column: 'value', sqlType: 'VARCHAR', nullable: false },
@@ -159,7 +176,7 @@ export function columnNames(table: StorageTable): string[] {
 }
 
 /** Schema version written to `tributary_meta`; the API refuses a file of another version. */
-export const STORAGE_SCHEMA_VERSION = '6';
+export const STORAGE_SCHEMA_VERSION = '7';
 
 /** `CREATE TABLE` for one storage table. Identifiers come from the catalogue only. */
 export function createTableSql(table: StorageTable): string {
