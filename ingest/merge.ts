@@ -104,13 +104,15 @@ async function dropDatasets(conn: DuckDBConnection, dois: readonly string[]): Pr
   const ranges = await all(conn, `SELECT "DOI", min(first_obs_id) AS lo, max(last_obs_id) AS hi FROM locations WHERE ${inDois} GROUP BY "DOI"`, dois);
   for (const r of ranges) {
     await run(conn, 'DELETE FROM observations WHERE "Id" BETWEEN $1 AND $2 AND "DOI" = $3', [r.lo as bigint, r.hi as bigint, String(r.DOI)]);
+    // Its comparisons are the Id range of its observations × 4096 (guideline_comparisons' Id), zone maps again.
+    await run(conn, 'DELETE FROM guideline_comparisons WHERE "Id" BETWEEN $1 * 4096 AND $2 * 4096 + 4095 AND "DOI" = $3', [r.lo as bigint, r.hi as bigint, String(r.DOI)]);
   }
   const theirLocations = `"LocationId" IN (SELECT "Id" FROM locations WHERE ${inDois})`;
   await run(conn, `DELETE FROM observation_stats WHERE ${theirLocations}`, dois);
   await run(conn, `DELETE FROM location_regions WHERE ${theirLocations}`, dois);
   await run(conn, `DELETE FROM location_summaries WHERE ${inDois}`, dois);
   // A dropped dataset's files leave the listing; the files themselves go once no served publication lists them.
-  for (const table of ['locations', 'datasets', 'observation_rollup', 'observation_region_rollup', 'dataset_files']) {
+  for (const table of ['locations', 'datasets', 'observation_rollup', 'observation_region_rollup', 'dataset_files', 'water_quality_index']) {
     await run(conn, `DELETE FROM ${ident(table)} WHERE ${inDois}`, dois);
   }
 }
@@ -118,10 +120,16 @@ async function dropDatasets(conn: DuckDBConnection, dois: readonly string[]): Pr
 /** Appends every table of the delta; its rows are in their documented order already (writeStatistics). */
 async function appendDelta(conn: DuckDBConnection): Promise<void> {
   // dataset_files: the delta's datasets' files, written before the delta was closed (dataset-files.ts).
-  for (const table of ['observations', 'observation_stats', 'locations', 'location_regions', 'datasets', 'observation_rollup', 'observation_region_rollup', 'dataset_files', 'location_summaries'] as const) {
+  // guideline_comparisons and water_quality_index: the delta's are numbered after the hub's (observation and
+  // location Ids), so appending keeps both in their order; location_summaries likewise (by LocationId).
+  for (const table of ['observations', 'observation_stats', 'locations', 'location_regions', 'datasets', 'observation_rollup', 'observation_region_rollup', 'dataset_files', 'location_summaries', 'guideline_comparisons', 'water_quality_index'] as const) {
     const cols = columnNames(table).map(ident).join(', ');
     await run(conn, `INSERT INTO ${ident(table)} (${cols}) SELECT ${cols} FROM delta.${ident(table)}`);
   }
+  // The guideline summary is the ingest's own (ingest/guidelines/): each publish serves the one it compared with.
+  const cols = columnNames('guidelines').map(ident).join(', ');
+  await run(conn, 'DELETE FROM guidelines');
+  await run(conn, `INSERT INTO guidelines (${cols}) SELECT ${cols} FROM delta.guidelines ORDER BY "Id"`);
 }
 
 async function rewriteInOrder(conn: DuckDBConnection, table: StorageTable, order: string): Promise<void> {
