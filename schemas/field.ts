@@ -49,7 +49,7 @@ export function nullOnWire(f: FieldDef): boolean {
  * and, when they have a LocationId, by their location's (MonitoringLocationType, RegionId) through `locations`.
  * Counted, grouped and paged over themselves: no statistics table stands for them.
  */
-export const ownTables = ['location_summaries'] as const;
+export const ownTables = ['location_summaries', 'guidelines', 'guideline_comparisons', 'water_quality_index'] as const;
 export type OwnTable = (typeof ownTables)[number];
 
 export function isOwnTable(table: string): table is OwnTable {

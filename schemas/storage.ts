@@ -164,6 +164,8 @@ export const locationIdColumns = {
   observation_stats: storageKeys.locationId,
   location_regions: storageKeys.locationId,
   location_summaries: storageKeys.locationId,
+  guideline_comparisons: storageKeys.locationId,
+  water_quality_index: storageKeys.locationId,
 } as const satisfies Partial<Record<StorageTable, string>>;
 
 /**

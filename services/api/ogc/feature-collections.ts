@@ -6,7 +6,7 @@
  */
 import { getDimension, getResource, type DimensionDef, type ResourceDef } from '../../../schemas/index.js';
 
-export type FeatureCollectionId = 'locations' | 'observations' | 'location-summaries';
+export type FeatureCollectionId = 'locations' | 'observations' | 'location-summaries' | 'guideline-comparisons' | 'water-quality-index';
 
 export interface FeatureCollectionDef {
   readonly id: FeatureCollectionId;
@@ -54,6 +54,26 @@ export const FEATURE_COLLECTIONS: readonly FeatureCollectionDef[] = [
       'with the fields of /v1/odata/v4/LocationSummaries: counts, dates, min, max, mean, median, P10, P90 and the latest result.',
     resource: resource('LocationSummaries'),
     odataResource: resource('LocationSummaries'),
+    point: { latitude: 'Latitude', longitude: 'Longitude' },
+  },
+  {
+    id: 'guideline-comparisons',
+    title: 'Guideline comparisons',
+    description:
+      "A point per observation and applicable guideline at the location's coordinates, with the fields of /v1/odata/v4/GuidelineComparisons: " +
+      'the bounds in the result\'s unit, the Verdict (exceeds, meets, indeterminate) and its Reason. Verdict=exceeds maps the exceedances.',
+    resource: resource('GuidelineComparisons'),
+    odataResource: resource('GuidelineComparisons'),
+    point: { latitude: 'Latitude', longitude: 'Longitude' },
+  },
+  {
+    id: 'water-quality-index',
+    title: 'Water quality index',
+    description:
+      "A point per location, year and publisher at the location's coordinates, with the fields of /v1/odata/v4/WaterQualityIndex: " +
+      'the CCME Water Quality Index, its factors and its Category, so a map of categories is one request (Year=2020).',
+    resource: resource('WaterQualityIndex'),
+    odataResource: resource('WaterQualityIndex'),
     point: { latitude: 'Latitude', longitude: 'Longitude' },
   },
 ];
