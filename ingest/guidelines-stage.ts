@@ -286,7 +286,9 @@ async function writeComparisons(conn: DuckDBConnection): Promise<number> {
      FROM v`,
   );
   const bound = `CASE Bound WHEN 'maximum' THEN ${num('U')} WHEN 'minimum' THEN ${num('L')} ELSE ${num('L')} || '–' || ${num('U')} END || ' ' || coalesce(r_unit, '')`;
-  const reason = `NULLIF(concat_ws('; ',
+  // A result with nothing to compare says so alone; otherwise each applicable sentence, in this order.
+  const nothing = `"ResultValue" IS NULL AND (limit_value IS NULL OR NOT coalesce(below OR above, false))`;
+  const reason = `CASE WHEN ${nothing} THEN coalesce("ResultDetectionCondition" || ': no value or limit to compare', 'no value and no detection condition') ELSE NULLIF(concat_ws('; ',
       CASE WHEN r_unit IS NULL THEN 'the result has no unit'
            WHEN NOT converts THEN 'unit ' || r_unit || ' does not convert to the guideline''s unit ' || CASE WHEN g_unit = '' THEN '(none)' ELSE g_unit END END,
       CASE WHEN is_formula AND lo_g IS NULL AND hi_g IS NULL THEN coalesce(missing, 'the inputs fall outside every case of the formula') END,
@@ -294,14 +296,13 @@ async function writeComparisons(conn: DuckDBConnection): Promise<number> {
       CASE WHEN is_formula AND len(clamps) > 0 THEN array_to_string(clamps, '; ') END,
       CASE WHEN bounded AND "ResultValue" IS NULL THEN
         CASE
-          WHEN "ResultDetectionCondition" IS NULL THEN 'no value and no detection condition'
-          WHEN d IS NULL AND limit_value IS NOT NULL THEN "ResultDetectionCondition" || ': its limit''s unit ' || coalesce(limit_unit, '(none)') || ' does not convert to ' || r_unit
-          WHEN d IS NULL OR NOT (below OR above) THEN "ResultDetectionCondition" || ': no value or limit to compare'
+          WHEN d IS NULL THEN "ResultDetectionCondition" || ': its limit''s unit ' || coalesce(limit_unit, '(none)') || ' does not convert to ' || r_unit
           WHEN Verdict = 'meets' THEN "ResultDetectionCondition" || ': its limit ' || ${num('d')} || ' ' || r_unit || ' is within the guideline (' || ${bound} || ')'
           WHEN Verdict = 'exceeds' THEN "ResultDetectionCondition" || ': its limit ' || ${num('d')} || ' ' || r_unit || ' is outside the guideline (' || ${bound} || ')'
-          ELSE "ResultDetectionCondition" || ': its limit ' || ${num('d')} || ' ' || r_unit || ' cannot tell against the guideline (' || ${bound} || ')'
+          WHEN Bound = 'range' AND above THEN "ResultDetectionCondition" || ': a lower limit (' || ${num('d')} || ' ' || r_unit || ') cannot place a result within a range (' || ${bound} || ')'
+          ELSE "ResultDetectionCondition" || ': its limit ' || ${num('d')} || ' ' || r_unit || ' is ' || CASE WHEN below THEN 'above' ELSE 'below' END || ' the guideline (' || ${bound} || '), so the result may or may not exceed it'
         END
-      END), '')`;
+      END), '') END`;
   const cols = columnNames('guideline_comparisons');
   const exprs: Record<string, string> = {
     Id: 'ObservationId * 4096 + GuidelineId', GuidelineLower: 'L', GuidelineUpper: 'U', Reason: reason, Inputs: 'inputs_json', ResultUnit: 'r_unit',
