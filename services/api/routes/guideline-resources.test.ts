@@ -103,6 +103,22 @@ describe('GuidelineComparisons', () => {
     expect(new Map(groups.map((g) => [JSON.stringify([Number(g['LocationId']), g['CharacteristicName'], g['Verdict']]), Number(g['N'])]))).toEqual(want);
   });
 
+  it("answers the explorer's exceedance cube: exceedances by every facet field, and by region too", async () => {
+    const fields = 'DOI,CharacteristicName,ActivityMediaName,ActivityGroupType,MonitoringLocationType,ActivityStartYear';
+    const exceeds = comparisons.filter((c) => c['Verdict'] === 'exceeds');
+    const cube = (groups: string) => allPages(`/v1/odata/v4/GuidelineComparisons?$apply=${enc(`groupby((${groups}),aggregate($count as Count))`)}&$filter=${enc("Verdict eq 'exceeds'")}&$top=10000`);
+    const want = new Map<string, number>();
+    for (const c of exceeds) {
+      const key = JSON.stringify(fields.split(',').map((f) => c[f]));
+      want.set(key, (want.get(key) ?? 0) + 1);
+    }
+    const got = await cube(fields);
+    expect(new Map(got.map((g) => [JSON.stringify(fields.split(',').map((f) => g[f])), Number(g['Count'])]))).toEqual(want);
+    const regional = await cube(`RegionId,${fields}`);
+    const pacificRows = regional.filter((g) => g['RegionId'] === 'hub.pacific').reduce((n, g) => n + Number(g['Count']), 0);
+    expect(pacificRows).toBe(exceeds.filter((c) => pacific.has(Number(c['LocationId']))).length);
+  });
+
   it('exports every matching row (NDJSON, CSV), counted before the first byte', async () => {
     const filter = enc("Verdict ne 'meets'");
     const want = comparisons.filter((c) => c['Verdict'] !== 'meets');
