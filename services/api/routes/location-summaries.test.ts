@@ -6,6 +6,7 @@
  * $count, $apply, exports, the OGC collection with the location's point, and citations.
  */
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { tableFromIPC } from 'apache-arrow';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { datasetFileName, plainFilesDir } from '../../../schemas/publication-files.js';
@@ -218,6 +219,22 @@ describe('LocationSummaries', () => {
       want.set(key, (want.get(key) ?? 0) + 1);
     }
     expect(new Map(body.value.map((g) => [JSON.stringify([g['CharacteristicName'], g['MonitoringLocationType']]), Number(g['N'])]))).toEqual(want);
+  });
+
+  it("selects by its location's point (geo.distance) and pages as Arrow and CSV", async () => {
+    const [place] = await allPages('/v1/odata/v4/Locations?$select=Id,Latitude,Longitude&$top=1');
+    const near = `geo.distance(Location,geography'SRID=4326;POINT(${String(place!['Longitude'])} ${String(place!['Latitude'])})') le 1`;
+    const rows = await allPages(`/v1/odata/v4/LocationSummaries?$filter=${enc(near)}&$select=Id,LocationId`);
+    // The location itself, and any other at the same point: every summary of exactly those locations.
+    const located = new Set(rows.map((r) => Number(r['LocationId'])));
+    expect(located.has(Number(place!['Id']))).toBe(true);
+    const want = [...expected.values()].filter((r) => located.has(Number(r['LocationId']))).map((r) => Number(r['Id']));
+    expect(rows.map((r) => Number(r['Id']))).toEqual(want.sort((a, b) => a - b));
+    const arrow = tableFromIPC(new Uint8Array(await (await get('/v1/odata/v4/LocationSummaries?$format=arrow&$top=50&$select=Id,Median,LatestDate')).arrayBuffer()));
+    expect(arrow.numRows).toBe(50);
+    expect(arrow.schema.fields.map((f) => f.name)).toEqual(['Id', 'Median', 'LatestDate']);
+    const csv = await (await get('/v1/odata/v4/LocationSummaries?$format=csv&$top=5&$select=Id,CharacteristicName')).text();
+    expect(csv.split('\r\n')[0]).toBe('Id,CharacteristicName');
   });
 
   it('refuses what it cannot filter, naming the fields it can', async () => {
