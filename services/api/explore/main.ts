@@ -156,7 +156,7 @@ async function boot(): Promise<void> {
       jobs.push(located = allRows<MapLocation & { DOI: string }>(`/Locations${query({ $filter: filter, $select: 'Id,ID,Name,Latitude,Longitude,MonitoringLocationType,DOI', $top: '10000' })}`, signal, 5).then(({ rows, complete }) => {
         for (const l of rows) names.set(l.Id, l.Name);
         if (selection.shape) showDatasets([...new Set(rows.map((l) => l.DOI))].filter((doi) => selection.lists.DOI.length === 0 || selection.lists.DOI.includes(doi)));
-        map.show(rows, selection.locations, filter);
+        map.show(rows, selection.locations, filter, selection.lists.CharacteristicName);
         const sorted = [...rows].sort((a, b) => a.Name.localeCompare(b.Name)).slice(0, 1000);
         chartPicker.replaceChildren(...sorted.map((l) => new Option(`${l.Name} (${l.ID})`, String(l.Id))));
         say(byId('map-status'), `${fmt(rows.length)} matching locations${complete ? '' : ' (the first ones only)'}.`);
