@@ -257,6 +257,14 @@ describe('LocationSummaries', () => {
     }
   });
 
+  it('OGC API – Features: its queryables are its filterable fields, and its items page as HTML with a map', async () => {
+    const queryables = (await (await get('/v1/features/collections/location-summaries/queryables')).json()) as { properties: Record<string, unknown> };
+    expect(Object.keys(queryables.properties)).toEqual(expect.arrayContaining(['geometry', 'CharacteristicName', 'Median', 'LatestDate', 'RegionId', 'MonitoringLocationType']));
+    const html = await get('/v1/features/collections/location-summaries/items?CharacteristicName=pH&limit=5&f=html');
+    expect(html.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await html.text()).toContain('<svg');
+  });
+
   it('exports as Parquet with the location\'s point, and cites the datasets of its rows', async () => {
     const parquet = await get('/v1/export/LocationSummaries?$filter=' + enc("CharacteristicName eq 'pH'"));
     expect(parquet.headers.get('content-type')).toBe('application/vnd.apache.parquet');
