@@ -40,8 +40,14 @@ export async function guidelinesStage(build: IngestBuild, options: { readonly co
   const guidelines = servedGuidelines();
   await insertGuidelines(conn, guidelines);
   if (options.comparisons === false) return { guidelines: guidelines.length, comparisons: 0, indexRows: 0 };
-  await createGuidelineTables(conn, guidelines);
+  // Only the guidelines of characteristics the build measured (a publish of a few datasets pairs with few).
+  const measured = new Set((await all(conn, 'SELECT DISTINCT "CharacteristicName" AS c FROM all_stats')).map((r) => String(r.c)));
+  await createGuidelineTables(conn, guidelines.filter((g) => measured.has(g.CharacteristicName)), guidelines);
   await applicableGuidelines(conn);
+  if ((await scalarNumber(conn, 'SELECT count(*) FROM gl_lg')) === 0) {
+    await dropTemporary(conn);
+    return { guidelines: guidelines.length, comparisons: 0, indexRows: 0 };
+  }
   await formulaDays(conn);
   await convertUnits(conn);
   await collectInputs(conn);
@@ -80,7 +86,8 @@ function constantOf(g: Guideline): { lo: number; hi: number } | undefined {
   return undefined;
 }
 
-async function createGuidelineTables(conn: DuckDBConnection, guidelines: readonly Guideline[]): Promise<void> {
+/** gl_g: the guidelines compared; gl_pub: every publisher of the summary (`every`), so that ranks never vary by build. */
+async function createGuidelineTables(conn: DuckDBConnection, guidelines: readonly Guideline[], every: readonly Guideline[]): Promise<void> {
   const columns: Column[] = [
     ['GuidelineId', 'BIGINT'], ['CharacteristicName', 'VARCHAR'], ['fractions', 'VARCHAR[]'], ['MethodSpeciation', 'VARCHAR'], ['MediaName', 'VARCHAR'],
     ['Ecosystem', 'VARCHAR'], ['Publisher', 'VARCHAR'], ['ProtectionLevel', 'VARCHAR'], ['Bound', 'VARCHAR'], ['Unit', 'VARCHAR'], ['regions', 'VARCHAR[]'],
@@ -103,7 +110,7 @@ async function createGuidelineTables(conn: DuckDBConnection, guidelines: readonl
   await appendRows(conn, 'gl_eco', Object.entries(ecosystemOf), 'main', 'temp');
   // The publishers in name order: their rank orders an index row's Id after its location and year.
   await run(conn, 'CREATE OR REPLACE TEMP TABLE gl_pub (Publisher VARCHAR, rank BIGINT)');
-  const publishers = [...new Set(guidelines.map((g) => g.Publisher))].sort();
+  const publishers = [...new Set(every.map((g) => g.Publisher))].sort();
   if (publishers.length > 64) throw new Error(`the guideline summary has ${publishers.length} publishers; water_quality_index Ids hold 64`);
   await appendRows(conn, 'gl_pub', publishers.map((p, i) => [p, i]), 'main', 'temp');
   // Each location of the build: its type's ecosystem and its regions (all_regions, derive.ts).
