@@ -377,13 +377,13 @@ describe('guideline comparisons of a generated hub', () => {
     const obs = (await query(dbPath, 'SELECT o.*, l."MonitoringLocationType" AS "MonitoringLocationType" FROM observations o JOIN locations l ON l."Id" = o."LocationId" ORDER BY o."Id"')) as unknown as Obs[];
     const expected = expectedIndex(expectedComparisons(inventory, obs.map((o) => ({ ...o, Id: Number(o.Id), LocationId: Number(o.LocationId), ActivityStartYear: Number(o.ActivityStartYear) }))));
     const got = await query(dbPath, 'SELECT * FROM water_quality_index ORDER BY "Id"');
-    const key = (r: { LocationId: unknown; Year: unknown; Publisher: unknown }) => `${Number(r.LocationId)}|${Number(r.Year)}|${String(r.Publisher)}`;
+    const key = (r: { readonly [k: string]: unknown }) => `${Number(r.LocationId)}|${Number(r.Year)}|${String(r.Publisher)}`;
     expect(got.map(key).sort()).toEqual(expected.map(key).sort());
     const ccme = expected.find((e) => e.Publisher === 'CCME' && e.Year === 2022)!;
     expect(ccme.WQI, 'the river has an index against CCME').not.toBeNull();
     expect(expected.some((e) => e.WQI === null)).toBe(true);
     for (const e of expected) {
-      const r = got.find((g) => key(g as never) === key(e))!;
+      const r = got.find((g) => key(g) === key(e))!;
       for (const f of ['Variables', 'Tests', 'FailedVariables', 'FailedTests'] as const) expect(Number(r[f]), `${key(e)} ${f}`).toBe(e[f]);
       for (const f of ['F1', 'F2', 'F3', 'WQI'] as const) {
         if (e[f] === null) expect(r[f]).toBeNull();

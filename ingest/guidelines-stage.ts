@@ -40,12 +40,15 @@ export async function guidelinesStage(build: IngestBuild, options: { readonly co
   const guidelines = servedGuidelines();
   await insertGuidelines(conn, guidelines);
   if (options.comparisons === false) return { guidelines: guidelines.length, comparisons: 0, indexRows: 0 };
-  await createGuidelineTables(conn, guidelines);
-  await pairObservations(conn);
-  if ((await scalarNumber(conn, 'SELECT count(*) FROM gl_pairs')) === 0) {
+  // Only the guidelines of characteristics the build measured (a publish of a few datasets pairs with few).
+  const measured = new Set((await all(conn, 'SELECT DISTINCT "CharacteristicName" AS c FROM all_stats')).map((r) => String(r.c)));
+  await createGuidelineTables(conn, guidelines.filter((g) => measured.has(g.CharacteristicName)), guidelines);
+  await applicableGuidelines(conn);
+  if ((await scalarNumber(conn, 'SELECT count(*) FROM gl_lg')) === 0) {
     await dropTemporary(conn);
     return { guidelines: guidelines.length, comparisons: 0, indexRows: 0 };
   }
+  await formulaDays(conn);
   await convertUnits(conn);
   await collectInputs(conn);
   await evaluateFormulas(conn, guidelines);
@@ -56,7 +59,7 @@ export async function guidelinesStage(build: IngestBuild, options: { readonly co
 }
 
 async function dropTemporary(conn: DuckDBConnection): Promise<void> {
-  for (const t of ['gl_g', 'gl_media', 'gl_eco', 'gl_loc', 'gl_pairs', 'gl_units', 'gl_in', 'gl_fv', 'gl_cmp', 'gl_pub']) await run(conn, `DROP TABLE IF EXISTS ${t}`);
+  for (const t of ['gl_g', 'gl_media', 'gl_eco', 'gl_loc', 'gl_lg', 'gl_fkeys', 'gl_units', 'gl_in', 'gl_fv', 'gl_pub']) await run(conn, `DROP TABLE IF EXISTS ${t}`);
 }
 
 type Column = readonly [name: string, type: string];
@@ -83,7 +86,8 @@ function constantOf(g: Guideline): { lo: number; hi: number } | undefined {
   return undefined;
 }
 
-async function createGuidelineTables(conn: DuckDBConnection, guidelines: readonly Guideline[]): Promise<void> {
+/** gl_g: the guidelines compared; gl_pub: every publisher of the summary (`every`), so that ranks never vary by build. */
+async function createGuidelineTables(conn: DuckDBConnection, guidelines: readonly Guideline[], every: readonly Guideline[]): Promise<void> {
   const columns: Column[] = [
     ['GuidelineId', 'BIGINT'], ['CharacteristicName', 'VARCHAR'], ['fractions', 'VARCHAR[]'], ['MethodSpeciation', 'VARCHAR'], ['MediaName', 'VARCHAR'],
     ['Ecosystem', 'VARCHAR'], ['Publisher', 'VARCHAR'], ['ProtectionLevel', 'VARCHAR'], ['Bound', 'VARCHAR'], ['Unit', 'VARCHAR'], ['regions', 'VARCHAR[]'],
@@ -106,7 +110,7 @@ async function createGuidelineTables(conn: DuckDBConnection, guidelines: readonl
   await appendRows(conn, 'gl_eco', Object.entries(ecosystemOf), 'main', 'temp');
   // The publishers in name order: their rank orders an index row's Id after its location and year.
   await run(conn, 'CREATE OR REPLACE TEMP TABLE gl_pub (Publisher VARCHAR, rank BIGINT)');
-  const publishers = [...new Set(guidelines.map((g) => g.Publisher))].sort();
+  const publishers = [...new Set(every.map((g) => g.Publisher))].sort();
   if (publishers.length > 64) throw new Error(`the guideline summary has ${publishers.length} publishers; water_quality_index Ids hold 64`);
   await appendRows(conn, 'gl_pub', publishers.map((p, i) => [p, i]), 'main', 'temp');
   // Each location of the build: its type's ecosystem and its regions (all_regions, derive.ts).
@@ -119,25 +123,38 @@ async function createGuidelineTables(conn: DuckDBConnection, guidelines: readonl
   );
 }
 
-/** Each observation × each guideline that applies to it (docs/guidelines.md, "Pairing"). */
-async function pairObservations(conn: DuckDBConnection): Promise<void> {
+/**
+ * gl_lg: which guidelines apply to each location's characteristics and media (docs/guidelines.md, "Pairing"),
+ * decided once per (location, characteristic, medium) of the build's statistics (all_stats, thousands of rows)
+ * rather than per observation: the medium, the ecosystem and the jurisdiction depend on nothing else. The
+ * guideline's own columns are copied in, so that pairing an observation is one hash join on this table.
+ */
+async function applicableGuidelines(conn: DuckDBConnection): Promise<void> {
   await run(
     conn,
-    `CREATE OR REPLACE TEMP TABLE gl_pairs AS
-     SELECT o."Id" AS ObservationId, g.GuidelineId, o."DOI", o."LocationId", o."ActivityStartDate", o."ActivityStartYear", o."CharacteristicName",
-            o."ResultSampleFraction", o."MethodSpeciation", o."ResultValue", o."ResultUnit", o."ResultDetectionCondition",
-            o."ResultDetectionQuantitationLimitMeasure" AS limit_value, o."ResultDetectionQuantitationLimitUnit" AS limit_unit,
-            l.MonitoringLocationType, o."ActivityMediaName", o."ActivityGroupType",
-            g.Publisher, g.ProtectionLevel, g.Bound, g.Unit AS g_unit, g.is_formula, g.const_lo, g.const_hi, g.inputs
-     FROM observations o
-     JOIN gl_media m ON m.ActivityMediaName = o."ActivityMediaName"
-     JOIN gl_g g ON g.CharacteristicName = o."CharacteristicName" AND g.MediaName = m.MediaName
-     JOIN gl_loc l ON l.LocationId = o."LocationId"
-     WHERE (g.Ecosystem IS NULL OR g.Ecosystem = CASE WHEN o."ActivityMediaName" = ${literal(marineMedia)} THEN 'Marine' ELSE l.ecosystem END)
-       AND (len(g.fractions) = 0 OR o."ResultSampleFraction" IS NULL OR list_contains(g.fractions, o."ResultSampleFraction"))
-       AND (g.MethodSpeciation IS NULL OR o."MethodSpeciation" IS NULL OR g.MethodSpeciation = o."MethodSpeciation")
+    `CREATE OR REPLACE TEMP TABLE gl_lg AS
+     SELECT s."LocationId", s."CharacteristicName", s."ActivityMediaName", l.MonitoringLocationType, g.*
+     FROM (SELECT DISTINCT "LocationId", "CharacteristicName", CAST("ActivityMediaName" AS VARCHAR) AS "ActivityMediaName" FROM all_stats) s
+     JOIN gl_media m ON m.ActivityMediaName = s."ActivityMediaName"
+     JOIN gl_g g ON g.CharacteristicName = s."CharacteristicName" AND g.MediaName = m.MediaName
+     JOIN gl_loc l ON l.LocationId = s."LocationId"
+     WHERE (g.Ecosystem IS NULL OR g.Ecosystem = CASE WHEN s."ActivityMediaName" = ${literal(marineMedia)} THEN 'Marine' ELSE l.ecosystem END)
        AND list_has_any(g.regions, l.regions)`,
   );
+}
+
+/** The FROM and WHERE that pair each observation `o` with each applicable guideline `g`: the rest is per result. */
+function pairing(guidelineFilter = 'TRUE'): string {
+  return `FROM observations o
+     JOIN gl_lg g ON g."LocationId" = o."LocationId" AND g."CharacteristicName" = o."CharacteristicName" AND g."ActivityMediaName" = o."ActivityMediaName"
+     WHERE ${guidelineFilter}
+       AND (len(g.fractions) = 0 OR o."ResultSampleFraction" IS NULL OR list_contains(g.fractions, o."ResultSampleFraction"))
+       AND (g.MethodSpeciation IS NULL OR o."MethodSpeciation" IS NULL OR g.MethodSpeciation = o."MethodSpeciation")`;
+}
+
+/** gl_fkeys: each location-day × formula guideline compared on it (the few rows whose inputs are looked up). */
+async function formulaDays(conn: DuckDBConnection): Promise<void> {
+  await run(conn, `CREATE OR REPLACE TEMP TABLE gl_fkeys AS SELECT DISTINCT o."LocationId", o."ActivityStartDate", g.GuidelineId, g.inputs ${pairing('g.is_formula')}`);
 }
 
 /** gl_units: each distinct pair of units the comparisons and inputs convert between, converted once through UCUM. */
@@ -145,8 +162,10 @@ async function convertUnits(conn: DuckDBConnection): Promise<void> {
   const inputChars = paired.flatMap((p) => pairedInputs[p].characteristics as readonly string[]);
   const pairs = await all(
     conn,
-    `SELECT DISTINCT g_unit AS "from", coalesce("ResultUnit", limit_unit, '') AS "to" FROM gl_pairs
-     UNION SELECT DISTINCT coalesce(limit_unit, ''), coalesce("ResultUnit", limit_unit, '') FROM gl_pairs
+    `WITH u AS (SELECT DISTINCT "CharacteristicName", "ResultUnit", "ResultDetectionQuantitationLimitUnit" AS limit_unit FROM observations),
+     p AS (SELECT DISTINCT g.Unit AS g_unit, u."ResultUnit", u.limit_unit FROM u JOIN gl_g g ON g.CharacteristicName = u."CharacteristicName")
+     SELECT g_unit AS "from", coalesce("ResultUnit", limit_unit, '') AS "to" FROM p
+     UNION SELECT coalesce(limit_unit, ''), coalesce("ResultUnit", limit_unit, '') FROM p
      UNION SELECT DISTINCT coalesce("ResultUnit", ''), CASE WHEN "CharacteristicName" = 'Temperature, water' THEN 'deg C' ELSE 'mg/L' END
        FROM observations WHERE "CharacteristicName" IN (${inputChars.map(literal).join(', ')})`,
   );
@@ -172,7 +191,7 @@ async function collectInputs(conn: DuckDBConnection): Promise<void> {
   await run(
     conn,
     `CREATE OR REPLACE TEMP TABLE gl_in_raw AS
-     WITH days AS (SELECT DISTINCT "LocationId", "ActivityStartDate" FROM gl_pairs WHERE is_formula),
+     WITH days AS (SELECT DISTINCT "LocationId", "ActivityStartDate" FROM gl_fkeys),
      v AS (
        SELECT o."LocationId", o."ActivityStartDate", o."Id" AS o_id, o."CharacteristicName" AS c, o."ResultSampleFraction" AS f,
               CASE WHEN o."CharacteristicName" IN ('pH', 'pH, lab') THEN o."ResultValue" ELSE o."ResultValue" * u.factor + u."offset" END AS v
@@ -215,7 +234,7 @@ async function collectInputs(conn: DuckDBConnection): Promise<void> {
  */
 async function evaluateFormulas(conn: DuckDBConnection, guidelines: readonly Guideline[]): Promise<void> {
   // Only the formulas compared in this build: each is a CASE arm DuckDB binds whether it is used or not.
-  const present = new Set((await all(conn, 'SELECT DISTINCT GuidelineId AS id FROM gl_pairs WHERE is_formula')).map((r) => Number(r.id)));
+  const present = new Set((await all(conn, 'SELECT DISTINCT GuidelineId AS id FROM gl_fkeys')).map((r) => Number(r.id)));
   const formulas = guidelines.filter((g) => present.has(g.Id) && g.formula !== undefined && constantOf(g) === undefined);
   const compiled = formulas.map((g) => ({ id: g.Id, ...compileGuideline(g.formula!, inputUnits) }));
   const caseOf = (pick: (c: (typeof compiled)[number]) => string, otherwise: string) =>
@@ -233,7 +252,7 @@ async function evaluateFormulas(conn: DuckDBConnection, guidelines: readonly Gui
   await run(
     conn,
     `CREATE OR REPLACE TEMP TABLE gl_fv AS
-     WITH k AS (SELECT DISTINCT "LocationId", "ActivityStartDate", GuidelineId, inputs FROM gl_pairs WHERE is_formula)
+     WITH k AS (SELECT * FROM gl_fkeys)
      SELECT k."LocationId", k."ActivityStartDate", k.GuidelineId,
        ${caseOf((c) => c.lo, 'CAST(NULL AS DOUBLE)')} AS lo,
        ${caseOf((c) => c.hi, 'CAST(NULL AS DOUBLE)')} AS hi,
@@ -248,15 +267,21 @@ async function evaluateFormulas(conn: DuckDBConnection, guidelines: readonly Gui
 /** The comparisons: bounds in the result's unit, the verdict of §4, the reason, in Id order. */
 async function writeComparisons(conn: DuckDBConnection): Promise<number> {
   const num = (x: string) => `CAST(round(${x}, 6) AS VARCHAR)`;
-  await run(
-    conn,
-    `CREATE OR REPLACE TEMP TABLE gl_cmp AS
-     WITH b AS (
+  // One statement from the observations to the table: the pairs are never materialised on their own.
+  const compared = `
+     WITH p AS (
+       SELECT o."Id" AS ObservationId, g.GuidelineId, o."DOI", o."LocationId", o."ActivityStartDate", o."ActivityStartYear", o."CharacteristicName",
+              o."ResultSampleFraction", o."MethodSpeciation", o."ResultValue", o."ResultUnit", o."ResultDetectionCondition",
+              o."ResultDetectionQuantitationLimitMeasure" AS limit_value, o."ResultDetectionQuantitationLimitUnit" AS limit_unit,
+              g.MonitoringLocationType, o."ActivityMediaName", o."ActivityGroupType",
+              g.Publisher, g.ProtectionLevel, g.Bound, g.Unit AS g_unit, g.is_formula, g.const_lo, g.const_hi
+       ${pairing()}
+     ), b AS (
        SELECT p.*, coalesce(p."ResultUnit", p.limit_unit) AS r_unit,
          CASE WHEN p.is_formula THEN fv.lo ELSE p.const_lo END AS lo_g,
          CASE WHEN p.is_formula THEN fv.hi ELSE p.const_hi END AS hi_g,
          fv.clamps, fv.missing, fv.inputs_json
-       FROM gl_pairs p LEFT JOIN gl_fv fv ON p.is_formula AND fv."LocationId" = p."LocationId" AND fv."ActivityStartDate" = p."ActivityStartDate" AND fv.GuidelineId = p.GuidelineId
+       FROM p LEFT JOIN gl_fv fv ON fv."LocationId" = p."LocationId" AND fv."ActivityStartDate" = p."ActivityStartDate" AND fv.GuidelineId = p.GuidelineId
      ), c AS (
        SELECT b.*, ug.factor IS NOT NULL AS converts,
          CASE WHEN b.Bound <> 'maximum' THEN b.lo_g * ug.factor + ug."offset" END AS L,
@@ -269,7 +294,7 @@ async function writeComparisons(conn: DuckDBConnection): Promise<number> {
        SELECT c.*, c.converts AND ((c.Bound = 'maximum' AND c.U IS NOT NULL) OR (c.Bound = 'minimum' AND c.L IS NOT NULL) OR (c.Bound = 'range' AND c.L IS NOT NULL AND c.U IS NOT NULL)) AS bounded,
          c."ResultDetectionCondition" IN (${belowLimit.map(literal).join(', ')}) AS below, c."ResultDetectionCondition" = ${literal(aboveLimit)} AS above
        FROM c
-     )
+     ), w AS (
      SELECT v.*,
        CASE
          WHEN NOT v.bounded THEN 'indeterminate'
@@ -281,10 +306,8 @@ async function writeComparisons(conn: DuckDBConnection): Promise<number> {
                                         WHEN 'minimum' THEN CASE WHEN v.d >= v.L THEN 'meets' ELSE 'indeterminate' END
                                         ELSE 'indeterminate' END
          ELSE 'indeterminate'
-       END AS Verdict,
-       CASE WHEN v."ResultValue" IS NOT NULL THEN v."ResultValue" ELSE v.d END AS x
-     FROM v`,
-  );
+       END AS Verdict
+     FROM v)`;
   const bound = `CASE Bound WHEN 'maximum' THEN ${num('U')} WHEN 'minimum' THEN ${num('L')} ELSE ${num('L')} || '–' || ${num('U')} END || ' ' || coalesce(r_unit, '')`;
   // A result with nothing to compare says so alone; otherwise each applicable sentence, in this order.
   const nothing = `"ResultValue" IS NULL AND (limit_value IS NULL OR NOT coalesce(below OR above, false))`;
@@ -307,7 +330,7 @@ async function writeComparisons(conn: DuckDBConnection): Promise<number> {
   const exprs: Record<string, string> = {
     Id: 'ObservationId * 4096 + GuidelineId', GuidelineLower: 'L', GuidelineUpper: 'U', Reason: reason, Inputs: 'inputs_json', ResultUnit: 'r_unit',
   };
-  const inserted = await run(conn, `INSERT INTO guideline_comparisons (${list(cols)}) SELECT ${cols.map((c) => `${exprs[c] ?? ident(c)} AS ${ident(c)}`).join(', ')} FROM gl_cmp ORDER BY ObservationId, GuidelineId`);
+  const inserted = await run(conn, `INSERT INTO guideline_comparisons (${list(cols)}) ${compared} SELECT ${cols.map((c) => `${exprs[c] ?? ident(c)} AS ${ident(c)}`).join(', ')} FROM w ORDER BY ObservationId, GuidelineId`);
   return inserted;
 }
 
@@ -318,16 +341,28 @@ async function writeWaterQualityIndex(conn: DuckDBConnection): Promise<number> {
   const inserted = await run(
     conn,
     `INSERT INTO ${table} (${list(cols)})
-     WITH t AS (
-       SELECT "DOI", "LocationId", "ActivityStartYear" AS Year, Publisher, "CharacteristicName", coalesce("ResultSampleFraction", '') AS f, coalesce("MethodSpeciation", '') AS s,
-         Verdict = 'exceeds' AS failed,
-         CASE WHEN Verdict = 'exceeds' THEN CASE WHEN U IS NOT NULL AND x > U THEN x / NULLIF(U, 0) - 1 WHEN L IS NOT NULL AND x < L THEN L / NULLIF(x, 0) - 1 END END AS excursion
-       FROM gl_cmp
-       WHERE ProtectionLevel LIKE 'Chronic%' AND Verdict IN ('meets', 'exceeds')
-       QUALIFY row_number() OVER (PARTITION BY ObservationId, Publisher ORDER BY U ASC NULLS LAST, L DESC NULLS LAST, GuidelineId) = 1
+     WITH c AS (
+       SELECT "ObservationId", "GuidelineId", "DOI", "LocationId", "ActivityStartYear", "Publisher", "CharacteristicName", "ResultSampleFraction", "MethodSpeciation",
+         "ResultValue", "ResultUnit", "Verdict", "GuidelineLower" AS L, "GuidelineUpper" AS U
+       FROM guideline_comparisons
+       WHERE "ProtectionLevel" LIKE 'Chronic%' AND "Verdict" IN ('meets', 'exceeds')
+       QUALIFY row_number() OVER (PARTITION BY "ObservationId", "Publisher" ORDER BY U ASC NULLS LAST, L DESC NULLS LAST, "GuidelineId") = 1
+     ), limits AS (
+       -- A failed test with no value failed by its limit (a non-detect below a minimum, a result above a maximum's
+       -- quantification limit): its excursion is the limit's, in the result's unit as the bounds are.
+       SELECT c."ObservationId", o."ResultDetectionQuantitationLimitMeasure" * u.factor + u."offset" AS d
+       FROM (SELECT DISTINCT "ObservationId", "ResultUnit" FROM c WHERE "ResultValue" IS NULL AND "Verdict" = 'exceeds') c
+       JOIN observations o ON o."Id" = c."ObservationId"
+       JOIN gl_units u ON u.from_unit = coalesce(o."ResultDetectionQuantitationLimitUnit", '') AND u.to_unit = coalesce(c."ResultUnit", '')
+     ), t AS (
+       SELECT "DOI", "LocationId", "ActivityStartYear" AS Year, "Publisher" AS Publisher, "CharacteristicName", coalesce("ResultSampleFraction", '') AS f, coalesce("MethodSpeciation", '') AS s,
+         "Verdict" = 'exceeds' AS failed, coalesce("ResultValue", limits.d) AS x, L, U
+       FROM c LEFT JOIN limits USING ("ObservationId")
+     ), e AS (
+       SELECT t.*, CASE WHEN failed THEN CASE WHEN U IS NOT NULL AND x > U THEN x / NULLIF(U, 0) - 1 WHEN L IS NOT NULL AND x < L THEN L / NULLIF(x, 0) - 1 END END AS excursion FROM t
      ), var AS (
        SELECT "DOI", "LocationId", Year, Publisher, "CharacteristicName", f, s, count(*) AS n, count(*) FILTER (WHERE failed) AS nf, coalesce(sum(excursion), 0) AS exc
-       FROM t GROUP BY ALL
+       FROM e GROUP BY ALL
      ), agg AS (
        SELECT "DOI", "LocationId", Year, Publisher,
          count(*) FILTER (WHERE n >= 4) AS Variables, coalesce(sum(n) FILTER (WHERE n >= 4), 0) AS Tests,
