@@ -7,6 +7,7 @@
 import {
   filterNames,
   getDimension,
+  isOwnTable,
   nullOnWire,
   resources,
   type FieldDef,
@@ -120,7 +121,7 @@ function filterOnlyText(resource: ResourceDef): string {
   return names.length === 0
     ? ''
     : ` $filter also accepts names that are not properties of ${resource.entityType}. ${names.join(' ')}` +
-        (resource.table === 'observations' ? '' : resource.ownDimensions ? " Those are the row's location's." : ' A filter on an observation-level name selects rows with at least one matching observation.');
+        (resource.table === 'observations' ? '' : isOwnTable(resource.table) ? " Those are the row's location's." : ' A filter on an observation-level name selects rows with at least one matching observation.');
 }
 
 function entitySet(resource: ResourceDef): XmlNode {

@@ -2,7 +2,7 @@
  * The OpenAPI 3.1 description of the data API, generated from the same catalogue, error table and limits the
  * code uses, so it cannot drift from what the server answers.
  */
-import { filterNames, nullOnWire, resources, type FieldDef, type FieldType, type ResourceDef } from '../../../schemas/index.js';
+import { filterNames, isOwnTable, nullOnWire, resources, type FieldDef, type FieldType, type ResourceDef } from '../../../schemas/index.js';
 import { API_ERROR_CODES } from '../errors.js';
 import { FORMAT_NAMES, FORMATS } from '../formats.js';
 import { FILTER_LIMITS, ODATA_ERROR_CODES, TOP_RANGE } from '../odata/index.js';
@@ -120,7 +120,7 @@ function queryInBodyOperation(resource: ResourceDef): Schema {
 
 function collectionOperation(resource: ResourceDef): Schema {
   const aggregates = offersApply(resource);
-  const own = resource.ownDimensions !== undefined;
+  const own = isOwnTable(resource.table);
   const selectable = resource.fields.filter((f) => f.selectable).map((f) => f.name);
   const keyType = resource.fields.find((f) => f.name === resource.key)?.type;
   const filterOnly = filterOnlyNames(resource);

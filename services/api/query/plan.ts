@@ -241,7 +241,7 @@ function resolveDimension(p: Property, resource: ResourceDef): DimensionDef {
 /** How to get at a field this resource cannot filter by: the resources that can, or selecting it. */
 function elsewhere(name: string, resource: ResourceDef): string {
   // The tables of their own (summaries, comparisons) are rows of another kind: not a way to narrow these.
-  const others = resources.filter((r) => !r.ownDimensions && r.filterable.includes(name)).map((r) => r.name);
+  const others = resources.filter((r) => !isOwnTable(r.table) && r.filterable.includes(name)).map((r) => r.name);
   const key = others.includes('Locations') ? 'LocationId eq <Id>' : `DOI eq '<DOI>'`;
   if (others.length > 0) return `filter ${others.join(' or ')} by it, then narrow ${resource.name} by what that returns (${key}).`;
   return `no resource of such rows filters by it; $select it and keep the rows you want.`;

@@ -2,7 +2,7 @@
  * The human docs page at `/` of the data API: a static page built from the catalogue, with copy-paste
  * examples against the base URL the reader used. No scripts; every interpolated value is HTML-escaped.
  */
-import { filterNames, nullOnWire, resources, type ResourceDef } from '../../../schemas/index.js';
+import { filterNames, isOwnTable, nullOnWire, resources, type ResourceDef } from '../../../schemas/index.js';
 import { API_ERROR_CODES } from '../errors.js';
 import { FORMAT_NAMES, FORMATS } from '../formats.js';
 import { filterOnlyNames } from '../metadata/csdl.js';
@@ -105,7 +105,7 @@ Generic OData clients read <code>$metadata</code> for types and for what the ser
 <tr><td><code>$top</code></td><td>${TOP_RANGE.min}–${TOP_RANGE.max} rows per page, default ${DEFAULT_TOP}</td></tr>
 <tr><td><code>$skiptoken</code></td><td>page cursor: follow <code>@odata.nextLink</code> or <code>Link: &lt;…&gt;; rel="next"</code></td></tr>
 <tr><td><code>$count=true</code></td><td><code>{"value": n}</code>, exact</td></tr>
-<tr><td><code>$apply</code></td><td><code>[filter(…)/]groupby((F1,…),aggregate($count as Count))</code> on Observations and Records, grouped by ${GROUPABLE.join(', ')}; on ${resources.filter((r) => r.ownDimensions).map((r) => r.name).join(', ')}, grouped by any of their filterable names</td></tr>
+<tr><td><code>$apply</code></td><td><code>[filter(…)/]groupby((F1,…),aggregate($count as Count))</code> on Observations and Records, grouped by ${GROUPABLE.join(', ')}; on ${resources.filter((r) => isOwnTable(r.table)).map((r) => r.name).join(', ')}, grouped by any of their filterable names</td></tr>
 <tr><td><code>$format</code></td><td>${FORMAT_NAMES.map((f, i) => html`${i ? ', ' : ''}<code>${f}</code>`)}; default json (or <code>Accept:</code> ${FORMAT_NAMES.filter((f) => FORMATS[f].byAccept).map((f, i) => html`${i ? ', ' : ''}<code>${FORMATS[f].mediaType}</code>`)})</td></tr>
 </tbody></table>
 <p>Results are always in Id order. <code>$orderby</code>, <code>$skip</code>, <code>$expand</code> and unknown <code>$</code> options answer 400.</p>
