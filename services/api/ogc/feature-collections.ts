@@ -18,6 +18,8 @@ export interface FeatureCollectionDef {
   readonly odataResource: ResourceDef;
   /** The dimensions of the feature's point: what `Latitude` and `Longitude` of an envelope (bbox) mean here. */
   readonly point: { readonly latitude: string; readonly longitude: string };
+  /** The date `datetime` filters on, when not ActivityStartDate (a summary's is its latest result's). */
+  readonly datetime?: string;
 }
 
 const resource = (name: string): ResourceDef => {
@@ -55,6 +57,8 @@ export const FEATURE_COLLECTIONS: readonly FeatureCollectionDef[] = [
     resource: resource('LocationSummaries'),
     odataResource: resource('LocationSummaries'),
     point: { latitude: 'Latitude', longitude: 'Longitude' },
+    // "Sites measured since June": the latest result's date, as USGS's latest-continuous filters by its time.
+    datetime: 'LatestDate',
   },
   {
     id: 'guideline-comparisons',

@@ -113,7 +113,7 @@ export function featuresOpenApi(base: string) {
         },
         datetime: {
           name: 'datetime', in: 'query', required: false, style: 'form', explode: false,
-          description: `On ${DATETIME_FIELD}: an RFC 3339 date or date-time (its UTC day), or an interval start/end with .. for an open end.`,
+          description: `On ${DATETIME_FIELD} (on location-summaries, LatestDate): an RFC 3339 date or date-time (its UTC day), or an interval start/end with .. for an open end.`,
           schema: { type: 'string' },
         },
         filter: {

@@ -257,6 +257,15 @@ describe('LocationSummaries', () => {
     }
   });
 
+  it('OGC API – Features: datetime is the latest result\'s date', async () => {
+    const dates = [...expected.values()].map((r) => String(r['LatestDate'])).sort();
+    const since = dates[Math.floor(dates.length / 2)]!;
+    const doc = (await (await get(`/v1/features/collections/location-summaries/items?datetime=${since}/..&limit=10000`)).json()) as { features: { id: number }[]; numberMatched: number };
+    const want = [...expected.values()].filter((r) => String(r['LatestDate']) >= since).map((r) => Number(r['Id'])).sort((a, b) => a - b);
+    expect(doc.numberMatched).toBe(want.length);
+    expect(doc.features.map((f) => f.id)).toEqual(want);
+  });
+
   it('OGC API – Features: its queryables are its filterable fields, and its items page as HTML with a map', async () => {
     const queryables = (await (await get('/v1/features/collections/location-summaries/queryables')).json()) as { properties: Record<string, unknown> };
     expect(Object.keys(queryables.properties)).toEqual(expect.arrayContaining(['geometry', 'CharacteristicName', 'Median', 'LatestDate', 'RegionId', 'MonitoringLocationType']));
