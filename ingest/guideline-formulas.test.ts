@@ -155,7 +155,8 @@ describe('corrections against the publishers’ worked values', () => {
 
   it('CCME ammonia (2010 fact sheet): the total-ammonia guideline holds 0.019 mg/L of un-ionized NH3, 0.8224× as N', async () => {
     // CCME (2010) Canadian Water Quality Guidelines for the Protection of Aquatic Life: Ammonia — 0.019 mg/L NH3
-    // un-ionized; Table 2 tabulates 0.019 / f. E.g. at pH 8.0 and 20 °C, f = 0.0381 and the guideline 0.50 mg/L NH3.
+    // un-ionized, tabulated as total ammonia (0.019 / f) in its Table 2. The worked point here (pH 8.0, 20 °C:
+    // f = 0.0381, 0.50 mg/L NH3) is computed from that definition, not read from the table.
     const nh3 = find('Ammonia and ammonium', 'Unfiltered', 'as NH3', 'CCME', 'Chronic');
     const asN = find('Ammonia and ammonium', 'Unfiltered', 'as N', 'CCME', 'Chronic');
     for (const [pH, T] of [[6.5, 5], [7, 10], [8, 20], [9, 25]] as const) {
