@@ -60,4 +60,9 @@ async function copyPublished(conn: DuckDBConnection): Promise<void> {
   await run(conn, `INSERT INTO all_datasets SELECT ${list(columnNames('datasets'))} FROM prev.datasets`);
   await run(conn, `INSERT INTO all_stats SELECT ${list(columnNames('observation_stats'))} FROM prev.observation_stats`);
   await run(conn, 'CREATE TEMP TABLE all_regions AS SELECT * FROM prev.location_regions');
+  // The guideline tables as published, each in its stored order (Id; LocationId, Year, Publisher).
+  for (const table of ['guidelines', 'guideline_comparisons', 'water_quality_index'] as const) {
+    const cols = list(columnNames(table));
+    await run(conn, `INSERT INTO ${table} (${cols}) SELECT ${cols} FROM prev.${table} ORDER BY "Id"`);
+  }
 }

@@ -30,6 +30,11 @@ export interface IngestOptions {
   readonly batchBytes?: number;
   /** PUBLICATION_RETENTION_MS: how long dataset files no publication lists stay (dataset-files.ts, collectFiles). */
   readonly retentionMs?: number;
+  /**
+   * Compare the new and changed datasets with the guidelines (default true). Only the bench turns it off, to report
+   * the cost of a publish with and without comparisons; the guidelines table is loaded either way.
+   */
+  readonly guidelineComparisons?: boolean;
 }
 
 const quiet: Log = { info: () => {} };

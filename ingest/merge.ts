@@ -20,8 +20,8 @@ import { ident, literal, placeholders } from './sql.js';
  * - a dataset's rows are one Id range, so dropping it leaves every other location's range intact;
  * - the delta is numbered after the hub's high-water marks and appended at the end, so the table stays in
  *   ascending Id order physically and each new location is one contiguous range;
- * - observation_stats and observation_value_stats are ordered by LocationId and new locations have the highest
- *   Ids, so appending keeps their order; the small tables ordered otherwise (datasets, location_regions, both rollups) are rewritten in order.
+ * - observation_stats, observation_value_stats and location_summaries are ordered by LocationId and new locations
+ *   have the highest Ids, so appending keeps their order; the small tables ordered otherwise (datasets, location_regions, both rollups) are rewritten in order.
  */
 
 export interface Change {
@@ -104,13 +104,16 @@ async function dropDatasets(conn: DuckDBConnection, dois: readonly string[]): Pr
   const ranges = await all(conn, `SELECT "DOI", min(first_obs_id) AS lo, max(last_obs_id) AS hi FROM locations WHERE ${inDois} GROUP BY "DOI"`, dois);
   for (const r of ranges) {
     await run(conn, 'DELETE FROM observations WHERE "Id" BETWEEN $1 AND $2 AND "DOI" = $3', [r.lo as bigint, r.hi as bigint, String(r.DOI)]);
+    // Its comparisons are the Id range of its observations × 4096 (guideline_comparisons' Id), zone maps again.
+    await run(conn, 'DELETE FROM guideline_comparisons WHERE "Id" BETWEEN $1 * 4096 AND $2 * 4096 + 4095 AND "DOI" = $3', [r.lo as bigint, r.hi as bigint, String(r.DOI)]);
   }
   const theirLocations = `"LocationId" IN (SELECT "Id" FROM locations WHERE ${inDois})`;
   await run(conn, `DELETE FROM observation_stats WHERE ${theirLocations}`, dois);
   await run(conn, `DELETE FROM observation_value_stats WHERE ${theirLocations}`, dois);
   await run(conn, `DELETE FROM location_regions WHERE ${theirLocations}`, dois);
+  await run(conn, `DELETE FROM location_summaries WHERE ${inDois}`, dois);
   // A dropped dataset's files leave the listing; the files themselves go once no served publication lists them.
-  for (const table of ['locations', 'datasets', 'observation_rollup', 'observation_region_rollup', 'dataset_files']) {
+  for (const table of ['locations', 'datasets', 'observation_rollup', 'observation_region_rollup', 'dataset_files', 'water_quality_index']) {
     await run(conn, `DELETE FROM ${ident(table)} WHERE ${inDois}`, dois);
   }
 }
@@ -118,10 +121,16 @@ async function dropDatasets(conn: DuckDBConnection, dois: readonly string[]): Pr
 /** Appends every table of the delta; its rows are in their documented order already (writeStatistics). */
 async function appendDelta(conn: DuckDBConnection): Promise<void> {
   // dataset_files: the delta's datasets' files, written before the delta was closed (dataset-files.ts).
-  for (const table of ['observations', 'observation_stats', 'observation_value_stats', 'locations', 'location_regions', 'datasets', 'observation_rollup', 'observation_region_rollup', 'dataset_files'] as const) {
+  // guideline_comparisons and water_quality_index: the delta's are numbered after the hub's (observation and
+  // location Ids), so appending keeps both in their order; location_summaries likewise (by LocationId).
+  for (const table of ['observations', 'observation_stats', 'observation_value_stats', 'locations', 'location_regions', 'datasets', 'observation_rollup', 'observation_region_rollup', 'dataset_files', 'location_summaries', 'guideline_comparisons', 'water_quality_index'] as const) {
     const cols = columnNames(table).map(ident).join(', ');
     await run(conn, `INSERT INTO ${ident(table)} (${cols}) SELECT ${cols} FROM delta.${ident(table)}`);
   }
+  // The guideline summary is the ingest's own (ingest/guidelines/): each publish serves the one it compared with.
+  const cols = columnNames('guidelines').map(ident).join(', ');
+  await run(conn, 'DELETE FROM guidelines');
+  await run(conn, `INSERT INTO guidelines (${cols}) SELECT ${cols} FROM delta.guidelines ORDER BY "Id"`);
 }
 
 async function rewriteInOrder(conn: DuckDBConnection, table: StorageTable, order: string): Promise<void> {

@@ -4,6 +4,7 @@ import { abandonBuild } from './build-file.js';
 import { datasetFilesStage } from './dataset-files-stage.js';
 import { datasetFilesIn, removeFilesSince } from './dataset-files.js';
 import { derive } from './derive.js';
+import { guidelinesStage } from './guidelines-stage.js';
 import { openIngest, type IngestOptions } from './ingest-build.js';
 import { load } from './load.js';
 import { publishIngest } from './publish-ingest.js';
@@ -18,7 +19,7 @@ export type { Log } from './stage-parts.js';
 
 /**
  * `make ingest`: read → load (validate and load, explaining rejects as a sub-step) → derive → statistics →
- * files (each new dataset's Parquet and CSV, dataset-files-stage.ts) → publish, each stage a file taking the build
+ * guidelines (guideline comparisons and the water quality index, guidelines-stage.ts) → files (each new dataset's Parquet and CSV, dataset-files-stage.ts) → publish, each stage a file taking the build
  * context (opened by ingest-build.ts) and returning its part of the report (both typed in stage-parts.ts), which is
  * put together here. With a publication in place, load to statistics build the new and changed datasets
  * alone (a delta) and publish merges it into a copy of the published file (merge.ts); the first ingest builds the
@@ -50,6 +51,7 @@ export async function runIngest(options: IngestOptions): Promise<Report> {
     }
     await clock.time('derive', () => derive(build));
     const stats = await clock.time('statistics', () => statistics(build, loaded));
+    await clock.time('guidelines', () => guidelinesStage(build, { comparisons: options.guidelineComparisons }));
     publication = stats.meta.publicationId;
     const files = await clock.time('files', () => datasetFilesStage(build, loaded, stats));
     const published = await clock.time('publish', () => publishIngest(build, loaded, stats, files));

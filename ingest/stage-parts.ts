@@ -122,6 +122,13 @@ export interface StatisticsPart {
   readonly meta: MetaValues;
 }
 
+/** The guidelines stage's part: rows written to guidelines, guideline_comparisons and water_quality_index. */
+export interface GuidelinesPart {
+  readonly guidelines: number;
+  readonly comparisons: number;
+  readonly indexRows: number;
+}
+
 export interface FilesPart {
   readonly written: readonly DatasetFile[];
   readonly publication: Omit<PublicationRecord, 'id'>;

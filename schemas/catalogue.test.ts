@@ -61,15 +61,24 @@ describe('field catalogue integrity', () => {
   it.each(resources.map((r) => [r.name, r] as const))('%s: every filterable name is unique and has a dimension with a column or a membership', (_n, resource) => {
     expect(new Set(resource.filterable).size).toBe(resource.filterable.length);
     for (const name of resource.filterable) {
-      const dimension = getDimension(name);
+      const dimension = getDimension(name, resource);
       expect(dimension, `${resource.name} filter ${name}`).toBeDefined();
       if (!dimension) continue;
       expect(dimension.membership !== undefined || Object.keys(dimension.columns).length > 0, name).toBe(true);
     }
   });
 
+  it.each(resources.filter((r) => r.ownDimensions).map((r) => [r.name, r] as const))(
+    '%s (a table of its own): each field filters under a dimension reading that field\'s own column',
+    (_n, resource) => {
+      for (const f of resource.fields.filter((f) => resource.filterable.includes(f.name))) {
+        expect(getDimension(f.name, resource)?.columns[resource.table], `${resource.name}.${f.name}`).toBe(f.column);
+      }
+    },
+  );
+
   it('every dimension column exists in that storage table', () => {
-    for (const d of dimensions) {
+    for (const d of [...dimensions, ...resources.flatMap((r) => r.ownDimensions ?? [])]) {
       for (const [table, column] of Object.entries(d.columns) as [TableName, string][]) {
         expect(columnsOf(table), `${d.name} → ${table}.${column}`).toContain(column);
       }

@@ -44,6 +44,18 @@ export function nullOnWire(f: FieldDef): boolean {
   return f.nullable && !f.emptyWhenAbsent;
 }
 
+/**
+ * Tables that serve a resource of their own, one row per served row (issues 45, 48): filtered by their own columns,
+ * and, when they have a LocationId, by their location's (MonitoringLocationType, RegionId) through `locations`.
+ * Counted, grouped and paged over themselves: no statistics table stands for them.
+ */
+export const ownTables = ['location_summaries', 'guidelines', 'guideline_comparisons', 'water_quality_index'] as const;
+export type OwnTable = (typeof ownTables)[number];
+
+export function isOwnTable(table: string): table is OwnTable {
+  return (ownTables as readonly string[]).includes(table);
+}
+
 /** Tables of the published DuckDB file that filters can read. */
 export type TableName =
   | 'datasets'
@@ -52,7 +64,8 @@ export type TableName =
   | 'observation_stats'
   | 'observation_value_stats'
   | 'observation_rollup'
-  | 'observation_region_rollup';
+  | 'observation_region_rollup'
+  | OwnTable;
 
 /**
  * A filter dimension: a name usable in `$filter`, with the column that holds it in each table that has it.
@@ -69,17 +82,22 @@ export interface DimensionDef {
   readonly description: string;
 }
 
-export type ResourceName = 'Metadata' | 'Locations' | 'Observations' | 'Records';
+export type ResourceName = 'Metadata' | 'Locations' | 'Observations' | 'Records' | 'LocationSummaries' | 'Guidelines' | 'GuidelineComparisons' | 'WaterQualityIndex';
 
 export interface ResourceDef {
   readonly name: ResourceName;
   /** Entity type name in `$metadata`. */
   readonly entityType: string;
-  readonly table: 'datasets' | 'locations' | 'observations';
+  readonly table: 'datasets' | 'locations' | 'observations' | OwnTable;
   /** Key field; `$skiptoken=Id:<key>` pages by it (UUID text order on Metadata). */
   readonly key: 'Id';
   readonly fields: readonly FieldDef[];
-  /** Names of the dimensions (see `dimensions`) `$filter` accepts on this resource. */
+  /** Names of the dimensions (see `dimensions`, then `ownDimensions`) `$filter` accepts on this resource. */
   readonly filterable: readonly string[];
+  /**
+   * A resource on a table of its own: a dimension for each of its fields that no shared dimension names (the shared
+   * ones list this table's column themselves), looked up before the shared ones.
+   */
+  readonly ownDimensions?: readonly DimensionDef[];
   readonly description: string;
 }

@@ -1,8 +1,12 @@
 import type { FieldDef, FieldType } from './field.js';
+import { guidelineComparisonFields } from './guideline-comparison-fields.js';
+import { guidelineFields } from './guideline-fields.js';
 import { locationFields } from './location-fields.js';
+import { locationSummaryFields } from './location-summary-fields.js';
 import { metadataFields } from './metadata-fields.js';
 import { observationFields } from './observation-fields.js';
 import { recordFields } from './record-fields.js';
+import { waterQualityIndexFields } from './water-quality-index-fields.js';
 
 /** DuckDB column type of each logical type. */
 export const duckdbTypes: Readonly<Record<FieldType, string>> = {
@@ -118,6 +122,23 @@ export const storageTables = {
   // and otherwise rollup dimensions sums the rollup's rows instead of semi-joining the far larger statistics table
   // to the region's locations.
   observation_region_rollup: [{ column: storageKeys.regionId, sqlType: 'VARCHAR', nullable: false }, ...rollupColumns],
+  // One row per location × CharacteristicName × ResultSampleFraction × MethodSpeciation × ResultUnit (issue 48), in Id
+  // order: built by the statistics stage from a build's observations, so a delta holds its datasets' rows alone.
+  location_summaries: columnsOf(locationSummaryFields),
+  // Issue 45. The guideline summary as served (ingest/guidelines/), replaced whole by each publish.
+  guidelines: columnsOf(guidelineFields),
+  // One row per observation × applicable guideline, in Id order (ObservationId × 4096 + GuidelineId), so a dataset's
+  // rows are one Id range like its observations. The three dimension columns after the served fields are stored,
+  // not served: the location's type and the observation's medium and group, so that comparisons filter by them
+  // without a join.
+  guideline_comparisons: [
+    ...columnsOf(guidelineComparisonFields),
+    { column: 'MonitoringLocationType', sqlType: 'VARCHAR', nullable: false },
+    { column: 'ActivityMediaName', sqlType: 'VARCHAR', nullable: false },
+    { column: 'ActivityGroupType', sqlType: 'VARCHAR', nullable: false },
+  ],
+  // The CCME Water Quality Index per location, year and publisher, ordered by LocationId, Year, Publisher.
+  water_quality_index: columnsOf(waterQualityIndexFields),
   tributary_meta: [
     { column: 'key', sqlType: 'VARCHAR', nullable: false },
     { column: 'value', sqlType: 'VARCHAR', nullable: false },
@@ -156,6 +177,9 @@ export const locationIdColumns = {
   observation_stats: storageKeys.locationId,
   observation_value_stats: storageKeys.locationId,
   location_regions: storageKeys.locationId,
+  location_summaries: storageKeys.locationId,
+  guideline_comparisons: storageKeys.locationId,
+  water_quality_index: storageKeys.locationId,
 } as const satisfies Partial<Record<StorageTable, string>>;
 
 /**

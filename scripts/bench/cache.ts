@@ -35,16 +35,28 @@ export interface IngestTiming {
 /** A full ingest with dataset files ÷ one without (issue 29's ≤ 1.3×): its wall time over that time less the files stage. */
 export const FILES_RATIO_TARGET = 1.3;
 export function filesRatio(ingest: IngestTiming): number | undefined {
-  const files = ingest.timingsMs?.['files'];
-  return files === undefined ? undefined : ingest.wallMs / (ingest.wallMs - files);
+  return stageRatio(ingest, 'files');
 }
 
 /** The same ratio in CPU time over the pipeline's stages: steadier than wall time on a machine others share. */
 export function filesCpuRatio(ingest: IngestTiming): number | undefined {
-  const files = ingest.cpuMs?.['files'];
-  if (files === undefined) return undefined;
+  return stageCpuRatio(ingest, 'files');
+}
+
+/** A publish with guideline comparisons ÷ one without (issue 45's ≤ 1.2×): the same, less the guidelines stage. */
+export const GUIDELINES_RATIO_TARGET = 1.2;
+
+/** An ingest's wall time over that time less one stage's (the cost of a publish without that stage's work). */
+export function stageRatio(ingest: IngestTiming, stage: string): number | undefined {
+  const ms = ingest.timingsMs?.[stage];
+  return ms === undefined ? undefined : ingest.wallMs / (ingest.wallMs - ms);
+}
+
+export function stageCpuRatio(ingest: IngestTiming, stage: string): number | undefined {
+  const ms = ingest.cpuMs?.[stage];
+  if (ms === undefined) return undefined;
   const total = Object.values(ingest.cpuMs!).reduce((a, b) => a + b, 0);
-  return total / (total - files);
+  return total / (total - ms);
 }
 
 export interface BenchCache {

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { runIngest } from '../../ingest/pipeline.js';
 import { runRemove } from '../../ingest/remove.js';
 import { BENCH_API_KEY, startApi } from './api-process.js';
-import { REGIONS_FILE } from './cache.js';
+import { GUIDELINES_RATIO_TARGET, REGIONS_FILE } from './cache.js';
 import { ingestCommand } from './ingest-command.js';
 import { oneDataset, poolDataset, poolDois } from './change-sets.js';
 import { summary, type Context } from './context.js';
@@ -34,6 +34,8 @@ interface Timed {
   readonly peakRssMB: number;
   /** The files stage of the run's report (its datasets' Parquet and CSV files), when it has one. */
   readonly filesMs?: number;
+  /** The guidelines stage of the run's report (its comparisons and water quality index). */
+  readonly guidelinesMs?: number;
 }
 
 /** Runs the ingest CLI as make does and returns its wall time and peak RSS. */
@@ -56,7 +58,7 @@ async function timeCli(args: readonly string[], env: Record<string, string>, dir
   await rm(rssFile);
   const report = JSON.parse(await readFile(reportFile, 'utf8')) as { timingsMs?: Record<string, number> };
   await rm(reportFile);
-  return { ms, peakRssMB, filesMs: report.timingsMs?.['files'] };
+  return { ms, peakRssMB, filesMs: report.timingsMs?.['files'], guidelinesMs: report.timingsMs?.['guidelines'] };
 }
 
 const seconds = (xs: readonly Timed[]) => summary(xs.map((x) => x.ms / 1000));
@@ -97,6 +99,13 @@ export async function publishSection(ctx: PublishContext): Promise<void> {
     { section: 'P', name: `add that dataset: peak RSS`, unit: 'MB', value: megabytes(adds), target: '≤ 500 MB', verdict: verdict(megabytes(adds).median <= 500) },
     // Issue 29: a publish still costs what changed; the add's own Parquet and CSV are its only extra.
     { section: 'P', name: `add that dataset: writing its Parquet and CSV files (the files stage, within the add)`, unit: 'ms', value: summary(adds.map((a) => a.filesMs ?? NaN)), verdict: 'info' as const },
+    // Issue 45: the add's guideline comparisons and water quality index (computed for the added dataset alone).
+    { section: 'P', name: `add that dataset: comparing it with the guidelines (the guidelines stage, within the add)`, unit: 'ms', value: summary(adds.map((a) => a.guidelinesMs ?? NaN)), verdict: 'info' as const },
+    {
+      section: 'P', name: `add that dataset with guideline comparisons ÷ without (the add less the guidelines stage)`, unit: '×',
+      value: summary(adds.map((a) => a.ms / (a.ms - (a.guidelinesMs ?? NaN)))), target: `≤ ${GUIDELINES_RATIO_TARGET}×`,
+      verdict: verdict(summary(adds.map((a) => a.ms / (a.ms - (a.guidelinesMs ?? NaN)))).median <= GUIDELINES_RATIO_TARGET),
+    },
     { section: 'P', name: `replace a ${replaceV1.rows.toLocaleString('en-US')}-row dataset in the ${hubName} by one of ${replaceV2.rows.toLocaleString('en-US')} rows`, unit: 's', value: seconds(replaces), target: '≤ 5 s', verdict: verdict(seconds(replaces).median <= 5), note: `peak RSS ${megabytes(replaces).median.toFixed(0)} MB` },
     { section: 'P', name: `remove a dataset from the ${hubName} (make remove)`, unit: 's', value: seconds(removes), target: '≤ 2 s', verdict: verdict(seconds(removes).median <= 2), note: `peak RSS ${megabytes(removes).median.toFixed(0)} MB` },
   );

@@ -6,6 +6,7 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { resources } from '../../schemas/index.js';
 import { doiUrl } from './http/links.js';
 import { PIN_PARAM } from './http/paths.js';
 import { openFixtureApp, type FixtureApp } from './testing/fixture-app.js';
@@ -230,7 +231,7 @@ describe('errors name what was wrong', () => {
     expect(apply.text).toContain('give the filter as $filter');
     const unknown = await fetchText(citationPath('Nope'));
     expect(unknown.res.status).toBe(404);
-    expect(unknown.text).toContain('/v1/citation/{Records|Observations|Locations|Metadata}');
+    expect(unknown.text).toContain(`/v1/citation/{${resources.map((r) => r.name).join('|')}}`);
   });
 });
 

@@ -107,7 +107,7 @@ const option = fc.oneof(
 );
 const encode = fc.constantFrom<(s: string) => string>(encodeURIComponent, (s) => s.replace(/[&#%\s]/g, encodeURIComponent), (s) => encodeURIComponent(s).replace(/%24/g, '$'));
 const request = fc.record({
-  resource: fc.constantFrom('Records', 'Observations', 'Locations', 'Metadata'),
+  resource: fc.constantFrom('Records', 'Observations', 'Locations', 'Metadata', 'LocationSummaries', 'GuidelineComparisons'),
   options: fc.array(option, { minLength: 1, maxLength: 4 }),
   encode,
 });

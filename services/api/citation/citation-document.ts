@@ -3,7 +3,7 @@
  * publication, and each dataset with rows in it, with its DOI link, citation text, licence and the rows it gave.
  */
 import { formatFilter } from '../odata/index.js';
-import type { CitedDataset, DatasetCitation } from '../exec/citation.js';
+import type { CitedDataset, CitedGuideline, DatasetCitation } from '../exec/citation.js';
 import { doiUrl, pinnedQueryUrl } from '../http/links.js';
 import type { CitationPlan } from '../query/plan-citation.js';
 import { licenceUrl } from './licence-url.js';
@@ -35,15 +35,28 @@ export interface CitationDocument {
   readonly url: string;
   readonly rows: number;
   readonly datasets: readonly CitationEntry[];
+  /**
+   * On resources whose rows rest on guidelines (Guidelines, GuidelineComparisons): each guideline publisher and
+   * source the rows rest on, with how many rows.
+   */
+  readonly guidelines?: readonly CitedGuideline[];
 }
 
-export function citationDocument(plan: CitationPlan, cited: readonly CitedDataset[], base: string, publication: string | undefined): CitationDocument {
+export function citationDocument(
+  plan: CitationPlan,
+  cited: readonly CitedDataset[],
+  base: string,
+  publication: string | undefined,
+  guidelines?: readonly CitedGuideline[],
+): CitationDocument {
   return {
+    ...(guidelines ? { guidelines } : {}),
     resource: plan.resource.name,
     filter: plan.filter ? formatFilter(plan.filter) : null,
     publication: publication ?? null,
     url: pinnedQueryUrl(base, plan.resource.name, plan.filter, publication),
-    rows: cited.reduce((n, c) => n + c.rows, 0),
+    // Guidelines belong to no dataset: their rows are the guidelines'.
+    rows: cited.length === 0 && guidelines ? guidelines.reduce((n, g) => n + g.Rows, 0) : cited.reduce((n, c) => n + c.rows, 0),
     datasets: cited.map(({ dataset: d, rows }) => ({
       DOI: d.DOI,
       url: doiUrl(d.DOI),

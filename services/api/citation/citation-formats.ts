@@ -115,5 +115,8 @@ function toText(doc: CitationDocument): string {
     const link = d.Citation.includes(d.url) ? '' : ` ${d.url}`;
     return `- ${d.Citation.replace(/\s+/g, ' ').trim()}${link} Licence: ${d.Licence ?? 'not stated'}. ${d.Rows} rows.`;
   });
-  return `${[head, ...lines].join('\n')}\n`;
+  const guidelines = doc.guidelines?.length
+    ? ['And the guidelines the rows are compared with:', ...doc.guidelines.map((g) => `- ${g.Publisher}${g.Source ? ` ${g.Source}` : ''}. ${g.Rows} rows.`)]
+    : [];
+  return `${[head, ...lines, ...guidelines].join('\n')}\n`;
 }

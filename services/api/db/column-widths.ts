@@ -3,7 +3,7 @@
  * n rows will weigh, known before the page is streamed (limits/page-size.ts). One query per table, a few
  * milliseconds each, once when a snapshot opens.
  */
-import { resources } from '../../../schemas/index.js';
+import { isOwnTable, resources } from '../../../schemas/index.js';
 import { constant, ident, Params } from '../query/sql.js';
 import type { QueryRunner } from './query-runner.js';
 
@@ -22,7 +22,9 @@ export async function measureWidths(run: QueryRunner['columns']): Promise<Column
     const columns = [...set];
     const avg = columns.map((c, i) => `avg(strlen(COALESCE(to_json(${ident(c)})::VARCHAR, ${constant('null')})))::DOUBLE AS w${i}`).join(', ');
     const params = new Params();
-    const sample = table === 'datasets' ? `SELECT * FROM ${ident(table)} LIMIT 5000` : await sampleWindows(run, table, params);
+    // Tables of their own number their rows sparsely (LocationId × 65536 + rank, ObservationId × 4096 + guideline):
+    // an Id window of 500 would hold a row or none, so their windows are of stored row numbers (DuckDB's rowid).
+    const sample = table === 'datasets' ? `SELECT * FROM ${ident(table)} LIMIT 5000` : await sampleWindows(run, table, params, isOwnTable(table) ? 'rowid' : '"Id"');
     const cols = await run({ sql: `SELECT ${avg} FROM (${sample})`, params: params.values });
     columns.forEach((c, i) => {
       const w = cols[`w${i}`]?.[0];
@@ -33,16 +35,16 @@ export async function measureWidths(run: QueryRunner['columns']): Promise<Column
 }
 
 /**
- * Ten evenly spaced Id windows of 500 rows, as constant ranges so zone maps let DuckDB read only those: a
- * reservoir sample of the whole table decompressed every column of every row.
+ * Ten evenly spaced windows of 500 Ids (or stored row numbers), as constant ranges so zone maps let DuckDB read
+ * only those: a reservoir sample of the whole table decompressed every column of every row.
  */
-async function sampleWindows(run: QueryRunner['columns'], table: string, params: Params): Promise<string> {
-  const b = await run({ sql: `SELECT min("Id") AS lo, max("Id") AS hi FROM ${ident(table)}`, params: [] });
+async function sampleWindows(run: QueryRunner['columns'], table: string, params: Params, key: '"Id"' | 'rowid'): Promise<string> {
+  const b = await run({ sql: `SELECT min(${key}) AS lo, max(${key}) AS hi FROM ${ident(table)}`, params: [] });
   const lo = BigInt((b['lo']?.[0] as bigint | null) ?? 0n);
   const hi = BigInt((b['hi']?.[0] as bigint | null) ?? 0n);
   const bound = (value: bigint) => params.bind({ sqlType: 'BIGINT', value });
   return Array.from({ length: WINDOWS }, (_, i) => {
     const first = lo + ((hi - lo) * BigInt(i)) / BigInt(WINDOWS);
-    return `SELECT * FROM ${ident(table)} WHERE "Id" BETWEEN ${bound(first)} AND ${bound(first + WINDOW - 1n)}`;
+    return `SELECT * FROM ${ident(table)} WHERE ${key} BETWEEN ${bound(first)} AND ${bound(first + WINDOW - 1n)}`;
   }).join(' UNION ALL ');
 }

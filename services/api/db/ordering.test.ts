@@ -24,6 +24,9 @@ beforeAll(async () => {
   await conn.run('CREATE TABLE shuffled AS SELECT * FROM observations ORDER BY hash("Id")');
   await conn.run('DROP TABLE observations');
   await conn.run('ALTER TABLE shuffled RENAME TO observations');
+  await conn.run('CREATE TABLE shuffled AS SELECT * FROM guideline_comparisons ORDER BY hash("Id")');
+  await conn.run('DROP TABLE guideline_comparisons');
+  await conn.run('ALTER TABLE shuffled RENAME TO guideline_comparisons');
   await conn.run('CHECKPOINT');
   conn.closeSync();
   instance.closeSync();
@@ -36,10 +39,10 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function allIds(db: Database, filter: string): Promise<number[]> {
+async function allIds(db: Database, filter: string, resource = 'Records', top = 997): Promise<number[]> {
   const app = createApp({ acquire: () => db.acquire(), links: { trustProxy: false } });
   const ids: number[] = [];
-  let next: string | undefined = `/v1/odata/v4/Records?$select=Id&$top=997&$filter=${encodeURIComponent(filter)}`;
+  let next: string | undefined = `/v1/odata/v4/${resource}?$select=Id&$top=${top}&$filter=${encodeURIComponent(filter)}`;
   while (next) {
     const body = (await (await app.request(next)).json()) as { value: { Id: number }[]; '@odata.nextLink'?: string };
     ids.push(...body.value.map((r) => r.Id));
@@ -54,6 +57,9 @@ describe('physical order guard', () => {
     const b = shuffled.acquire();
     expect(a.snapshot.ordered).toBe(true);
     expect(b.snapshot.ordered).toBe(false);
+    expect(a.snapshot.ownOrdered?.has('guideline_comparisons')).toBe(true);
+    expect(b.snapshot.ownOrdered?.has('guideline_comparisons')).toBe(false);
+    expect(b.snapshot.ownOrdered?.has('location_summaries')).toBe(true);
     a.release();
     b.release();
   });
@@ -64,6 +70,16 @@ describe('physical order guard', () => {
       const expected = await allIds(ordered, filter);
       expect(expected.length).toBeGreaterThan(997);
       expect(await allIds(shuffled, filter)).toEqual(expected);
+    },
+  );
+
+  it.each(["Verdict ne 'meets'", "Verdict eq 'exceeds' and CharacteristicName ne 'pH'", 'ActivityStartYear ge 2015'])(
+    'a table of its own pages to the same rows by a stored-order scan as shuffled, sorted (GuidelineComparisons, %s)',
+    async (filter) => {
+      const expected = await allIds(ordered, filter, 'GuidelineComparisons', 97);
+      expect(expected.length).toBeGreaterThan(97);
+      expect(expected).toEqual([...expected].sort((x, y) => x - y));
+      expect(await allIds(shuffled, filter, 'GuidelineComparisons', 97)).toEqual(expected);
     },
   );
 });

@@ -5,11 +5,11 @@
  * (db/extract/extract.ts).
  */
 import { DuckDBInstance } from '@duckdb/node-api';
-import { STORAGE_SCHEMA_VERSION } from '../../../schemas/index.js';
+import { STORAGE_SCHEMA_VERSION, type OwnTable } from '../../../schemas/index.js';
 import type { CompiledQuery } from '../query/sql.js';
 import { measureWidths, type ColumnWidths } from './column-widths.js';
 import { createExtract, type Cursor, type ExtractCursors, type ExtractOptions } from './extract/extract.js';
-import { keepsOrderCheck, storedInIdOrder } from './order-check.js';
+import { keepsOrderCheck, ownTablesInIdOrder, storedInIdOrder } from './order-check.js';
 import { createQueryRunner, type QueryRunner } from './query-runner.js';
 
 export type { ChunkColumn, ColumnChunk } from './query-runner.js';
@@ -30,6 +30,8 @@ export interface Snapshot extends QueryRunner {
   readonly columnWidths?: ColumnWidths;
   /** Whether `observations` is physically in Id order (checked once at open); pages rely on it. */
   readonly ordered: boolean;
+  /** The tables of their own physically in Id order (checked once at open): their pages may scan in stored order. */
+  readonly ownOrdered?: ReadonlySet<OwnTable>;
   /**
    * Whether DuckDB returns this query's rows in the table's stored order: its plan has no join and no
    * streaming (possibly unordered) limit. Checked with EXPLAIN; a yes is cached per SQL text.
@@ -60,11 +62,12 @@ export async function openSnapshot(path: string, opts: SnapshotOptions = {}): Pr
   };
 
   let ordered: boolean;
+  let ownOrdered: ReadonlySet<OwnTable>;
   let columnWidths: ColumnWidths | undefined;
   let publication: string | undefined;
   try {
     publication = await checkMeta(path, runner);
-    ordered = await storedInIdOrder(runner.columns);
+    [ordered, ownOrdered] = await Promise.all([storedInIdOrder(runner.columns), ownTablesInIdOrder(runner.columns)]);
     columnWidths = await measureWidths(runner.columns).catch(() => undefined);
   } catch (err) {
     void close();
@@ -74,6 +77,7 @@ export async function openSnapshot(path: string, opts: SnapshotOptions = {}): Pr
     path,
     ...(publication ? { publication } : {}),
     ordered,
+    ownOrdered,
     columnWidths,
     columns: runner.columns,
     copyText: runner.copyText,

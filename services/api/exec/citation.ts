@@ -5,10 +5,19 @@
  * downloads' listing is (downloads.ts); the signposting `license` link of every page reads them too.
  */
 import type { Snapshot } from '../db/snapshot.js';
-import { compileCountByDataset, compileDatasetCitations, CITATION_FIELDS, CITATION_TIMES, type CitationField } from '../query/compile-citation.js';
+import {
+  citesDatasets,
+  citesGuidelines,
+  compileCountByDataset,
+  compileDatasetCitations,
+  compileGuidelineSources,
+  CITATION_FIELDS,
+  CITATION_TIMES,
+  type CitationField,
+} from '../query/compile-citation.js';
 import type { CitationPlan } from '../query/plan-citation.js';
-import { resolveLocations } from './resolve-locations.js';
 import { execute } from './execute.js';
+import { resolveLocations } from './resolve-locations.js';
 
 /** A dataset's citation fields as `/Metadata` names them; absent text is null. */
 export type DatasetCitation = { readonly [F in CitationField]: string | null } & { readonly DOI: string };
@@ -49,6 +58,21 @@ function textOrNull(v: unknown): string | null {
   return v === null || v === undefined || v === '' ? null : String(v);
 }
 
+/** A guideline's publisher and source a cited result's rows rest on, and how many rows. */
+export interface CitedGuideline {
+  readonly Publisher: string;
+  readonly Source: string | null;
+  readonly Rows: number;
+}
+
+/** The publishers and sources of the guidelines the result rests on; undefined when its rows rest on none. */
+export async function citeGuidelines(plan: CitationPlan, snapshot: Snapshot, signal: AbortSignal): Promise<readonly CitedGuideline[] | undefined> {
+  if (!citesGuidelines(plan.resource) || plan.counts.kind !== 'count') return undefined;
+  const counts = await resolveLocations(plan.counts, snapshot, signal);
+  const cols = await snapshot.columns(compileGuidelineSources(counts), signal);
+  return (cols['publisher'] ?? []).map((p, i) => ({ Publisher: String(p), Source: textOrNull(cols['source']![i]), Rows: Number(cols['n']![i]) }));
+}
+
 /** Every dataset with rows in the result, by DOI, each with its row count. */
 export async function citeResult(plan: CitationPlan, snapshot: Snapshot, signal: AbortSignal): Promise<readonly CitedDataset[]> {
   const [counts, datasets] = await Promise.all([rowsPerDataset(plan, snapshot, signal), readDatasetCitations(snapshot)]);
@@ -58,6 +82,8 @@ export async function citeResult(plan: CitationPlan, snapshot: Snapshot, signal:
 async function rowsPerDataset(plan: CitationPlan, snapshot: Snapshot, signal: AbortSignal): Promise<[string, number][]> {
   const { counts } = plan;
   if (counts.kind === 'count') {
+    // Guidelines belong to no dataset: their citation is their publishers' (citeGuidelines).
+    if (!citesDatasets(plan.resource)) return [];
     // A shape or distance becomes the Ids of the locations that pass before any compiler sees it, as for a page
     // (the observations' groups are executed, which resolves them): compiled as it was, it was a 500.
     const resolved = await resolveLocations(counts, snapshot, signal);

@@ -9,7 +9,7 @@ import type { Snapshot } from '../db/snapshot.js';
 import type { Columns } from '../db/query-runner.js';
 import {
   compileDatasetCharacteristics, compileDatasetLocations, compileLandingDatasets, compileLocation, compileLocationCharacteristics,
-  compileLocationDates, compileLocationSlice, compileLocationWindow,
+  compileLocationDates, compileLocationSlice, compileLocationSummaries, compileLocationWindow, SUMMARY_DATES, SUMMARY_VALUES,
 } from '../query/compile-landing.js';
 import { readPublicationFiles } from './downloads.js';
 
@@ -195,4 +195,20 @@ export async function* locationWindows(snapshot: Snapshot, size: number, signal?
 export async function readLocationSlice(snapshot: Snapshot, offset: number, limit: number, signal?: AbortSignal): Promise<{ id: bigint; doi: string }[]> {
   const cols = await snapshot.columns(compileLocationSlice(offset, limit), signal);
   return (cols['Id'] ?? []).map((id, i) => ({ id: BigInt(id as bigint), doi: text(cols, 'DOI', i)! }));
+}
+
+/** A row of LocationSummaries as a location's page shows it (query/compile-landing.ts names the fields). */
+export type LocationSummary = { readonly [K in (typeof SUMMARY_VALUES)[number] | (typeof SUMMARY_DATES)[number]]: string | number | null };
+
+/** One location's summaries per characteristic, fraction, speciation and unit, in Id order. */
+export async function readLocationSummaries(snapshot: Snapshot, id: bigint, signal?: AbortSignal): Promise<LocationSummary[]> {
+  const cols = await snapshot.columns(compileLocationSummaries(id), signal);
+  return Array.from({ length: cols['CharacteristicName']?.length ?? 0 }, (_, i) =>
+    Object.fromEntries(
+      [...SUMMARY_VALUES, ...SUMMARY_DATES].map((name) => {
+        const v = cols[name]![i];
+        return [name, v === null || v === undefined ? null : typeof v === 'bigint' ? Number(v) : (v as string | number)];
+      }),
+    ) as LocationSummary,
+  );
 }

@@ -60,6 +60,11 @@ describe('chooseWindowStrategy', () => {
     expect(chooseWindowStrategy(on('Records', "RegionId ne 'admin.2.ca'"), { ordered: true })).toBe('ordered-scan');
     expect(chooseWindowStrategy(on('Records', "RegionId eq 'admin.2.ca'"), { ordered: false })).toBe('sorted');
     expect(chooseWindowStrategy(on('Locations', "RegionId eq 'admin.2.ca'"), { ordered: true })).toBe('sorted');
+    // A table of its own scans in stored order when it is stored so; its region filters are a semi-join: sorted.
+    const own = new Set(['guideline_comparisons'] as const);
+    expect(chooseWindowStrategy(on('GuidelineComparisons', "Verdict eq 'exceeds'"), { ordered: false, ownOrdered: own })).toBe('ordered-scan');
+    expect(chooseWindowStrategy(on('GuidelineComparisons', "Verdict eq 'exceeds' and RegionId eq 'hub.pacific'"), { ordered: true, ownOrdered: own })).toBe('sorted');
+    expect(chooseWindowStrategy(on('GuidelineComparisons', "Verdict eq 'exceeds'"), { ordered: true, ownOrdered: new Set() })).toBe('sorted');
   });
 });
 

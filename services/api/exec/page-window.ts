@@ -3,14 +3,15 @@
  * the sorted Id window). Three strategies, chosen by one decision function (`chooseWindowStrategy`) from what the
  * plan filters on and what the snapshot checked at open; each is the cheapest that is still exactly Id order:
  * - `sorted`: small tables (datasets, locations) and files not stored in Id order: ORDER BY Id;
- * - `ordered-scan`: observations with plain filters: a LIMIT without ORDER BY, which DuckDB answers in stored order
- *   and stops early — used only when EXPLAIN shows a plan that keeps order (no join, no streaming limit), else
- *   `sorted`;
+ * - `ordered-scan`: observations (or a table of its own stored in Id order) with plain filters: a LIMIT without
+ *   ORDER BY, which DuckDB answers in stored order and stops early — used only when EXPLAIN shows a plan that keeps
+ *   order (no join, no streaming limit), else `sorted`;
  * - `region-ranges`: observations with region filters: the regions' Id ranges, scanned range by range with plain
  *   filters.
  * Each strategy's invariant is written on its entry in WINDOW_STRATEGIES with the test that pins it
  * (exec/page-window.test.ts unless named otherwise).
  */
+import { isOwnTable } from '../../../schemas/index.js';
 import type { Snapshot } from '../db/snapshot.js';
 import { compileMembershipRanges } from '../query/compile-membership-ranges.js';
 import { compilePageIds, compilePageRows, type PageQueryOptions } from '../query/compile-page.js';
@@ -47,8 +48,12 @@ interface WindowStrategy {
 }
 
 /** The one decision: which strategy finds this plan's page on this snapshot. */
-export function chooseWindowStrategy(plan: PagePlan, snapshot: Pick<Snapshot, 'ordered'>): WindowStrategyKind {
-  if (plan.resource.table !== 'observations' || !snapshot.ordered) return 'sorted';
+export function chooseWindowStrategy(plan: PagePlan, snapshot: Pick<Snapshot, 'ordered' | 'ownOrdered'>): WindowStrategyKind {
+  const table = plan.resource.table;
+  // A table of its own in Id order scans like the observations; its region filters are a semi-join (no Id
+  // ranges of its own to walk), which keeps no order: sorted.
+  if (isOwnTable(table)) return snapshot.ownOrdered?.has(table) && splitMemberships(plan.where).memberships.length === 0 ? 'ordered-scan' : 'sorted';
+  if (table !== 'observations' || !snapshot.ordered) return 'sorted';
   return splitMemberships(plan.where).memberships.length > 0 ? 'region-ranges' : 'ordered-scan';
 }
 
@@ -60,7 +65,8 @@ export const WINDOW_STRATEGIES: { readonly [K in WindowStrategyKind]: WindowStra
    */
   sorted: { find: sortedPage },
   /**
-   * Invariant: `observations` is stored in Id order (Snapshot.ordered, checked at open) and DuckDB keeps stored
+   * Invariant: `observations` (a table of its own: Snapshot.ownOrdered) is stored in Id order (Snapshot.ordered,
+   * checked at open) and DuckDB keeps stored
    * order under a LIMIT of at most ORDERED_LIMIT_MAX when EXPLAIN shows no join, union, aggregate or
    * STREAMING_LIMIT (Snapshot.keepsOrder); the Ids found are still checked to ascend, and any doubt sorts.
    * Pinned by: 'at $top=10000, every strategy returns the reference Ids without sorting, in LIMITs of at most

@@ -2,13 +2,15 @@
  * ResultValue over ActivityStartDate for one CharacteristicName at the locations picked on the map (uPlot,
  * canvas). Each location is a line with dots; its detection-limit results (no ResultValue, a
  * ResultDetectionCondition) are a second series of hollow markers drawn at the reported limit, never at zero.
- * A result with neither a value nor a limit cannot be placed and is counted in the note instead.
+ * A result with neither a value nor a limit cannot be placed and is counted in the note instead. Behind each
+ * location's values, its P10–P90 range over its whole record (its LocationSummaries row) is shaded in its colour.
  */
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { getJson, query, type Page } from './api.js';
+import { bandsOf, type Band, type SummaryRow } from './chart-bands.js';
 import { fmt, h, say } from './dom.js';
-import { andFilter } from './selection.js';
+import { andFilter, quote } from './selection.js';
 
 interface ChartRow {
   readonly LocationId: number;
@@ -32,6 +34,26 @@ interface Series {
   readonly points: [number, number][];
 }
 
+/** A band's fill: the location's colour, faint enough that the points stay readable over it. */
+const BAND_ALPHA = '22';
+
+/** Shades each band across the plot area, under the series (uPlot's drawClear hook runs before they are drawn). */
+function shadeBands(bands: readonly { readonly band: Band; readonly colour: string }[]) {
+  return (u: uPlot): void => {
+    const { left, top, width, height } = u.bbox;
+    u.ctx.save();
+    u.ctx.beginPath();
+    u.ctx.rect(left, top, width, height);
+    u.ctx.clip();
+    for (const { band: [p10, p90], colour } of bands) {
+      const [y90, y10] = [u.valToPos(p90, 'y', true), u.valToPos(p10, 'y', true)];
+      u.ctx.fillStyle = `${colour}${BAND_ALPHA}`;
+      u.ctx.fillRect(left, y90, width, Math.max(1, y10 - y90));
+    }
+    u.ctx.restore();
+  };
+}
+
 /** Seconds since the epoch; a point without a time sits at noon. Times are drawn as given (local to the site). */
 const when = (r: ChartRow): number => Date.parse(`${r.ActivityStartDate}T${r.ActivityStartTime ?? '12:00:00'}Z`) / 1000;
 
@@ -53,6 +75,15 @@ function aligned(series: readonly Series[]): uPlot.AlignedData {
     return y;
   });
   return [xs, ...ys] as uPlot.AlignedData;
+}
+
+/** The y axis from the values' range widened to the bands', with uPlot's own padding when nothing widens it. */
+function yRange(lo: number | null, hi: number | null, bands: readonly Band[]): uPlot.Range.MinMax {
+  const all = [lo, hi, ...bands.flat()].filter((v): v is number => v !== null && Number.isFinite(v));
+  if (all.length === 0) return [0, 1];
+  const [min, max] = [Math.min(...all), Math.max(...all)];
+  const pad = (max - min) * 0.05 || Math.abs(max) * 0.05 || 1;
+  return [min - pad, max + pad];
 }
 
 export interface ChartPanel {
@@ -82,7 +113,11 @@ export function chartPanel(figure: HTMLElement, note: HTMLElement): ChartPanel {
         return;
       }
       say(note, 'Loading…');
-      const page = await getJson<Page<ChartRow>>(`/Observations${query({ $filter: andFilter(filter, `LocationId in (${locations.join(',')})`), $select: SELECT, $top: String(MAX_ROWS) })}`, signal);
+      const inLocations = `LocationId in (${locations.join(',')})`;
+      const [page, summaries] = await Promise.all([
+        getJson<Page<ChartRow>>(`/Observations${query({ $filter: andFilter(filter, inLocations), $select: SELECT, $top: String(MAX_ROWS) })}`, signal),
+        getJson<Page<SummaryRow>>(`/LocationSummaries${query({ $filter: `CharacteristicName eq ${quote(characteristic)} and ${inLocations}`, $select: 'LocationId,ResultUnit,P10,P90' })}`, signal),
+      ]);
       const series: Series[] = [];
       let unplaced = 0;
       const units = new Set<string>();
@@ -99,13 +134,17 @@ export function chartPanel(figure: HTMLElement, note: HTMLElement): ChartPanel {
         series.push({ label: name, colour, limit: false, points: values });
         if (limits.length) series.push({ label: `${name}: below detection limit (at the limit)`, colour, limit: true, points: limits });
       });
+      const bands = bandsOf(summaries.value, locations, units);
+      const shaded = locations.flatMap((id, i) => (bands.has(id) ? [{ band: bands.get(id)!, colour: COLOURS[i % COLOURS.length]! }] : []));
       clear();
       const unit = [...units].join(', ') || 'no unit given';
       const target = figure.querySelector<HTMLElement>('.plot')!;
       plot = new uPlot({
         ...size(Math.max(280, figure.clientWidth)),
         title: characteristic,
-        scales: { x: { time: true } },
+        // The y range takes the bands in too, so a band beyond every charted value is still seen.
+        scales: { x: { time: true }, y: { range: (_u, lo, hi) => yRange(lo, hi, shaded.map((s) => s.band)) } },
+        hooks: { drawClear: [shadeBands(shaded)] },
         // A legend of names only: live values beside each name wrap badly at phone widths.
         legend: { live: false },
         // The title names the characteristic; the axis its unit (a long name would be cut at phone widths).
@@ -119,10 +158,12 @@ export function chartPanel(figure: HTMLElement, note: HTMLElement): ChartPanel {
       }, aligned(series), target);
       figure.dataset['seriesLengths'] = series.map((s) => s.points.length).join(',');
       figure.dataset['unplaced'] = String(unplaced);
+      figure.dataset['bands'] = locations.filter((id) => bands.has(id)).map((id) => `${id}:${bands.get(id)!.join('..')}`).join(',');
       const cut = page['@odata.nextLink'] ? ` Only the first ${fmt(MAX_ROWS)} results are drawn.` : '';
       const mixed = units.size > 1 ? ` Mixed units: ${unit}.` : '';
       const lost = unplaced ? ` ${fmt(unplaced)} result(s) with neither a value nor a detection limit are not drawn.` : '';
-      say(note, `${fmt(page.value.length)} results at ${locations.length} location(s); hollow markers are detection-limit results.${mixed}${cut}${lost}`);
+      const band = shaded.length ? ' Shaded: each location\'s 10th to 90th percentile over its whole record.' : '';
+      say(note, `${fmt(page.value.length)} results at ${locations.length} location(s); hollow markers are detection-limit results.${band}${mixed}${cut}${lost}`);
       target.append(h('p', { class: 'visually-hidden' }, `Chart of ${characteristic} in ${unit} over time.`));
     },
   };

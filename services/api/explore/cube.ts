@@ -25,8 +25,22 @@ export interface Cube {
 
 const FIELDS = [...LIST_FACETS, 'ActivityStartYear'].join(',');
 
-export async function loadCube(): Promise<Cube> {
-  const get = (fields: string) => allRows<CubeRow>(`/Observations${query({ $apply: `groupby((${fields}),aggregate($count as Count))`, $top: '10000' })}`, undefined, 50);
+/** What a cube counts: the rows of a resource that has every facet field, under a filter of its own. */
+export interface CubeSource {
+  readonly path: string;
+  readonly filter?: string;
+}
+
+/**
+ * Exceedances (issue 45): the guideline comparisons whose Verdict is exceeds. A comparison has every facet field
+ * (the observation's, its location's type and regions), so the same sums give each facet value's exceedances under
+ * the other selections; an observation exceeding two guidelines is two exceedances.
+ */
+export const EXCEEDANCES: CubeSource = { path: '/GuidelineComparisons', filter: "Verdict eq 'exceeds'" };
+
+export async function loadCube(source: CubeSource = { path: '/Observations' }): Promise<Cube> {
+  const get = (fields: string) =>
+    allRows<CubeRow>(`${source.path}${query({ $apply: `groupby((${fields}),aggregate($count as Count))`, $filter: source.filter, $top: '10000' })}`, undefined, 50);
   const [all, byRegion] = await Promise.all([get(FIELDS), get(`RegionId,${FIELDS}`)]);
   const distinct = (rows: readonly CubeRow[], key: (r: CubeRow) => string) => [...new Set(rows.map(key))];
   const values = Object.fromEntries(LIST_FACETS.map((f) => [f, distinct(all.rows, (r) => r[f])])) as Record<Facet, string[]>;

@@ -21,12 +21,19 @@ export const FACET_TITLES: Readonly<Record<Facet, string>> = {
 const SHOWN = 12;
 
 export interface FacetsPanel {
-  render(counts: FacetCounts, s: Selection): void;
+  /** `exceedances`: the same counts of the guideline comparisons that exceed, once they are loaded. */
+  render(counts: FacetCounts, s: Selection, exceedances?: FacetCounts): void;
+}
+
+/** A value's exceedances beside its count, when it has any. */
+function exceeding(n: number | undefined): HTMLElement | null {
+  return n ? h('span', { class: 'exceed', title: 'Comparisons with a guideline that exceed it (GuidelineComparisons)' }, `${fmt(n)} exceed`) : null;
 }
 
 export function facetsPanel(root: HTMLElement, label: (f: Facet, value: string) => string, onChange: (s: Selection) => void): FacetsPanel {
   let selection: Selection;
   let last: FacetCounts;
+  let exceeds: FacetCounts | undefined;
   let search = '';
 
   function listFacet(f: ListFacet): HTMLElement {
@@ -45,7 +52,8 @@ export function facetsPanel(root: HTMLElement, label: (f: Facet, value: string) 
         h('label', {},
           h('input', { type: 'checkbox', 'data-facet': f, 'data-value': v, checked: chosen.includes(v), onchange: (e) => onChange(toggled(selection, f, v, (e.target as HTMLInputElement).checked)) }),
           h('span', { class: 'name' }, label(f, v)),
-          h('span', { class: counts.get(v) ? 'count' : 'count zero' }, fmt(counts.get(v) ?? 0)))));
+          h('span', { class: counts.get(v) ? 'count' : 'count zero' }, fmt(counts.get(v) ?? 0)),
+          exceeding(exceeds?.counts[f].get(v)))));
     const searchBox = f === 'CharacteristicName'
       ? h('input', { type: 'search', id: 'characteristic-search', 'aria-label': 'Search characteristics', placeholder: 'Search characteristics…', value: search, oninput: (e) => { search = (e.target as HTMLInputElement).value; rerender(); } })
       : null;
@@ -64,7 +72,8 @@ export function facetsPanel(root: HTMLElement, label: (f: Facet, value: string) 
         h('label', {},
           h('input', { type: 'radio', name: 'RegionId', 'data-facet': 'RegionId', 'data-value': value, checked: (selection.region ?? '') === value, onchange: () => onChange({ ...selection, region: value || null }) }),
           h('span', { class: 'name' }, text),
-          n === undefined ? null : h('span', { class: n ? 'count' : 'count zero' }, fmt(n))));
+          n === undefined ? null : h('span', { class: n ? 'count' : 'count zero' }, fmt(n)),
+          value ? exceeding(exceeds?.counts.RegionId.get(value)) : null));
     const ids = [...last.values.RegionId].sort((a, b) => label('RegionId', a).localeCompare(label('RegionId', b)));
     return h('fieldset', { class: 'facet', 'data-facet': 'RegionId' },
       h('legend', {}, FACET_TITLES.RegionId),
@@ -105,8 +114,9 @@ export function facetsPanel(root: HTMLElement, label: (f: Facet, value: string) 
   }
 
   return {
-    render(counts, s) {
+    render(counts, s, exceedances) {
       last = counts;
+      exceeds = exceedances;
       selection = s;
       rerender();
     },

@@ -8,7 +8,7 @@ import { ApiProblem, allRows, getJson, query, setRetryNotice } from './api.js';
 import { chartPanel } from './chart-panel.js';
 import { loadCitation, showCitations, type Dataset } from './citations-panel.js';
 import { loadDownloads, showDatasetFiles } from './files-panel.js';
-import { facetCounts, loadCube, type Facet } from './cube.js';
+import { EXCEEDANCES, facetCounts, loadCube, type Cube, type Facet } from './cube.js';
 import { byId, fmt, h, say } from './dom.js';
 import { facetsPanel } from './facets-panel.js';
 import { mapPanel, type MapLocation } from './map-panel.js';
@@ -86,13 +86,25 @@ async function boot(): Promise<void> {
   const preview = previewPanel(byId('preview'), showError);
   const takeAway = takeAwayPanel(byId('take-away'), showError);
   const chartPicker = byId<HTMLSelectElement>('chart-location');
+  // The exceedances' cube arrives after the page is usable: the facets gain their counts when it does. A
+  // publication without comparisons (or an API that refuses them) leaves the facets as they are.
+  let exceedances: Cube | undefined;
+  void loadCube(EXCEEDANCES)
+    .then((c) => {
+      exceedances = c;
+      renderCounts();
+    })
+    .catch(() => {});
 
   function renderCounts(): void {
     const counts = facetCounts(cube, selection);
-    facets.render(counts, selection);
+    const exceeding = exceedances ? facetCounts(exceedances, selection) : undefined;
+    facets.render(counts, selection, exceeding);
     const filter = filterText(selection);
     const exact = selection.shape ? (shapeCount?.filter === filter ? shapeCount.total : undefined) : counts.total;
-    say(totalLine, exact === undefined ? 'Counting the observations inside the shape…' : `${fmt(exact)} observations match${selection.shape ? ' inside the drawn shape' : ''}`);
+    // Exceedances come from the cube too, so inside a shape (which it cannot cut) they are not said.
+    const exceed = exceeding && !selection.shape ? `; ${fmt(exceeding.total)} comparisons with a guideline exceed it` : '';
+    say(totalLine, exact === undefined ? 'Counting the observations inside the shape…' : `${fmt(exact)} observations match${selection.shape ? ' inside the drawn shape' : ''}${exceed}`);
     totalLine.dataset['total'] = exact === undefined ? '' : String(exact);
     byId('facets-note').hidden = !selection.shape;
     const chosen = LIST_FACETS.reduce((n, f) => n + selection.lists[f].length, 0) + (selection.region ? 1 : 0) + (selection.shape ? 1 : 0) + (selection.yearFrom !== null || selection.yearTo !== null ? 1 : 0);
@@ -144,7 +156,7 @@ async function boot(): Promise<void> {
       jobs.push(located = allRows<MapLocation & { DOI: string }>(`/Locations${query({ $filter: filter, $select: 'Id,ID,Name,Latitude,Longitude,MonitoringLocationType,DOI', $top: '10000' })}`, signal, 5).then(({ rows, complete }) => {
         for (const l of rows) names.set(l.Id, l.Name);
         if (selection.shape) showDatasets([...new Set(rows.map((l) => l.DOI))].filter((doi) => selection.lists.DOI.length === 0 || selection.lists.DOI.includes(doi)));
-        map.show(rows, selection.locations, filter);
+        map.show(rows, selection.locations, filter, selection.lists.CharacteristicName);
         const sorted = [...rows].sort((a, b) => a.Name.localeCompare(b.Name)).slice(0, 1000);
         chartPicker.replaceChildren(...sorted.map((l) => new Option(`${l.Name} (${l.ID})`, String(l.Id))));
         say(byId('map-status'), `${fmt(rows.length)} matching locations${complete ? '' : ' (the first ones only)'}.`);

@@ -7,10 +7,10 @@
  */
 import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
-import { getJson, query } from './api.js';
+import { getJson, query, type Page } from './api.js';
 import { fmt, h } from './dom.js';
 import { drawShape, type ShapeControls } from './draw-shape.js';
-import { andFilter } from './selection.js';
+import { andFilter, quote } from './selection.js';
 import type { Shape } from './shape.js';
 
 export interface MapLocation {
@@ -28,7 +28,8 @@ export interface MapConfig {
 }
 
 export interface MapPanel {
-  show(locations: readonly MapLocation[], chosen: readonly number[], filter: string): void;
+  /** `characteristics`: the ones chosen (none: all), whose summaries a location's popup shows. */
+  show(locations: readonly MapLocation[], chosen: readonly number[], filter: string, characteristics?: readonly string[]): void;
   setChosen(chosen: readonly number[]): void;
   /** The selection's region (its outline highlighted) and drawn shape. */
   setArea(region: string | null, shape: Shape | null): void;
@@ -65,20 +66,22 @@ export function mapPanel(el: HTMLElement, config: MapConfig, boundaries: { provi
   const markers = new Map<number, L.CircleMarker>();
   let chosen = new Set<number>();
   let filter = '';
+  let characteristics: readonly string[] = [];
 
   const style = (id: number): L.CircleMarkerOptions =>
     chosen.has(id) ? { radius: 7, color: '#111827', weight: 2, fillColor: '#f59e0b', fillOpacity: 1 } : { radius: 4, color: '#1e3a8a', weight: 1, fillColor: '#2563eb', fillOpacity: 0.8 };
 
   async function popupFor(loc: MapLocation, marker: L.CircleMarker): Promise<void> {
     const count = h('span', {}, 'counting…');
+    const summary = h('div', { class: 'summary' });
     marker.bindPopup(h('div', { class: 'popup' },
-      h('strong', {}, loc.Name), h('br'), `ID ${loc.ID} · Id ${loc.Id}`, h('br'), loc.MonitoringLocationType, h('br'), count, ' observations under the current filters')).openPopup();
-    try {
-      const n = await getJson<{ value: number }>(`/Observations${query({ $filter: andFilter(filter, `LocationId eq ${loc.Id}`), $count: 'true' })}`);
-      count.textContent = fmt(n.value);
-    } catch (err) {
-      count.textContent = `(${(err as Error).message})`;
-    }
+      h('strong', {}, loc.Name), h('br'), `ID ${loc.ID} · Id ${loc.Id}`, h('br'), loc.MonitoringLocationType, h('br'), count, ' observations under the current filters', summary)).openPopup();
+    await Promise.all([
+      getJson<{ value: number }>(`/Observations${query({ $filter: andFilter(filter, `LocationId eq ${loc.Id}`), $count: 'true' })}`)
+        .then((n) => void (count.textContent = fmt(n.value)))
+        .catch((err: Error) => void (count.textContent = `(${err.message})`)),
+      summaryOf(loc.Id, characteristics).then((table) => summary.replaceChildren(table)).catch(() => summary.replaceChildren()),
+    ]);
   }
 
   function refreshStyles(): void {
@@ -86,9 +89,10 @@ export function mapPanel(el: HTMLElement, config: MapConfig, boundaries: { provi
   }
 
   return {
-    show(locations, picked, currentFilter) {
+    show(locations, picked, currentFilter, chosenCharacteristics = []) {
       performance.mark('map-start');
       filter = currentFilter;
+      characteristics = chosenCharacteristics;
       chosen = new Set(picked);
       points.remove();
       markers.clear();
@@ -124,4 +128,39 @@ export function mapPanel(el: HTMLElement, config: MapConfig, boundaries: { provi
       shape.show(drawn);
     },
   };
+}
+
+interface SummaryRow {
+  readonly CharacteristicName: string;
+  readonly ResultUnit: string | null;
+  readonly P10: number | null;
+  readonly Median: number | null;
+  readonly P90: number | null;
+  readonly LatestValue: number | null;
+  readonly LatestDetectionCondition: string | null;
+  readonly LatestDate: string;
+}
+
+/** Rows of a popup's summary at most: the location's page has them all. */
+const SUMMARY_ROWS = 8;
+const digits = (v: number | null): string => (v === null ? '–' : String(Number(v.toPrecision(3))));
+
+/**
+ * Issue 48 part 4: the location's summary (/LocationSummaries, its whole record) of the characteristics chosen, or
+ * of its first ones when none is: median with P10–P90, and the latest result.
+ */
+async function summaryOf(locationId: number, characteristics: readonly string[]): Promise<HTMLElement> {
+  const which = characteristics.length === 0 ? '' : characteristics.length === 1 ? `CharacteristicName eq ${quote(characteristics[0]!)}` : `CharacteristicName in (${characteristics.map(quote).join(',')})`;
+  const select = 'CharacteristicName,ResultUnit,P10,Median,P90,LatestValue,LatestDetectionCondition,LatestDate';
+  const page = await getJson<Page<SummaryRow>>(`/LocationSummaries${query({ $filter: andFilter(`LocationId eq ${locationId}`, which), $select: select, $top: String(SUMMARY_ROWS) })}`);
+  if (page.value.length === 0) return h('p', {}, 'No summary of these characteristics here.');
+  const row = (s: SummaryRow) =>
+    h('tr', {},
+      h('td', {}, s.CharacteristicName),
+      h('td', {}, `${digits(s.Median)} (${digits(s.P10)}–${digits(s.P90)})${s.ResultUnit ? ` ${s.ResultUnit}` : ''}`),
+      h('td', {}, `${s.LatestValue === null ? (s.LatestDetectionCondition ?? '–') : digits(s.LatestValue)}, ${s.LatestDate}`));
+  return h('table', { class: 'summary' },
+    h('caption', {}, 'Whole record here: median (P10–P90), latest'),
+    h('tbody', {}, ...page.value.map(row)),
+    page['@odata.nextLink'] ? h('tfoot', {}, h('tr', {}, h('td', { colspan: 3 }, 'More on the location\'s page.'))) : null);
 }

@@ -7,6 +7,7 @@
 import {
   filterNames,
   getDimension,
+  isOwnTable,
   nullOnWire,
   resources,
   type FieldDef,
@@ -14,7 +15,7 @@ import {
   type ResourceDef,
 } from '../../../schemas/index.js';
 import { FORMAT_NAMES, FORMATS } from '../formats.js';
-import { GROUPABLE } from '../query/plan.js';
+import { groupableOf, offersApply } from '../query/plan.js';
 import { MEASURES, METHODS } from '../query/measures.js';
 import { AGGREGATE_METHODS } from '../odata/index.js';
 import { PATHS } from '../http/paths.js';
@@ -116,34 +117,35 @@ export function filterOnlyNames(resource: ResourceDef): string[] {
 
 function filterOnlyText(resource: ResourceDef): string {
   const names = filterOnlyNames(resource).map((name) => {
-    const dim = getDimension(name);
+    const dim = getDimension(name, resource);
     return `${name}${dim && dim.name !== name ? ` (alias of ${dim.name})` : ''}: ${dim?.description ?? ''}`;
   });
   return names.length === 0
     ? ''
     : ` $filter also accepts names that are not properties of ${resource.entityType}. ${names.join(' ')}` +
-        (resource.table === 'observations' ? '' : ' A filter on an observation-level name selects rows with at least one matching observation.');
+        (resource.table === 'observations' ? '' : isOwnTable(resource.table) ? " Those are the row's location's." : ' A filter on an observation-level name selects rows with at least one matching observation.');
 }
 
 const CUSTOM_METHODS = AGGREGATE_METHODS.filter((m) => m.startsWith(`${CSDL_NAMESPACE}.`));
 
-/** What `$apply` accepts, with each custom method's definition (no CSDL element can describe a method). */
-const APPLY_TEXT =
-  `$apply=[filter(…)/]groupby((F1,…)[,aggregate(…)]) or [filter(…)/]aggregate(…), groups by ${GROUPABLE.join(', ')}; ` +
-  `aggregate($count as Alias, Field with method as Alias, …) aggregates ${MEASURES.map((m) => m.name).join(', ')} with ` +
+/** What `$apply` accepts on a resource, with each custom method's definition (no CSDL element can describe a method). */
+const measuresIn = (resource: ResourceDef) => MEASURES.filter((m) => resource.fields.some((f) => f.name === m.name));
+const applyText = (resource: ResourceDef) =>
+  `$apply=[filter(…)/]groupby((F1,…)[,aggregate(…)]) or [filter(…)/]aggregate(…), groups by ${groupableOf(resource).join(', ')}; ` +
+  `aggregate($count as Alias, Field with method as Alias, …) aggregates ${measuresIn(resource).map((m) => m.name).join(', ') || 'nothing but $count'} with ` +
   `${(Object.keys(METHODS) as (keyof typeof METHODS)[]).map((m) => `${m} (${METHODS[m].description})`).join(', ')}. ` +
-  `Values in different units are never aggregated together: group by the unit (${MEASURES.flatMap((m) => m.unit ?? []).join(', ')}) or filter to one.`;
+  `Values in different units are never aggregated together: group by the unit (${measuresIn(resource).flatMap((m) => m.unit ?? []).join(', ')}) or filter to one.`;
 
 function entitySet(resource: ResourceDef): XmlNode {
   const filterable = resource.fields.filter((f) => resource.filterable.includes(f.name)).map((f) => f.name);
   const nonFilterable = resource.fields.filter((f) => !filterable.includes(f.name)).map((f) => f.name);
-  const aggregates = resource.table === 'observations';
+  const aggregates = offersApply(resource);
   return el('EntitySet', { Name: resource.name, EntityType: `${CSDL_NAMESPACE}.${resource.entityType}` }, [
     description(resource.description),
     description(
       `Results come in Id order, at most $top rows a page; follow @odata.nextLink (also in the Link header). ` +
         `Filterable: ${filterNames(resource).join(', ')}.${filterOnlyText(resource)}` +
-        (aggregates ? ` ${APPLY_TEXT}` : ''),
+        (aggregates ? ` ${applyText(resource)}` : ''),
       'Core.LongDescription',
     ),
     annotation('Capabilities.FilterRestrictions', {}, [
@@ -178,8 +180,8 @@ function entitySet(resource: ResourceDef): XmlNode {
               el('PropertyValue', { Property: 'CustomAggregationMethods' }, [el('Collection', {}, CUSTOM_METHODS.map((m) => el('String', {}, [m])))]),
               el('PropertyValue', { Property: 'Rollup', EnumMember: 'Aggregation.RollupType/None' }),
               // Only these (PropertyRestrictions is implied): names a property path can reach, the others are in the text above.
-              pathCollection('GroupableProperties', GROUPABLE.filter((g) => resource.fields.some((f) => f.name === g))),
-              pathCollection('AggregatableProperties', MEASURES.map((m) => m.name).filter((m) => resource.fields.some((f) => f.name === m))),
+              pathCollection('GroupableProperties', groupableOf(resource).filter((g) => resource.fields.some((f) => f.name === g))),
+              pathCollection('AggregatableProperties', measuresIn(resource).map((m) => m.name)),
             ]),
           ]),
         ]

@@ -31,8 +31,18 @@ export const CITATION_SCHEMAS: Record<string, Schema> = {
     filter: text('The $filter cited (with $apply\'s filter() joined by `and`), canonical OData text; null for every row.'),
     publication: text('The publication the rows were counted in.'),
     url: str(`The query itself pinned to that publication: ${PATHS.odata}/<resource>?$filter=…&${PIN_PARAM}=<id>.`, { format: 'uri' }),
-    rows: int('The rows of the result: the sum of the datasets\' Rows.'),
+    rows: int('The rows of the result: the sum of the datasets\' Rows (on Guidelines, of the guidelines\').'),
     datasets: { type: 'array', items: { $ref: '#/components/schemas/CitedDataset' }, description: 'Every dataset with rows in the result, by DOI.' },
+    guidelines: {
+      type: 'array',
+      items: { $ref: '#/components/schemas/CitedGuideline' },
+      description: 'On Guidelines and GuidelineComparisons only: each guideline publisher and source the rows rest on.',
+    },
+  }, ['resource', 'filter', 'publication', 'url', 'rows', 'datasets']),
+  CitedGuideline: obj({
+    Publisher: str('The guideline\'s publisher, as in /Guidelines.'),
+    Source: text('The URL of the publisher\'s document, as in /Guidelines.'),
+    Rows: int('The rows of the cited result that rest on guidelines of this publisher and source.'),
   }),
 };
 

@@ -8,7 +8,8 @@ import { filterNames, nullOnWire, resources } from '../../../schemas/index.js';
 import { API_ERROR_CODES } from '../errors.js';
 import { FORMAT_NAMES, FORMATS } from '../formats.js';
 import { TOP_RANGE } from '../odata/index.js';
-import { DEFAULT_TOP } from '../query/plan.js';
+import { EXPORT_RESOURCES } from '../export-formats.js';
+import { DEFAULT_TOP, offersApply } from '../query/plan.js';
 import { buildOpenApi } from './openapi.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -35,14 +36,14 @@ describe('OpenAPI document', () => {
 
   it('has every endpoint', () => {
     expect(Object.keys(doc['paths']).sort()).toEqual(
-      ['/', '/healthz', '/readyz', '/v1/openapi.json', '/v1/odata/v4/', '/v1/odata/v4/$metadata', ...resources.map((r) => `/v1/odata/v4/${r.name}`), ...resources.map((r) => `/v1/odata/v4/${r.name}/$query`), '/v1/export/Records', '/v1/export/Observations',
+      ['/', '/healthz', '/readyz', '/v1/openapi.json', '/v1/odata/v4/', '/v1/odata/v4/$metadata', ...resources.map((r) => `/v1/odata/v4/${r.name}`), ...resources.map((r) => `/v1/odata/v4/${r.name}/$query`), ...EXPORT_RESOURCES.map((r) => `/v1/export/${r}`),
        '/v1/downloads', '/v1/downloads/manifest.json', '/v1/downloads/files/{hash}/{name}', '/v1/publications',
        '/datasets/{doi}', '/locations/{id}', '/catalogue', '/catalogue.jsonld', '/catalogue.ttl', '/catalogue/locations.ndjson', '/sitemap.xml', '/robots.txt', '/mcp', '/llms.txt', '/llms-full.txt', ...resources.map((r) => `/v1/citation/${r.name}`)].sort(),
     );
   });
 
   it('describes the exports: their formats, the count header, and the paging options they refuse left out', () => {
-    for (const name of ['Records', 'Observations']) {
+    for (const name of EXPORT_RESOURCES) {
       const op = doc['paths'][`/v1/export/${name}`]['get'];
       expect(op['parameters'].map((p: { name: string }) => p.name)).toEqual(['$select', '$filter', '$format', 'publication']);
       expect(Object.keys(op['responses']['200']['content'])).toEqual(['application/vnd.apache.parquet', 'text/csv', 'application/x-ndjson', 'application/vnd.apache.arrow.stream']);
@@ -96,7 +97,7 @@ describe('OpenAPI document', () => {
       p['$ref'] ? doc['components']['parameters'][p['$ref'].split('/').pop()] : p,
     );
     const byName = Object.fromEntries(params.map((p: Json) => [p['name'], p]));
-    const expected = ['$select', '$filter', '$top', '$skiptoken', '$count', '$format', 'publication', ...(r.table === 'observations' ? ['$apply'] : [])];
+    const expected = ['$select', '$filter', '$top', '$skiptoken', '$count', '$format', 'publication', ...(offersApply(r) ? ['$apply'] : [])];
     expect(Object.keys(byName).sort()).toEqual(expected.sort());
     expect(byName['$top'].schema).toMatchObject({ minimum: TOP_RANGE.min, maximum: TOP_RANGE.max, default: DEFAULT_TOP });
     expect(byName['$format'].schema.enum).toEqual(FORMAT_NAMES);

@@ -2,11 +2,11 @@
  * The OpenAPI 3.1 description of the data API, generated from the same catalogue, error table and limits the
  * code uses, so it cannot drift from what the server answers.
  */
-import { filterNames, nullOnWire, resources, type FieldDef, type FieldType, type ResourceDef } from '../../../schemas/index.js';
+import { filterNames, isOwnTable, nullOnWire, resources, type FieldDef, type FieldType, type ResourceDef } from '../../../schemas/index.js';
 import { API_ERROR_CODES } from '../errors.js';
 import { FORMAT_NAMES, FORMATS } from '../formats.js';
 import { AGGREGATE_METHODS, FILTER_LIMITS, ODATA_ERROR_CODES, TOP_RANGE } from '../odata/index.js';
-import { DEFAULT_TOP, GROUPABLE } from '../query/plan.js';
+import { DEFAULT_TOP, groupableOf, offersApply } from '../query/plan.js';
 import { MEASURES } from '../query/measures.js';
 import { PLAN_ERROR_CODES } from '../query/plan-error.js';
 import { PATHS, PIN_PARAMETER_DOC, PUBLICATION_HEADER } from '../http/paths.js';
@@ -121,7 +121,8 @@ function queryInBodyOperation(resource: ResourceDef): Schema {
 }
 
 function collectionOperation(resource: ResourceDef): Schema {
-  const aggregates = resource.table === 'observations';
+  const aggregates = offersApply(resource);
+  const own = isOwnTable(resource.table);
   const selectable = resource.fields.filter((f) => f.selectable).map((f) => f.name);
   const keyType = resource.fields.find((f) => f.name === resource.key)?.type;
   const filterOnly = filterOnlyNames(resource);
@@ -137,10 +138,10 @@ function collectionOperation(resource: ResourceDef): Schema {
         `OData filter: eq ne lt gt le ge (and DataStream's lte gte), in (…), and or not, parentheses, startswith/endswith/contains on text, null, ` +
         `and over each row's location point (named Location): geo.intersects(Location,geography'SRID=4326;POLYGON((…))') and geo.distance(Location,geography'SRID=4326;POINT(lon lat)') le <metres>. ` +
         `Names: ${filterNames(resource).join(', ')}.` +
-        (filterOnly.length ? ` Of these, ${filterOnly.join(', ')} are not fields of ${resource.name}${aggregates ? '' : ': they select rows with at least one matching observation'}.` : '') +
+        (filterOnly.length ? ` Of these, ${filterOnly.join(', ')} are not fields of ${resource.name}${own ? ": they are the row's location's" : aggregates ? '' : ': they select rows with at least one matching observation'}.` : '') +
         ` Limits: nesting ${FILTER_LIMITS.maxDepth}, ${FILTER_LIMITS.maxInValues} values per in list, ${FILTER_LIMITS.maxTerms} conditions.`,
       schema: { type: 'string' },
-      example: aggregates ? "CharacteristicName eq 'pH' and ActivityStartYear ge 2020" : "DOI eq '10.25976/abcd-ef12'",
+      example: aggregates && !own ? "CharacteristicName eq 'pH' and ActivityStartYear ge 2020" : "DOI eq '10.25976/abcd-ef12'",
     },
     { $ref: '#/components/parameters/top' },
     {
@@ -154,9 +155,9 @@ function collectionOperation(resource: ResourceDef): Schema {
           name: '$apply', in: 'query',
           description:
             `[filter(…)/]groupby((F1,…)[,aggregate(…)]) or [filter(…)/]aggregate(…); each aggregate is $count as Alias or Field with method as Alias. ` +
-            `Group by: ${GROUPABLE.join(', ')}. Aggregate: ${MEASURES.map((m) => m.name).join(', ')}, with ${AGGREGATE_METHODS.join(', ')} ` +
+            `Group by: ${groupableOf(resource).join(', ')}. Aggregate: ${MEASURES.filter((m) => resource.fields.some((f) => f.name === m.name)).map((m) => m.name).join(', ') || 'only $count'}, with ${AGGREGATE_METHODS.join(', ')} ` +
             `(Tributary.p10/p90/median: exact percentiles by linear interpolation, Hyndman & Fan type 7; Tributary.countnull: rows without a value, the non-detects of ResultValue). ` +
-            `Values in more than one unit are a 400 mixed_units unless the unit is grouped. Counts, sums, minima, maxima and means of ResultValue come from statistics; the rest scan the rows.`,
+            `Values in more than one unit are a 400 mixed_units unless the unit is grouped. ${own ? 'Answered over the table itself.' : 'Counts, sums, minima, maxima and means of ResultValue come from statistics; the rest scan the rows.'}`,
           schema: { type: 'string' },
           example: 'groupby((CharacteristicName,ResultUnit),aggregate($count as Count,ResultValue with average as Mean,ResultValue with Tributary.median as Median))',
         }]

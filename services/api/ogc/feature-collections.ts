@@ -6,7 +6,7 @@
  */
 import { getDimension, getResource, type DimensionDef, type ResourceDef } from '../../../schemas/index.js';
 
-export type FeatureCollectionId = 'locations' | 'observations';
+export type FeatureCollectionId = 'locations' | 'observations' | 'location-summaries' | 'guideline-comparisons' | 'water-quality-index';
 
 export interface FeatureCollectionDef {
   readonly id: FeatureCollectionId;
@@ -18,6 +18,8 @@ export interface FeatureCollectionDef {
   readonly odataResource: ResourceDef;
   /** The dimensions of the feature's point: what `Latitude` and `Longitude` of an envelope (bbox) mean here. */
   readonly point: { readonly latitude: string; readonly longitude: string };
+  /** The date `datetime` filters on, when not ActivityStartDate (a summary's is its latest result's). */
+  readonly datetime?: string;
 }
 
 const resource = (name: string): ResourceDef => {
@@ -45,6 +47,39 @@ export const FEATURE_COLLECTIONS: readonly FeatureCollectionDef[] = [
     odataResource: records,
     point: { latitude: 'MonitoringLocationLatitude', longitude: 'MonitoringLocationLongitude' },
   },
+  // USGS's latest-continuous as one collection: `CharacteristicName=pH` is the latest pH (and its range) at every site.
+  {
+    id: 'location-summaries',
+    title: 'Location summaries',
+    description:
+      "A point per location and CharacteristicName (with ResultSampleFraction, MethodSpeciation and ResultUnit) at the location's coordinates, " +
+      'with the fields of /v1/odata/v4/LocationSummaries: counts, dates, min, max, mean, median, P10, P90 and the latest result.',
+    resource: resource('LocationSummaries'),
+    odataResource: resource('LocationSummaries'),
+    point: { latitude: 'Latitude', longitude: 'Longitude' },
+    // "Sites measured since June": the latest result's date, as USGS's latest-continuous filters by its time.
+    datetime: 'LatestDate',
+  },
+  {
+    id: 'guideline-comparisons',
+    title: 'Guideline comparisons',
+    description:
+      "A point per observation and applicable guideline at the location's coordinates, with the fields of /v1/odata/v4/GuidelineComparisons: " +
+      'the bounds in the result\'s unit, the Verdict (exceeds, meets, indeterminate) and its Reason. Verdict=exceeds maps the exceedances.',
+    resource: resource('GuidelineComparisons'),
+    odataResource: resource('GuidelineComparisons'),
+    point: { latitude: 'Latitude', longitude: 'Longitude' },
+  },
+  {
+    id: 'water-quality-index',
+    title: 'Water quality index',
+    description:
+      "A point per location, year and publisher at the location's coordinates, with the fields of /v1/odata/v4/WaterQualityIndex: " +
+      'the CCME Water Quality Index, its factors and its Category, so a map of categories is one request (Year=2020).',
+    resource: resource('WaterQualityIndex'),
+    odataResource: resource('WaterQualityIndex'),
+    point: { latitude: 'Latitude', longitude: 'Longitude' },
+  },
 ];
 
 export function featureCollection(id: string): FeatureCollectionDef | undefined {
@@ -54,7 +89,7 @@ export function featureCollection(id: string): FeatureCollectionDef | undefined 
 /** The dimensions a collection filters by: its queryables and its field query parameters. */
 export function queryableDimensions(collection: FeatureCollectionDef): DimensionDef[] {
   return collection.resource.filterable.map((name) => {
-    const dim = getDimension(name);
+    const dim = getDimension(name, collection.resource);
     if (!dim) throw new Error(`no dimension ${name}`);
     return dim;
   });

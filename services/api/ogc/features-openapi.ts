@@ -71,7 +71,7 @@ export function featuresOpenApi(base: string) {
       '/': ops('getLandingPage', 'Landing page', html(json('Links to the API description, conformance and collections.')), [ref('f')]),
       '/conformance': ops('getConformance', 'Conformance classes implemented', html(json('conformsTo: the classes implemented.')), [ref('f')]),
       '/api': ops('getApi', 'This OpenAPI document', json('OpenAPI 3.0.', { type: 'object' }, 'application/vnd.oai.openapi+json;version=3.0')),
-      '/collections': ops('getCollections', 'The collections', html(json('locations, observations and regions with their extents.')), [ref('publication'), ref('f')]),
+      '/collections': ops('getCollections', 'The collections', html(json('locations, observations, location summaries, guideline comparisons, the water quality index and regions with their extents.')), [ref('publication'), ref('f')]),
       '/collections/{collectionId}': ops('describeCollection', 'One collection', html(json('Its extent and links.')), [anyCollection, ref('publication'), ref('f')]),
       '/collections/{collectionId}/queryables': ops('getQueryables', 'The fields a collection filters by', json('A JSON Schema.', { type: 'object' }, SCHEMA_MEDIA), [anyCollection]),
       ...Object.fromEntries(FEATURE_COLLECTIONS.map((c) => [`/collections/${c.id}/items`, itemsPath(c)])),
@@ -113,7 +113,7 @@ export function featuresOpenApi(base: string) {
         },
         datetime: {
           name: 'datetime', in: 'query', required: false, style: 'form', explode: false,
-          description: `On ${DATETIME_FIELD}: an RFC 3339 date or date-time (its UTC day), or an interval start/end with .. for an open end.`,
+          description: `On ${DATETIME_FIELD} (on location-summaries, LatestDate): an RFC 3339 date or date-time (its UTC day), or an interval start/end with .. for an open end.`,
           schema: { type: 'string' },
         },
         filter: {

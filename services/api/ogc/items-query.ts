@@ -80,7 +80,7 @@ export function itemsPlan(raw: string, collection: FeatureCollectionDef): ItemsP
   const parts: { readonly parameter: string; readonly expr: Expr }[] = [];
   for (const [name, value] of single) {
     const expr = FILTER_PARAMETERS.get(name)?.(value, single);
-    if (expr) parts.push({ parameter: name, expr: onPoint(expr, collection) });
+    if (expr) parts.push({ parameter: name, expr: name === 'datetime' ? onDate(expr, collection) : onPoint(expr, collection) });
   }
   for (const [name, values] of fields) parts.push({ parameter: name, expr: fieldExpr(name, values) });
   checkCrs('bbox-crs', single.get('bbox-crs'));
@@ -102,6 +102,17 @@ export function itemsPlan(raw: string, collection: FeatureCollectionDef): ItemsP
   const plan = planPart('properties', query, resource);
   if (plan.kind !== 'page') throw new Error(`an items query planned as ${plan.kind}`);
   return { plan, query };
+}
+
+/** `datetime`'s comparisons, made on ActivityStartDate, on the collection's own date when it has another. */
+function onDate(expr: Expr, collection: FeatureCollectionDef): Expr {
+  const date = collection.datetime;
+  if (!date) return expr;
+  const visit = (e: Expr): Expr => {
+    if (e.kind === 'and' || e.kind === 'or') return { ...e, left: visit(e.left), right: visit(e.right) };
+    return e.kind === 'compare' && e.property.name === DATETIME_FIELD ? { ...e, property: { ...e.property, name: date } } : e;
+  };
+  return visit(expr);
 }
 
 /**

@@ -64,7 +64,7 @@ describe('OGC API – Features: discovery', () => {
     ]);
   });
 
-  it('collections: locations and observations with the extent of the published data', async () => {
+  it('collections: every collection of the published file with the extent of the published data', async () => {
     const { body } = await get(`${F}/collections`);
     const row = (await ref.runAndReadAll(
       `SELECT min("Longitude"), min("Latitude"), max("Longitude"), max("Latitude") FROM locations`,
@@ -72,8 +72,8 @@ describe('OGC API – Features: discovery', () => {
     const [first, last] = (await ref.runAndReadAll(`SELECT strftime(min("ActivityStartDate"), '%Y-%m-%d'), strftime(max("ActivityStartDate"), '%Y-%m-%d') FROM observations`)).getRows()[0]!.map(String);
     const collections = body['collections'] as Json[];
     // The regions of REGIONS_FILE come last (regions.test.ts): not read from the published file, no temporal extent.
-    expect(collections.map((c) => c['id'])).toEqual(['locations', 'observations', 'regions']);
-    for (const c of collections.slice(0, 2)) {
+    expect(collections.map((c) => c['id'])).toEqual(['locations', 'observations', 'location-summaries', 'guideline-comparisons', 'water-quality-index', 'regions']);
+    for (const c of collections.slice(0, 5)) {
       expect(c['itemType']).toBe('feature');
       expect(c['extent']['spatial']['bbox']).toEqual([row]);
       expect(c['extent']['temporal']['interval']).toEqual([[`${first}T00:00:00Z`, `${last}T23:59:59Z`]]);

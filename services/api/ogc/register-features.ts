@@ -103,7 +103,7 @@ export function registerFeatures(app: Hono, deps: HandlerDeps, lease: (route: Da
 }
 
 export function notFound(path: string): ApiError {
-  return new ApiError('not_found', `No resource at ${path}. OGC API – Features: ${PATHS.features}, /conformance, /api, /collections, /collections/{locations|observations|regions}[/items[/{featureId}]|/queryables].`);
+  return new ApiError('not_found', `No resource at ${path}. OGC API – Features: ${PATHS.features}, /conformance, /api, /collections, /collections/{${[...FEATURE_COLLECTIONS.map((c) => c.id), 'regions'].join('|')}}[/items[/{featureId}]|/queryables].`);
 }
 
 /** The same document as an HTML page (the html conformance class: every resource has one). */

@@ -1,4 +1,4 @@
-import { locationIdColumns, storageKeys, type DimensionDef } from '../../../schemas/index.js';
+import { isOwnTable, locationIdColumns, storageKeys, type DimensionDef } from '../../../schemas/index.js';
 import type { AggregateMethod } from '../odata/ast.js';
 import type { ApplyPlan, PlannedAggregate } from './plan.js';
 import { countSources, dimsOf, total } from './count-sources.js';
@@ -14,6 +14,7 @@ import {
   locationIdIn,
   MEMBERSHIP_ALIAS,
   OBSERVATIONS,
+  PAGE_SOURCES,
   REGION_ROLLUP,
   sameLocation,
   sourceColumn,
@@ -99,7 +100,8 @@ interface Grouped {
 /** What the result and the mixed-units query share: the fact, its joins, the filter and the groups. */
 function grouped(plan: ApplyPlan): Grouped {
   const params = new Params();
-  const sources = applySources(plan);
+  // A table of its own is grouped over itself (one row per served row), its location's fields joined.
+  const sources = isOwnTable(plan.resource.table) ? PAGE_SOURCES[plan.resource.table] : applySources(plan);
   const fact = sources[0]!;
   const fc = new FilterCompiler(sources, params);
   const cond = plan.where ? fc.compile(plan.where) : undefined;
@@ -111,9 +113,10 @@ function grouped(plan: ApplyPlan): Grouped {
 
 /** One aggregate over the fact: a statistics table's sums of its per-key figures, or the observations' own values. */
 function aggregateSql(a: PlannedAggregate, fact: Source): string {
-  if (a.kind === 'count') return `${total(fact)}::BIGINT`;
+  if (a.kind === 'count') return `${isOwnTable(fact.table) ? 'count(*)' : total(fact)}::BIGINT`;
   if (fact === VALUE_STATS) return statisticsSql(a.method);
-  const col = sourceColumn(OBSERVATIONS, a.measure.name);
+  // The rows' own values: the observations' (a scan), or a table of its own's (the comparisons' ResultValue).
+  const col = sourceColumn(fact, a.measure.name);
   const dated = (sql: string) => (a.measure.type === 'date' ? `CAST(${sql} AS VARCHAR)` : sql);
   switch (a.method) {
     case 'sum':
@@ -162,7 +165,7 @@ function statisticsSql(method: AggregateMethod): string {
 /** The unit column of a measure and the condition "this row has a value", over the fact. */
 function unitColumns(m: Measure, fact: Source): { readonly unit: string; readonly value: string } {
   if (fact === VALUE_STATS) return { unit: sourceColumn(VALUE_STATS, m.unit!), value: `${sourceColumn(VALUE_STATS, 'value_n')} > 0` };
-  return { unit: sourceColumn(OBSERVATIONS, m.unit!), value: `${sourceColumn(OBSERVATIONS, m.name)} IS NOT NULL` };
+  return { unit: sourceColumn(fact, m.unit!), value: `${sourceColumn(fact, m.name)} IS NOT NULL` };
 }
 
 /** How many units a group's values are in; a value without a unit counts as one more unit (''). */

@@ -4,10 +4,11 @@
  * matches each dataset holds. The statistics count observations, not locations, so those two group their own
  * small table under the same WHERE a page and a count of it use (resource-where.ts).
  */
-import { metadataFields, storageKeys } from '../../../schemas/index.js';
+import { guidelineFields } from '../../../schemas/guideline-fields.js';
+import { columnNames, metadataFields, storageKeys, type ResourceDef } from '../../../schemas/index.js';
 import type { CountPlan } from './plan.js';
 import { resourceTable, resourceWhere, whereClause } from './resource-where.js';
-import { DATASETS, RESOURCE_ALIAS, sourceColumn, sourceTable } from './source.js';
+import { DATASETS, joinSource, RESOURCE_ALIAS, sourceColumn, sourceTable, type TableSource } from './source.js';
 import { column, ident, Params, type CompiledQuery } from './sql.js';
 
 /** The Metadata fields a citation names, text as stored; the timestamps as UTC ISO 8601 text. */
@@ -50,6 +51,48 @@ export function compileCountByDataset(plan: CountPlan): CompiledQuery {
   const doi = column(RESOURCE_ALIAS, storageKeys.doi);
   return {
     sql: `SELECT ${doi} AS g0, count(*)::BIGINT AS n FROM ${resourceTable(plan)}${whereClause([resourceWhere(plan, params)])} GROUP BY g0 ORDER BY g0`,
+    params: params.values,
+  };
+}
+
+/** Whether the resource's rows belong to datasets (a DOI column): a citation credits those. */
+export function citesDatasets(resource: ResourceDef): boolean {
+  return columnNames(resource.table).includes(storageKeys.doi);
+}
+
+const GUIDELINES: TableSource = { alias: 'g', table: 'guidelines' };
+
+/**
+ * The resources whose rows rest on guidelines, and how a row names its guideline: a guideline is one, a comparison
+ * names it by GuidelineId. A citation of them credits each guideline's publisher and source besides the datasets.
+ */
+const GUIDELINE_OF: Partial<Record<ResourceDef['table'], { readonly own: true } | { readonly column: string }>> = {
+  guidelines: { own: true },
+  guideline_comparisons: { column: 'GuidelineId' },
+};
+
+export function citesGuidelines(resource: ResourceDef): boolean {
+  return GUIDELINE_OF[resource.table] !== undefined;
+}
+
+const guidelineColumn = (name: 'Publisher' | 'Source') => guidelineFields.find((f) => f.name === name)!.column;
+
+/**
+ * The guidelines' publishers and sources a count plan's rows rest on: `publisher`, `source`, `n` (rows), sorted.
+ *
+ * @example
+ * compileGuidelineSources(planQuery(parseQuery("$count=true&$filter=Verdict eq 'exceeds'"), getResource('GuidelineComparisons')!)).sql
+ * // SELECT g."Publisher" AS publisher, g."Source" AS source, count(*)::BIGINT AS n FROM "guideline_comparisons" t JOIN "guidelines" g ON g."Id" = t."GuidelineId" WHERE … GROUP BY ALL ORDER BY publisher, source
+ */
+export function compileGuidelineSources(plan: CountPlan): CompiledQuery {
+  const link = GUIDELINE_OF[plan.resource.table];
+  if (!link) throw new Error(`${plan.resource.name} rows rest on no guideline`);
+  const params = new Params();
+  const g = 'own' in link ? RESOURCE_ALIAS : GUIDELINES.alias;
+  const join = 'own' in link ? '' : joinSource(GUIDELINES, `${sourceColumn(GUIDELINES, storageKeys.id)} = ${column(RESOURCE_ALIAS, link.column)}`);
+  const select = `${column(g, guidelineColumn('Publisher'))} AS publisher, ${column(g, guidelineColumn('Source'))} AS source, count(*)::BIGINT AS n`;
+  return {
+    sql: `SELECT ${select} FROM ${resourceTable(plan)}${join}${whereClause([resourceWhere(plan, params)])} GROUP BY ALL ORDER BY publisher, source`,
     params: params.values,
   };
 }

@@ -1,10 +1,9 @@
 import { boundsSql, geoColumnsSql, geoCopyOption, type Bbox } from '../../../schemas/geoparquet.js';
 import { PARQUET_COPY_OPTIONS, parquetColumnsSql, textCopyOptions } from '../../../schemas/row-sql.js';
-import { pointColumns } from '../../../schemas/storage.js';
 import type { ExportFormat } from '../export-formats.js';
 import type { PagePlan } from './plan.js';
-import { RESOURCE_NAMES, renderRow } from './render-row.js';
-import { resourceTable, resourceWhere, whereClause } from './resource-where.js';
+import { RESOURCE_NAMES, renderRow, rowPoint } from './render-row.js';
+import { RESOURCE_ID, resourceTable, resourceWhere, whereClause } from './resource-where.js';
 import { literal, Params, type CompiledQuery } from './sql.js';
 
 /**
@@ -45,18 +44,20 @@ export { PARQUET_ROW_GROUP } from '../../../schemas/row-sql.js';
  */
 export function compileExport(plan: PagePlan, format: ExportFormat): CompiledExport {
   const params = new Params();
-  const from = `${resourceTable(plan)}${whereClause([resourceWhere(plan, params)])}`;
+  // Parquet's point, on a table of its own its location's: joined before the WHERE.
+  const where = format === 'parquet' ? rowPoint(plan.resource.table) : undefined;
+  const from = `${resourceTable(plan)}${where?.join ?? ''}${whereClause([resourceWhere(plan, params)])}`;
   switch (format) {
     case 'parquet': {
-      const point = pointColumns[plan.resource.table as keyof typeof pointColumns];
       const columns = parquetColumnsSql(plan.fields, RESOURCE_NAMES);
-      if (!point) return { kind: 'copy', query: { sql: `SELECT ${columns} FROM ${from}`, params: params.values }, options: PARQUET_COPY_OPTIONS };
+      if (!where) return { kind: 'copy', query: { sql: `SELECT ${columns} FROM ${from}`, params: params.values }, options: PARQUET_COPY_OPTIONS };
       return {
         kind: 'copy',
-        query: { sql: `SELECT ${columns}, ${geoColumnsSql(point, RESOURCE_NAMES)} FROM ${from}`, params: params.values },
+        // Across the join DuckDB need not keep stored order: the export's rows are Id order, so say so.
+        query: { sql: `SELECT ${columns}, ${geoColumnsSql(where.point, where.names)} FROM ${from}${where.join ? ` ORDER BY ${RESOURCE_ID}` : ''}`, params: params.values },
         options: PARQUET_COPY_OPTIONS,
         geo: {
-          bounds: { sql: `SELECT ${boundsSql(point, RESOURCE_NAMES)} FROM ${from}`, params: params.values },
+          bounds: { sql: `SELECT ${boundsSql(where.point, where.names)} FROM ${from}`, params: params.values },
           options: (bbox) => `${PARQUET_COPY_OPTIONS}, ${geoCopyOption(bbox, literal)}`,
         },
       };

@@ -5,7 +5,7 @@
  * (exec/landing.ts); a location or a dataset's locations are read per request, by key.
  */
 import { metadataFields, pointColumns, storageKeys } from '../../../schemas/index.js';
-import { DATASETS, LOCATIONS, OBSERVATIONS, ROLLUP, STATS, sourceColumn, sourceTable } from './source.js';
+import { DATASETS, LOCATIONS, OBSERVATIONS, RESOURCE, ROLLUP, STATS, sourceColumn, sourceTable } from './source.js';
 import { column, ident, Params, type CompiledQuery } from './sql.js';
 
 /** The datasets' text fields a landing page shows, by their /Metadata names. */
@@ -121,6 +121,30 @@ export function compileLocationDates(firstObsId: bigint, lastObsId: bigint): Com
     sql:
       `SELECT strftime(min(${o('ActivityStartDate')}), '%Y-%m-%d') AS ${ident('first_date')}, strftime(max(${o('ActivityStartDate')}), '%Y-%m-%d') AS ${ident('last_date')} ` +
       `FROM ${sourceTable(OBSERVATIONS)} WHERE ${o(storageKeys.id)} BETWEEN ${from} AND ${to}`,
+    params: p.values,
+  };
+}
+
+/** The LocationSummaries fields a location's page shows: text and numbers as stored, dates as text. */
+export const SUMMARY_VALUES = [
+  'CharacteristicName', 'ResultSampleFraction', 'MethodSpeciation', 'ResultUnit', 'Count', 'NonDetects', 'Min', 'P10', 'Median', 'P90', 'Max',
+  'LatestValue', 'LatestDetectionCondition',
+] as const;
+export const SUMMARY_DATES = ['FirstDate', 'LastDate', 'LatestDate'] as const;
+
+/**
+ * One location's summaries (LocationSummaries) in Id order: its rows are one Id range (LocationId × 65536 + rank),
+ * so the filter on LocationId reads a few rows of one row group.
+ */
+export function compileLocationSummaries(id: bigint): CompiledQuery {
+  const p = new Params();
+  const u = (name: string) => sourceColumn(RESOURCE.location_summaries, name);
+  const values = SUMMARY_VALUES.map((n) => `${u(n)} AS ${ident(n)}`);
+  const dates = SUMMARY_DATES.map((n) => `strftime(${u(n)}, '%Y-%m-%d') AS ${ident(n)}`);
+  return {
+    sql:
+      `SELECT ${[...values, ...dates].join(', ')} FROM ${sourceTable(RESOURCE.location_summaries)} ` +
+      `WHERE ${u(storageKeys.locationId)} = ${p.bind({ sqlType: 'BIGINT', value: id })} ORDER BY ${u(storageKeys.id)}`,
     params: p.values,
   };
 }

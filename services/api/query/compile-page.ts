@@ -5,7 +5,7 @@
 import type { Format } from '../formats.js';
 import type { IdRange } from './membership.js';
 import type { Key, PagePlan } from './plan.js';
-import { renderRow } from './render-row.js';
+import { renderRow, rowPoint } from './render-row.js';
 import { afterKey, inIdRanges, keyValue, RESOURCE_ID, resourceTable, resourceWhere, whereClause } from './resource-where.js';
 import { Params, type CompiledQuery } from './sql.js';
 
@@ -56,6 +56,8 @@ export function compilePageRows(
     inIdRanges(opts.idRanges, params),
     resourceWhere(plan, params),
   ]);
-  const sql = `SELECT ${renderRow(format, plan.fields, plan.resource.table)} FROM ${resourceTable(plan)}${where}${orderBy(opts)}`;
+  // A GeoJSON row of a table of its own reads its location's point: joined for the page's window only.
+  const point = format === 'geojson' ? (rowPoint(plan.resource.table)?.join ?? '') : '';
+  const sql = `SELECT ${renderRow(format, plan.fields, plan.resource.table)} FROM ${resourceTable(plan)}${point}${where}${orderBy(opts)}`;
   return { sql, params: params.values };
 }

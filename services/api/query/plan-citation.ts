@@ -5,7 +5,7 @@
  * answer it); Locations and Metadata, whose rows the statistics do not count, a count per dataset
  * (compile-citation.ts).
  */
-import type { ResourceDef } from '../../../schemas/index.js';
+import { isOwnTable, type ResourceDef } from '../../../schemas/index.js';
 import type { Expr, Query } from '../odata/ast.js';
 import { planQuery, type ApplyPlan, type CountPlan } from './plan.js';
 import { PlanError } from './plan-error.js';
@@ -38,10 +38,13 @@ export function planCitation(query: Query, resource: ResourceDef): CitationPlan 
     if (counts.kind !== 'apply') throw new Error(`a citation planned as ${counts.kind}`);
     return { kind: 'citation', resource, filter, counts };
   }
-  if (query.apply) {
-    throw new PlanError('unsupported_apply', `$apply is offered on Observations and Records; to cite ${resource.name}, give the filter as $filter.`, { parameter: '$apply' });
+  // A table of its own is counted over itself: its rows per dataset under every condition the query gives.
+  const own = isOwnTable(resource.table);
+  if (query.apply && !own) {
+    throw new PlanError('unsupported_apply', `$apply is offered on Observations, Records and the tables of their own; to cite ${resource.name}, give the filter as $filter.`, { parameter: '$apply' });
   }
-  const counts = planQuery({ count: true, otherParams: [], ...(query.filter ? { filter: query.filter } : {}) }, resource);
+  const counted = own ? filter : query.filter;
+  const counts = planQuery({ count: true, otherParams: [], ...(counted ? { filter: counted } : {}) }, resource);
   if (counts.kind !== 'count') throw new Error(`a citation planned as ${counts.kind}`);
   return { kind: 'citation', resource, filter, counts };
 }

@@ -5,6 +5,7 @@
 import {
   filterNames,
   getDimension,
+  isOwnTable,
   resources,
   type DimensionDef,
   type FieldDef,
@@ -12,7 +13,7 @@ import {
   type ResourceDef,
 } from '../../../schemas/index.js';
 import type { Aggregate, AggregateMethod, CompareOp, DistanceExpr, Expr, Format, FunctionName, Literal, Property, Query, SpatialExpr } from '../odata/ast.js';
-import { getMeasure, MEASURES, METHODS, type Measure } from './measures.js';
+import { MEASURES, METHODS, type Measure } from './measures.js';
 import { PlanError } from './plan-error.js';
 import { assertNever } from '../assert-never.js';
 
@@ -126,15 +127,16 @@ export function planQuery(query: Query, resource: ResourceDef): Plan {
 
 function planApply(query: Query, resource: ResourceDef, where: Cond | undefined): ApplyPlan {
   const apply = query.apply!;
-  if (resource.table !== 'observations') {
-    throw new PlanError('unsupported_apply', `$apply is offered on Observations and Records; on ${resource.name} use $filter and $count=true.`, { parameter: '$apply' });
+  if (resource.table !== 'observations' && !isOwnTable(resource.table)) {
+    throw new PlanError('unsupported_apply', `$apply is offered on ${resources.filter(offersApply).map((r) => r.name).join(', ')}; on ${resource.name} use $filter and $count=true.`, { parameter: '$apply' });
   }
+  const groupable = groupableOf(resource);
   const groupBy = apply.groupBy.map((p) => {
-    const dim = getDimension(p.name);
-    if (!dim || !(GROUPABLE as readonly string[]).includes(dim.name)) {
+    const dim = getDimension(p.name, resource);
+    if (!dim || !groupable.includes(dim.name)) {
       throw new PlanError(
         'unsupported_apply',
-        `$apply can group by ${GROUPABLE.join(', ')}; '${p.name}' is not one of them.`,
+        `$apply on ${resource.name} can group by ${groupable.join(', ')}; '${p.name}' is not one of them.`,
         { parameter: '$apply', offset: p.offset },
       );
     }
@@ -145,18 +147,25 @@ function planApply(query: Query, resource: ResourceDef, where: Cond | undefined)
   if (query.skiptoken && query.skiptoken.kind !== 'integer') {
     throw new PlanError('invalid_skiptoken', '$skiptoken of an $apply result looks like Id:<number of groups already read>; follow @odata.nextLink.', { parameter: '$skiptoken' });
   }
-  const aggregates = apply.aggregates.map((a) => planAggregate(a, groupBy));
+  const aggregates = apply.aggregates.map((a) => planAggregate(a, groupBy, resource));
   return { kind: 'apply', resource, where: both, groupBy, aggregates, top: query.top ?? DEFAULT_TOP, after: query.skiptoken?.value as bigint | undefined };
 }
 
-function planAggregate(a: Aggregate, groupBy: readonly DimensionDef[]): PlannedAggregate {
+/** The measures a resource holds: all on the observations; on a table of its own, those among its fields (the comparisons' ResultValue). */
+function measuresOf(resource: ResourceDef): readonly Measure[] {
+  return isOwnTable(resource.table) ? MEASURES.filter((m) => resource.fields.some((f) => f.name === m.name)) : MEASURES;
+}
+
+function planAggregate(a: Aggregate, groupBy: readonly DimensionDef[], resource: ResourceDef): PlannedAggregate {
   if (groupBy.some((d) => d.name === a.alias) || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(a.alias)) {
     throw new PlanError('unsupported_apply', `The alias '${a.alias}' must be a plain name that is not a grouped field.`, { parameter: '$apply', offset: a.offset });
   }
   if (a.kind === 'count') return { kind: 'count', alias: a.alias };
-  const measure = getMeasure(a.property.name);
+  const measures = measuresOf(resource);
+  const measure = measures.find((m) => m.name === a.property.name);
   if (!measure) {
-    throw new PlanError('unsupported_apply', `$apply aggregates ${MEASURES.map((m) => m.name).join(', ')} (and $count); '${a.property.name}' is not one of them.`, { parameter: '$apply', offset: a.property.offset });
+    const offered = measures.length ? `${measures.map((m) => m.name).join(', ')} (and $count)` : 'only $count';
+    throw new PlanError('unsupported_apply', `$apply on ${resource.name} aggregates ${offered}; '${a.property.name}' is not one of them.`, { parameter: '$apply', offset: a.property.offset });
   }
   const method = METHODS[a.method];
   if (!method.types.includes(measure.type)) {
@@ -164,6 +173,16 @@ function planAggregate(a: Aggregate, groupBy: readonly DimensionDef[]): PlannedA
     throw new PlanError('unsupported_apply', `${a.method} does not apply to ${measure.name} (a ${measure.type}); use one of ${fits.join(', ')}.`, { parameter: '$apply', offset: a.offset });
   }
   return { kind: 'method', alias: a.alias, method: a.method, measure };
+}
+
+/** What `$apply` groups by: a table of its own is counted over itself, so whatever it filters by. */
+export function groupableOf(resource: ResourceDef): readonly string[] {
+  return isOwnTable(resource.table) ? resource.filterable : GROUPABLE;
+}
+
+/** Whether `$apply` runs on the resource: the observations (over the statistics) and the tables of their own. */
+export function offersApply(resource: ResourceDef): boolean {
+  return resource.table === 'observations' || isOwnTable(resource.table);
 }
 
 function planSelect(select: readonly Property[] | undefined, resource: ResourceDef): FieldDef[] {
@@ -237,7 +256,7 @@ function planFilter(expr: Expr, resource: ResourceDef): Cond {
 }
 
 function resolveDimension(p: Property, resource: ResourceDef): DimensionDef {
-  const dim = getDimension(p.name);
+  const dim = getDimension(p.name, resource);
   if (!dim || !resource.filterable.includes(dim.name)) {
     const valid = filterNames(resource);
     const list = `Filterable fields of ${resource.name}: ${valid.join(', ')}.`;
@@ -254,10 +273,11 @@ function resolveDimension(p: Property, resource: ResourceDef): DimensionDef {
 
 /** How to get at a field this resource cannot filter by: the resources that can, or selecting it. */
 function elsewhere(name: string, resource: ResourceDef): string {
-  const others = resources.filter((r) => r.filterable.includes(name)).map((r) => r.name);
+  // The tables of their own (summaries, comparisons) are rows of another kind: not a way to narrow these.
+  const others = resources.filter((r) => !isOwnTable(r.table) && r.filterable.includes(name)).map((r) => r.name);
   const key = others.includes('Locations') ? 'LocationId eq <Id>' : `DOI eq '<DOI>'`;
   if (others.length > 0) return `filter ${others.join(' or ')} by it, then narrow ${resource.name} by what that returns (${key}).`;
-  return `no resource filters by it; $select it and keep the rows you want.`;
+  return `no resource of such rows filters by it; $select it and keep the rows you want.`;
 }
 
 const INTEGER = /^[+-]?\d{1,18}$/;

@@ -3,18 +3,39 @@
  * writes as it is, or the Id and typed columns for a columnar writer. Fields are read from the resource's table `t`.
  * The row text itself is built in schemas/row-sql.ts, shared with ingest's dataset files; quoting stays in sql.ts.
  */
-import { pointColumns, storageKeys, type FieldDef, type ResourceDef } from '../../../schemas/index.js';
+import { isOwnTable, locationIdColumns, pointColumns, storageKeys, type FieldDef, type ResourceDef } from '../../../schemas/index.js';
+import type { PointColumns } from '../../../schemas/geoparquet.js';
 import { csvRowSql, jsonRowSql, typedValueSql, type SqlNames } from '../../../schemas/row-sql.js';
 import { isTextFormat, type Format, type TextFormat } from '../formats.js';
 import { column, constant, ident } from './sql.js';
-import { RESOURCE_ALIAS } from './source.js';
+import { joinSource, LOCATIONS, RESOURCE, RESOURCE_ALIAS, sameLocation } from './source.js';
 
-/** The resource's table: a GeoJSON row reads its point from it (`pointColumns`). */
+/** The resource's table: a GeoJSON row reads its point from it or its location (`rowPoint`). */
 type Table = ResourceDef['table'];
 type RowRenderer = (fields: readonly FieldDef[], table: Table) => string;
 
 /** The resource's columns as `t."…"`, with the API's own quoting. */
 export const RESOURCE_NAMES: SqlNames = { column: (name) => column(RESOURCE_ALIAS, name), ident, constant };
+/** The row's location's columns as `l."…"`, joined by `RowPoint.join`. */
+const LOCATION_NAMES: SqlNames = { column: (name) => column(LOCATIONS.alias, name), ident, constant };
+
+/** Where a row's point is read: columns of its own, or its location's, which `join` (after FROM `t`) brings in. */
+export interface RowPoint {
+  readonly point: PointColumns;
+  readonly names: SqlNames;
+  readonly join: string;
+}
+
+/**
+ * A row's point: the locations' own and the observations' denormalised coordinates; a table of its own with a
+ * LocationId (location summaries, comparisons, the index) its location's, one join per row; none on the others.
+ */
+export function rowPoint(table: Table): RowPoint | undefined {
+  const own = (pointColumns as Partial<Record<Table, PointColumns>>)[table];
+  if (own) return { point: own, names: RESOURCE_NAMES, join: '' };
+  if (!isOwnTable(table) || !(table in locationIdColumns)) return undefined;
+  return { point: pointColumns.locations, names: LOCATION_NAMES, join: joinSource(LOCATIONS, sameLocation(LOCATIONS, RESOURCE[table])) };
+}
 
 export const TEXT_ROWS: { readonly [F in TextFormat]: RowRenderer } = {
   json: (fields) => jsonRowSql(fields, RESOURCE_NAMES),
@@ -59,16 +80,16 @@ function typedColumns(fields: readonly FieldDef[]): string {
  * makes DuckDB parse the inner object again, which costs more than the row (docs/performance.md, "Alternatives measured and rejected").
  */
 function featureRow(fields: readonly FieldDef[], table: Table): string {
-  const point = (pointColumns as Partial<Record<Table, { longitude: string; latitude: string }>>)[table];
-  if (!point) throw new Error(`${table} rows have no point to write as GeoJSON`);
-  const field = RESOURCE_NAMES.column;
+  const where = rowPoint(table);
+  if (!where) throw new Error(`${table} rows have no point to write as GeoJSON`);
+  const { point, names } = where;
   const parts = [
     constant('{"type":"Feature","id":'),
-    field(storageKeys.id),
+    RESOURCE_NAMES.column(storageKeys.id),
     constant(',"geometry":{"type":"Point","coordinates":['),
-    field(point.longitude),
+    names.column(point.longitude),
     constant(','),
-    field(point.latitude),
+    names.column(point.latitude),
     constant(']},"properties":'),
     jsonRowSql(fields, RESOURCE_NAMES),
     constant('}'),

@@ -6,7 +6,7 @@
  * condition is evaluated on one (location, statistics row) pair inside an EXISTS, so
  * `CharacteristicName eq 'pH' and ActivityStartYear eq 2020` on Locations needs a pH observation *in* 2020.
  */
-import { storageKeys } from '../../../schemas/index.js';
+import { isOwnTable, storageKeys } from '../../../schemas/index.js';
 import type { CountPlan, Cond, Key, PagePlan } from './plan.js';
 import type { IdRange } from './membership.js';
 import { column, type Params } from './sql.js';
@@ -70,6 +70,12 @@ export function resourceWhere(plan: PagePlan | CountPlan, params: Params): strin
   if (!plan.where) return undefined;
   const table = plan.resource.table;
   const t = RESOURCE[table];
+  if (isOwnTable(table)) {
+    // Its location's fields: the row's one location, tested inside an EXISTS (a semi-join DuckDB decorrelates).
+    const fc = new FilterCompiler(PAGE_SOURCES[table], params);
+    const cond = fc.compile(plan.where);
+    return fc.used.has(LOCATIONS.alias) ? exists(sourceTable(LOCATIONS), sameLocation(LOCATIONS, t), cond) : cond;
+  }
   const finer = dimsOf(plan.where).filter((d) => !d.columns[table]);
   if (table === 'datasets' && finer.length > 0 && inRollup(finer)) {
     // Observation-level conditions alone are answered by the small rollup, keyed by DOI.

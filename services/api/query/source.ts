@@ -3,7 +3,7 @@
  * typed, and reach SQL only through `ident`; a condition compiled against a list of sources reads the first one
  * that holds each dimension.
  */
-import { locationIdColumns, storageKeys, type DimensionDef, type ResourceDef, type StorageTable, type TableName } from '../../../schemas/index.js';
+import { locationIdColumns, ownTables, storageKeys, type DimensionDef, type OwnTable, type ResourceDef, type StorageTable, type TableName } from '../../../schemas/index.js';
 import { column, ident } from './sql.js';
 
 /** A storage table under its alias: what a compiler reads whole (the extent, the downloads). */
@@ -25,6 +25,7 @@ export const RESOURCE: { readonly [T in ResourceDef['table']]: Source } = {
   observations: { alias: RESOURCE_ALIAS, table: 'observations' },
   locations: { alias: RESOURCE_ALIAS, table: 'locations' },
   datasets: { alias: RESOURCE_ALIAS, table: 'datasets' },
+  ...(Object.fromEntries(ownTables.map((table) => [table, { alias: RESOURCE_ALIAS, table }])) as { readonly [T in OwnTable]: Source }),
 };
 export const STATS: Source = { alias: 's', table: 'observation_stats' };
 /** The statistics split by ResultUnit, with the values' count, sum, min and max: observation_stats' keys plus its own. */
@@ -49,6 +50,8 @@ export const PAGE_SOURCES: { readonly [T in ResourceDef['table']]: readonly Sour
   observations: [RESOURCE.observations],
   locations: [RESOURCE.locations, STATS],
   datasets: [RESOURCE.datasets, LOCATIONS, STATS],
+  // A table of its own reads its location's fields (type, coordinates) from its location, one row per row.
+  ...(Object.fromEntries(ownTables.map((table) => [table, [RESOURCE[table], LOCATIONS] as readonly Source[]])) as { readonly [T in OwnTable]: readonly Source[] }),
 };
 
 /**

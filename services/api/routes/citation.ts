@@ -1,15 +1,15 @@
 /**
- * GET /v1/citation/{Records|Observations|Locations|Metadata}?$filter=…: what a result must credit (issue 38). The
+ * GET /v1/citation/{resource}?$filter=…: what a result must credit (issue 38). The
  * stages of a page (parse → plan → execute → respond) with the collection's own parser and planner: the rows are
  * counted per dataset by the `$apply` plan (the statistics), joined with each dataset's citation fields, and
  * written in the format negotiated as doi.org negotiates (Accept, or `format=` for a link in a browser).
  */
 import type { Context } from 'hono';
-import { getResource } from '../../../schemas/index.js';
+import { getResource, resources } from '../../../schemas/index.js';
 import { citationDocument } from '../citation/citation-document.js';
 import { CITATION_FORMAT_NAMES, CITATION_FORMATS, citationFormatByName, citationFormatFromAccept, DEFAULT_CITATION_FORMAT, type CitationFormat } from '../citation/citation-formats.js';
 import { ApiError } from '../errors.js';
-import { citeResult } from '../exec/citation.js';
+import { citeGuidelines, citeResult } from '../exec/citation.js';
 import type { HandlerDeps } from '../http/handler-deps.js';
 import { baseUrl, linkHeader } from '../http/links.js';
 import { PATHS } from '../http/paths.js';
@@ -26,15 +26,15 @@ export function citationHandler(deps: HandlerDeps) {
     const lease = c.get('lease');
     const resource = getResource(c.req.param('resource') ?? '');
     if (!resource) {
-      throw new ApiError('not_found', `No citation at ${c.req.path}. Cite a query as ${PATHS.citation}/{Records|Observations|Locations|Metadata} with its $filter.`);
+      throw new ApiError('not_found', `No citation at ${c.req.path}. Cite a query as ${PATHS.citation}/{${resources.map((r) => r.name).join('|')}} with its $filter.`);
     }
     const { query: raw, value: formatParam } = takeOption(rawQueryString(c), FORMAT_PARAMS);
     const format = negotiate(formatParam, c.req.header('accept'));
     const plan = planRequest(raw, resource);
     lease.timing.mark('plan');
-    const cited = await citeResult(plan, lease.snapshot, lease.signal);
+    const [cited, guidelines] = await Promise.all([citeResult(plan, lease.snapshot, lease.signal), citeGuidelines(plan, lease.snapshot, lease.signal)]);
     lease.timing.mark('execute');
-    const doc = citationDocument(plan, cited, baseUrl(c.req.url, c.req.raw.headers, deps.links), lease.publication);
+    const doc = citationDocument(plan, cited, baseUrl(c.req.url, c.req.raw.headers, deps.links), lease.publication, guidelines);
     const licences = new Set(doc.datasets.map((d) => d.LicenceUrl));
     const link = linkHeader(undefined, { count: false, otherParams: [], ...(plan.filter ? { filter: plan.filter } : {}) }, {
       // One licence for every dataset cited is the result's licence.

@@ -248,7 +248,7 @@ describe('$filter against reference SQL', () => {
     ['ActivityStartYear eq 2020.5', 'invalid_value', 'whole number'],
     ["LocationId eq 'abc'", 'invalid_value', 'LocationId'],
     ['CharacteristicName eq pH', 'unsupported_expression', 'pH'],
-    ["ResultComment eq 'x'", 'not_filterable', "'ResultComment' cannot be used in $filter on Observations: no resource filters by it; $select it"],
+    ["ResultComment eq 'x'", 'not_filterable', "'ResultComment' cannot be used in $filter on Observations: no resource of such rows filters by it; $select it"],
     ["Name eq 'Bow River'", 'not_filterable', 'filter Locations by it, then narrow Observations by what that returns (LocationId eq <Id>)'],
     ['ActivityStartDate ge 2020-06-01T00:00:00Z', 'invalid_value', 'ActivityStartDate wants a date'],
     ["ActivityStartDate ge '2021-02-30'", 'invalid_value', 'ActivityStartDate wants a date'],

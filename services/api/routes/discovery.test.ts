@@ -8,7 +8,7 @@ import addFormats from 'ajv-formats';
 import type { Hono } from 'hono';
 import odatajs from 'ts-odatajs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { resources } from '../../../schemas/index.js';
+import { isOwnTable, resources } from '../../../schemas/index.js';
 import { createApp } from '../app.js';
 import { listen, type TestServer } from '../testing/test-server.js';
 import { openDatabase, type Database } from '../db/database.js';
@@ -47,7 +47,7 @@ async function json(path: string) {
 const enc = (s: string) => encodeURIComponent(s);
 
 describe('service document', () => {
-  it.each([BASE, `${BASE}/`])('%s lists the four entity sets with the $metadata context', async (path) => {
+  it.each([BASE, `${BASE}/`])('%s lists every entity set with the $metadata context', async (path) => {
     const body = await json(path);
     expect(body).toEqual({
       '@odata.context': `http://localhost${BASE}/$metadata`,
@@ -188,10 +188,10 @@ describe('a generic OData client (Apache Olingo odatajs)', () => {
     new Promise<any>((resolve, reject) => // eslint-disable-line @typescript-eslint/no-explicit-any
       odatajs.oData.read({ requestUri: url }, resolve, reject, handler as never));
 
-  it('discovers the four entity sets from $metadata and queries one', async () => {
+  it('discovers every entity set from $metadata and queries one', async () => {
     const metadata = await read(`${origin}${BASE}/$metadata`, odatajs.oData.metadataHandler);
     const container = metadata.dataServices.schema[0].entityContainer;
-    expect(container.entitySet.map((s: { name: string }) => s.name)).toEqual(['Metadata', 'Locations', 'Observations', 'Records']);
+    expect(container.entitySet.map((s: { name: string }) => s.name)).toEqual(['Metadata', 'Locations', 'Observations', 'Records', ...resources.filter((r) => isOwnTable(r.table)).map((r) => r.name)]);
 
     const set = container.entitySet.find((s: { name: string }) => s.name === 'Observations');
     const type = metadata.dataServices.schema[0].entityType.find((t: { name: string }) => `Tributary.${t.name}` === set.entityType);

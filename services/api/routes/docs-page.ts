@@ -2,7 +2,7 @@
  * The human docs page at `/` of the data API: a static page built from the catalogue, with copy-paste
  * examples against the base URL the reader used. No scripts; every interpolated value is HTML-escaped.
  */
-import { filterNames, nullOnWire, resources, type ResourceDef } from '../../../schemas/index.js';
+import { filterNames, isOwnTable, nullOnWire, resources, type ResourceDef } from '../../../schemas/index.js';
 import { API_ERROR_CODES } from '../errors.js';
 import { FORMAT_NAMES, FORMATS } from '../formats.js';
 import { filterOnlyNames } from '../metadata/csdl.js';
@@ -108,7 +108,7 @@ Generic OData clients read <code>$metadata</code> for types and for what the ser
 <tr><td><code>$top</code></td><td>${TOP_RANGE.min}–${TOP_RANGE.max} rows per page, default ${DEFAULT_TOP}</td></tr>
 <tr><td><code>$skiptoken</code></td><td>page cursor: follow <code>@odata.nextLink</code> or <code>Link: &lt;…&gt;; rel="next"</code></td></tr>
 <tr><td><code>$count=true</code></td><td><code>{"value": n}</code>, exact</td></tr>
-<tr><td><code>$apply</code></td><td><code>[filter(…)/]groupby((F1,…)[,aggregate(…)])</code> or <code>[filter(…)/]aggregate(…)</code> on Observations and Records; group by ${GROUPABLE.join(', ')}; aggregate <code>$count as Count</code> or <code>Field with method as Alias</code>, the fields ${MEASURES.map((m, i) => html`${i ? ', ' : ''}<code>${m.name}</code>`)}, the methods ${AGGREGATE_METHODS.map((m, i) => html`${i ? ', ' : ''}<code>${m}</code>`)}; values in more than one unit are refused unless the unit is grouped</td></tr>
+<tr><td><code>$apply</code></td><td><code>[filter(…)/]groupby((F1,…)[,aggregate(…)])</code> or <code>[filter(…)/]aggregate(…)</code> on Observations and Records; group by ${GROUPABLE.join(', ')}; aggregate <code>$count as Count</code> or <code>Field with method as Alias</code>, the fields ${MEASURES.map((m, i) => html`${i ? ', ' : ''}<code>${m.name}</code>`)}, the methods ${AGGREGATE_METHODS.map((m, i) => html`${i ? ', ' : ''}<code>${m}</code>`)}; values in more than one unit are refused unless the unit is grouped; on ${resources.filter((r) => isOwnTable(r.table)).map((r) => r.name).join(', ')} the same, grouped by any of their filterable names (the comparisons aggregate their <code>ResultValue</code>)</td></tr>
 <tr><td><code>$format</code></td><td>${FORMAT_NAMES.map((f, i) => html`${i ? ', ' : ''}<code>${f}</code>`)}; default json (or <code>Accept:</code> ${FORMAT_NAMES.filter((f) => FORMATS[f].byAccept).map((f, i) => html`${i ? ', ' : ''}<code>${FORMATS[f].mediaType}</code>`)})</td></tr>
 </tbody></table>
 <p>Results are always in Id order. <code>$orderby</code>, <code>$skip</code>, <code>$expand</code> and unknown <code>$</code> options answer 400.</p>

@@ -187,10 +187,10 @@ describe('bad requests get the page\'s errors, or the export\'s own', () => {
     expect(any.headers.get('content-type')).toBe('application/vnd.apache.parquet');
   });
 
-  it('only Records and Observations are exported: 404 naming them', async () => {
+  it('Locations and Metadata are not exported (their dataset files are): 404 naming the exports there are', async () => {
     const res = await fetch(`${server.origin}/v1/export/Locations`);
     expect(res.status).toBe(404);
-    expect(((await res.json()) as { message: string }).message).toContain('/v1/export/Records and /v1/export/Observations');
+    expect(((await res.json()) as { message: string }).message).toContain('/v1/export/Observations, /v1/export/Records, /v1/export/LocationSummaries');
   });
 });
 

@@ -33,9 +33,9 @@ export function exportHandler(deps: Pick<HandlerDeps, 'links'>) {
   return async function exportResult(c: Context): Promise<Response> {
     const lease = c.get('lease');
     const name = c.req.param('resource') ?? '';
-    const resource = (EXPORT_RESOURCES as readonly string[]).includes(name) ? getResource(name) : undefined;
+    const resource = EXPORT_RESOURCES.includes(name) ? getResource(name) : undefined;
     if (!resource) {
-      throw new ApiError('not_found', `No export at ${c.req.path}. Exports: ${PATHS.export}/Records and ${PATHS.export}/Observations, with $filter and $select as on ${PATHS.odata}.`);
+      throw new ApiError('not_found', `No export at ${c.req.path}. Exports: ${EXPORT_RESOURCES.map((r) => `${PATHS.export}/${r}`).join(', ')}, with $filter and $select as on ${PATHS.odata}.`);
     }
     // `$format` is the export's own (parquet, csv, ndjson, arrow); everything else is the OData query as a page reads it.
     const { query: raw, value: formatParam } = takeOption(rawQueryString(c), ['$format']);

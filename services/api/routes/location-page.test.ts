@@ -93,6 +93,26 @@ describe('GET /locations/{Id}', () => {
     expect(shown).toEqual(counts.map((r) => [r['c'], r['n']]));
   });
 
+  it('shows its summary per characteristic and unit: the rows of /LocationSummaries for it, to 4 significant digits', async () => {
+    const [busiest] = await rows(`SELECT "LocationId" AS id FROM observations GROUP BY 1 ORDER BY count(DISTINCT "CharacteristicName") DESC, 1 LIMIT 1`);
+    const id = Number(busiest!['id']);
+    const html = await (await fetch(`${server.origin}/locations/${id}`)).text();
+    const api = (await (await fetch(`${server.origin}/v1/odata/v4/LocationSummaries?$filter=LocationId eq ${id}`)).json()) as { value: Record<string, unknown>[] };
+    expect(api.value.length).toBeGreaterThan(1);
+    const section = html.slice(html.indexOf('<h2 id="summary">'));
+    const shown = [...section.matchAll(/<tr><td>([^<]*)<\/td><td>([^<]*)<\/td><td class="n">([\d,]+)<\/td>(?:<td[^>]*>[^<]*<\/td>){5}<td class="n">([^<]*)<\/td>/g)].map((m) => [m[1], m[2], Number(m[3]!.replaceAll(',', '')), m[4]]);
+    const digits = (v: unknown) => (v === null ? '' : String(Number((v as number).toPrecision(4))));
+    expect(shown).toEqual(
+      api.value.map((s) => [
+        [s['CharacteristicName'], s['ResultSampleFraction'], s['MethodSpeciation']].filter((x) => x !== null).join(', '),
+        s['ResultUnit'] ?? '',
+        s['Count'],
+        digits(s['Median']),
+      ]),
+    );
+    expect(section).toContain(`LocationSummaries?$filter=LocationId%20eq%20${id}`);
+  });
+
   it('answers an Id no location has, or one that is no number, with 404 saying what the path takes', async () => {
     const [max] = await rows(`SELECT max("Id") + 1 AS id FROM locations`);
     for (const id of [String(max!['id']), 'abc', '0', '99999999999999999999']) {

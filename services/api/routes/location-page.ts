@@ -3,7 +3,7 @@
  * counts and when, the dataset it belongs to, and where its data is. Its JSON-LD is Geoconnex's location-oriented
  * shape (routes/schema-org.ts); every value is escaped.
  */
-import type { DatasetSummary, LocationDetail } from '../exec/landing.js';
+import type { DatasetSummary, LocationDetail, LocationSummary } from '../exec/landing.js';
 import { html } from '../html.js';
 import { doiUrl } from '../http/links.js';
 import { count, landingPage, wideTable } from './page-layout.js';
@@ -11,7 +11,26 @@ import { datasetPagePath, locationLinks, locationPagePath } from './page-links.j
 import { pointMap } from './point-map.js';
 import { locationJsonLd } from './schema-org.js';
 
-export function locationPage(base: string, loc: LocationDetail, dataset: DatasetSummary | undefined): string {
+/** A summary value as the page shows it: up to 4 significant digits, the full value in the API. */
+const value = (v: string | number | null): string => (v === null ? '' : typeof v === 'number' ? String(Number(v.toPrecision(4))) : v);
+
+/** The characteristic with its fraction and speciation when given: "Copper (Dissolved)", "Nitrogen (as N)". */
+const measured = (s: LocationSummary): string => [s.CharacteristicName, s.ResultSampleFraction, s.MethodSpeciation].filter((x) => x !== null).map(String).join(', ');
+
+/** The latest result: its value (or detection condition) and date. */
+const latest = (s: LocationSummary): string => `${s.LatestValue === null ? (s.LatestDetectionCondition ?? '') : value(s.LatestValue)} on ${s.LatestDate}`;
+
+/** Issue 48: what a scientist asks of a site first, per characteristic and unit — typical value, range, latest. */
+function summaryTable(name: string, summaries: readonly LocationSummary[], link: string) {
+  if (summaries.length === 0) return '';
+  return html`<section aria-labelledby="summary"><h2 id="summary">Summary</h2>
+${wideTable(`Summary of ${name}`, html`<table><caption>Values at ${name} per characteristic and unit: non-detects are counted, not summarised; P10 and P90 are the 10th and 90th percentiles</caption>
+<thead><tr><th scope="col">Characteristic</th><th scope="col">Unit</th><th scope="col" class="n">Observations</th><th scope="col" class="n">Non-detects</th><th scope="col">From</th><th scope="col">To</th><th scope="col" class="n">Min</th><th scope="col" class="n">P10</th><th scope="col" class="n">Median</th><th scope="col" class="n">P90</th><th scope="col" class="n">Max</th><th scope="col">Latest</th></tr></thead><tbody>
+${summaries.map((s) => html`<tr><td>${measured(s)}</td><td>${value(s.ResultUnit)}</td><td class="n">${count(Number(s.Count))}</td><td class="n">${count(Number(s.NonDetects))}</td><td>${value(s.FirstDate)}</td><td>${value(s.LastDate)}</td><td class="n">${value(s.Min)}</td><td class="n">${value(s.P10)}</td><td class="n">${value(s.Median)}</td><td class="n">${value(s.P90)}</td><td class="n">${value(s.Max)}</td><td>${latest(s)}</td></tr>\n`)}</tbody></table>`)}
+<p>The same with every digit: <a href="${link}">LocationSummaries of this location</a>.</p></section>`;
+}
+
+export function locationPage(base: string, loc: LocationDetail, dataset: DatasetSummary | undefined, summaries: readonly LocationSummary[] = []): string {
   const links = locationLinks(base, loc.id);
   const observations = loc.characteristics.reduce((n, c) => n + c.count, 0);
   const main = html`<h1>${loc.name}</h1>
@@ -25,6 +44,7 @@ ${pointMap([loc], [loc.longitude, loc.latitude, loc.longitude, loc.latitude], `M
 <section aria-labelledby="measured"><h2 id="measured">What was measured</h2>
 <table><caption>Characteristics measured at ${loc.name} (exact counts)</caption><thead><tr><th scope="col">Characteristic</th><th scope="col" class="n">Observations</th></tr></thead><tbody>
 ${loc.characteristics.map((c) => html`<tr><td>${c.name}</td><td class="n">${count(c.count)}</td></tr>\n`)}</tbody></table></section>
+${summaryTable(loc.name, summaries, links.summaries)}
 ${dataset
     ? html`<section aria-labelledby="dataset"><h2 id="dataset">Dataset</h2>
 <p><a href="${datasetPagePath(dataset.doi)}">${dataset.name}</a>, DOI <a href="${doiUrl(dataset.doi)}">${doiUrl(dataset.doi)}</a>${dataset.collectedBy ? html`, collected by ${dataset.collectedBy}` : ''}.</p>

@@ -23,6 +23,7 @@ export function datasetLinks(base: string, doi: string) {
     metadata: `${base}${PATHS.odata}/Metadata?$filter=${filter}`,
     locations: `${base}${PATHS.odata}/Locations?$filter=${filter}`,
     observations: `${base}${PATHS.odata}/Observations?$filter=${filter}`,
+    summaries: `${base}${PATHS.odata}/LocationSummaries?$filter=${filter}`,
     exportCsv: `${base}${PATHS.export}/Records?$filter=${filter}&$format=csv`,
     exportParquet: `${base}${PATHS.export}/Records?$filter=${filter}&$format=parquet`,
     featuresLocations: `${base}${PATHS.features}/collections/locations/items?DOI=${encodeValue(doi)}`,
@@ -36,6 +37,7 @@ export function locationLinks(base: string, id: bigint) {
   const filter = encodeValue(`LocationId eq ${id}`);
   return {
     observations: `${base}${PATHS.odata}/Observations?$filter=${filter}`,
+    summaries: `${base}${PATHS.odata}/LocationSummaries?$filter=${filter}`,
     exportCsv: `${base}${PATHS.export}/Records?$filter=${filter}&$format=csv`,
     feature: `${base}${PATHS.features}/collections/locations/items/${id}`,
     explore: `${base}${PATHS.explore}?LocationId=${id}`,

@@ -8,7 +8,7 @@
  */
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { ApiError } from '../errors.js';
-import { locationWindows, readCatalogue, readDatasetLocations, readLocation, readLocationSlice, type Catalogue } from '../exec/landing.js';
+import { locationWindows, readCatalogue, readDatasetLocations, readLocation, readLocationSlice, readLocationSummaries, type Catalogue } from '../exec/landing.js';
 import type { HandlerDeps } from '../http/handler-deps.js';
 import { baseUrl } from '../http/links.js';
 import { DATA_ROUTES, PATHS, type DataRouteName } from '../http/paths.js';
@@ -94,7 +94,8 @@ export function registerPages(app: Hono, deps: PagesDeps, lease: (route: DataRou
     if (!location) throw missing();
     const dataset = catalogue.byDoi.get(location.doi);
     if (wantsJsonLd(c.req.header('accept'))) return c.body(JSON.stringify(locationJsonLd(base(c), location, dataset)), 200, { 'Content-Type': JSONLD });
-    return c.body(locationPage(base(c), location, dataset), 200, { 'Content-Type': HTML, 'Content-Security-Policy': PAGE_CSP });
+    const summaries = await readLocationSummaries(snapshot, location.id, signal);
+    return c.body(locationPage(base(c), location, dataset, summaries), 200, { 'Content-Type': HTML, 'Content-Security-Policy': PAGE_CSP });
   });
 
   const catalogue = (format: CatalogueFormat | undefined) => async (c: Context) => {

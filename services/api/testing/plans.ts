@@ -39,6 +39,11 @@ export const FILTER_SHAPES: readonly (readonly [resource: string, qs: string])[]
   ['Records', "$filter=ResultValue gt 9 and ActivityStartDate ge 2020-06-01 and RegionId eq 'hub.pacific' and MonitoringLocationType eq 'Lake'"],
   ['Locations', "$filter=(ResultValue eq null or ResultValue ne 3) and Name eq 'x' and RegionId eq 'admin.2.ca'"],
   ['Metadata', "$filter=not (ResultValue lt 1) and Latitude gt 49 and DOI eq 'x' and ActivityStartDate eq '2020-01-01'"],
+  // Tables of their own: their fields, their location's (through `locations`), and region memberships.
+  ['LocationSummaries', "$filter=CharacteristicName eq 'pH' and MonitoringLocationType eq 'Lake' and RegionId eq 'hub.pacific' and not (Median gt 7)"],
+  ['GuidelineComparisons', "$filter=Verdict eq 'exceeds' and RegionId eq 'hub.pacific' and not (Reason eq null) and ActivityMediaName eq 'Surface Water'"],
+  ['WaterQualityIndex', "$filter=Category in ('Good','Fair') and Year ge 2018 and Latitude gt 49"],
+  ['Guidelines', "$filter=startswith(Publisher, 'CC') and Bound eq 'range'"],
 ];
 
 /**

@@ -1,0 +1,399 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parseCsv } from '../scripts/sample/test-support.js';
+import corrections from './guidelines/corrections.json' with { type: 'json' };
+import { runIngest } from './pipeline.js';
+import type { Report } from './report.js';
+import { query, tempDir } from './test-support.js';
+
+/**
+ * Proof of the comparisons and the water quality index on a generated hub: three Alberta locations (a river with
+ * six lab days in 2022 — hardness from each step of its hierarchy, pH from the field and the lab, temperature in
+ * °C and °F, DOC inside and outside the calibrated ranges, missing inputs, non-detects below and above the
+ * guideline, a result above the quantification limit, results in µg/L, mg/L, ng/L and an unconvertible ppm —, a
+ * lake with two days in 2023, a rain gauge). Every comparison and every index row is checked against an independent
+ * implementation of the publishers' definitions written here (docs/guidelines.md; ../shared/guidelines/README.md
+ * §2–§5), from the inventory (guidelines.csv) and the published observations, not from the production SQL.
+ */
+
+const header = [
+  'DatasetName', 'MonitoringLocationID', 'MonitoringLocationName', 'MonitoringLocationLatitude', 'MonitoringLocationLongitude',
+  'MonitoringLocationHorizontalCoordinateReferenceSystem', 'MonitoringLocationType', 'ActivityType', 'ActivityMediaName', 'ActivityStartDate',
+  'CharacteristicName', 'MethodSpeciation', 'ResultSampleFraction', 'ResultValue', 'ResultUnit', 'ResultDetectionCondition',
+  'ResultDetectionQuantitationLimitMeasure', 'ResultDetectionQuantitationLimitUnit', 'ResultValueType', 'ResultStatusID', 'ResultAnalyticalMethodName', 'LaboratoryName', 'ResultDetectionQuantitationLimitType',
+];
+
+const locations = {
+  river: ['AB-RIVER', 'North Saskatchewan River at Edmonton', '53.5461', '-113.4938', 'River/Stream', 'Surface Water'],
+  lake: ['AB-LAKE', 'Sylvan Lake', '52.3100', '-114.0900', 'Lake/Pond', 'Surface Water'],
+  rain: ['AB-RAIN', 'Calgary rain gauge', '51.0500', '-114.0700', 'Unspecified', 'Rainwater'],
+} as const;
+
+type R = [loc: keyof typeof locations, date: string, characteristic: string, fraction: string, value: string, unit: string, condition?: string, limit?: string, limitUnit?: string, speciation?: string];
+
+const d = ['2022-05-03', '2022-05-17', '2022-06-07', '2022-06-21', '2022-07-05', '2022-07-19'] as const;
+const rows: R[] = [
+  // Inputs, day by day.
+  ['river', d[0], 'Total hardness', '', '120', 'mg/L'], ['river', d[0], 'pH', '', '7.6', 'None'], ['river', d[0], 'Temperature, water', '', '12', 'deg C'], ['river', d[0], 'Organic carbon', 'Dissolved', '3', 'mg/L'],
+  ['river', d[1], 'Calcium', 'Dissolved', '30', 'mg/L'], ['river', d[1], 'Magnesium', 'Dissolved', '10000', 'ug/L'], ['river', d[1], 'Calcium', 'Total', '35', 'mg/L'],
+  ['river', d[1], 'pH', '', '7.2', 'None'], ['river', d[1], 'pH', '', '7.8', 'None'], ['river', d[1], 'Temperature, water', '', '59', 'deg F'], ['river', d[1], 'Organic carbon', 'Dissolved', '0.1', 'mg/L'],
+  ['river', d[2], 'Hardness, Ca, Mg', '', '10', 'mg/L'], ['river', d[2], 'pH, lab', '', '5.9', 'None'], ['river', d[2], 'Organic carbon', 'Dissolved', '40000', 'ug/L'],
+  ['river', d[3], 'pH', '', '8.5', 'None'], ['river', d[3], 'Temperature, water', '', '22', 'deg C'],
+  ['river', d[4], 'Total hardness', '', '500', 'mg/L'], ['river', d[4], 'Total hardness', '', '300', 'mg/L'], ['river', d[4], 'pH', '', '9.5', 'None'], ['river', d[4], 'Temperature, water', '', '25', 'deg C'], ['river', d[4], 'Organic carbon', 'Dissolved', '5', 'mg/L'],
+  ['river', d[5], 'Calcium', 'Total', '20', 'mg/L'], ['river', d[5], 'Magnesium', 'Total', '5', 'mg/L'], ['river', d[5], 'pH', '', '7.0', 'None'], ['river', d[5], 'Temperature, water', '', '4', 'deg C'], ['river', d[5], 'Organic carbon', 'Dissolved', '1', 'mg/L'],
+  // Zinc, dissolved.
+  ['river', d[0], 'Zinc', 'Dissolved', '25', 'ug/L'], ['river', d[1], 'Zinc', 'Dissolved', '0.12', 'mg/L'], ['river', d[2], 'Zinc', 'Dissolved', '', '', 'Below Detection/Quantification Limit', '5', 'ug/L'],
+  ['river', d[3], 'Zinc', 'Dissolved', '10', 'ug/L'], ['river', d[4], 'Zinc', 'Dissolved', '300000', 'ng/L'], ['river', d[5], 'Zinc', 'Dissolved', '', '', 'Detected Not Quantified'],
+  // Cadmium, total.
+  ['river', d[0], 'Cadmium', 'Total', '0.00012', 'mg/L'], ['river', d[1], 'Cadmium', 'Total', '', '', 'Below Detection/Quantification Limit', '0.5', 'ug/L'], ['river', d[2], 'Cadmium', 'Total', '0.05', 'ug/L'],
+  ['river', d[3], 'Cadmium', 'Total', '0.1', 'ug/L'], ['river', d[4], 'Cadmium', 'Total', '2', 'ug/L'], ['river', d[5], 'Cadmium', 'Total', '50', 'ng/L'],
+  // Copper, total.
+  ['river', d[0], 'Copper', 'Total', '2500', 'ng/L'], ['river', d[1], 'Copper', 'Total', '', '', 'Below Detection/Quantification Limit', '1', 'ug/L'], ['river', d[2], 'Copper', 'Total', '3', 'ug/L'],
+  ['river', d[3], 'Copper', 'Total', '1.5', 'ug/L'], ['river', d[4], 'Copper', 'Total', '10', 'ug/L'], ['river', d[5], 'Copper', 'Total', '', '', 'Above Detection/Quantification Limit', '50', 'ug/L'],
+  // Lead, total.
+  ['river', d[0], 'Lead', 'Total', '1.5', 'ug/L'], ['river', d[1], 'Lead', 'Total', '', '', 'Above Detection/Quantification Limit', '100', 'ug/L'], ['river', d[2], 'Lead', 'Total', '0.5', 'ug/L'],
+  ['river', d[3], 'Lead', 'Total', '1', 'ug/L'], ['river', d[4], 'Lead', 'Total', '8', 'ug/L'], ['river', d[5], 'Lead', 'Total', '', '', 'Not Detected'],
+  // Nickel, total.
+  ['river', d[0], 'Nickel', 'Total', '', '', 'Below Detection/Quantification Limit', '1', 'ug/L'], ['river', d[1], 'Nickel', 'Total', '30', 'ug/L'], ['river', d[2], 'Nickel', 'Total', '20', 'ug/L'],
+  ['river', d[3], 'Nickel', 'Total', '10', 'ug/L'], ['river', d[4], 'Nickel', 'Total', '200', 'ug/L'], ['river', d[5], 'Nickel', 'Total', '26', 'ppm'],
+  // Ammonia (total, as N).
+  ...d.map((day, i): R => ['river', day, 'Ammonia and ammonium', 'Unfiltered', String([0.5, 0.02, 0.1, 1.2, 3, 0.05][i]), 'mg/L', undefined, undefined, undefined, 'as N']),
+  // Dissolved oxygen (minima).
+  ['river', d[0], 'Dissolved oxygen (DO)', 'Dissolved', '7.0', 'mg/L'], ['river', d[1], 'Dissolved oxygen (DO)', 'Dissolved', '5.0', 'mg/L'], ['river', d[2], 'Dissolved oxygen (DO)', 'Dissolved', '9.8', 'mg/L'],
+  ['river', d[3], 'Dissolved oxygen (DO)', 'Dissolved', '6.2', 'mg/L'], ['river', d[4], 'Dissolved oxygen (DO)', 'Dissolved', '12', 'mg/L'], ['river', d[5], 'Dissolved oxygen (DO)', 'Dissolved', '', '', 'Below Detection/Quantification Limit', '2', 'mg/L'],
+  // The lake: two days of 2023, too few tests for an index.
+  ['lake', '2023-08-01', 'Total hardness', '', '80', 'mg/L'], ['lake', '2023-08-01', 'pH', '', '8.0', 'None'], ['lake', '2023-08-01', 'Zinc', 'Dissolved', '15', 'ug/L'],
+  ['lake', '2023-08-15', 'pH', '', '8.2', 'None'], ['lake', '2023-08-15', 'Cadmium', 'Total', '0.3', 'ug/L'],
+  // Rain has no aquatic-life guideline.
+  ['rain', '2022-05-03', 'Zinc', 'Dissolved', '20', 'ug/L'],
+];
+
+function csvLine(r: R): string {
+  const [loc, date, characteristic, fraction, value, unit, condition = '', limit = '', limitUnit = '', speciation = ''] = r;
+  const [id, name, lat, lon, type, media] = locations[loc];
+  const activity = ['pH', 'Temperature, water'].includes(characteristic) ? 'Field Msr/Obs' : 'Sample-Routine';
+  return ['Guideline proof', id, name, lat, lon, 'WGS84', type, activity, media, date, characteristic, speciation, fraction, value, unit, condition, limit, limitUnit, 'Actual', 'Accepted', ...(activity === 'Sample-Routine' ? ['Undefined', 'Test Lab'] : ['', '']), limit === '' ? '' : 'Method Detection Level']
+    .map((f) => (/[",\n]/.test(f) ? `"${f.replaceAll('"', '""')}"` : f))
+    .join(',');
+}
+
+// ---- the independent implementation ----
+
+interface Inventory {
+  readonly id: number;
+  readonly characteristic: string;
+  readonly fractions: readonly string[];
+  readonly speciation: string;
+  readonly jurisdictions: readonly string[];
+  readonly media: string;
+  readonly ecosystem: string;
+  readonly publisher: string;
+  readonly level: string;
+  readonly value: string;
+  readonly unit: string;
+}
+
+type Input = 'hardness' | 'pH' | 'temperature' | 'DOC';
+interface Day {
+  readonly values: Partial<Record<Input, number>>;
+  readonly ids: Partial<Record<Input, number[]>>;
+}
+type Value = { lo?: number; hi?: number; clamped?: boolean } | undefined;
+
+const clamp = (x: number, lo: number, hi: number) => Math.max(lo, Math.min(x, hi));
+const outside = (x: number, lo: number, hi: number) => x < lo || x > hi;
+
+/**
+ * The publishers' definitions of every formula row that applies to an Alberta freshwater location for the
+ * characteristics above (shared README §2; Alberta's Environmental Quality Guidelines for copper, Table 1.3), as
+ * guideline Id → value at the day's inputs (undefined: an input it needs is missing).
+ */
+const formulas: Record<number, (i: Partial<Record<Input, number>>) => Value> = {
+  // AB copper, acute: e^(0.979123·ln H − 8.64497) mg/L, here in µg/L.
+  1: ({ hardness: h }) => (h === undefined ? undefined : { hi: 1000 * Math.exp(0.979123 * Math.log(h) - 8.64497) }),
+  // CCME ammonia (as NH3, as N): 0.019 / f, f the un-ionized fraction.
+  187: ({ pH, temperature: t }) => (pH === undefined || t === undefined ? undefined : { hi: 0.019 * (10 ** (0.0901821 + 2729.92 / (t + 273.15) - pH) + 1) }),
+  1337: ({ pH, temperature: t }) => (pH === undefined || t === undefined ? undefined : { hi: 0.8224 * 0.019 * (10 ** (0.0901821 + 2729.92 / (t + 273.15) - pH) + 1) }),
+  383: ({ hardness: h }) => (h === undefined ? undefined : { hi: 10 ** (1.016 * Math.log10(clamp(h, 5.3, 360)) - 1.71), clamped: outside(h, 5.3, 360) }),
+  384: ({ hardness: h }) => (h === undefined ? undefined : { hi: 10 ** (0.83 * Math.log10(clamp(h, 17, 280)) - 2.46), clamped: outside(h, 17, 280) }),
+  432: ({ hardness: h }) => (h === undefined ? { hi: 2 } : { hi: 0.2 * Math.exp(0.8545 * Math.log(clamp(h, 82, 180)) - 1.465), clamped: outside(h, 82, 180) }),
+  555: ({ hardness: h }) => (h === undefined ? undefined : h <= 60 ? { hi: 1 } : { hi: Math.exp(1.273 * Math.log(Math.min(h, 180)) - 4.705), clamped: h > 180 }),
+  591: ({ hardness: h }) => (h === undefined ? undefined : h <= 60 ? { hi: 25 } : { hi: Math.exp(0.76 * Math.log(Math.min(h, 180)) + 1.06), clamped: h > 180 }),
+  1452: ({ hardness: h, DOC: c }) =>
+    h === undefined || c === undefined ? undefined : { hi: Math.exp(0.833 * Math.log(clamp(h, 13.8, 250.5)) + 0.24 * Math.log(clamp(c, 0.3, 17.3)) + 0.526), clamped: outside(h, 13.8, 250.5) || outside(c, 0.3, 17.3) },
+  1907: ({ hardness: h, pH, DOC: c }) =>
+    h === undefined || pH === undefined || c === undefined
+      ? undefined
+      : {
+          hi: Math.exp(0.947 * Math.log(clamp(h, 23.4, 399)) - 0.815 * clamp(pH, 6.5, 8.13) + 0.398 * Math.log(clamp(c, 0.3, 22.9)) + 4.625),
+          clamped: outside(h, 23.4, 399) || outside(pH, 6.5, 8.13) || outside(c, 0.3, 22.9),
+        },
+};
+/** Rows served but not compared (corrections.json with no expression) and rows with no value. */
+const notCompared = new Set((corrections as { id: number; expression: string | null }[]).filter((c) => c.expression === null).map((c) => c.id));
+
+/** Grams per litre of each mass concentration, and the one unitless unit (pH). */
+const perLitre: Record<string, number> = { 'g/L': 1, 'mg/L': 1e-3, 'ug/L': 1e-6, 'ng/L': 1e-9 };
+function convert(v: number, from: string, to: string): number | undefined {
+  if ((from === '' || from === 'None') && (to === '' || to === 'None')) return v;
+  const a = perLitre[from];
+  const b = perLitre[to];
+  return a === undefined || b === undefined ? undefined : (v * a) / b;
+}
+
+interface Obs {
+  readonly Id: number;
+  readonly LocationId: number;
+  readonly ActivityStartDate: string;
+  readonly CharacteristicName: string;
+  readonly ResultSampleFraction: string | null;
+  readonly MethodSpeciation: string | null;
+  readonly ResultValue: number | null;
+  readonly ResultUnit: string | null;
+  readonly ResultDetectionCondition: string | null;
+  readonly ResultDetectionQuantitationLimitMeasure: number | null;
+  readonly ResultDetectionQuantitationLimitUnit: string | null;
+  readonly MonitoringLocationType: string;
+  readonly ActivityMediaName: string;
+  readonly ActivityStartYear: number;
+}
+
+interface Expected {
+  readonly ObservationId: number;
+  readonly GuidelineId: number;
+  readonly Publisher: string;
+  readonly ProtectionLevel: string;
+  readonly LocationId: number;
+  readonly Year: number;
+  readonly variable: string;
+  readonly L: number | null;
+  readonly U: number | null;
+  readonly verdict: 'meets' | 'exceeds' | 'indeterminate';
+  readonly x: number | null;
+  readonly reason: RegExp | null;
+  readonly inputs: Day | null;
+  readonly formula: readonly Input[];
+}
+
+function inputsOn(obs: readonly Obs[]): Map<string, Day> {
+  const days = new Map<string, Obs[]>();
+  for (const o of obs) days.set(`${o.LocationId}|${o.ActivityStartDate}`, [...(days.get(`${o.LocationId}|${o.ActivityStartDate}`) ?? []), o]);
+  const out = new Map<string, Day>();
+  for (const [key, list] of days) {
+    const pick = (c: string, f?: string, to = 'mg/L') => {
+      const xs = list.filter((o) => o.CharacteristicName === c && (f === undefined || o.ResultSampleFraction === f) && o.ResultValue !== null);
+      const vs = xs.map((o) => (to === 'C' ? (o.ResultUnit === 'deg F' ? ((o.ResultValue! - 32) * 5) / 9 : o.ResultValue!) : to === '' ? o.ResultValue! : convert(o.ResultValue!, o.ResultUnit!, to)!));
+      return vs.length === 0 ? undefined : { v: vs.reduce((a, b) => a + b, 0) / vs.length, ids: xs.map((o) => o.Id) };
+    };
+    const values: Partial<Record<Input, number>> = {};
+    const ids: Partial<Record<Input, number[]>> = {};
+    const set = (n: Input, p: { v: number; ids: number[] } | undefined) => {
+      if (p) {
+        values[n] = p.v;
+        ids[n] = p.ids;
+      }
+    };
+    const ca = pick('Calcium', 'Dissolved') ?? pick('Calcium', 'Total');
+    const mg = pick('Magnesium', 'Dissolved') ?? pick('Magnesium', 'Total');
+    set('hardness', pick('Total hardness') ?? pick('Hardness, Ca, Mg') ?? (ca && mg ? { v: 2.497 * ca.v + 4.118 * mg.v, ids: [...ca.ids, ...mg.ids] } : undefined));
+    set('pH', pick('pH', undefined, '') ?? pick('pH, lab', undefined, ''));
+    set('temperature', pick('Temperature, water', undefined, 'C'));
+    set('DOC', pick('Organic carbon', 'Dissolved'));
+    out.set(key, { values, ids });
+  }
+  return out;
+}
+
+function expectedComparisons(inventory: readonly Inventory[], obs: readonly Obs[]): Expected[] {
+  const days = inputsOn(obs);
+  const out: Expected[] = [];
+  for (const o of obs) {
+    if (o.ActivityMediaName !== 'Surface Water' || !['River/Stream', 'Lake/Pond'].includes(o.MonitoringLocationType)) continue;
+    for (const g of inventory) {
+      if (g.characteristic !== o.CharacteristicName || g.media !== 'Water' || g.ecosystem !== 'Freshwater') continue;
+      if (g.fractions.length > 0 && o.ResultSampleFraction !== null && !g.fractions.includes(o.ResultSampleFraction)) continue;
+      if (g.speciation !== '' && o.MethodSpeciation !== null && g.speciation !== o.MethodSpeciation) continue;
+      if (!g.jurisdictions.includes('CA') && !g.jurisdictions.includes('CA-AB')) continue;
+      if (g.value === '' || notCompared.has(g.id)) continue;
+      const day = days.get(`${o.LocationId}|${o.ActivityStartDate}`) ?? { values: {}, ids: {} };
+      let value: Value;
+      let formula: Input[] = [];
+      const range = /^\[([\d.]+),([\d.]+)\]$/.exec(g.value);
+      if (/^[\d.]+$/.test(g.value)) value = { lo: Number(g.value), hi: Number(g.value) };
+      else if (range) value = { lo: Number(range[1]), hi: Number(range[2]) };
+      else {
+        const f = formulas[g.id];
+        if (!f) throw new Error(`no independent implementation of guideline ${g.id} (${g.value}): add it to this test`);
+        value = f(day.values);
+        formula = (['hardness', 'pH', 'temperature', 'DOC'] as const).filter((n) => g.value.includes(n));
+        if (value) value = { ...value, lo: value.lo ?? value.hi };
+      }
+      const bound = range ? 'range' : /oxygen/i.test(g.characteristic) ? 'minimum' : 'maximum';
+      const rUnit = o.ResultUnit ?? o.ResultDetectionQuantitationLimitUnit ?? '';
+      const conv = (x: number | undefined) => (x === undefined ? undefined : convert(x, g.unit, rUnit));
+      const L = bound === 'maximum' || !value ? undefined : conv(value.lo);
+      const U = bound === 'minimum' || !value ? undefined : conv(value.hi);
+      const limit = o.ResultDetectionQuantitationLimitMeasure === null ? undefined : convert(o.ResultDetectionQuantitationLimitMeasure, o.ResultDetectionQuantitationLimitUnit ?? '', rUnit);
+      const bounded = bound === 'maximum' ? U !== undefined : bound === 'minimum' ? L !== undefined : L !== undefined && U !== undefined;
+      let verdict: Expected['verdict'] = 'indeterminate';
+      let reason: RegExp | null = null;
+      const cond = o.ResultDetectionCondition;
+      const limited = ['Not Detected', 'Below Detection/Quantification Limit', 'Above Detection/Quantification Limit'].includes(cond ?? '');
+      if (o.ResultValue === null && (limit === undefined || !limited)) reason = new RegExp(`^${cond}: no value or limit to compare$`);
+      else if (convert(1, g.unit, rUnit) === undefined) reason = /does not convert/;
+      else if (!bounded) reason = /measured at this location on this day/;
+      else if (o.ResultValue !== null) verdict = (L !== undefined && o.ResultValue < L) || (U !== undefined && o.ResultValue > U) ? 'exceeds' : 'meets';
+      else {
+        reason = new RegExp(cond ?? 'no value');
+        if (limit !== undefined && (cond === 'Not Detected' || cond === 'Below Detection/Quantification Limit')) {
+          verdict = bound === 'maximum' ? (limit <= U! ? 'meets' : 'indeterminate') : limit <= L! ? 'exceeds' : 'indeterminate';
+        } else if (limit !== undefined && cond === 'Above Detection/Quantification Limit') {
+          verdict = bound === 'maximum' ? (limit >= U! ? 'exceeds' : 'indeterminate') : bound === 'minimum' ? (limit >= L! ? 'meets' : 'indeterminate') : 'indeterminate';
+        }
+      }
+      if (reason === null && value?.clamped) reason = /calibrated range/;
+      if (reason === null && formula.some((n) => day.values[n] === undefined) && bounded) reason = /the value the guideline gives without it is used/;
+      out.push({
+        ObservationId: o.Id, GuidelineId: g.id, Publisher: g.publisher, ProtectionLevel: g.level, LocationId: o.LocationId, Year: o.ActivityStartYear,
+        variable: `${o.CharacteristicName}|${o.ResultSampleFraction ?? ''}|${o.MethodSpeciation ?? ''}`, L: L ?? null, U: U ?? null, verdict,
+        x: o.ResultValue ?? limit ?? null, reason, inputs: formula.length > 0 ? day : null, formula,
+      });
+    }
+  }
+  return out;
+}
+
+/** CCME (2001) Water Quality Index, calculator 1.0 (shared README §5), from the expected comparisons. */
+function expectedIndex(cmp: readonly Expected[]) {
+  const tests = new Map<string, Expected>();
+  for (const c of cmp) {
+    if (!c.ProtectionLevel.startsWith('Chronic') || c.verdict === 'indeterminate') continue;
+    // The most protective guideline of the publisher stands for the variable: lowest maximum, highest minimum.
+    const key = `${c.ObservationId}|${c.Publisher}`;
+    const prev = tests.get(key);
+    const stricter = (a: Expected, b: Expected) => (a.U ?? Infinity) - (b.U ?? Infinity) || (b.L ?? -Infinity) - (a.L ?? -Infinity) || a.GuidelineId - b.GuidelineId;
+    if (!prev || stricter(c, prev) < 0) tests.set(key, c);
+  }
+  const groups = new Map<string, Expected[]>();
+  for (const t of tests.values()) {
+    const key = `${t.LocationId}|${t.Year}|${t.Publisher}`;
+    groups.set(key, [...(groups.get(key) ?? []), t]);
+  }
+  const rows = [];
+  for (const [key, ts] of groups) {
+    const [LocationId, Year, Publisher] = key.split('|');
+    const byVar = new Map<string, Expected[]>();
+    for (const t of ts) byVar.set(t.variable, [...(byVar.get(t.variable) ?? []), t]);
+    const kept = [...byVar.values()].filter((v) => v.length >= 4);
+    const all = kept.flat();
+    const failed = all.filter((t) => t.verdict === 'exceeds');
+    const excursion = (t: Expected) => (t.U !== null && t.x! > t.U ? t.x! / t.U - 1 : t.L !== null && t.x! < t.L ? t.L / t.x! - 1 : 0);
+    const V = kept.length;
+    const row = { LocationId: Number(LocationId), Year: Number(Year), Publisher, Variables: V, Tests: all.length, FailedVariables: kept.filter((v) => v.some((t) => t.verdict === 'exceeds')).length, FailedTests: failed.length, WQI: null as number | null, Category: null as string | null, F1: null as number | null, F2: null as number | null, F3: null as number | null };
+    if (V >= 4) {
+      const F1 = (100 * row.FailedVariables) / V;
+      const F2 = (100 * failed.length) / all.length;
+      const nse = failed.reduce((s, t) => s + excursion(t), 0) / all.length;
+      const F3 = nse / (0.01 * nse + 0.01);
+      const WQI = 100 - Math.sqrt(F1 ** 2 + F2 ** 2 + F3 ** 2) / 1.732;
+      Object.assign(row, { F1, F2, F3, WQI, Category: WQI >= 95 ? 'Excellent' : WQI >= 80 ? 'Good' : WQI >= 65 ? 'Fair' : WQI >= 45 ? 'Marginal' : 'Poor' });
+    }
+    rows.push(row);
+  }
+  return rows;
+}
+
+// ---- the test ----
+
+let dbPath: string;
+let report: Report;
+let inventory: Inventory[];
+
+beforeAll(async () => {
+  const dir = await tempDir('tributary-guidelines-');
+  const ds = join(dir, 'src', 'guidelines-proof');
+  await mkdir(ds, { recursive: true });
+  await writeFile(join(ds, 'metadata.json'), JSON.stringify({ DOI: '10.25976/glpr-oo01', DatasetName: 'Guideline proof', Version: '1.0.0', Licence: 'ODC-By', Keywords: ['test'], CreateTimestamp: '2024-01-01T00:00:00Z', TopicCategoryCode: ['inlandWaters'] }));
+  await writeFile(join(ds, 'data.csv'), `${header.join(',')}\n${rows.map(csvLine).join('\n')}\n`);
+  dbPath = join(dir, 'hub.duckdb');
+  report = await runIngest({ src: join(dir, 'src'), duckdbPath: dbPath });
+  const [head, ...body] = parseCsv(await readFile(new URL('./guidelines/guidelines.csv', import.meta.url), 'utf8'));
+  const at = (name: string) => head!.findIndex((h) => h.trim() === name);
+  const t = (s: string | undefined) => (s ?? '').trim();
+  inventory = body.map((r, i) => ({
+    id: i + 1, characteristic: t(r[at('Characteristic Name')]) || t(r[at('Parameter')]), fractions: t(r[at('Sample Fraction')]).split(',').map(t).filter(Boolean),
+    speciation: t(r[at('Method Speciation')]), jurisdictions: t(r[at('Region')]).split(',').map(t), media: t(r[at('Media Name')]), ecosystem: t(r[at('Ecosystem')]),
+    publisher: t(r[at('Publisher')]) === 'USEPA' ? 'US EPA' : t(r[at('Publisher')]), level: t(r[at('Protection Level')]), value: t(r[at('Value')]), unit: t(r[at('Unit')]),
+  }));
+}, 240_000);
+
+describe('guideline comparisons of a generated hub', () => {
+  it('publishes every row', () => {
+    expect(report.published, JSON.stringify(report).slice(0, 3000)).toBe(true);
+    expect(report.datasets[0]!.rowsRejected, JSON.stringify(report.datasets[0]!.rejects)).toBe(0);
+  });
+
+  it('gives every comparison and only those the independent implementation gives, with its bounds, verdict, reason and inputs', async () => {
+    const obs = (await query(dbPath, 'SELECT o.*, l."MonitoringLocationType" AS "MonitoringLocationType" FROM observations o JOIN locations l ON l."Id" = o."LocationId" ORDER BY o."Id"')) as unknown as Obs[];
+    const expected = expectedComparisons(inventory, obs.map((o) => ({ ...o, Id: Number(o.Id), LocationId: Number(o.LocationId), ActivityStartYear: Number(o.ActivityStartYear) })));
+    const got = await query(dbPath, 'SELECT * FROM guideline_comparisons ORDER BY "Id"');
+    const key = (o: number, g: number) => `${o}|${g}`;
+    expect(got.map((r) => key(Number(r.ObservationId), Number(r.GuidelineId))).sort()).toEqual(expected.map((e) => key(e.ObservationId, e.GuidelineId)).sort());
+    const byKey = new Map(got.map((r) => [key(Number(r.ObservationId), Number(r.GuidelineId)), r]));
+    const close = (a: unknown, b: number | null, what: string) => {
+      if (b === null) expect(a, what).toBeNull();
+      else expect(Number(a) / b - 1, `${what}: ${String(a)} vs ${b}`).toBeCloseTo(0, 9);
+    };
+    for (const e of expected) {
+      const r = byKey.get(key(e.ObservationId, e.GuidelineId))!;
+      const what = `observation ${e.ObservationId} × guideline ${e.GuidelineId}`;
+      expect(Number(r.Id), what).toBe(e.ObservationId * 4096 + e.GuidelineId);
+      expect(r.Verdict, `${what}: ${String(r.Reason)}`).toBe(e.verdict);
+      close(r.GuidelineLower, e.L, `${what} lower`);
+      close(r.GuidelineUpper, e.U, `${what} upper`);
+      if (e.reason) expect(r.Reason, what).toMatch(e.reason);
+      else expect(r.Reason, what).toBeNull();
+      if (e.inputs) {
+        const inputs = JSON.parse(String(r.Inputs ?? '[]')) as { name: Input; value: number; unit: string; observationIds: number[] }[];
+        const want = e.formula.filter((n) => e.inputs!.values[n] !== undefined);
+        expect(inputs.map((i) => i.name), what).toEqual(want);
+        for (const i of inputs) {
+          close(i.value, e.inputs.values[i.name]!, `${what} input ${i.name}`);
+          expect(i.observationIds.map(Number), `${what} input ${i.name}`).toEqual(e.inputs.ids[i.name]);
+        }
+      } else expect(r.Inputs, what).toBeNull();
+    }
+    expect(got.length).toBeGreaterThan(100);
+    // The generated hub exercises each case.
+    const verdicts = new Set(expected.map((e) => e.verdict));
+    expect([...verdicts].sort()).toEqual(['exceeds', 'indeterminate', 'meets']);
+    expect(got.some((r) => /calibrated range/.test(String(r.Reason)))).toBe(true);
+    expect(got.some((r) => /does not convert/.test(String(r.Reason)))).toBe(true);
+    expect(got.some((r) => /no hardness measured/.test(String(r.Reason)))).toBe(true);
+  });
+
+  it('writes the water quality index of each location-year and publisher as the independent implementation computes it', async () => {
+    const obs = (await query(dbPath, 'SELECT o.*, l."MonitoringLocationType" AS "MonitoringLocationType" FROM observations o JOIN locations l ON l."Id" = o."LocationId" ORDER BY o."Id"')) as unknown as Obs[];
+    const expected = expectedIndex(expectedComparisons(inventory, obs.map((o) => ({ ...o, Id: Number(o.Id), LocationId: Number(o.LocationId), ActivityStartYear: Number(o.ActivityStartYear) }))));
+    const got = await query(dbPath, 'SELECT * FROM water_quality_index ORDER BY "Id"');
+    const key = (r: { readonly [k: string]: unknown }) => `${Number(r.LocationId)}|${Number(r.Year)}|${String(r.Publisher)}`;
+    expect(got.map(key).sort()).toEqual(expected.map(key).sort());
+    const ccme = expected.find((e) => e.Publisher === 'CCME' && e.Year === 2022)!;
+    expect(ccme.WQI, 'the river has an index against CCME').not.toBeNull();
+    expect(expected.some((e) => e.WQI === null)).toBe(true);
+    for (const e of expected) {
+      const r = got.find((g) => key(g) === key(e))!;
+      for (const f of ['Variables', 'Tests', 'FailedVariables', 'FailedTests'] as const) expect(Number(r[f]), `${key(e)} ${f}`).toBe(e[f]);
+      for (const f of ['F1', 'F2', 'F3', 'WQI'] as const) {
+        if (e[f] === null) expect(r[f]).toBeNull();
+        else expect(Number(r[f]), `${key(e)} ${f}`).toBeCloseTo(e[f], 9);
+      }
+      expect(r.Category ?? null).toBe(e.Category);
+      expect(r.Reason ?? null, key(e)).toEqual(e.WQI === null ? expect.stringMatching(/variable\(s\) with at least 4 tests in \d{4} .*the index needs 4/) : null);
+    }
+    // Ids in (LocationId, Year, Publisher) order.
+    const sorted = [...got].sort((a, b) => Number(a.LocationId) - Number(b.LocationId) || Number(a.Year) - Number(b.Year) || String(a.Publisher).localeCompare(String(b.Publisher)));
+    expect(sorted.map((r) => r.Id)).toEqual(got.map((r) => r.Id));
+  });
+});
