@@ -116,17 +116,20 @@ describe('$metadata document', () => {
     expect(filterOnlyNames(locations)).toEqual(expect.arrayContaining(['RegionId', 'CharacteristicName', 'ActivityStartYear', 'ActivityGroupType']));
   });
 
-  it('declares $apply on Observations and Records with the custom aggregation methods and what aggregates (Aggregation vocabulary)', () => {
+  it('declares $apply on Observations, Records and the tables of their own with the custom aggregation methods and what aggregates (Aggregation vocabulary)', () => {
     type Values = { property: string; collection?: { string?: { text: string }[]; propertyPath?: { text: string }[] } }[];
     for (const set of schema.entityContainer.entitySet) {
       const apply = set.annotation.find((a) => a.term === 'Aggregation.ApplySupported') as { record: { propertyValue: Values } } | undefined;
-      if (set.name !== 'Observations' && set.name !== 'Records') {
+      if (set.name === 'Metadata' || set.name === 'Locations') {
         expect(apply).toBeUndefined();
         continue;
       }
       const value = (name: string) => apply!.record.propertyValue.find((v) => v.property === name)?.collection;
       expect(value('Transformations')?.string?.map((s) => s.text)).toEqual(['filter', 'groupby', 'aggregate']);
       expect(value('CustomAggregationMethods')?.string?.map((s) => s.text)).toEqual(['Tributary.median', 'Tributary.p10', 'Tributary.p90', 'Tributary.countnull']);
+      // The comparisons aggregate their own values and dates; the other tables of their own only count.
+      if (set.name === 'GuidelineComparisons') expect(value('AggregatableProperties')?.propertyPath?.map((s) => s.text)).toEqual(['ResultValue', 'ActivityStartDate']);
+      if (set.name !== 'Observations' && set.name !== 'Records') continue;
       expect(value('AggregatableProperties')?.propertyPath?.map((s) => s.text)).toEqual(['ResultValue', 'ResultDetectionQuantitationLimitMeasure', 'ActivityDepthHeightMeasure', 'ActivityStartDate']);
       expect(value('GroupableProperties')?.propertyPath?.map((s) => s.text)).toEqual(expect.arrayContaining(['CharacteristicName', 'ResultUnit', 'DOI']));
     }
