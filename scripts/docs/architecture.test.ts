@@ -41,6 +41,7 @@ const IMPORT_RULES: readonly Rule[] = [
   { rule: 'the edge (http/) imports no handler folder: handlers stand on it, so a new one changes nothing under it', from: new RegExp(`^${API}/http/`), forbid: new RegExp(`^${API}/(routes|ogc)/`) },
   { rule: 'ogc/ imports no routes/: paths, links and the lease come from the edge', from: new RegExp(`^${API}/ogc/`), forbid: new RegExp(`^${API}/routes/`) },
   { rule: 'metadata/ (discovery documents) imports no handler: it reads paths from the edge', from: new RegExp(`^${API}/metadata/`), forbid: new RegExp(`^${API}/(routes|ogc)/`) },
+  { rule: 'middleware/ imports no handler folder: a route\'s policy is its row (http/route-table.ts), never a list of handler paths', from: new RegExp(`^${API}/middleware/`), forbid: new RegExp(`^${API}/(routes|ogc|citation|metadata|explore)/`) },
 ];
 
 interface ContentRule {
@@ -59,6 +60,12 @@ const CONTENT_RULES: readonly ContentRule[] = [
     files: new RegExp(`^${API}/(?!db/)`),
     pattern: /\.acquire\(\)|\.acquirePinned\(|\bacquirer\(|deps\.acquire\(/,
     allowed: [`${API}/http/lease.ts`, `${API}/main.ts`],
+  },
+  {
+    rule: 'only app.ts calls app.use with a path: every other middleware is a row\'s, composed by mount (http/mount.ts), so no route\'s policy hides in a register function',
+    files: new RegExp(`^${API}/`),
+    pattern: /\bapp\.use\(\s*['"`]/,
+    allowed: [`${API}/app.ts`],
   },
 ];
 

@@ -84,7 +84,7 @@ beforeAll(async () => {
   const app = createApp({
     acquire: () => db.acquire(),
     links: { trustProxy: false },
-    access: { keys, rateLimit: { rps: 1, burst: BURST, now: () => 0 }, maxConcurrentPerKey: 4, maxConcurrentExports: 1, queryGate: observeGate(gate, metrics) },
+    access: { keys, rateLimit: { rps: 1, burst: BURST * 100, minRows: 100, now: () => 0 }, maxConcurrentPerKey: 4, maxConcurrentExports: 1, queryGate: observeGate(gate, metrics) },
     observe: { metrics, accessLog: (line) => lines.push(line) },
   });
   api = await listen(app);

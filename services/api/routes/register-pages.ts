@@ -6,12 +6,13 @@
  * (validated by its ETag) from what exec/landing.ts keeps per snapshot, plus a query by key. They sit outside /v1,
  * so crawlers without a key read them, as they read the docs page.
  */
-import type { Context, Hono, MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import { ApiError } from '../errors.js';
 import { locationWindows, readCatalogue, readDatasetLocations, readLocation, readLocationSlice, type Catalogue } from '../exec/landing.js';
 import type { HandlerDeps } from '../http/handler-deps.js';
 import { baseUrl } from '../http/links.js';
-import { DATA_ROUTES, PATHS, type DataRouteName } from '../http/paths.js';
+import type { Mount } from '../http/mount.js';
+import { PATHS } from '../http/paths.js';
 import { linesStream } from '../stream/lines-stream.js';
 import { CATALOGUE_MEDIA, catalogueJsonLd, catalogueTurtle } from './dcat.js';
 import { datasetPage, PAGE_LOCATIONS } from './dataset-page.js';
@@ -53,13 +54,12 @@ function once(catalogue: Catalogue, key: string, make: () => string): string {
   return doc;
 }
 
-export function registerPages(app: Hono, deps: PagesDeps, lease: (route: DataRouteName) => MiddlewareHandler): void {
+export function registerPages(mount: Mount, deps: PagesDeps): void {
   const base = (c: Context) => baseUrl(c.req.url, c.req.raw.headers, deps.links);
   const perFile = deps.sitemapUrls ?? SITEMAP_URLS;
-  const get = (route: DataRouteName, handler: (c: Context) => Promise<Response>) => app.get(DATA_ROUTES[route].path, lease(route), handler);
   const catalogueOf = (c: Context) => readCatalogue(c.get('lease').snapshot);
 
-  get('datasetPage', async (c) => {
+  mount('datasetPage', async (c) => {
     const doi = c.req.param('doi') ?? '';
     const catalogue = await catalogueOf(c);
     const dataset = catalogue.byDoi.get(doi);
@@ -74,7 +74,7 @@ export function registerPages(app: Hono, deps: PagesDeps, lease: (route: DataRou
     return c.body(datasetPage(base(c), dataset, locations), 200, { 'Content-Type': HTML, 'Content-Security-Policy': PAGE_CSP });
   });
 
-  get('locationPage', async (c) => {
+  mount('locationPage', async (c) => {
     const raw = c.req.param('id') ?? '';
     const missing = () => new ApiError('not_found', `No monitoring location with Id ${raw.slice(0, 40)} in this publication. The path is /locations/ followed by the location's Id (a whole number, the Id of ${PATHS.odata}/Locations); ${PATHS.sitemap} lists every location's page.`);
     if (!/^[1-9][0-9]{0,18}$/.test(raw)) throw missing();
@@ -94,11 +94,11 @@ export function registerPages(app: Hono, deps: PagesDeps, lease: (route: DataRou
     const body = once(data, `${chosen} ${b}`, () => (chosen === 'turtle' ? catalogueTurtle(b, data) : JSON.stringify(catalogueJsonLd(b, data))));
     return c.body(body, 200, { 'Content-Type': `${CATALOGUE_MEDIA[chosen]}; charset=utf-8` });
   };
-  get('catalogue', catalogue(undefined));
-  get('catalogueJsonLd', catalogue('jsonld'));
-  get('catalogueTurtle', catalogue('turtle'));
+  mount('catalogue', catalogue(undefined));
+  mount('catalogueJsonLd', catalogue('jsonld'));
+  mount('catalogueTurtle', catalogue('turtle'));
 
-  get('locationsDump', async (c) => {
+  mount('locationsDump', async (c) => {
     const { snapshot, signal, hold } = c.get('lease');
     const [b, data] = [base(c), await catalogueOf(c)];
     async function* lines(): AsyncGenerator<string> {
@@ -109,13 +109,13 @@ export function registerPages(app: Hono, deps: PagesDeps, lease: (route: DataRou
     return c.body(await linesStream(hold(lines())), 200, { 'Content-Type': NDJSON });
   });
 
-  get('sitemap', async (c) => {
+  mount('sitemap', async (c) => {
     const data = await catalogueOf(c);
     const parts = sitemapParts(data, perFile);
     if (parts > 1) return c.body(once(data, `sitemap ${base(c)}`, () => sitemapIndex(base(c), parts)), 200, { 'Content-Type': XML });
     return c.body(await sitemapPart(c, data, 0), 200, { 'Content-Type': XML });
   });
-  get('sitemapPart', async (c) => {
+  mount('sitemapPart', async (c) => {
     const data = await catalogueOf(c);
     const part = Number(/^sitemap-([0-9]+)\.xml$/.exec(c.req.param('file') ?? '')?.[1]);
     const parts = sitemapParts(data, perFile);
@@ -128,7 +128,7 @@ export function registerPages(app: Hono, deps: PagesDeps, lease: (route: DataRou
     return urlSet(base(c), data, first, perFile, locations);
   };
 
-  app.get(PATHS.robots, (c) => c.body(robotsTxt(base(c)), 200, { 'Content-Type': 'text/plain; charset=utf-8' }));
+  mount('robots', (c) => c.body(robotsTxt(base(c)), 200, { 'Content-Type': 'text/plain; charset=utf-8' }));
 }
 
 /** Whether Accept prefers a page's JSON-LD alone to its HTML: `application/ld+json` ranked above `text/html` (or without it). */
