@@ -3,7 +3,7 @@
  * decide every one. `mount` (mount.ts) composes a row's middleware from it in one order; the access policy
  * (middleware/access.ts) reads its key rule, budget and query slot; the metrics read its family
  * (observe/route-family.ts); the lease (lease.ts) serves it by its rule; `scripts/docs/architecture.test.ts` and
- * `route-table.test.ts` walk the rows (every query route behind the gate, every `/v1` row in OpenAPI).
+ * `services/api/route-table.test.ts` walk the rows (every query route behind the gate, every `/v1` row in OpenAPI).
  *
  * Rows are in the order the app mounts them where two patterns meet: `$metadata` before `:resource`, the regions'
  * routes before the generic collection's. `routeOf` looks a path up in this order.

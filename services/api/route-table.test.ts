@@ -4,15 +4,15 @@
  * on the fixture file.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createApp } from '../app.js';
-import { openDatabase, type Database } from '../db/database.js';
-import { createQueryGate } from '../limits/query-gate.js';
-import { buildOpenApi } from '../metadata/openapi.js';
-import type { ApiMetrics, ServedRequest } from '../observe/api-metrics.js';
-import { ROUTE_FAMILIES } from '../observe/route-family.js';
-import { featuresOpenApi } from '../ogc/features-openapi.js';
-import { PATHS } from './paths.js';
-import { ROUTE_NAMES, ROUTE_TABLE, routeOf, type RouteName } from './route-table.js';
+import { createApp } from './app.js';
+import { openDatabase, type Database } from './db/database.js';
+import { createQueryGate } from './limits/query-gate.js';
+import { buildOpenApi } from './metadata/openapi.js';
+import type { ApiMetrics, ServedRequest } from './observe/api-metrics.js';
+import { ROUTE_FAMILIES } from './observe/route-family.js';
+import { featuresOpenApi } from './ogc/features-openapi.js';
+import { PATHS } from './http/paths.js';
+import { ROUTE_NAMES, ROUTE_TABLE, routeOf, type RouteName } from './http/route-table.js';
 
 /** A request each row answers: a new row needs one here, which the first test asks for. */
 const SAMPLES: Record<RouteName, { readonly path: string; readonly init?: RequestInit }> = {
