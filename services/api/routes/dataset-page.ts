@@ -8,7 +8,7 @@ import { EXPORT_FORMATS } from '../export-formats.js';
 import type { DatasetSummary, LocationRow } from '../exec/landing.js';
 import { html, type Raw } from '../html.js';
 import { doiUrl } from '../http/links.js';
-import { licenceUrl } from './licence-urls.js';
+import { licenceUrl } from '../citation/licence-url.js';
 import { count, landingPage, size, wideTable } from './page-layout.js';
 import { datasetFiles, datasetLinks, datasetPagePath, locationPagePath } from './page-links.js';
 import { pointMap } from './point-map.js';

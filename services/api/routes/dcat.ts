@@ -9,7 +9,7 @@ import { EXPORT_FORMATS } from '../export-formats.js';
 import type { Catalogue, DatasetSummary } from '../exec/landing.js';
 import { doiUrl } from '../http/links.js';
 import { PATHS } from '../http/paths.js';
-import { licenceUrl } from './licence-urls.js';
+import { licenceUrl } from '../citation/licence-url.js';
 import { datasetFiles, datasetLinks, datasetPagePath } from './page-links.js';
 import { iri, lit, toJsonLd, toTurtle, type RdfNode, type Term } from './rdf-graph.js';
 
