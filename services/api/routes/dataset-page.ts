@@ -6,7 +6,7 @@
  */
 import { EXPORT_FORMATS } from '../export-formats.js';
 import type { DatasetSummary, LocationRow } from '../exec/landing.js';
-import { html, type Raw } from '../html.js';
+import { html, type Raw } from '../http/html-template.js';
 import { doiUrl } from '../http/links.js';
 import { licenceUrl } from '../citation/licence-url.js';
 import { count, landingPage, size, wideTable } from './page-layout.js';

@@ -9,7 +9,7 @@ import { filterOnlyNames } from '../metadata/csdl.js';
 import { FILTER_LIMITS, TOP_RANGE } from '../odata/index.js';
 import { DEFAULT_TOP, GROUPABLE } from '../query/plan.js';
 import { PATHS } from '../http/paths.js';
-import { html, raw, type Raw } from '../html.js';
+import { html, raw, type Raw } from '../http/html-template.js';
 
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:62rem;margin:2rem auto;padding:0 1rem;color:#1b1f23}
 code,pre{font:14px/1.4 ui-monospace,monospace;background:#f3f4f6;border-radius:4px}code{padding:0 .2em}

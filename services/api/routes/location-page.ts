@@ -4,7 +4,7 @@
  * shape (routes/schema-org.ts); every value is escaped.
  */
 import type { DatasetSummary, LocationDetail } from '../exec/landing.js';
-import { html } from '../html.js';
+import { html } from '../http/html-template.js';
 import { doiUrl } from '../http/links.js';
 import { count, landingPage, wideTable } from './page-layout.js';
 import { datasetPagePath, locationLinks, locationPagePath } from './page-links.js';

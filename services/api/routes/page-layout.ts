@@ -2,7 +2,7 @@
  * The frame every landing page shares: one HTML document with its title, canonical link, description, the
  * JSON-LD a harvester reads, one inline stylesheet and no script that runs. Its CSP allows exactly that.
  */
-import { html, raw, scriptJson, type Raw } from '../html.js';
+import { html, raw, scriptJson, type Raw } from '../http/html-template.js';
 import { PATHS } from '../http/paths.js';
 
 /** Inline styles and data blocks only: `application/ld+json` is not executed, so script-src stays 'none'. */

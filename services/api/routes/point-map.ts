@@ -4,7 +4,7 @@
  * No tiles and no script: the page stays one response under its CSP, and the points' list beside it is the
  * accessible equivalent.
  */
-import { html, type Raw } from '../html.js';
+import { html, type Raw } from '../http/html-template.js';
 
 export interface MapPoint {
   readonly longitude: number;
