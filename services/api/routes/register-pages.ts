@@ -21,7 +21,7 @@ import { PAGE_CSP } from './page-layout.js';
 import { datasetPagePath } from './page-links.js';
 import { datasetJsonLd, locationJsonLd } from './schema-org.js';
 import { locationShare, robotsTxt, sitemapIndex, sitemapParts, SITEMAP_URLS, urlSet } from './sitemap.js';
-import { acceptedRanges } from '../accept-ranges.js';
+import { acceptedRanges, qualityOf } from '../accept-ranges.js';
 
 export interface PagesDeps extends Pick<HandlerDeps, 'links'> {
   /** URLs per sitemap file; sitemaps.org's 50,000 unless a test asks for fewer. */
@@ -133,14 +133,8 @@ export function registerPages(mount: Mount, deps: PagesDeps): void {
 
 /** Whether Accept prefers a page's JSON-LD alone to its HTML: `application/ld+json` ranked above `text/html` (or without it). */
 export function wantsJsonLd(accept: string | undefined): boolean {
-  const q = (type: string) => {
-    const range = (accept ?? '').split(',').map((p) => p.split(';').map((s) => s.trim().toLowerCase())).find(([t]) => t === type);
-    if (!range) return -1;
-    const param = range.slice(1).find((p) => p.startsWith('q='));
-    return param ? Number(param.slice(2)) : 1;
-  };
-  const jsonld = q(CATALOGUE_MEDIA.jsonld);
-  return jsonld > 0 && jsonld > q('text/html');
+  const jsonld = qualityOf(accept, [CATALOGUE_MEDIA.jsonld]);
+  return jsonld > 0 && jsonld > qualityOf(accept, ['text/html']);
 }
 
 /** The catalogue's format an Accept header asks for (by q, then order); undefined when it names neither (406). */
