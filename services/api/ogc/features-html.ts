@@ -2,13 +2,13 @@
  * OGC API – Features as HTML (17-069r4 §7.12, the html conformance class): the landing page, conformance, the
  * collections, a collection, a page of items and one feature, each rendered from the very JSON document the JSON
  * encoding sends, so the two never say different things. Server-rendered, no script, every value escaped
- * (http/html-template.ts); a page of items draws its points on an inline SVG map (points-map.ts).
+ * (http/html-template.ts); a page of items draws its points on the one inline SVG map (http/svg-map.ts).
  */
 import { html, raw, type Raw } from '../http/html-template.js';
 import { PATHS } from '../http/paths.js';
 import type { Link } from './feature-links.js';
 import { HTML_MEDIA, withF } from './html-negotiation.js';
-import { pointsMap } from './points-map.js';
+import { svgMap } from '../http/svg-map.js';
 
 /** No script, no remote anything: styles inline, links and forms to this server only. */
 export const HTML_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
@@ -114,7 +114,7 @@ export function itemsHtml(
   const pager = (where: string) => html`<nav class="pager" aria-label="Pages, ${where}">${self.includes('cursor=') ? html`<a href="${first}" rel="first">First page</a>` : ''}${next ? html`<a href="${withF(next.href, 'html')}" rel="next">Next page</a>` : html`<span>Last page</span>`}</nav>`;
   const count = doc.numberMatched === undefined ? `${doc.numberReturned} features on this page` : `${doc.numberReturned} of ${doc.numberMatched} features on this page`;
   const body = html`<p>${count}.</p>
-${pointsMap(points, `${col.title}: the ${doc.numberReturned} features of this page`)}
+${svgMap(points, `${col.title}: the ${doc.numberReturned} features of this page`)}
 ${pager('above the table')}
 <div class="scroll"><table><caption>${col.title} on this page</caption><thead><tr><th scope="col">id</th><th scope="col">longitude</th><th scope="col">latitude</th>${names.map((n) => html`<th scope="col">${n}</th>`)}</tr></thead><tbody>
 ${doc.features.map((f) => html`<tr><td><a href="${itemUrl(f)}">${f.id}</a></td><td>${f.geometry?.coordinates[0]}</td><td>${f.geometry?.coordinates[1]}</td>${names.map((n) => html`<td>${cell(f.properties[n])}</td>`)}</tr>\n`)}</tbody></table></div>
@@ -125,7 +125,7 @@ ${pager('below the table')}`;
 export function featureHtml(base: string, self: string, col: { id: string; title: string }, f: Feature): string {
   const items = withF(`${base}${PATHS.features}/collections/${col.id}/items`, 'html');
   const points = f.geometry ? [{ lon: f.geometry.coordinates[0], lat: f.geometry.coordinates[1], label: `Feature ${f.id}`, href: withF(self, 'html') }] : [];
-  const body = html`${pointsMap(points, `Where feature ${f.id} is`)}
+  const body = html`${svgMap(points, `Where feature ${f.id} is`)}
 <dl><dt>longitude</dt><dd>${f.geometry?.coordinates[0]}</dd><dt>latitude</dt><dd>${f.geometry?.coordinates[1]}</dd>${Object.entries(f.properties).map(([k, v]) => html`<dt>${k}</dt><dd>${cell(v)}</dd>`)}</dl>`;
   return page(`${col.title}: feature ${f.id}`, crumbs(base, { title: 'Collections', href: withF(`${base}${PATHS.features}/collections`, 'html') }, { title: col.title, href: withF(`${base}${PATHS.features}/collections/${col.id}`, 'html') }, { title: 'Items', href: items }, { title: String(f.id) }), self, body);
 }

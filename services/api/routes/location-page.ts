@@ -8,7 +8,7 @@ import { html } from '../http/html-template.js';
 import { doiUrl } from '../http/links.js';
 import { count, landingPage, wideTable } from './page-layout.js';
 import { datasetPagePath, locationLinks, locationPagePath } from './page-links.js';
-import { pointMap } from './point-map.js';
+import { svgMap } from '../http/svg-map.js';
 import { locationJsonLd } from './schema-org.js';
 
 export function locationPage(base: string, loc: LocationDetail, dataset: DatasetSummary | undefined): string {
@@ -20,7 +20,7 @@ export function locationPage(base: string, loc: LocationDetail, dataset: Dataset
 <dl><dt>Latitude, longitude</dt><dd>${loc.latitude}, ${loc.longitude} (${loc.crs})</dd>
 ${loc.temporal ? html`<dt>Measured</dt><dd>${loc.temporal[0]} to ${loc.temporal[1]}</dd>` : ''}
 <dt>Observations</dt><dd>${count(observations)}</dd></dl>
-${pointMap([loc], [loc.longitude, loc.latitude, loc.longitude, loc.latitude], `Map of ${loc.name} at latitude ${loc.latitude}, longitude ${loc.longitude}`)}
+${svgMap([{ lon: loc.longitude, lat: loc.latitude }], `Map of ${loc.name} at latitude ${loc.latitude}, longitude ${loc.longitude}`)}
 </section>
 <section aria-labelledby="measured"><h2 id="measured">What was measured</h2>
 <table><caption>Characteristics measured at ${loc.name} (exact counts)</caption><thead><tr><th scope="col">Characteristic</th><th scope="col" class="n">Observations</th></tr></thead><tbody>

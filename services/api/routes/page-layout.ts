@@ -13,7 +13,7 @@ a{color:#0a4f96}code{font:14px/1.4 ui-monospace,monospace;background:#f3f4f6;bor
 table{border-collapse:collapse;width:100%;font-size:14px;margin:.5rem 0}caption{text-align:left;font-weight:600;padding:.3rem 0}
 th,td{border-bottom:1px solid #d0d7de;padding:.3rem .5rem;text-align:left;vertical-align:top}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
 h2{border-bottom:1px solid #d0d7de;margin-top:2rem}dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}dt{font-weight:600}dd{margin:0}
-.map{max-width:100%;height:auto;border:1px solid #d0d7de}blockquote{margin:.5rem 0;padding:.5rem 1rem;border-left:4px solid #0a4f96;background:#f6f8fa}
+.map{margin:1rem 0}.map svg{max-width:100%;height:auto;border:1px solid #d0d7de}figcaption{font-size:14px;color:#57606a}blockquote{margin:.5rem 0;padding:.5rem 1rem;border-left:4px solid #0a4f96;background:#f6f8fa}
 .wrap{overflow-x:auto}dd{overflow-wrap:anywhere}nav ul{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:.3rem 1.2rem}.hash{font-size:12px}`;
 
 export interface PageParts {
