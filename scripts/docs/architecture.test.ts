@@ -62,6 +62,24 @@ const CONTENT_RULES: readonly ContentRule[] = [
     allowed: [`${API}/http/lease.ts`, `${API}/main.ts`],
   },
   {
+    rule: 'one HTML template: only http/html-template.ts defines the escaping template every page uses',
+    files: new RegExp(`^${API}/`),
+    pattern: /export function (html|escapeHtml)\b/,
+    allowed: [`${API}/http/html-template.ts`],
+  },
+  {
+    rule: 'one SVG map: only http/svg-map.ts draws an <svg>',
+    files: new RegExp(`^${API}/`),
+    pattern: /<svg\b/,
+    allowed: [`${API}/http/svg-map.ts`],
+  },
+  {
+    rule: 'one page shell: only http/page-shell.ts writes a document (and the explorer, an app page with its own script and CSP)',
+    files: new RegExp(`^${API}/`),
+    pattern: /<!doctype html>/i,
+    allowed: [`${API}/http/page-shell.ts`, `${API}/routes/explore.ts`],
+  },
+  {
     rule: 'only app.ts calls app.use with a path: every other middleware is a row\'s, composed by mount (http/mount.ts), so no route\'s policy hides in a register function',
     files: new RegExp(`^${API}/`),
     pattern: /\bapp\.use\(\s*['"`]/,
