@@ -22,10 +22,10 @@ import { citationHandler } from './routes/citation.js';
 import { bodyQuery, collectionHandler } from './routes/collection.js';
 import { registerDiscovery } from './routes/discovery.js';
 import { registerExplore, type ExploreOptions } from './routes/explore.js';
-import { registerDownloads } from './routes/downloads.js';
+import { registerDownloads } from './downloads/downloads.js';
 import { exportHandler } from './routes/export.js';
 import { registerFeatures } from './ogc/register-features.js';
-import { registerPages, type PagesDeps } from './routes/register-pages.js';
+import { registerPages, type PagesDeps } from './pages/register-pages.js';
 import { regionSource } from './ogc/regions-collection.js';
 
 export interface AppDeps extends HandlerDeps {
@@ -45,11 +45,11 @@ export interface AppDeps extends HandlerDeps {
   readonly beforeNextLink?: () => Promise<void>;
   /** EXPORT_TIMEOUT_MS for whole-result exports (routes/export.ts); unlimited when left out. */
   readonly exportTimeoutMs?: number;
-  /** Where the dataset files are (routes/downloads.ts); by default `<published file>.files`. */
+  /** Where the dataset files are (downloads/downloads.ts); by default `<published file>.files`. */
   readonly filesDir?: string;
   /** The explorer page at /explore (routes/explore.ts); left out, there is none. */
   readonly explore?: ExploreOptions;
-  /** The landing pages' and catalogues' options (routes/register-pages.ts); tests shorten the sitemap files. */
+  /** The landing pages' and catalogues' options (pages/register-pages.ts); tests shorten the sitemap files. */
   readonly pages?: Omit<PagesDeps, 'links'>;
   /** Metrics and the access log (middleware/observe.ts); left out, neither. */
   readonly observe?: ObserveOptions;

@@ -18,7 +18,7 @@ export const PATHS = {
   publications: '/v1/publications',
   features: '/v1/features',
   citation: '/v1/citation',
-  // Landing pages and catalogues for search engines and harvesters (routes/register-pages.ts): outside /v1, so
+  // Landing pages and catalogues for search engines and harvesters (pages/register-pages.ts): outside /v1, so
   // crawlers that send no key read them, as they read the docs page.
   datasetPages: '/datasets',
   locationPages: '/locations',

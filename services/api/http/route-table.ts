@@ -123,7 +123,7 @@ export const ROUTE_TABLE = {
   items: { path: items, aliases: [], methods: ['GET', 'POST'], family: 'items', cost: 'rows', querySlot: true, key: 'key', lease: { ...firstRow, continuation: NEXT_LINK_PARAM.items }, openapi: features('{method}{collection}Features') },
   feature: { path: `${items}/:featureId`, aliases: [], methods: GET, family: 'items', cost: 'rows', querySlot: true, key: 'key', lease: firstRow, openapi: features('getFeature') },
 
-  // Landing pages and catalogues for search engines and harvesters (routes/register-pages.ts): outside /v1, so
+  // Landing pages and catalogues for search engines and harvesters (pages/register-pages.ts): outside /v1, so
   // crawlers that send no key read them; those that query per request wait for a slot as any client does.
   // A DOI keeps its slash in the path, as doi.org's URLs do: /datasets/10.25976/abcd-ef12.
   datasetPage: open(`${PATHS.datasetPages}/:doi{.+}`, 'pages', true, firstRow, api('getDatasetPage')),

@@ -1,7 +1,7 @@
 /**
  * A monitoring location's landing page (`/locations/<Id>`): where it is (a map), what was measured there with exact
  * counts and when, the dataset it belongs to, and where its data is. Its JSON-LD is Geoconnex's location-oriented
- * shape (routes/schema-org.ts); every value is escaped.
+ * shape (pages/schema-org.ts); every value is escaped.
  */
 import type { DatasetSummary, LocationDetail } from '../exec/landing.js';
 import { html } from '../http/html-template.js';
