@@ -28,3 +28,26 @@ export function qualityOf(accept: string | undefined, types: Iterable<string>): 
   const wanted = new Set(types);
   return Math.max(0, ...acceptedRanges(accept ?? '').filter((r) => wanted.has(r.type)).map((r) => r.q));
 }
+
+/** What a route offers by Accept: its formats by media type, the one `*\/*` or `application/*` gets, the one `text/*` gets. */
+export interface AcceptOffer<F extends string> {
+  readonly byType: ReadonlyMap<string, F>;
+  readonly any: F;
+  readonly text: F;
+}
+
+/**
+ * The one negotiation of the routes that answer in several formats (exports, citations, the catalogue): the first
+ * range, by q then order, that names an offered type or a wildcard; no header (or an empty one) gets `any`; undefined
+ * when every range names something not offered (the route's 406).
+ */
+export function negotiate<F extends string>(accept: string | undefined, offer: AcceptOffer<F>): F | undefined {
+  if (!accept || !accept.trim()) return offer.any;
+  for (const { type } of acceptedRanges(accept)) {
+    const exact = offer.byType.get(type);
+    if (exact !== undefined) return exact;
+    if (type === '*/*' || type === 'application/*') return offer.any;
+    if (type === 'text/*') return offer.text;
+  }
+  return undefined;
+}

@@ -21,7 +21,7 @@ import { PAGE_CSP } from './page-layout.js';
 import { datasetPagePath } from './page-links.js';
 import { datasetJsonLd, locationJsonLd } from './schema-org.js';
 import { locationShare, robotsTxt, sitemapIndex, sitemapParts, SITEMAP_URLS, urlSet } from './sitemap.js';
-import { acceptedRanges, qualityOf } from '../accept-ranges.js';
+import { negotiate, qualityOf, type AcceptOffer } from '../accept-ranges.js';
 
 export interface PagesDeps extends Pick<HandlerDeps, 'links'> {
   /** URLs per sitemap file; sitemaps.org's 50,000 unless a test asks for fewer. */
@@ -139,11 +139,11 @@ export function wantsJsonLd(accept: string | undefined): boolean {
 
 /** The catalogue's format an Accept header asks for (by q, then order); undefined when it names neither (406). */
 export function catalogueFormat(accept: string | undefined): CatalogueFormat | undefined {
-  if (!accept || !accept.trim()) return 'jsonld';
-  const ranges = acceptedRanges(accept);
-  for (const { type } of ranges) {
-    if (type === 'text/turtle' || type === 'text/*') return 'turtle';
-    if (type === CATALOGUE_MEDIA.jsonld || type === 'application/json' || type === 'application/*' || type === '*/*') return 'jsonld';
-  }
-  return undefined;
+  return negotiate(accept, CATALOGUE_OFFER);
 }
+
+const CATALOGUE_OFFER: AcceptOffer<CatalogueFormat> = {
+  byType: new Map([[CATALOGUE_MEDIA.jsonld, 'jsonld'], ['application/json', 'jsonld'], [CATALOGUE_MEDIA.turtle, 'turtle']]),
+  any: 'jsonld',
+  text: 'turtle',
+};
