@@ -73,4 +73,4 @@ export function exportFormatFromAccept(accept: string | undefined): ExportFormat
   return negotiate(accept, EXPORT_OFFER);
 }
 
-const EXPORT_OFFER: AcceptOffer<ExportFormat> = { byType: new Map(EXPORT_FORMAT_NAMES.map((f) => [EXPORT_FORMATS[f].mediaType, f])), any: DEFAULT_EXPORT_FORMAT, text: 'csv' };
+const EXPORT_OFFER: AcceptOffer<ExportFormat> = { byType: new Map(EXPORT_FORMAT_NAMES.map((f) => [EXPORT_FORMATS[f].mediaType, f] as const)), any: DEFAULT_EXPORT_FORMAT, text: 'csv' };

@@ -82,7 +82,7 @@ export function citationFormatByName(value: string): CitationFormat | undefined 
  * `application/*` give JSON, `text/*` the text list; undefined when it names only others (a 406).
  */
 export function citationFormatFromAccept(accept: string | undefined): CitationFormat | undefined {
-  return negotiate(accept, { byType: new Map(CITATION_FORMAT_NAMES.map((f) => [CITATION_FORMATS[f].mediaType, f])), any: DEFAULT_CITATION_FORMAT, text: 'text' });
+  return negotiate(accept, { byType: new Map(CITATION_FORMAT_NAMES.map((f) => [CITATION_FORMATS[f].mediaType, f] as const)), any: DEFAULT_CITATION_FORMAT, text: 'text' });
 }
 
 /** CSL-JSON items (CSL 1.0.2's variables: `license`, `version`, `DOI`, `URL`, `issued`). */

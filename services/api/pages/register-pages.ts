@@ -143,7 +143,7 @@ export function catalogueFormat(accept: string | undefined): CatalogueFormat | u
 }
 
 const CATALOGUE_OFFER: AcceptOffer<CatalogueFormat> = {
-  byType: new Map([[CATALOGUE_MEDIA.jsonld, 'jsonld'], ['application/json', 'jsonld'], [CATALOGUE_MEDIA.turtle, 'turtle']]),
+  byType: new Map<string, CatalogueFormat>([[CATALOGUE_MEDIA.jsonld, 'jsonld'], ['application/json', 'jsonld'], [CATALOGUE_MEDIA.turtle, 'turtle']]),
   any: 'jsonld',
   text: 'turtle',
 };
