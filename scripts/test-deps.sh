@@ -3,7 +3,8 @@
 # the local PostgreSQL cluster for the board's suite, Chromium for its browser test, xmllint for the CSDL
 # schema check, docker-compose for the compose file check, curl, jq and python3 for the recipes the tests run, HAProxy
 # and redis-server for the replica tests (which start their own Redis; the shared-limit tests use 127.0.0.1:6379),
-# GDAL's ogrinfo/ogr2ogr and Python's OWSLib for the OGC API – Features clients' tests (services/api/ogc/).
+# GDAL's ogrinfo/ogr2ogr, Python's OWSLib and QGIS's python3-qgis for the OGC API – Features clients' tests
+# (services/api/ogc/).
 set -euo pipefail
 
 if ! pg_isready -h 127.0.0.1 -p 5432 -q 2>/dev/null; then
@@ -26,6 +27,9 @@ command -v ogrinfo >/dev/null || need+=(gdal-bin)
 command -v Rscript >/dev/null && Rscript -e 'library(sf)' >/dev/null 2>&1 || need+=(r-cran-sf)
 # Debian's OWSLib is in the system interpreter, which a pyenv python3 does not see (the test looks in both).
 python3 -c 'import owslib' 2>/dev/null || /usr/bin/python3 -c 'import owslib' 2>/dev/null || need+=(python3-owslib)
+# QGIS's own OGC API – Features client (its OAPIF provider, QGIS 3.22) for services/api/ogc/qgis-client.test.ts and the
+# bench's layer rate, headless (Qt's offscreen platform), likewise only in the system interpreter.
+QT_QPA_PLATFORM=offscreen /usr/bin/python3 -c 'import qgis.core' >/dev/null 2>&1 || need+=(python3-qgis)
 if [ ${#need[@]} -gt 0 ]; then
   echo "test-deps: installing ${need[*]} from Debian's packages"
   apt-get update -qq

@@ -34,8 +34,8 @@ export async function startApi(duckdbPath: string, extraEnv: Record<string, stri
     API_HOST: '127.0.0.1',
     DUCKDB_PATH: duckdbPath,
     // The bench measures the API, not its rate limiter: a bucket this large never refuses (README: RATE_LIMIT_*).
-    RATE_LIMIT_RPS: '1000000',
-    RATE_LIMIT_BURST: '1000000',
+    PAGE_ROWS_PER_SECOND: '1000000000000',
+    PAGE_ROWS_BURST: '1000000000000',
     API_KEYS: BENCH_API_KEY,
     ...extraEnv,
   };

@@ -7,8 +7,8 @@
  *   node --import tsx scripts/bench/explore-latency.ts http://127.0.0.1:3000
  *
  * Prints the time the page took to load its counts and each click's update time, then their median. With keys
- * required, the page's calls draw from BROWSER_RATE_LIMIT_RPS/BURST (one bucket per address): set both high, as the
- * bench does RATE_LIMIT_*, or the load time measures the rate limit's waits.
+ * required, the page's calls draw from BROWSER_PAGE_ROWS_PER_SECOND/BURST (one bucket per address): set both high, as
+ * the bench does PAGE_ROWS_*, or the load time measures the rate limit's waits.
  */
 import { chromium } from 'playwright-core';
 

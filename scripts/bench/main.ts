@@ -11,7 +11,8 @@
  * BENCH_TEXT_TO_NULL=1 (text references and exports to /dev/null), BENCH_PUBLISHES (200: the publish section's no-decay run), BENCH_ONLY=publish (that section alone, on the cached hub),
  * BENCH_ONLY=extract (§1, §5 and §1z alone: the formats' extracts and compression, no scale table), BENCH_ONLY=export
  * (§1e whole-result exports alone), BENCH_ONLY=extract,export (both, for the formats at 10M and 100M), BENCH_ONLY=features
- * (§F OGC API – Features pages against the OData pages alone), BENCH_ONLY=retention (§R what older publications held for pinned links cost), BENCH_ONLY=engines (§E polars over HTTP against local disk), BENCH_ONLY=spatial (§S a 1,000-vertex polygon against its
+ * (§F OGC API – Features pages against the OData pages alone, then §L the layer rate: QGIS, GDAL and geopandas paging a
+ * layer on make start's defaults), BENCH_ONLY=retention (§R what older publications held for pinned links cost), BENCH_ONLY=engines (§E polars over HTTP against local disk), BENCH_ONLY=spatial (§S a 1,000-vertex polygon against its
  * Id list and its bbox alone), BENCH_ONLY=aggregates (§A $apply's aggregates of values against DuckDB's GROUP BY alone). §7's ingest figures come with every run but publish and features.
  * §C capacity (N concurrent clients of three kinds against an API with the default limits) runs after §1–§6 on its own
  * API; BENCH_ONLY=capacity runs it alone (any ROWS). BENCH_CAPACITY_SECONDS (20) per N, BENCH_CAPACITY_CLIENTS (1,2,4,8,16,32).
@@ -33,6 +34,7 @@ import { extractSection } from './section-extract.js';
 import { exportSection } from './section-export.js';
 import { geoParquetSection } from './section-geoparquet.js';
 import { featuresSection } from './section-features.js';
+import { layerSection } from './section-layer.js';
 import { capacityClients, capacitySection } from './section-capacity.js';
 import { pagesSection } from './section-pages.js';
 import { partitionedSection } from './section-partitioned.js';
@@ -177,6 +179,7 @@ async function mainSections() {
   }
   // On an API of its own, with the default limits: the measuring API's are lifted.
   if (!failure && only.size === 0) await capacityRun(cache.duckdbPath, duck, ctx.details);
+  if (!failure && only.size === 0) await layerRun(cache.duckdbPath, ctx.details);
   duck.close();
 
   if (!failure && only.size === 0) await publish(cache, ctx.details);
@@ -219,7 +222,6 @@ async function mainSections() {
   return { cache, filters, pgLoad, details: ctx.details };
 }
 
-/** §F alone (BENCH_ONLY=features): the API and the measuring client, no filters (any ROWS will do). */
 /** A section that needs the API but none of the discovered filters (any ROWS): §F, §S or §A. */
 async function featuresAlone(path: string, duck: Awaited<ReturnType<typeof openDuck>>, details: Record<string, unknown>, section: 'features' | 'spatial' | 'aggregates'): Promise<void> {
   const api = await startApi(path);
@@ -237,6 +239,16 @@ async function featuresAlone(path: string, duck: Awaited<ReturnType<typeof openD
     client.close();
     await api.stop();
     duck.close();
+  }
+  if (!failure && section === 'features') await layerRun(path, details);
+}
+
+/** §L: GIS clients paging a layer on an API with make start's defaults (section-layer.ts). */
+async function layerRun(path: string, details: Record<string, unknown>): Promise<void> {
+  try {
+    await layerSection({ duckdbPath: path, figures, details, log });
+  } catch (err) {
+    failure = err;
   }
 }
 

@@ -175,7 +175,7 @@ export async function capacitySection(ctx: CapacityContext): Promise<void> {
   const most = Math.max(...ctx.clients);
   const keys = Array.from({ length: most }, (_, i) => `capacity-${i + 1}`);
   // The limits a deployment runs with (config.ts's defaults), not the bench's unlimited bucket.
-  const api = await startApi(ctx.duckdbPath, { RATE_LIMIT_RPS: apiSettings.RATE_LIMIT_RPS.default, RATE_LIMIT_BURST: apiSettings.RATE_LIMIT_BURST.default, API_KEYS: keys.join(',') });
+  const api = await startApi(ctx.duckdbPath, { PAGE_ROWS_PER_SECOND: apiSettings.PAGE_ROWS_PER_SECOND.default, PAGE_ROWS_BURST: apiSettings.PAGE_ROWS_BURST.default, PAGE_MIN_ROWS: apiSettings.PAGE_MIN_ROWS.default, API_KEYS: keys.join(',') });
   const details: Record<string, unknown> = {};
   try {
     const ids = (await ctx.duck.all('SELECT min("Id") AS lo, max("Id") AS hi FROM observations', []))[0]!;

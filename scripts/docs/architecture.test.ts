@@ -35,12 +35,16 @@ const IMPORT_RULES: readonly Rule[] = [
   { rule: 'cql2/ is a parser beside odata/: it imports only odata/, assert-never.ts and its own files', from: new RegExp(`^${API}/cql2/`), forbid: new RegExp(`^(?!${API}/(cql2|odata)/|${API}/assert-never\\.ts$)`), testsExempt: true },
   { rule: 'query/ never imports db/, exec/, stream/ or routes/', from: new RegExp(`^${API}/query/`), forbid: new RegExp(`^${API}/(db|exec|stream|routes)/`) },
   { rule: 'exec/ knows nothing of HTTP: not routes/, stream/ or middleware/', from: new RegExp(`^${API}/exec/`), forbid: new RegExp(`^${API}/(routes|stream|middleware)/`) },
-  { rule: 'routes/ call the stages; they never compile SQL', from: new RegExp(`^${API}/routes/`), forbid: new RegExp(`^${API}/query/(compile|sql)`) },
+  { rule: 'routes/, pages/ and downloads/ call the stages; they never compile SQL', from: new RegExp(`^${API}/(routes|pages|downloads)/`), forbid: new RegExp(`^${API}/query/(compile|sql)`) },
+  { rule: 'routes/ imports neither pages/ nor downloads/: the handler folders stand apart', from: new RegExp(`^${API}/routes/`), forbid: new RegExp(`^${API}/(pages|downloads)/`) },
+  { rule: 'downloads/ imports neither pages/ nor routes/', from: new RegExp(`^${API}/downloads/`), forbid: new RegExp(`^${API}/(pages|routes)/`) },
+  { rule: 'pages/ imports no routes/ (it reads downloads/\' file links, never the reverse: no circle)', from: new RegExp(`^${API}/pages/`), forbid: new RegExp(`^${API}/routes/`) },
   { rule: 'ogc/ calls the stages as routes/ do; it never compiles SQL', from: new RegExp(`^${API}/ogc/`), forbid: new RegExp(`^${API}/query/(compile|sql)`) },
   { rule: 'only db/extract/extract.ts is imported from outside db/extract/', from: new RegExp(`^(?!${API}/db/extract/)`), forbid: new RegExp(`^${API}/db/extract/(?!extract\\.ts$)`) },
-  { rule: 'the edge (http/) imports no handler folder: handlers stand on it, so a new one changes nothing under it', from: new RegExp(`^${API}/http/`), forbid: new RegExp(`^${API}/(routes|ogc)/`) },
-  { rule: 'ogc/ imports no routes/: paths, links and the lease come from the edge', from: new RegExp(`^${API}/ogc/`), forbid: new RegExp(`^${API}/routes/`) },
-  { rule: 'metadata/ (discovery documents) imports no handler: it reads paths from the edge', from: new RegExp(`^${API}/metadata/`), forbid: new RegExp(`^${API}/(routes|ogc)/`) },
+  { rule: 'the edge (http/) imports no handler folder: handlers stand on it, so a new one changes nothing under it', from: new RegExp(`^${API}/http/`), forbid: new RegExp(`^${API}/(routes|ogc|pages|downloads)/`) },
+  { rule: 'ogc/ imports no routes/, pages/ or downloads/: paths, links and the lease come from the edge', from: new RegExp(`^${API}/ogc/`), forbid: new RegExp(`^${API}/(routes|pages|downloads)/`) },
+  { rule: 'metadata/ (discovery documents) imports no handler: it reads paths from the edge', from: new RegExp(`^${API}/metadata/`), forbid: new RegExp(`^${API}/(routes|ogc|pages|downloads)/`) },
+  { rule: 'middleware/ imports no handler folder: a route\'s policy is its row (http/route-table.ts), never a list of handler paths', from: new RegExp(`^${API}/middleware/`), forbid: new RegExp(`^${API}/(routes|ogc|pages|downloads|citation|metadata|explore)/`) },
 ];
 
 interface ContentRule {
@@ -59,6 +63,30 @@ const CONTENT_RULES: readonly ContentRule[] = [
     files: new RegExp(`^${API}/(?!db/)`),
     pattern: /\.acquire\(\)|\.acquirePinned\(|\bacquirer\(|deps\.acquire\(/,
     allowed: [`${API}/http/lease.ts`, `${API}/main.ts`],
+  },
+  {
+    rule: 'one HTML template: only http/html-template.ts defines the escaping template every page uses',
+    files: new RegExp(`^${API}/`),
+    pattern: /export function (html|escapeHtml)\b/,
+    allowed: [`${API}/http/html-template.ts`],
+  },
+  {
+    rule: 'one SVG map: only http/svg-map.ts draws an <svg>',
+    files: new RegExp(`^${API}/`),
+    pattern: /<svg\b/,
+    allowed: [`${API}/http/svg-map.ts`],
+  },
+  {
+    rule: 'one page shell: only http/page-shell.ts writes a document (and the explorer, an app page with its own script and CSP)',
+    files: new RegExp(`^${API}/`),
+    pattern: /<!doctype html>/i,
+    allowed: [`${API}/http/page-shell.ts`, `${API}/routes/explore.ts`],
+  },
+  {
+    rule: 'only app.ts calls app.use with a path: every other middleware is a row\'s, composed by mount (http/mount.ts), so no route\'s policy hides in a register function',
+    files: new RegExp(`^${API}/`),
+    pattern: /\bapp\.use\(\s*['"`]/,
+    allowed: [`${API}/app.ts`],
   },
 ];
 

@@ -21,8 +21,8 @@ export interface AccessDeps {
 }
 
 export function accessOptions(config: ApiConfig, deps: AccessDeps): AccessOptions {
-  const rateLimit = { rps: config.RATE_LIMIT_RPS, burst: config.RATE_LIMIT_BURST };
-  const browserRateLimit = { rps: config.BROWSER_RATE_LIMIT_RPS, burst: config.BROWSER_RATE_LIMIT_BURST };
+  const rateLimit = { rps: config.PAGE_ROWS_PER_SECOND, burst: config.PAGE_ROWS_BURST, minRows: config.PAGE_MIN_ROWS };
+  const browserRateLimit = { rps: config.BROWSER_PAGE_ROWS_PER_SECOND, burst: config.BROWSER_PAGE_ROWS_BURST };
   const discoveryRateLimit = { rps: config.DISCOVERY_RATE_LIMIT_RPS, burst: config.DISCOVERY_RATE_LIMIT_BURST };
   const fileBytes = { bytesPerSecond: config.FILE_BYTES_PER_SECOND, burst: config.FILE_BYTES_BURST };
   const maxWaitMs = config.RATE_LIMIT_MAX_WAIT_MS;
@@ -42,7 +42,7 @@ export function accessOptions(config: ApiConfig, deps: AccessDeps): AccessOption
     shared:
       redis && deps.shared
         ? {
-            take: redisRateLimit(redis, { ...rateLimit, maxWaitMs, prefix }),
+            take: redisRateLimit(redis, { rps: rateLimit.rps, burst: rateLimit.burst, maxWaitMs, prefix }),
             takeBrowser: redisRateLimit(redis, { ...browserRateLimit, maxWaitMs, prefix }),
             takeDiscovery: redisRateLimit(redis, { ...discoveryRateLimit, maxWaitMs, prefix, bucket: 'discovery' }),
             takeBytes: redisRateLimit(redis, { rps: fileBytes.bytesPerSecond, burst: fileBytes.burst, maxWaitMs, prefix, bucket: 'bytes' }),

@@ -250,10 +250,11 @@ describe('rate limit (fake clock)', () => {
     expect((await get(port, `${RECORDS}?%24top=1`, h)).status).toBe(429);
   });
 
-  it('a client pacing requests 0.5 s apart (as the official clients do) pages through Records without a 429', async () => {
+  it('a client pacing pages of the budget\'s size 0.5 s apart (as the official clients do) pages through Records without a 429', async () => {
     let now = 0;
     const keys = await openKeyStore({ plainKeys: ['pacer'] });
-    const port = await start({ keys, rateLimit: { rps: 2, burst: 4, now: () => now } });
+    // Rows per second: 500-row pages every 0.5 s spend exactly the budget.
+    const port = await start({ keys, rateLimit: { rps: 1000, burst: 2000, minRows: 100, now: () => now } });
     let next: string | undefined = `${RECORDS}?%24top=500`;
     let pages = 0;
     while (next && pages < 40) {

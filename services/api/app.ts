@@ -2,10 +2,10 @@
  * The data API as a Hono app, built from its dependencies so tests can run it with `app.request()` or on a
  * real socket. Only main.ts opens files and ports.
  */
-import { Hono, type Context, type Handler, type MiddlewareHandler } from 'hono';
+import { Hono, type Context, type Handler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { ApiError, errorBody, featuresErrorBody } from './errors.js';
-import { registerAccess, type AccessOptions } from './middleware/access.js';
+import { accessPolicy, type AccessOptions } from './middleware/access.js';
 import { bodyFirst, DEFAULT_BODY_MIN_BYTES_PER_SECOND, DEFAULT_BODY_TIMEOUT_MS } from './middleware/body-first.js';
 import { compress } from './middleware/compress.js';
 import { cutOnError } from './middleware/cut-on-error.js';
@@ -14,18 +14,20 @@ import { requestId, requestIdOf } from './middleware/request-id.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { JSON_TYPE } from './formats.js';
 import type { HandlerDeps } from './http/handler-deps.js';
-import { lease, type Acquired } from './http/lease.js';
+import type { Acquired } from './http/lease.js';
+import { mounter, type Mount } from './http/mount.js';
 import { DEFAULT_MAX_BODY_BYTES } from './http/request-body.js';
 import { notFound } from './http/not-found.js';
-import { DATA_ROUTES, PATHS, type DataRouteName } from './http/paths.js';
+import { PATHS } from './http/paths.js';
+import { ROUTE_TABLE, type RouteName } from './http/route-table.js';
 import { citationHandler } from './routes/citation.js';
 import { bodyQuery, collectionHandler } from './routes/collection.js';
 import { registerDiscovery } from './routes/discovery.js';
 import { registerExplore, type ExploreOptions } from './routes/explore.js';
-import { registerDownloads } from './routes/downloads.js';
+import { registerDownloads } from './downloads/downloads.js';
 import { exportHandler } from './routes/export.js';
 import { registerFeatures } from './ogc/register-features.js';
-import { registerPages, type PagesDeps } from './routes/register-pages.js';
+import { registerPages, type PagesDeps } from './pages/register-pages.js';
 import { regionSource } from './ogc/regions-collection.js';
 import { mcpHandler } from './mcp/mcp-handler.js';
 import { llmsFullTxt, llmsTxt, type LlmsFacts } from './mcp/llms-txt.js';
@@ -58,11 +60,11 @@ export interface AppDeps extends HandlerDeps {
   readonly beforeNextLink?: () => Promise<void>;
   /** EXPORT_TIMEOUT_MS for whole-result exports (routes/export.ts); unlimited when left out. */
   readonly exportTimeoutMs?: number;
-  /** Where the dataset files are (routes/downloads.ts); by default `<published file>.files`. */
+  /** Where the dataset files are (downloads/downloads.ts); by default `<published file>.files`. */
   readonly filesDir?: string;
   /** The explorer page at /explore (routes/explore.ts); left out, there is none. */
   readonly explore?: ExploreOptions;
-  /** The landing pages' and catalogues' options (routes/register-pages.ts); tests shorten the sitemap files. */
+  /** The landing pages' and catalogues' options (pages/register-pages.ts); tests shorten the sitemap files. */
   readonly pages?: Omit<PagesDeps, 'links'>;
   /** Metrics and the access log (middleware/observe.ts); left out, neither. */
   readonly observe?: ObserveOptions;
@@ -71,6 +73,8 @@ export interface AppDeps extends HandlerDeps {
 }
 
 const ALLOW = 'GET, HEAD, OPTIONS';
+/** Keys, CORS and budgets cover every path under it (middleware/access.ts). */
+const API_DOOR = '/v1/*';
 
 export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
@@ -93,44 +97,47 @@ export function createApp(deps: AppDeps): Hono {
     timeoutMs: deps.limits?.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
     minBytesPerSecond: deps.limits?.bodyMinBytesPerSecond ?? DEFAULT_BODY_MIN_BYTES_PER_SECOND,
   });
-  app.use(DATA_ROUTES.collectionQuery.path, body);
-  app.use(DATA_ROUTES.items.path, body);
-  registerAccess(app, deps.access);
+  app.use(ROUTE_TABLE.collectionQuery.path, body);
+  app.use(ROUTE_TABLE.items.path, body);
+  const access = accessPolicy(deps.access);
+  for (const m of access.everyRequest) app.use('*', m);
+  // The MCP door is keyed as /v1 is: its tool calls are /v1 requests, checked again.
+  for (const door of [API_DOOR, ROUTE_TABLE.mcp.path]) for (const m of access.apiDoor) app.use(door, m);
 
-  const leased = (route: DataRouteName): MiddlewareHandler =>
-    lease(DATA_ROUTES[route].lease, { acquire: deps.acquire, retentionMs: deps.retentionMs, queryTimeoutMs: deps.limits?.queryTimeoutMs, exportTimeoutMs: deps.exportTimeoutMs, beforeNextLink: deps.beforeNextLink });
+  // Every route is a row of http/route-table.ts, mounted here or by the register functions this hands `mount` to.
+  const mount = mounter(app, { access: access.forRoute, acquire: deps.acquire, retentionMs: deps.retentionMs, queryTimeoutMs: deps.limits?.queryTimeoutMs, exportTimeoutMs: deps.exportTimeoutMs, beforeNextLink: deps.beforeNextLink });
 
-  app.get(PATHS.healthz, (c) => c.json({ status: 'ok' }));
-  app.get(DATA_ROUTES.readyz.path, leased('readyz'), async (c) => {
+  mount('healthz', (c) => c.json({ status: 'ok' }));
+  mount('readyz', async (c) => {
     if (deps.draining?.()) throw new ApiError('unavailable', 'Shutting down: this instance takes no new requests.', {}, { 'Retry-After': '1' });
     const { snapshot, publication } = c.get('lease');
     await snapshot.columns({ sql: 'SELECT 1 AS ok', params: [] });
     return c.json({ status: 'ready', database: snapshot.path, ...(publication ? { publication } : {}) });
   });
 
-  if (deps.explore) registerExplore(app, { keysRequired: () => deps.access?.keys?.required === true, ...deps.explore });
-  registerDiscovery(app, deps); // before the collection route, which would take `$metadata` for a resource
-  app.post(DATA_ROUTES.collectionQuery.path, leased('collectionQuery'), collectionHandler(deps, bodyQuery));
-  app.all(DATA_ROUTES.collectionQuery.path, (c) => {
+  if (deps.explore) registerExplore(mount, { keysRequired: () => deps.access?.keys?.required === true, ...deps.explore });
+  registerDiscovery(mount, deps); // before the collection route, which would take `$metadata` for a resource
+  mount('collectionQuery', collectionHandler(deps, bodyQuery));
+  app.all(ROUTE_TABLE.collectionQuery.path, (c) => {
     if (c.req.method === 'OPTIONS') return c.body(null, 204, { Allow: 'POST, OPTIONS' });
     throw new ApiError('method_not_allowed', `${c.req.method} is not allowed here: POST the query options as text/plain ($filter=…&$top=…), or GET ${PATHS.odata}/{resource}?… for a query that fits in a URL.`, {}, { Allow: 'POST, OPTIONS' });
   });
-  readOnly(app, DATA_ROUTES.collection.path, leased('collection'), collectionHandler(deps), 'this API is read-only. Use GET.');
-  readOnly(app, DATA_ROUTES.export.path, leased('export'), exportHandler(deps), 'exports are read-only. Use GET (or HEAD for the row count alone).');
-  readOnly(app, DATA_ROUTES.citation.path, leased('citation'), citationHandler(deps), 'citations are read-only. Use GET.');
-  registerDownloads(app, { links: deps.links, filesDir: deps.filesDir }, leased);
-  registerFeatures(app, deps, leased, regionSource(deps.regionsFile));
-  registerPages(app, { links: deps.links, ...deps.pages }, leased);
+  readOnly(app, mount, 'collection', collectionHandler(deps), 'this API is read-only. Use GET.');
+  readOnly(app, mount, 'export', exportHandler(deps), 'exports are read-only. Use GET (or HEAD for the row count alone).');
+  readOnly(app, mount, 'citation', citationHandler(deps), 'citations are read-only. Use GET.');
+  registerDownloads(app, mount, { links: deps.links, filesDir: deps.filesDir });
+  registerFeatures(app, mount, deps, regionSource(deps.regionsFile));
+  registerPages(mount, { links: deps.links, ...deps.pages });
   // Each tool call is this app's own request (mcp/api-caller.ts), so it passes every middleware above again.
-  app.post(PATHS.mcp, mcpHandler({ fetch: (request, env) => app.fetch(request, env), links: deps.links, maxBodyBytes: deps.limits?.maxBodyBytes }));
+  mount('mcp', mcpHandler({ fetch: (request, env) => app.fetch(request, env), links: deps.links, maxBodyBytes: deps.limits?.maxBodyBytes }));
   app.options(PATHS.mcp, (c) => c.body(null, 204, { Allow: 'POST, OPTIONS' }));
-  const facts = (): LlmsFacts => ({ keysRequired: deps.access?.keys?.required === true, rateLimit: deps.access?.rateLimit, retentionMs: deps.retentionMs, maxPageBytes: deps.limits?.maxPageBytes, queryTimeoutMs: deps.limits?.queryTimeoutMs });
-  for (const [path, page] of [[PATHS.llmsTxt, llmsTxt], [PATHS.llmsFullTxt, llmsFullTxt]] as const) {
-    app.get(path, (c) => c.body(page(baseUrl(c.req.url, c.req.raw.headers, deps.links), facts()), 200, { 'Content-Type': 'text/plain; charset=utf-8' }));
-  }
   app.all(PATHS.mcp, (c) => {
     throw new ApiError('method_not_allowed', `${c.req.method} is not allowed: this MCP server is stateless (no SSE stream to GET, no session to DELETE). POST JSON-RPC messages to ${PATHS.mcp}.`, {}, { Allow: 'POST, OPTIONS' });
   });
+  const facts = (): LlmsFacts => ({ keysRequired: deps.access?.keys?.required === true, rateLimit: deps.access?.rateLimit, retentionMs: deps.retentionMs, maxPageBytes: deps.limits?.maxPageBytes, queryTimeoutMs: deps.limits?.queryTimeoutMs });
+  for (const [route, page] of [['llmsTxt', llmsTxt], ['llmsFullTxt', llmsFullTxt]] as const) {
+    mount(route, (c) => c.body(page(baseUrl(c.req.url, c.req.raw.headers, deps.links), facts()), 200, { 'Content-Type': 'text/plain; charset=utf-8' }));
+  }
 
   // Under /v1/features errors carry OGC's exception members (code, description) besides the API's own.
   const errorText = (c: Context, e: ApiError) => JSON.stringify(isFeatures(c.req.path) ? featuresErrorBody(e, requestIdOf(c)) : errorBody(e, requestIdOf(c)));
@@ -155,9 +162,10 @@ export function createApp(deps: AppDeps): Hono {
   return app;
 }
 
-/** GET (and HEAD) through the lease; OPTIONS names them; any other method is a 405. */
-function readOnly(app: Hono, path: string, leased: MiddlewareHandler, handler: Handler, refusal: string): void {
-  app.get(path, leased, handler);
+/** The row's GET (and HEAD); OPTIONS names them; any other method is a 405. */
+function readOnly(app: Hono, mount: Mount, route: RouteName, handler: Handler, refusal: string): void {
+  const { path } = ROUTE_TABLE[route];
+  mount(route, handler);
   app.options(path, (c) => c.body(null, 204, { Allow: ALLOW }));
   app.all(path, (c) => {
     throw new ApiError('method_not_allowed', `${c.req.method} is not allowed: ${refusal}`, {}, { Allow: ALLOW });

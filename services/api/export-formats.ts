@@ -4,7 +4,7 @@
  * Parquet, CSV and NDJSON; typed columns for Arrow, which DuckDB's core cannot COPY), OpenAPI offers them. Separate from formats.ts, the paged formats: an export never pages, and Parquet cannot be a page.
  */
 import { isOwnTable, resources } from '../../schemas/index.js';
-import { acceptedRanges } from './accept-ranges.js';
+import { negotiate, type AcceptOffer } from './accept-ranges.js';
 
 /**
  * The resources a whole result can be exported from: the row-per-observation ones and the tables of their own
@@ -74,13 +74,7 @@ export function exportFormatByName(value: string): ExportFormat | undefined {
  * no header gives the default; undefined when the header names only formats we do not export (406).
  */
 export function exportFormatFromAccept(accept: string | undefined): ExportFormat | undefined {
-  if (!accept || !accept.trim()) return DEFAULT_EXPORT_FORMAT;
-  const ranges = acceptedRanges(accept);
-  for (const r of ranges) {
-    if (r.type === '*/*' || r.type === 'application/*') return DEFAULT_EXPORT_FORMAT;
-    const f = EXPORT_FORMAT_NAMES.find((name) => EXPORT_FORMATS[name].mediaType === r.type);
-    if (f) return f;
-    if (r.type === 'text/*') return 'csv';
-  }
-  return undefined;
+  return negotiate(accept, EXPORT_OFFER);
 }
+
+const EXPORT_OFFER: AcceptOffer<ExportFormat> = { byType: new Map(EXPORT_FORMAT_NAMES.map((f) => [EXPORT_FORMATS[f].mediaType, f] as const)), any: DEFAULT_EXPORT_FORMAT, text: 'csv' };

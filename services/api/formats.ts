@@ -8,6 +8,7 @@
  * frame and writer in stream/page-writers.ts (PAGE_WRITERS). They are not functions in this table because this
  * table is data every stage may read (odata/ included), and odata/ and query/ never import the writers.
  */
+import { acceptedRanges } from './accept-ranges.js';
 
 export interface FormatDef {
   /** The media type: also accepted as a `$format` value, and offered in OpenAPI and `$metadata`. */
@@ -92,6 +93,9 @@ export function formatNamed(value: string): Format | undefined {
 /** The format an `Accept` header asks for, if it names one that is chosen by Accept. */
 export function formatFromAccept(accept: string | undefined): Format | undefined {
   if (!accept) return undefined;
-  const lower = accept.toLowerCase();
-  return FORMAT_NAMES.find((f) => FORMATS[f].byAccept && new RegExp(`(^|[^\\w])${FORMATS[f].mediaType.replace(/[.+/]/g, '\\$&')}($|[^\\w])`).test(lower));
+  for (const { type } of acceptedRanges(accept)) {
+    const format = FORMAT_NAMES.find((f) => FORMATS[f].byAccept && FORMATS[f].mediaType === type);
+    if (format) return format;
+  }
+  return undefined;
 }

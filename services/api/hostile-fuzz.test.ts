@@ -19,7 +19,7 @@ import { NODE_SERVER_OPTIONS } from './middleware/url-length.js';
 import { GEOMETRY_LIMITS } from './odata/geometry.js';
 import { REGIONS_PAGE_BYTES } from './ogc/regions-collection.js';
 import { readCatalogue } from './exec/landing.js';
-import { catalogueTemplate } from './routes/register-pages.js';
+import { catalogueTemplate } from './pages/register-pages.js';
 import { listen, type TestServer } from './testing/test-server.js';
 
 let db: Database;

@@ -57,7 +57,7 @@ async function start(streamStallMs: number, pageStallMs?: number): Promise<Start
     access: {
       keys,
       corsOrigins: ['http://localhost:3000', 'http://127.0.0.1:3000'], // what make start lists
-      rateLimit: { rps: defaults.RATE_LIMIT_RPS, burst: defaults.RATE_LIMIT_BURST },
+      rateLimit: { rps: defaults.PAGE_ROWS_PER_SECOND, burst: defaults.PAGE_ROWS_BURST, minRows: defaults.PAGE_MIN_ROWS },
       maxConcurrentPerKey: defaults.MAX_CONCURRENT_PER_KEY,
       maxConcurrentExports: defaults.MAX_CONCURRENT_EXPORTS,
       queryGate: gate,

@@ -103,7 +103,7 @@ beforeAll(async () => {
     redisUrl: `redis://127.0.0.1:${redisPort}`,
     store,
     // The limits the tests reason about, whatever the defaults become.
-    env: { API_KEYS: KEYS.join(','), RATE_LIMIT_RPS: '2', RATE_LIMIT_BURST: '4', MAX_CONCURRENT_PER_KEY: '2', MAX_CONCURRENT_EXPORTS: '1' },
+    env: { API_KEYS: KEYS.join(','), PAGE_ROWS_PER_SECOND: '20000', PAGE_ROWS_BURST: '40000', PAGE_MIN_ROWS: '10000', MAX_CONCURRENT_PER_KEY: '2', MAX_CONCURRENT_EXPORTS: '1' },
     log: (l) => lines.push(l),
   });
 }, 120_000);

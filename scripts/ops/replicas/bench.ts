@@ -173,7 +173,7 @@ try {
   const main = process.env['API_MAIN'];
   const start = (replicas: number, limits: Record<string, string>) =>
     startTopology({ replicas, redisUrl, store, env: { API_KEYS: [...KEYS, 'bench-extract'].join(','), ...limits }, apiMain: main ? { args: [main] } : undefined });
-  const unlimited = { RATE_LIMIT_RPS: '1000000000', RATE_LIMIT_BURST: '1000000000', MAX_CONCURRENT_PER_KEY: '100000' };
+  const unlimited = { PAGE_ROWS_PER_SECOND: '1000000000000', PAGE_ROWS_BURST: '1000000000000', MAX_CONCURRENT_PER_KEY: '100000' };
 
   console.log('1. limiter cost per request');
   results['limiter'] = await limiterCost(redisUrl);

@@ -59,7 +59,7 @@ beforeAll(async () => {
     redisUrl: 'redis://127.0.0.1:6379',
     store,
     // This test is about which rows come, not about limits: its clients share one address.
-    env: { REDIS_PREFIX: `tributary-pinned-${process.pid}:`, RATE_LIMIT_RPS: '1000', RATE_LIMIT_BURST: '1000', MAX_CONCURRENT_PER_KEY: '50' },
+    env: { REDIS_PREFIX: `tributary-pinned-${process.pid}:`, PAGE_ROWS_PER_SECOND: '1000000000', PAGE_ROWS_BURST: '1000000000', MAX_CONCURRENT_PER_KEY: '50' },
   });
 }, 240_000);
 

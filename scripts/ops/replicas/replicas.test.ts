@@ -54,7 +54,8 @@ beforeAll(async () => {
     redisUrl: `redis://127.0.0.1:${redisPort}`,
     store,
     // Refused, not held back (RATE_LIMIT_MAX_WAIT_MS): the shared bucket shows in the refusals it counts.
-    env: { CURSOR_CACHE_SIZE: '2', RATE_LIMIT_MAX_WAIT_MS: '0' },
+    // Each request costs the floor (its pages are smaller): the budget of rows is then 2 requests/s in bursts of 4.
+    env: { CURSOR_CACHE_SIZE: '2', RATE_LIMIT_MAX_WAIT_MS: '0', PAGE_ROWS_PER_SECOND: '20000', PAGE_ROWS_BURST: '40000', PAGE_MIN_ROWS: '10000' },
     log: (l) => lines.push(l),
   });
 }, 120_000);

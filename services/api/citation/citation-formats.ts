@@ -7,7 +7,7 @@ import { CSL_JSON } from '../http/links.js';
 import { toBibtex } from './bibtex.js';
 import type { CitationDocument } from './citation-document.js';
 import { toRis } from './ris.js';
-import { acceptedRanges } from '../accept-ranges.js';
+import { negotiate } from '../accept-ranges.js';
 
 export interface CitationFormatDef {
   /** Asked for in Accept, or as `format=` with this or the format's name. */
@@ -82,15 +82,7 @@ export function citationFormatByName(value: string): CitationFormat | undefined 
  * `application/*` give JSON, `text/*` the text list; undefined when it names only others (a 406).
  */
 export function citationFormatFromAccept(accept: string | undefined): CitationFormat | undefined {
-  if (!accept || !accept.trim()) return DEFAULT_CITATION_FORMAT;
-  const ranges = acceptedRanges(accept);
-  for (const r of ranges) {
-    if (r.type === '*/*' || r.type === 'application/*') return DEFAULT_CITATION_FORMAT;
-    if (r.type === 'text/*') return 'text';
-    const f = CITATION_FORMAT_NAMES.find((name) => CITATION_FORMATS[name].mediaType === r.type);
-    if (f) return f;
-  }
-  return undefined;
+  return negotiate(accept, { byType: new Map(CITATION_FORMAT_NAMES.map((f) => [CITATION_FORMATS[f].mediaType, f] as const)), any: DEFAULT_CITATION_FORMAT, text: 'text' });
 }
 
 /** CSL-JSON items (CSL 1.0.2's variables: `license`, `version`, `DOI`, `URL`, `issued`). */

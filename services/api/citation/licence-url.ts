@@ -1,7 +1,9 @@
 /**
- * The URL of a dataset's licence, for the signposting `license` link and the citation formats: the `Licence` text
- * of `/Metadata` is a name as the provider wrote it ("CC BY 4.0", "ODC-By"), or a URL. Names are matched after
- * folding case, spaces, hyphens and underscores; an unknown name has no URL, and then no link is sent.
+ * The URL of a dataset's licence, the one table every page reads: the signposting `license` link, the citation
+ * formats, the landing pages' schema.org `license` and the DCAT catalogue's `dct:license`, so a dataset's licence is
+ * one URL wherever it is named. The `Licence` text of `/Metadata` is a name as the provider wrote it ("CC BY 4.0",
+ * "ODC-By", "Creative Commons Attribution 4.0"), or a URL. Names are matched after folding case, spaces, hyphens,
+ * dashes and underscores; an unknown name has no URL (no link is sent; pages name it as text).
  */
 
 const LICENCES: Readonly<Record<string, string>> = {
@@ -14,6 +16,8 @@ const LICENCES: Readonly<Record<string, string>> = {
   'odc by': 'https://opendatacommons.org/licenses/by/1-0/',
   'odc by 1.0': 'https://opendatacommons.org/licenses/by/1-0/',
   'odbl': 'https://opendatacommons.org/licenses/odbl/1-0/',
+  'odc odbl': 'https://opendatacommons.org/licenses/odbl/1-0/',
+  'odc odbl 1.0': 'https://opendatacommons.org/licenses/odbl/1-0/',
   'odbl 1.0': 'https://opendatacommons.org/licenses/odbl/1-0/',
   'pddl': 'https://opendatacommons.org/licenses/pddl/1-0/',
   'pddl 1.0': 'https://opendatacommons.org/licenses/pddl/1-0/',
@@ -33,6 +37,6 @@ export function licenceUrl(licence: string | null | undefined): string | undefin
   if (!licence) return undefined;
   const text = licence.trim();
   if (PLAIN_URL.test(text)) return text;
-  const name = text.toLowerCase().replace(/[\s_-]+/g, ' ').replace(/\s*\(.*\)$/, '').trim();
+  const name = text.toLowerCase().replace(/[\s_\-–—]+/g, ' ').replace(/\s*\(.*\)$/, '').trim().replace(/^creative commons attribution /, 'cc by ');
   return Object.hasOwn(LICENCES, name) ? LICENCES[name] : undefined;
 }

@@ -1,7 +1,7 @@
 /**
- * Server-rendered HTML: a tagged template whose interpolations are escaped unless wrapped by `raw()`, so a value
- * from the data (a name, a URL) can never become markup. The same rules as routes/docs-page.ts's template, shared
- * from the edge so handler folders that may not import routes/ (ogc/) can use them.
+ * Server-rendered HTML, the one template every page uses (the docs page, the landing pages, OGC's HTML and their
+ * maps): a tagged template whose interpolations are escaped unless wrapped by `raw()`, so a value from the data (a
+ * name, a URL) can never become markup. At the edge, so every handler folder can import it.
  */
 
 const HTML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -25,4 +25,13 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): Raw {
   const part = (v: unknown): string =>
     v instanceof Raw ? v.html : Array.isArray(v) ? v.map(part).join('') : v === undefined || v === null || v === false ? '' : escapeHtml(String(v));
   return raw(strings.reduce((out, s, i) => out + s + (i < values.length ? part(values[i]) : ''), ''));
+}
+
+/**
+ * JSON inside `<script type="application/ld+json">`: `<`, `>` and `&` as JSON escapes, so no value can close the
+ * element or open a comment (HTML's script data state ends at `</script`), and the JSON still parses to the same value.
+ * U+2028 and U+2029 too, which some JavaScript-era parsers take for line ends.
+ */
+export function scriptJson(value: unknown): Raw {
+  return raw(JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`));
 }

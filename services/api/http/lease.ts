@@ -1,6 +1,6 @@
 /**
  * The lease: how every data request holds its snapshot. One middleware, mounted on each route of
- * paths.ts's DATA_ROUTES with that route's rule, takes the snapshot (after the next-link guard, when the request
+ * route-table.ts's rows (by mount.ts) with that route's rule, takes the snapshot (after the next-link guard, when the request
  * continues a next link), answers If-None-Match with 304, runs the deadline, sends the stages the handler marked as
  * Server-Timing, and releases the snapshot exactly once: when the rows the body streams end, fail or are cancelled
  * (`lease.hold`), or as soon as the handler is done when nothing streams from it. Handlers read it as

@@ -1,8 +1,7 @@
 /**
  * Every public path of the data API, declared once: the routers mount these, and OpenAPI, `$metadata`, the docs
- * page, the explorer and the link builders read them. A data route (one that answers from a publication) also
- * declares here how the lease (lease.ts) serves it, so a route's validator, deadline and next-link parameter are
- * data beside its path, not code in its handler.
+ * page, the explorer and the link builders read them. Each route built on them is one row of route-table.ts,
+ * which names, among its other fields, the `LeaseRule` declared here.
  */
 
 export const PATHS = {
@@ -19,7 +18,7 @@ export const PATHS = {
   publications: '/v1/publications',
   features: '/v1/features',
   citation: '/v1/citation',
-  // Landing pages and catalogues for search engines and harvesters (routes/register-pages.ts): outside /v1, so
+  // Landing pages and catalogues for search engines and harvesters (pages/register-pages.ts): outside /v1, so
   // crawlers that send no key read them, as they read the docs page.
   datasetPages: '/datasets',
   locationPages: '/locations',
@@ -63,6 +62,9 @@ export const PIN_PARAMETER_DOC = {
 /** The response header naming the publication an answer was read from (besides the weak ETag, which some routes lack). */
 export const PUBLICATION_HEADER = 'Tributary-Publication';
 
+/** The OGC collection of REGIONS_FILE's outlines (ogc/regions-collection.ts): read from the file, never queried. */
+export const REGIONS_COLLECTION = 'regions';
+
 /** A dataset file's URL names its content: cacheable forever by anyone. */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -82,48 +84,3 @@ export interface LeaseRule {
   /** The query parameter of this route's next links (NEXT_LINK_PARAM): a request carrying it continues one. */
   readonly continuation?: string;
 }
-
-export interface DataRoute {
-  /** The Hono route pattern. */
-  readonly path: string;
-  readonly lease: LeaseRule;
-}
-
-const items = `${PATHS.features}/collections/:collectionId/items`;
-const downloadDocument: LeaseRule = { etag: 'publication', deadline: 'none', cacheControl: 'no-cache' };
-/** A snapshot to read from, with no validator and no deadline (readiness, a collection's extent). */
-const snapshotOnly: LeaseRule = { etag: 'none', deadline: 'none' };
-
-/** Every route that reads a snapshot, each served by the one lease with its rule. */
-export const DATA_ROUTES = {
-  readyz: { path: PATHS.readyz, lease: snapshotOnly },
-  collection: { path: `${PATHS.odata}/:resource`, lease: { etag: 'publication', deadline: 'first-row', continuation: NEXT_LINK_PARAM.odata } },
-  // OData 4.01 §11.2.5.x, passing query options in the request body: the same query, too long for a URL.
-  collectionQuery: { path: `${PATHS.odata}/:resource/$query`, lease: { etag: 'publication', deadline: 'first-row' } },
-  // An export is one publication's rows: cacheable only as long as the publication is served.
-  export: { path: `${PATHS.export}/:resource`, lease: { etag: 'publication', deadline: 'whole-body', cacheControl: 'no-cache' } },
-  downloads: { path: PATHS.downloads, lease: downloadDocument },
-  manifest: { path: PATHS.manifest, lease: downloadDocument },
-  publications: { path: PATHS.publications, lease: downloadDocument },
-  // no-transform: a cache or proxy must not recompress the bytes the ranges and the hash count.
-  file: { path: `${PATHS.files}/:hash/:name`, lease: { etag: 'content', deadline: 'none', cacheControl: `${IMMUTABLE}, no-transform` } },
-  featureCollections: { path: `${PATHS.features}/collections`, lease: snapshotOnly },
-  featureCollection: { path: `${PATHS.features}/collections/:collectionId`, lease: snapshotOnly },
-  items: { path: items, lease: { etag: 'publication', deadline: 'first-row', continuation: NEXT_LINK_PARAM.items } },
-  feature: { path: `${items}/:featureId`, lease: { etag: 'publication', deadline: 'first-row' } },
-  // What to credit for a query's rows: a function of the publication, as the rows are (routes/citation.ts).
-  citation: { path: `${PATHS.citation}/:resource`, lease: { etag: 'publication', deadline: 'first-row' } },
-  // A DOI keeps its slash in the path, as doi.org's URLs do: /datasets/10.25976/abcd-ef12.
-  datasetPage: { path: `${PATHS.datasetPages}/:doi{.+}`, lease: { etag: 'publication', deadline: 'first-row' } },
-  locationPage: { path: `${PATHS.locationPages}/:id`, lease: { etag: 'publication', deadline: 'first-row' } },
-  catalogue: { path: PATHS.catalogue, lease: { etag: 'publication', deadline: 'first-row' } },
-  catalogueJsonLd: { path: PATHS.catalogueJsonLd, lease: { etag: 'publication', deadline: 'first-row' } },
-  catalogueTurtle: { path: PATHS.catalogueTurtle, lease: { etag: 'publication', deadline: 'first-row' } },
-  // Every location streamed: as long as an export may take.
-  locationsDump: { path: PATHS.locationsDump, lease: { etag: 'publication', deadline: 'whole-body' } },
-  sitemap: { path: PATHS.sitemap, lease: { etag: 'publication', deadline: 'first-row' } },
-  // sitemap-1.xml, sitemap-2.xml, …: beside /sitemap.xml, since a sitemap may list only URLs under its own folder.
-  sitemapPart: { path: '/:file{sitemap-[0-9]+\\.xml}', lease: { etag: 'publication', deadline: 'first-row' } },
-} as const satisfies Readonly<Record<string, DataRoute>>;
-
-export type DataRouteName = keyof typeof DATA_ROUTES;

@@ -8,7 +8,7 @@
 import * as z from 'zod';
 import { doiUrl } from '../http/links.js';
 import { PATHS } from '../http/paths.js';
-import { datasetPagePath } from '../routes/page-links.js';
+import { datasetPagePath } from '../pages/page-links.js';
 import type { ApiCaller } from './api-caller.js';
 
 /** Datasets one answer lists; `matched` says how many there were. */

@@ -71,8 +71,8 @@ export function buildCsdl(): string {
           description('Tributary: open water-quality monitoring data in the DataStream schema. Read-only; cite each dataset by its DOI (Metadata.Citation, Metadata.Licence).'),
           annotation('Capabilities.ConformanceLevel', { EnumMember: 'Capabilities.ConformanceLevelType/Minimal' }),
           annotation('Capabilities.SupportedFormats', {}, [el('Collection', {}, FORMAT_NAMES.map((f) => el('String', {}, [FORMATS[f].mediaType])))]),
-          // Core vocabulary's links: the same data whole, as each dataset's files (routes/downloads.ts), and the DCAT
-          // catalogue that describes every dataset (routes/register-pages.ts).
+          // Core vocabulary's links: the same data whole, as each dataset's files (downloads/downloads.ts), and the DCAT
+          // catalogue that describes every dataset (pages/register-pages.ts).
           annotation('Core.Links', {}, [el('Collection', {}, [
             record('Core.Link', [el('PropertyValue', { Property: 'rel', String: 'alternate' }), el('PropertyValue', { Property: 'href', String: PATHS.downloads })]),
             record('Core.Link', [el('PropertyValue', { Property: 'rel', String: 'describedby' }), el('PropertyValue', { Property: 'href', String: PATHS.catalogue })]),

@@ -1,5 +1,5 @@
 /**
- * OpenAPI for the bulk downloads (issue 29, routes/downloads.ts): the index, the Parquet manifest, one dataset file
+ * OpenAPI for the bulk downloads (issue 29, downloads/downloads.ts): the index, the Parquet manifest, one dataset file
  * and the change feed. The paths and formats are the routes' own constants.
  */
 import { CHANGE_KINDS, DOWNLOAD_EXTENSIONS, DOWNLOAD_FORMATS } from '../../../schemas/publication-files.js';

@@ -1,5 +1,5 @@
 /**
- * OpenAPI for the landing pages and the harvesters' documents (issue 41, routes/register-pages.ts): a page per
+ * OpenAPI for the landing pages and the harvesters' documents (issue 41, pages/register-pages.ts): a page per
  * dataset and per location, the DCAT catalogue, the locations as NDJSON-LD, the sitemap and robots.txt. They sit
  * outside /v1 and need no key (`security: []`). The paths are http/paths.ts's.
  */

@@ -137,7 +137,7 @@ describe('keys required: keyless browser calls (issue 37 item 8)', () => {
     expect(refused).toEqual([200, 200, 429, 429, 429, 429]);
     const last = await get(port, A, ONE, { Origin: ORIGIN });
     expect(last.headers).toMatchObject({ 'ratelimit-limit': '2', 'retry-after': '1' });
-    expect(last.json.message).toMatch(/1 requests per second per address for browser calls without a key/);
+    expect(last.json.message).toMatch(/each address, for browser calls without a key, 1 rows per second/);
     // Another visitor of the same origin, a same-origin page on a listed host, and a key are all unaffected.
     expect((await get(port, B, ONE, { Origin: ORIGIN })).status).toBe(200);
     expect((await get(port, '127.0.0.4', ONE, { 'sec-fetch-site': 'same-origin', host: '127.0.0.1' })).status).toBe(200);

@@ -47,7 +47,7 @@ export function compress(opts: CompressOptions = {}): MiddlewareHandler {
     const res = c.res;
     c.header('Vary', 'Accept-Encoding', { append: true });
     if (!res.body || res.headers.has('Content-Encoding') || c.req.method === 'HEAD') return;
-    // A dataset file is served as its bytes: its ranges, length and hash count those bytes (routes/dataset-file.ts).
+    // A dataset file is served as its bytes: its ranges, length and hash count those bytes (downloads/dataset-file.ts).
     if (res.headers.has('Accept-Ranges')) return;
     const type = res.headers.get('Content-Type') ?? '';
     if (!/json|csv|xml|html|text/.test(type)) return;

@@ -1,7 +1,8 @@
 /**
- * Per-client token bucket. The documented rate is 2 requests/second and the official clients space requests
- * exactly 0.5 s apart: a bucket refilling at that rate with a small burst never refuses them, even when network
- * jitter brings two requests closer, and still stops a client that sends in parallel or without pause.
+ * Per-client token bucket, for the discovery documents' requests (and, by their arithmetic, the pages' rows in
+ * page-rows.ts and the dataset files' bytes in file-bytes.ts): a bucket refilling at the rate with a small burst
+ * never refuses a client that paces itself, even when network jitter brings two requests closer, and still stops a
+ * client that sends in parallel or without pause.
  *
  * A request beyond the bucket may be held back instead of refused (`maxWaitMs`): it reserves its token and is
  * answered once the token would have refilled. So a client that pages as fast as it can (GDAL's OAPIF driver, QGIS,

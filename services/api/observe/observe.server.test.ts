@@ -85,7 +85,7 @@ beforeAll(async () => {
     acquire: () => db.acquire(),
     // As behind the balancer: a trusted proxy's X-Request-Id is kept (only then: middleware/request-id.ts).
     links: { trustProxy: true },
-    access: { keys, rateLimit: { rps: 1, burst: BURST, now: () => 0 }, maxConcurrentPerKey: 4, maxConcurrentExports: 1, queryGate: observeGate(gate, metrics) },
+    access: { keys, rateLimit: { rps: 1, burst: BURST * 100, minRows: 100, now: () => 0 }, maxConcurrentPerKey: 4, maxConcurrentExports: 1, queryGate: observeGate(gate, metrics) },
     observe: { metrics, accessLog: (line) => lines.push(line) },
   });
   api = await listen(app);

@@ -2,23 +2,18 @@
  * OGC API – Features as HTML (17-069r4 §7.12, the html conformance class): the landing page, conformance, the
  * collections, a collection, a page of items and one feature, each rendered from the very JSON document the JSON
  * encoding sends, so the two never say different things. Server-rendered, no script, every value escaped
- * (http/html-template.ts); a page of items draws its points on an inline SVG map (points-map.ts).
+ * (http/html-template.ts); a page of items draws its points on the one inline SVG map (http/svg-map.ts).
  */
-import { html, raw, type Raw } from '../http/html-template.js';
+import { html, type Raw } from '../http/html-template.js';
 import { PATHS } from '../http/paths.js';
 import type { Link } from './feature-links.js';
 import { HTML_MEDIA, withF } from './html-negotiation.js';
-import { pointsMap } from './points-map.js';
+import { pageShell } from '../http/page-shell.js';
+import { svgMap } from '../http/svg-map.js';
 
 /** No script, no remote anything: styles inline, links and forms to this server only. */
 export const HTML_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
-const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:72rem;margin:0 auto;padding:1rem;color:#1b1f23;overflow-wrap:anywhere}
-a{color:#0a4f8f}nav ol{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:.4rem}nav li+li::before{content:"/ ";color:#57606a}
-code{font:14px/1.4 ui-monospace,monospace;background:#f3f4f6;border-radius:4px;padding:0 .2em;overflow-wrap:anywhere}
-table{border-collapse:collapse;width:100%;font-size:14px}th,td{border-bottom:1px solid #d0d7de;padding:.3rem .5rem;text-align:left;vertical-align:top}
-.scroll{overflow-x:auto}.map{margin:1rem 0}.map svg{max-width:100%;height:auto}figcaption{font-size:14px;color:#57606a}
-.pager{display:flex;gap:1rem;margin:1rem 0}dl{display:grid;grid-template-columns:minmax(0,max-content) minmax(0,1fr);gap:.2rem 1rem}@media (max-width:40rem){dl{grid-template-columns:minmax(0,1fr)}dd{margin-bottom:.4rem}}dt{font-weight:600}dd{margin:0;overflow-wrap:anywhere}`;
 
 interface Crumb {
   readonly title: string;
@@ -28,14 +23,15 @@ interface Crumb {
 type Json = Record<string, unknown>;
 
 function page(title: string, crumbs: readonly Crumb[], self: string, body: Raw): string {
-  return html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${title} · Tributary OGC API – Features</title>
-<link rel="alternate" type="application/json" href="${withF(self, 'json')}"><style>${raw(STYLE)}</style></head><body>
-<header><nav aria-label="Breadcrumb"><ol>${crumbs.map((c) => html`<li>${c.href ? html`<a href="${c.href}">${c.title}</a>` : html`<span aria-current="page">${c.title}</span>`}</li>`)}</ol></nav></header>
-<main><h1>${title}</h1>
+  return pageShell({
+    title: `${title} · Tributary OGC API – Features`,
+    head: html`<link rel="alternate" type="application/json" href="${withF(self, 'json')}">
+`,
+    nav: html`<nav aria-label="Breadcrumb"><ol>${crumbs.map((c) => html`<li>${c.href ? html`<a href="${c.href}">${c.title}</a>` : html`<span aria-current="page">${c.title}</span>`}</li>`)}</ol></nav>`,
+    main: html`<h1>${title}</h1>
 ${body}
-<p>This page as JSON: <a href="${withF(self, 'json')}">${withF(self, 'json')}</a></p></main></body></html>`.html;
+<p>This page as JSON: <a href="${withF(self, 'json')}">${withF(self, 'json')}</a></p>`,
+  });
 }
 
 /** A JSON link, shown as its HTML page where the target has one (a features path), else as it is. */
@@ -114,7 +110,7 @@ export function itemsHtml(
   const pager = (where: string) => html`<nav class="pager" aria-label="Pages, ${where}">${self.includes('cursor=') ? html`<a href="${first}" rel="first">First page</a>` : ''}${next ? html`<a href="${withF(next.href, 'html')}" rel="next">Next page</a>` : html`<span>Last page</span>`}</nav>`;
   const count = doc.numberMatched === undefined ? `${doc.numberReturned} features on this page` : `${doc.numberReturned} of ${doc.numberMatched} features on this page`;
   const body = html`<p>${count}.</p>
-${pointsMap(points, `${col.title}: the ${doc.numberReturned} features of this page`)}
+${svgMap(points, `${col.title}: the ${doc.numberReturned} features of this page`)}
 ${pager('above the table')}
 <div class="scroll"><table><caption>${col.title} on this page</caption><thead><tr><th scope="col">id</th><th scope="col">longitude</th><th scope="col">latitude</th>${names.map((n) => html`<th scope="col">${n}</th>`)}</tr></thead><tbody>
 ${doc.features.map((f) => html`<tr><td><a href="${itemUrl(f)}">${f.id}</a></td><td>${f.geometry?.coordinates[0]}</td><td>${f.geometry?.coordinates[1]}</td>${names.map((n) => html`<td>${cell(f.properties[n])}</td>`)}</tr>\n`)}</tbody></table></div>
@@ -125,7 +121,7 @@ ${pager('below the table')}`;
 export function featureHtml(base: string, self: string, col: { id: string; title: string }, f: Feature): string {
   const items = withF(`${base}${PATHS.features}/collections/${col.id}/items`, 'html');
   const points = f.geometry ? [{ lon: f.geometry.coordinates[0], lat: f.geometry.coordinates[1], label: `Feature ${f.id}`, href: withF(self, 'html') }] : [];
-  const body = html`${pointsMap(points, `Where feature ${f.id} is`)}
+  const body = html`${svgMap(points, `Where feature ${f.id} is`)}
 <dl><dt>longitude</dt><dd>${f.geometry?.coordinates[0]}</dd><dt>latitude</dt><dd>${f.geometry?.coordinates[1]}</dd>${Object.entries(f.properties).map(([k, v]) => html`<dt>${k}</dt><dd>${cell(v)}</dd>`)}</dl>`;
   return page(`${col.title}: feature ${f.id}`, crumbs(base, { title: 'Collections', href: withF(`${base}${PATHS.features}/collections`, 'html') }, { title: col.title, href: withF(`${base}${PATHS.features}/collections/${col.id}`, 'html') }, { title: 'Items', href: items }, { title: String(f.id) }), self, body);
 }

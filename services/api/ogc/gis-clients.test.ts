@@ -166,9 +166,9 @@ print(json.dumps({"locations": len(locations), "observations": len(observations)
     expect(status).toBe(0);
     const observations = await scalar(`SELECT count(*) FROM observations WHERE "CharacteristicName" = 'pH'`);
     expect(JSON.parse(stdout)).toEqual({ locations: await scalar('SELECT count(*) FROM locations'), observations, ids: observations });
-    // GDAL 3.12 reads its discovery documents first, then pages without pausing: more pages than the bucket's burst.
+    // GDAL 3.12 reads its discovery documents first, then pages without pausing, none refused (afterEach).
     const pages = received().filter((u) => u.startsWith('/v1/features/collections/observations/items'));
-    expect(pages.length).toBeGreaterThan(server.config.RATE_LIMIT_BURST);
+    expect(pages.length).toBeGreaterThan(1);
   });
 });
 

@@ -4,6 +4,7 @@
  * name JSON types or nothing, so they are never sent HTML; a tie goes to JSON.
  */
 import type { Context } from 'hono';
+import { qualityOf } from '../accept-ranges.js';
 import { ApiError } from '../errors.js';
 
 export const HTML_MEDIA = 'text/html';
@@ -28,18 +29,8 @@ export function responseEncoding(c: Context): Encoding {
 
 /** Whether an Accept header ranks HTML above every JSON type it names (types without parameters; `*\/*` ranks neither). */
 export function prefersHtml(accept: string | undefined): boolean {
-  if (!accept) return false;
-  let htmlQ = 0;
-  let jsonQ = 0;
-  for (const range of accept.split(',')) {
-    const [type, ...params] = range.split(';').map((s) => s.trim().toLowerCase());
-    const qParam = params.find((p) => p.startsWith('q='));
-    const q = qParam ? Number(qParam.slice(2)) : 1;
-    if (!Number.isFinite(q)) continue;
-    if (HTML_TYPES.has(type ?? '')) htmlQ = Math.max(htmlQ, q);
-    if (JSON_TYPES.has(type ?? '')) jsonQ = Math.max(jsonQ, q);
-  }
-  return htmlQ > 0 && htmlQ > jsonQ;
+  const htmlQ = qualityOf(accept, HTML_TYPES);
+  return htmlQ > 0 && htmlQ > qualityOf(accept, JSON_TYPES);
 }
 
 /** `url` with `f` set to `value` (replacing any `f` it has). */

@@ -35,11 +35,7 @@ export function collectionOf(c: Context): FeatureCollectionDef {
  * Data APIs accept), read as if it had been `filter=<body>&filter-lang=cql2-json`, which the links then carry.
  */
 export async function itemsBodyQuery(c: Context, deps: HandlerDeps): Promise<string> {
-  const raw = rawQueryString(c);
-  const named = new Set(decodeQueryString(raw).map((p) => p.name));
-  for (const name of ['filter', 'filter-lang']) {
-    if (named.has(name)) throw new ApiError('invalid_parameter', `${name} is in the URL and the filter in the body: send the filter once, in the body as CQL2-JSON.`, { parameter: name });
-  }
+  const raw = urlBesideBody(rawQueryString(c));
   const body = await readQueryBody(c, { maxBytes: deps.limits?.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, types: CQL2_JSON_TYPES, holds: 'a CQL2-JSON filter' });
   let compact: string;
   try {
@@ -48,6 +44,28 @@ export async function itemsBodyQuery(c: Context, deps: HandlerDeps): Promise<str
     throw new ApiError('invalid_filter', `The body is not JSON (${(err as Error).message}): send a CQL2-JSON filter, e.g. {"op": "s_intersects", "args": [{"property": "geometry"}, {"type": "Polygon", "coordinates": [[[-120, 49], [-110, 49], [-110, 60], [-120, 49]]]}]}.`, { parameter: 'filter' });
   }
   return [raw, `filter=${encodeURIComponent(compact)}`, `filter-lang=${FILTER_LANG_JSON}`].filter((p) => p !== '').join('&');
+}
+
+/**
+ * The URL's parameters beside a CQL2-JSON body, without its `filter-lang`: pygeoapi's documented form names the body's
+ * language in the URL (`POST …/items?filter-lang=cql2-json`), which agrees with the body and is read once; a `filter`
+ * in the URL, or a `filter-lang` naming another language, contradicts the body.
+ */
+function urlBesideBody(raw: string): string {
+  const kept: string[] = [];
+  for (const part of raw === '' ? [] : raw.split('&')) {
+    const [param] = decodeQueryString(part);
+    if (param?.name === 'filter') throw new ApiError('invalid_parameter', 'filter is in the URL and the filter in the body: send the filter once, in the body as CQL2-JSON.', { parameter: 'filter' });
+    if (param?.name !== 'filter-lang') kept.push(part);
+    else if (param.value !== FILTER_LANG_JSON) {
+      throw new ApiError(
+        'invalid_parameter',
+        `filter-lang=${param.value.slice(0, 40)} in the URL disagrees with the body, which is read as CQL2-JSON: send filter-lang=${FILTER_LANG_JSON} (or leave it out), or send a CQL2-Text filter in the URL with GET.`,
+        { parameter: 'filter-lang' },
+      );
+    }
+  }
+  return kept.join('&');
 }
 
 /** Media types of a CQL2-JSON body: OGC's registered one, and plain JSON. */

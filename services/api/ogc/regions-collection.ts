@@ -5,18 +5,19 @@
  * published file: it is the same REGIONS_FILE ingest placed the locations with (the operator gives both the same
  * value, docs/configuration.md), read once per process.
  */
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import { readRegionSets, type RegionFeature } from '../../../schemas/region-sets.js';
 import { ApiError } from '../errors.js';
 import type { BaseUrlOptions } from '../http/links.js';
 import { baseUrl, encodeValue } from '../http/links.js';
-import { PATHS, PIN_PARAM } from '../http/paths.js';
+import type { Mount } from '../http/mount.js';
+import { PATHS, PIN_PARAM, REGIONS_COLLECTION } from '../http/paths.js';
 import { GEOJSON, JSON_MEDIA, link, SCHEMA_MEDIA } from './feature-links.js';
 import { collectionHtml, featureHtml, HTML_CSP, itemsHtml } from './features-html.js';
 import { HTML_MEDIA, responseEncoding, withF } from './html-negotiation.js';
 import { CRS84, parseBbox } from './items-query.js';
 
-export const REGIONS_COLLECTION = 'regions';
+export { REGIONS_COLLECTION };
 export const REGIONS_LIMIT = { default: 100, max: 10000 } as const;
 /**
  * Most bytes of features in one items page, whatever `limit` says (issue 47 item 9): at a national scale, outlines
@@ -128,15 +129,15 @@ function itemsParams(params: URLSearchParams) {
 }
 
 /** Registers the collection's routes; called before the generic collection routes, which would take `regions` for a resource. */
-export function registerRegions(app: Hono, regions: RegionSource, links: BaseUrlOptions): void {
+export function registerRegions(mount: Mount, regions: RegionSource, links: BaseUrlOptions): void {
   const base = (c: Context) => baseUrl(c.req.url, c.req.raw.headers, links);
   // Every collection has its HTML (features.md): the regions' pages are the others', each region marked by its box.
-  app.get(`${PATHS.features}/collections/${REGIONS_COLLECTION}`, async (c) => {
+  mount('regionsCollection', async (c) => {
     const doc = await describeRegions(base(c), regions);
     if (responseEncoding(c) === 'html') return c.body(collectionHtml(base(c), url(base(c)), doc), 200, HTML_HEADERS);
     return c.json(doc, 200, { Vary: 'Accept' });
   });
-  app.get(`${PATHS.features}/collections/${REGIONS_COLLECTION}/queryables`, (c) =>
+  mount('regionsQueryables', (c) =>
     c.body(JSON.stringify({
       $schema: 'https://json-schema.org/draft/2020-12/schema',
       $id: `${url(base(c))}/queryables`,
@@ -149,7 +150,7 @@ export function registerRegions(app: Hono, regions: RegionSource, links: BaseUrl
       },
     }), 200, { 'Content-Type': SCHEMA_MEDIA }));
 
-  app.get(`${PATHS.features}/collections/${REGIONS_COLLECTION}/items`, async (c) => {
+  mount('regionsItems', async (c) => {
     const params = new URL(c.req.url).searchParams;
     const { limit, offset, bbox, sets } = itemsParams(params);
     const all = await regions();
@@ -182,8 +183,8 @@ export function registerRegions(app: Hono, regions: RegionSource, links: BaseUrl
     return c.body(`${head.slice(0, -1)},"features":[${page.join(',')}],"links":${links}}`, 200, { 'Content-Type': GEOJSON });
   });
 
-  app.get(`${PATHS.features}/collections/${REGIONS_COLLECTION}/items/:regionId`, async (c) => {
-    const id = c.req.param('regionId');
+  mount('region', async (c) => {
+    const id = c.req.param('regionId') ?? '';
     const region = (await regions()).find((r) => r.id === id);
     if (!region) throw new ApiError('not_found', `No region '${id}'. GET ${PATHS.features}/collections/${REGIONS_COLLECTION}/items lists them (set=huc8 for one set).`);
     const self = `${url(base(c))}/items/${encodeURIComponent(id)}`;

@@ -3,12 +3,13 @@
  * same keys, CORS and rate limits (everything under /v1 is: middleware/access.ts). JSON by default; HTML for
  * `f=html` and browsers (html-negotiation.ts), rendered from the same JSON document (features-html.ts).
  */
-import type { Context, Hono, MiddlewareHandler } from 'hono';
+import type { Context, Hono } from 'hono';
 import { ApiError } from '../errors.js';
 import { readExtent, type Extent } from '../exec/extent.js';
 import type { HandlerDeps } from '../http/handler-deps.js';
 import { baseUrl } from '../http/links.js';
-import { DATA_ROUTES, PATHS, type DataRouteName } from '../http/paths.js';
+import type { Mount } from '../http/mount.js';
+import { PATHS } from '../http/paths.js';
 import { FEATURE_COLLECTIONS, type FeatureCollectionDef } from './feature-collections.js';
 import { collectionUrl, GEOJSON, JSON_MEDIA, link, OPENAPI_MEDIA, SCHEMA_MEDIA } from './feature-links.js';
 import { collectionHtml, collectionsHtml, conformanceHtml, HTML_CSP, landingHtml } from './features-html.js';
@@ -44,15 +45,11 @@ export const CONFORMANCE = [
 const ALLOW = 'GET, HEAD, OPTIONS';
 const KEY_HELP = 'Send your API key in the x-api-key header (GDAL and QGIS: GDAL_HTTP_HEADERS="x-api-key: <key>"); keys are issued by the operator of this service, see the API docs.';
 
-/** `lease(route)`: the lease middleware with the route's rule (http/lease.ts); `regions`: REGIONS_FILE's regions. */
-export function registerFeatures(app: Hono, deps: HandlerDeps, lease: (route: DataRouteName) => MiddlewareHandler, regions: RegionSource): void {
+/** `mount`: each route of its row (http/route-table.ts); `regions`: REGIONS_FILE's regions. */
+export function registerFeatures(app: Hono, mount: Mount, deps: HandlerDeps, regions: RegionSource): void {
   const base = (c: Context) => baseUrl(c.req.url, c.req.raw.headers, deps.links);
-  const path = (p: string) => `${PATHS.features}${p}`;
-  const leased = (route: DataRouteName, handler: (c: Context) => Response | Promise<Response>) => app.get(DATA_ROUTES[route].path, lease(route), handler);
 
-  // OWSLib asks for the landing page with a trailing slash.
-  app.get(`${PATHS.features}/`, (c) => landing(c));
-  app.get(PATHS.features, (c) => landing(c));
+  mount('featuresLanding', (c) => landing(c));
   const landing = (c: Context) => {
     const b = base(c);
     return respond(c, `${b}${PATHS.features}`, landingHtml, {
@@ -74,9 +71,9 @@ export function registerFeatures(app: Hono, deps: HandlerDeps, lease: (route: Da
     if (responseEncoding(c) === 'json') return c.json(doc, 200, { Vary: 'Accept' });
     return c.body(render(base(c), self, doc), 200, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': HTML_CSP, Vary: 'Accept' });
   };
-  app.get(path('/conformance'), (c) => respond(c, `${base(c)}${PATHS.features}/conformance`, conformanceHtml, { conformsTo: CONFORMANCE }));
-  app.get(path('/api'), (c) => c.body(JSON.stringify(featuresOpenApi(base(c))), 200, { 'Content-Type': OPENAPI_MEDIA }));
-  leased('featureCollections', async (c) => {
+  mount('conformance', (c) => respond(c, `${base(c)}${PATHS.features}/conformance`, conformanceHtml, { conformsTo: CONFORMANCE }));
+  mount('featuresApi', (c) => c.body(JSON.stringify(featuresOpenApi(base(c))), 200, { 'Content-Type': OPENAPI_MEDIA }));
+  mount('featureCollections', async (c) => {
     const b = base(c);
     const extent = await readExtent(c.get('lease').snapshot);
     const self = `${b}${PATHS.features}/collections`;
@@ -84,15 +81,14 @@ export function registerFeatures(app: Hono, deps: HandlerDeps, lease: (route: Da
     return respond(c, self, collectionsHtml, { links: [link(self, 'self', JSON_MEDIA, 'The collections'), htmlAlternate(self)], collections });
   });
   // Before the generic collection routes, which would take `regions` for a resource of the published file.
-  registerRegions(app, regions, deps.links);
-  leased('featureCollection', async (c) => {
+  registerRegions(mount, regions, deps.links);
+  mount('featureCollection', async (c) => {
     const collection = collectionOf(c);
     return respond(c, collectionUrl(base(c), collection), collectionHtml, describe(base(c), collection, await readExtent(c.get('lease').snapshot)));
   });
-  app.get(path('/collections/:collectionId/queryables'), (c) => c.body(JSON.stringify(queryables(base(c), collectionOf(c))), 200, { 'Content-Type': SCHEMA_MEDIA }));
-  leased('items', itemsHandler(deps));
-  app.post(DATA_ROUTES.items.path, lease('items'), itemsHandler(deps, itemsBodyQuery));
-  leased('feature', featureHandler(deps));
+  mount('queryables', (c) => c.body(JSON.stringify(queryables(base(c), collectionOf(c))), 200, { 'Content-Type': SCHEMA_MEDIA }));
+  mount('items', { GET: itemsHandler(deps), POST: itemsHandler(deps, itemsBodyQuery) });
+  mount('feature', featureHandler(deps));
 
   app.options(`${PATHS.features}/*`, (c) => c.body(null, 204, { Allow: ALLOW }));
   app.options(PATHS.features, (c) => c.body(null, 204, { Allow: ALLOW }));

@@ -1,5 +1,5 @@
 /**
- * The queries behind the landing pages and the catalogues (routes/register-pages.ts): the datasets with their
+ * The queries behind the landing pages and the catalogues (pages/register-pages.ts): the datasets with their
  * locations' extent, each dataset's characteristics with exact counts (from the statistics ingest builds), and
  * the locations by Id, a dataset, or a window of Ids. The small tables are read whole once per snapshot
  * (exec/landing.ts); a location or a dataset's locations are read per request, by key.

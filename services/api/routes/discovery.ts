@@ -3,12 +3,13 @@
  * XML), the OpenAPI 3.1 description (`/v1/openapi.json`) and the human docs page (`/`). All derive from the
  * catalogue; the static ones are built once per app.
  */
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import { resources } from '../../../schemas/index.js';
 import { buildCsdl } from '../metadata/csdl.js';
 import { buildOpenApi } from '../metadata/openapi.js';
 import { JSON_TYPE } from '../formats.js';
 import { baseUrl, type BaseUrlOptions } from '../http/links.js';
+import type { Mount } from '../http/mount.js';
 import { PATHS } from '../http/paths.js';
 import { docsPage } from './docs-page.js';
 
@@ -20,7 +21,7 @@ export interface DiscoveryDeps {
  * Registers the discovery routes. Call it before the `${PATHS.odata}/:resource` route: that pattern would
  * otherwise take `$metadata` as a resource name and answer 404.
  */
-export function registerDiscovery(app: Hono, deps: DiscoveryDeps): void {
+export function registerDiscovery(mount: Mount, deps: DiscoveryDeps): void {
   const csdl = buildCsdl();
   const base = (c: Context) => baseUrl(c.req.url, c.req.raw.headers, deps.links);
 
@@ -34,17 +35,15 @@ export function registerDiscovery(app: Hono, deps: DiscoveryDeps): void {
       200,
       { 'Content-Type': JSON_TYPE },
     );
-  app.get(PATHS.odata, serviceDocument);
-  app.get(`${PATHS.odata}/`, serviceDocument);
+  mount('serviceDocument', serviceDocument);
 
   // Some clients percent-encode the `$` (the OData ABNF allows `%24` wherever `$` is written).
   const metadata = (c: Context) => c.body(csdl, 200, { 'Content-Type': 'application/xml; charset=utf-8' });
-  app.get(`${PATHS.odata}/$metadata`, metadata);
-  app.get(`${PATHS.odata}/%24metadata`, metadata);
+  mount('metadata', metadata);
 
-  app.get(PATHS.openapi, (c) => c.body(JSON.stringify(buildOpenApi(base(c))), 200, { 'Content-Type': JSON_TYPE }));
+  mount('openapi', (c) => c.body(JSON.stringify(buildOpenApi(base(c))), 200, { 'Content-Type': JSON_TYPE }));
 
-  app.get(PATHS.docs, (c) =>
+  mount('docs', (c) =>
     c.body(docsPage(base(c)), 200, {
       'Content-Type': 'text/html; charset=utf-8',
       // Static HTML with one inline stylesheet: nothing else may load or run.

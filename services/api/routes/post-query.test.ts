@@ -127,6 +127,23 @@ describe('OGC API – Features: POST items with a CQL2-JSON body', () => {
     expect(b['numberMatched']).toBe(a['numberMatched']);
   });
 
+  it("accepts pygeoapi's form, filter-lang=cql2-json in the URL beside the body, as the body alone; another filter-lang is a 400 saying it disagrees", async () => {
+    const body = JSON.stringify({ op: '>=', args: [{ property: 'Latitude' }, 45] });
+    const alone = await json(await post(app, `${ITEMS}?limit=50`, body, 'application/json'));
+    const named = await post(app, `${ITEMS}?filter-lang=cql2-json&limit=50`, body, 'application/query-cql-json');
+    expect(named.status).toBe(200);
+    const page = await json(named);
+    expect(page['features']).toEqual(alone['features']);
+    expect(page['numberMatched']).toBe(Number((await ref.runAndReadAll('SELECT count(*) FROM locations WHERE "Latitude" >= 45')).getRows()[0]![0]));
+    const self = new URL((page['links'] as { rel: string; href: string }[]).find((l) => l.rel === 'self')!.href);
+    expect(self.searchParams.getAll('filter-lang')).toEqual(['cql2-json']);
+    const text = await post(app, `${ITEMS}?filter-lang=cql2-text`, body, 'application/json');
+    expect(text.status).toBe(400);
+    const refused = (await text.json()) as { message: string; errors: { source?: { parameter?: string } }[] };
+    expect(refused.message).toMatch(/^filter-lang=cql2-text in the URL disagrees with the body, which is read as CQL2-JSON/);
+    expect(refused.errors[0]?.source?.parameter).toBe('filter-lang');
+  });
+
   it('refuses a filter in both the URL and the body, and a body that is not JSON', async () => {
     expect((await post(app, `${ITEMS}?filter=${encodeURIComponent("Name = 'x'")}`, '{}', 'application/json')).status).toBe(400);
     const bad = await post(app, ITEMS, '{"op":', 'application/json');

@@ -1,7 +1,7 @@
 /**
  * A small RDF tree written once and serialised twice: as JSON-LD with an inline `@context` (no remote context to
  * fetch, so any JSON-LD processor reads it offline) and as Turtle. The DCAT catalogue is built as one such tree
- * (routes/dcat.ts). Predicates, types and datatypes are compact IRIs (`dct:title`) over the prefixes given.
+ * (pages/dcat.ts). Predicates, types and datatypes are compact IRIs (`dct:title`) over the prefixes given.
  */
 
 export interface Iri {

@@ -5,14 +5,16 @@
  * neither listed nor served. The JSON documents are a function of the publication: its weak ETag, revalidated
  * with If-None-Match, as pages are. Keys, CORS and rate limits are middleware/access.ts's, as for every /v1 route.
  */
-import type { Context, Hono, MiddlewareHandler } from 'hono';
+import type { Context, Hono } from 'hono';
 import { BBOX_COLUMN, GEOMETRY_COLUMN, GEOPARQUET_VERSION } from '../../../schemas/geoparquet.js';
 import { ApiError } from '../errors.js';
 import { readPublicationFiles, type DownloadDataset, type PublicationFiles } from '../exec/downloads.js';
 import { JSON_TYPE } from '../formats.js';
 import type { HandlerDeps } from '../http/handler-deps.js';
 import { baseUrl } from '../http/links.js';
-import { DATA_ROUTES, PATHS, type DataRouteName } from '../http/paths.js';
+import type { Mount } from '../http/mount.js';
+import { PATHS } from '../http/paths.js';
+import { ROUTE_TABLE, type RouteName } from '../http/route-table.js';
 import { datasetFileHandler } from './dataset-file.js';
 import { fileEntry, filePath, fileUrl } from './download-links.js';
 
@@ -23,8 +25,7 @@ export interface DownloadsDeps extends Pick<HandlerDeps, 'links'> {
 
 const ALLOW = 'GET, HEAD, OPTIONS';
 
-/** `lease(route)`: the lease middleware with the route's rule (http/lease.ts). */
-export function registerDownloads(app: Hono, deps: DownloadsDeps, lease: (route: DataRouteName) => MiddlewareHandler): void {
+export function registerDownloads(app: Hono, mount: Mount, deps: DownloadsDeps): void {
   const json = (build: (base: string, listing: PublicationFiles, publication: string, c: Context) => unknown) => async (c: Context): Promise<Response> => {
     const { snapshot, publication } = c.get('lease');
     const listing = await readPublicationFiles(snapshot);
@@ -32,15 +33,15 @@ export function registerDownloads(app: Hono, deps: DownloadsDeps, lease: (route:
     return c.body(JSON.stringify(build(base, listing, publication ?? '', c)), 200, { 'Content-Type': JSON_TYPE });
   };
 
-  const routes: [DataRouteName, (c: Context) => Promise<Response>][] = [
+  const routes: [RouteName, (c: Context) => Promise<Response>][] = [
     ['downloads', json(downloadIndex)],
     ['manifest', json(parquetManifest)],
     ['publications', json(publicationFeed)],
     ['file', datasetFileHandler(deps)],
   ];
   for (const [route, handler] of routes) {
-    const { path } = DATA_ROUTES[route];
-    app.get(path, lease(route), handler);
+    const { path } = ROUTE_TABLE[route];
+    mount(route, handler);
     app.options(path, (c) => c.body(null, 204, { Allow: ALLOW }));
     app.all(path, (c) => {
       throw new ApiError('method_not_allowed', `${c.req.method} is not allowed: downloads are read-only. Use GET (or HEAD).`, {}, { Allow: ALLOW });

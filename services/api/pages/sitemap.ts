@@ -5,7 +5,7 @@
  * `robots.txt` names it.
  */
 import type { Catalogue } from '../exec/landing.js';
-import { escapeHtml } from '../html.js';
+import { escapeHtml } from '../http/html-template.js';
 import { PATHS } from '../http/paths.js';
 import { datasetPagePath, locationPagePath } from './page-links.js';
 

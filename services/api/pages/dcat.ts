@@ -2,14 +2,14 @@
  * The DCAT catalogue of every dataset (DCAT-AP 3): each dataset with its title, description, publisher and creator,
  * contact, keywords, licence, temporal and spatial coverage, landing page, and its distributions: the files, with
  * media type, size and SHA-256 checksum, and the API filtered to it. Built once per publication as one RDF tree
- * (routes/rdf-graph.ts) and written as JSON-LD and as Turtle from it, so the two say the same triples.
+ * (pages/rdf-graph.ts) and written as JSON-LD and as Turtle from it, so the two say the same triples.
  */
 import type { DownloadFormat } from '../../../schemas/publication-files.js';
 import { EXPORT_FORMATS } from '../export-formats.js';
 import type { Catalogue, DatasetSummary } from '../exec/landing.js';
 import { doiUrl } from '../http/links.js';
 import { PATHS } from '../http/paths.js';
-import { licenceUrl } from './licence-urls.js';
+import { licenceUrl } from '../citation/licence-url.js';
 import { datasetFiles, datasetLinks, datasetPagePath } from './page-links.js';
 import { iri, lit, toJsonLd, toTurtle, type RdfNode, type Term } from './rdf-graph.js';
 

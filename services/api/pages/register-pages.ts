@@ -6,12 +6,13 @@
  * (validated by its ETag) from what exec/landing.ts keeps per snapshot, plus a query by key. They sit outside /v1,
  * so crawlers without a key read them, as they read the docs page.
  */
-import type { Context, Hono, MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import { ApiError } from '../errors.js';
 import { locationWindows, readCatalogue, readDatasetLocations, readLocation, readLocationSlice, readLocationSummaries, type Catalogue } from '../exec/landing.js';
 import type { HandlerDeps } from '../http/handler-deps.js';
 import { baseUrl } from '../http/links.js';
-import { DATA_ROUTES, PATHS, type DataRouteName } from '../http/paths.js';
+import type { Mount } from '../http/mount.js';
+import { PATHS } from '../http/paths.js';
 import { linesStream } from '../stream/lines-stream.js';
 import { baseTemplate, PLACEHOLDER_BASE, spliceable, templateStream, type BaseTemplate } from './base-template.js';
 import { CATALOGUE_MEDIA, catalogueJsonLd, catalogueTurtle } from './dcat.js';
@@ -21,7 +22,7 @@ import { PAGE_CSP } from './page-layout.js';
 import { datasetPagePath } from './page-links.js';
 import { datasetJsonLd, locationJsonLd } from './schema-org.js';
 import { locationShare, robotsTxt, sitemapIndex, sitemapParts, SITEMAP_URLS, urlSet } from './sitemap.js';
-import { acceptedRanges } from '../accept-ranges.js';
+import { negotiate, qualityOf, type AcceptOffer } from '../accept-ranges.js';
 
 export interface PagesDeps extends Pick<HandlerDeps, 'links'> {
   /** URLs per sitemap file; sitemaps.org's 50,000 unless a test asks for fewer. */
@@ -63,13 +64,12 @@ export function catalogueTemplate(catalogue: Catalogue, format: CatalogueFormat)
   return (made[format] ??= baseTemplate(format === 'turtle' ? catalogueTurtle(PLACEHOLDER_BASE, catalogue) : JSON.stringify(catalogueJsonLd(PLACEHOLDER_BASE, catalogue))));
 }
 
-export function registerPages(app: Hono, deps: PagesDeps, lease: (route: DataRouteName) => MiddlewareHandler): void {
+export function registerPages(mount: Mount, deps: PagesDeps): void {
   const base = (c: Context) => baseUrl(c.req.url, c.req.raw.headers, deps.links);
   const perFile = deps.sitemapUrls ?? SITEMAP_URLS;
-  const get = (route: DataRouteName, handler: (c: Context) => Promise<Response>) => app.get(DATA_ROUTES[route].path, lease(route), handler);
   const catalogueOf = (c: Context) => readCatalogue(c.get('lease').snapshot);
 
-  get('datasetPage', async (c) => {
+  mount('datasetPage', async (c) => {
     const doi = c.req.param('doi') ?? '';
     const catalogue = await catalogueOf(c);
     const dataset = catalogue.byDoi.get(doi);
@@ -84,7 +84,7 @@ export function registerPages(app: Hono, deps: PagesDeps, lease: (route: DataRou
     return c.body(datasetPage(base(c), dataset, locations), 200, { 'Content-Type': HTML, 'Content-Security-Policy': PAGE_CSP });
   });
 
-  get('locationPage', async (c) => {
+  mount('locationPage', async (c) => {
     const raw = c.req.param('id') ?? '';
     const missing = () => new ApiError('not_found', `No monitoring location with Id ${raw.slice(0, 40)} in this publication. The path is /locations/ followed by the location's Id (a whole number, the Id of ${PATHS.odata}/Locations); ${PATHS.sitemap} lists every location's page.`);
     // Past int64 no location can have the Id; bound as it was, 9999999999999999999 was DuckDB's cast error, a 500.
@@ -108,11 +108,11 @@ export function registerPages(app: Hono, deps: PagesDeps, lease: (route: DataRou
     if (!spliceable(b)) return c.body(once(data, `${chosen} ${b}`, () => (chosen === 'turtle' ? catalogueTurtle(b, data) : JSON.stringify(catalogueJsonLd(b, data)))), 200, type);
     return c.body(templateStream(catalogueTemplate(data, chosen), b), 200, type);
   };
-  get('catalogue', catalogue(undefined));
-  get('catalogueJsonLd', catalogue('jsonld'));
-  get('catalogueTurtle', catalogue('turtle'));
+  mount('catalogue', catalogue(undefined));
+  mount('catalogueJsonLd', catalogue('jsonld'));
+  mount('catalogueTurtle', catalogue('turtle'));
 
-  get('locationsDump', async (c) => {
+  mount('locationsDump', async (c) => {
     const { snapshot, signal, hold } = c.get('lease');
     const [b, data] = [base(c), await catalogueOf(c)];
     async function* lines(): AsyncGenerator<string> {
@@ -123,13 +123,13 @@ export function registerPages(app: Hono, deps: PagesDeps, lease: (route: DataRou
     return c.body(await linesStream(hold(lines())), 200, { 'Content-Type': NDJSON });
   });
 
-  get('sitemap', async (c) => {
+  mount('sitemap', async (c) => {
     const data = await catalogueOf(c);
     const parts = sitemapParts(data, perFile);
     if (parts > 1) return c.body(once(data, `sitemap ${base(c)}`, () => sitemapIndex(base(c), parts)), 200, { 'Content-Type': XML });
     return c.body(await sitemapPart(c, data, 0), 200, { 'Content-Type': XML });
   });
-  get('sitemapPart', async (c) => {
+  mount('sitemapPart', async (c) => {
     const data = await catalogueOf(c);
     const part = Number(/^sitemap-([0-9]+)\.xml$/.exec(c.req.param('file') ?? '')?.[1]);
     const parts = sitemapParts(data, perFile);
@@ -142,28 +142,22 @@ export function registerPages(app: Hono, deps: PagesDeps, lease: (route: DataRou
     return urlSet(base(c), data, first, perFile, locations);
   };
 
-  app.get(PATHS.robots, (c) => c.body(robotsTxt(base(c)), 200, { 'Content-Type': 'text/plain; charset=utf-8' }));
+  mount('robots', (c) => c.body(robotsTxt(base(c)), 200, { 'Content-Type': 'text/plain; charset=utf-8' }));
 }
 
 /** Whether Accept prefers a page's JSON-LD alone to its HTML: `application/ld+json` ranked above `text/html` (or without it). */
 export function wantsJsonLd(accept: string | undefined): boolean {
-  const q = (type: string) => {
-    const range = (accept ?? '').split(',').map((p) => p.split(';').map((s) => s.trim().toLowerCase())).find(([t]) => t === type);
-    if (!range) return -1;
-    const param = range.slice(1).find((p) => p.startsWith('q='));
-    return param ? Number(param.slice(2)) : 1;
-  };
-  const jsonld = q(CATALOGUE_MEDIA.jsonld);
-  return jsonld > 0 && jsonld > q('text/html');
+  const jsonld = qualityOf(accept, [CATALOGUE_MEDIA.jsonld]);
+  return jsonld > 0 && jsonld > qualityOf(accept, ['text/html']);
 }
 
 /** The catalogue's format an Accept header asks for (by q, then order); undefined when it names neither (406). */
 export function catalogueFormat(accept: string | undefined): CatalogueFormat | undefined {
-  if (!accept || !accept.trim()) return 'jsonld';
-  const ranges = acceptedRanges(accept);
-  for (const { type } of ranges) {
-    if (type === 'text/turtle' || type === 'text/*') return 'turtle';
-    if (type === CATALOGUE_MEDIA.jsonld || type === 'application/json' || type === 'application/*' || type === '*/*') return 'jsonld';
-  }
-  return undefined;
+  return negotiate(accept, CATALOGUE_OFFER);
 }
+
+const CATALOGUE_OFFER: AcceptOffer<CatalogueFormat> = {
+  byType: new Map<string, CatalogueFormat>([[CATALOGUE_MEDIA.jsonld, 'jsonld'], ['application/json', 'jsonld'], [CATALOGUE_MEDIA.turtle, 'turtle']]),
+  any: 'jsonld',
+  text: 'turtle',
+};

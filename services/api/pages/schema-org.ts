@@ -10,7 +10,7 @@ import { EXPORT_FORMATS } from '../export-formats.js';
 import type { Characteristic, DatasetSummary, LocationDetail } from '../exec/landing.js';
 import { doiUrl } from '../http/links.js';
 import { PATHS } from '../http/paths.js';
-import { licenceUrl } from './licence-urls.js';
+import { licenceUrl } from '../citation/licence-url.js';
 import { datasetFiles, datasetPagePath, locationPagePath } from './page-links.js';
 
 export const HYF = 'https://www.opengis.net/def/schema/hy_features/hyf/';

@@ -6,12 +6,12 @@
  */
 import { EXPORT_FORMATS } from '../export-formats.js';
 import type { DatasetSummary, LocationRow } from '../exec/landing.js';
-import { html, type Raw } from '../html.js';
+import { html, type Raw } from '../http/html-template.js';
 import { doiUrl } from '../http/links.js';
-import { licenceUrl } from './licence-urls.js';
+import { licenceUrl } from '../citation/licence-url.js';
 import { count, landingPage, size, wideTable } from './page-layout.js';
 import { datasetFiles, datasetLinks, datasetPagePath, locationPagePath } from './page-links.js';
-import { pointMap } from './point-map.js';
+import { svgMap } from '../http/svg-map.js';
 import { datasetJsonLd } from './schema-org.js';
 
 /** Locations a page lists and maps; the rest are one link away (the API, the OGC collection). */
@@ -42,7 +42,7 @@ ${row('Progress', d.progress)}${row('Updated', d.maintenance)}${row('Published',
 </dl></section>
 <section aria-labelledby="coverage"><h2 id="coverage">Coverage</h2>
 <dl>${row('Time', d.temporal ? `${d.temporal[0]} to ${d.temporal[1]}` : null)}${row('Area (west, south, east, north)', d.bbox ? d.bbox.join(', ') : null)}${row('Monitoring locations', count(d.locations))}${row('Observations', count(d.observations))}</dl>
-${d.bbox && shown.length ? pointMap(shown, d.bbox, `Map of ${shown.length === d.locations ? 'the' : `${shown.length} of the`} ${count(d.locations)} monitoring locations of ${d.name}`) : ''}
+${d.bbox && shown.length ? svgMap(shown.map((l) => ({ lon: l.longitude, lat: l.latitude })), `Map of ${shown.length === d.locations ? 'the' : `${shown.length} of the`} ${count(d.locations)} monitoring locations of ${d.name}`, d.bbox) : ''}
 </section>
 <section aria-labelledby="measured"><h2 id="measured">What was measured</h2>
 <table><caption>Characteristics and their observations (exact counts)</caption><thead><tr><th scope="col">Characteristic</th><th scope="col" class="n">Observations</th></tr></thead><tbody>

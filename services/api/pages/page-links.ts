@@ -5,7 +5,7 @@
 import { DOWNLOAD_FORMATS, type DatasetFile } from '../../../schemas/publication-files.js';
 import { encodeValue } from '../http/links.js';
 import { PATHS } from '../http/paths.js';
-import { filePath } from './download-links.js';
+import { filePath } from '../downloads/download-links.js';
 
 /** A DOI in a path: percent-encoded as a query value is, its slashes kept. */
 export const doiPath = (doi: string): string => encodeValue(doi).replace(/%2F/g, '/');

@@ -1,14 +1,14 @@
 /**
  * A monitoring location's landing page (`/locations/<Id>`): where it is (a map), what was measured there with exact
  * counts and when, the dataset it belongs to, and where its data is. Its JSON-LD is Geoconnex's location-oriented
- * shape (routes/schema-org.ts); every value is escaped.
+ * shape (pages/schema-org.ts); every value is escaped.
  */
 import type { DatasetSummary, LocationDetail, LocationSummary } from '../exec/landing.js';
-import { html } from '../html.js';
+import { html } from '../http/html-template.js';
 import { doiUrl } from '../http/links.js';
 import { count, landingPage, wideTable } from './page-layout.js';
 import { datasetPagePath, locationLinks, locationPagePath } from './page-links.js';
-import { pointMap } from './point-map.js';
+import { svgMap } from '../http/svg-map.js';
 import { locationJsonLd } from './schema-org.js';
 
 /** A summary value as the page shows it: up to 4 significant digits, the full value in the API. */
@@ -39,7 +39,7 @@ export function locationPage(base: string, loc: LocationDetail, dataset: Dataset
 <dl><dt>Latitude, longitude</dt><dd>${loc.latitude}, ${loc.longitude} (${loc.crs})</dd>
 ${loc.temporal ? html`<dt>Measured</dt><dd>${loc.temporal[0]} to ${loc.temporal[1]}</dd>` : ''}
 <dt>Observations</dt><dd>${count(observations)}</dd></dl>
-${pointMap([loc], [loc.longitude, loc.latitude, loc.longitude, loc.latitude], `Map of ${loc.name} at latitude ${loc.latitude}, longitude ${loc.longitude}`)}
+${svgMap([{ lon: loc.longitude, lat: loc.latitude }], `Map of ${loc.name} at latitude ${loc.latitude}, longitude ${loc.longitude}`)}
 </section>
 <section aria-labelledby="measured"><h2 id="measured">What was measured</h2>
 <table><caption>Characteristics measured at ${loc.name} (exact counts)</caption><thead><tr><th scope="col">Characteristic</th><th scope="col" class="n">Observations</th></tr></thead><tbody>

@@ -61,8 +61,8 @@ describe('GET /datasets/{DOI}', () => {
       const identifier = g.one(id, SCHEMA('identifier'));
       expect(g.one(identifier.o, SCHEMA('value')).o).toBe(`doi:${doi}`);
       expect(g.one(identifier.o, SCHEMA('url')).o).toBe(id);
-      // The fixture's licences are ones with an SPDX IRI.
-      expect(g.one(id, SCHEMA('license'))).toMatchObject({ kind: 'iri', o: expect.stringMatching(/^https:\/\/spdx\.org\/licenses\/(CC-BY-4\.0|ODC-By-1\.0)$/) });
+      // The fixture's licences are named ones with a URL: Creative Commons' or Open Data Commons' own.
+      expect(g.one(id, SCHEMA('license'))).toMatchObject({ kind: 'iri', o: expect.stringMatching(/^https:\/\/(creativecommons\.org\/licenses\/by\/4\.0\/|opendatacommons\.org\/licenses\/by\/1-0\/)$/) });
       expect(g.one(g.one(id, SCHEMA('creator')).o, SCHEMA('name')).o).toBe(d['DataCollectionOrganization']);
       expect(g.one(g.one(id, SCHEMA('publisher')).o, SCHEMA('name')).o).toBe(d['DataUploadOrganization']);
       expect(g.one(id, SCHEMA('temporalCoverage')).o).toBe(`${String(d['first'])}/${String(d['last'])}`);
@@ -186,5 +186,49 @@ describe('a dataset whose metadata carries markup', () => {
       expect(dcat.one(`https://doi.org/${doi}`, 'http://purl.org/dc/terms/title').o, path).toBe(HOSTILE);
       expect(dcat.triples.some((t) => t.o === 'mailto:a%20b%22%3Cc%3E@example.org'), path).toBe(true);
     }
+  });
+});
+
+describe('one licence table: the landing page names the licence the citation names', () => {
+  /** Written from the licences' own pages: the URL each publisher gives, and a URL taken as written. */
+  const LICENCES = [
+    ['CC BY 4.0', 'https://creativecommons.org/licenses/by/4.0/'],
+    ['Creative Commons Attribution 4.0', 'https://creativecommons.org/licenses/by/4.0/'],
+    ['ODC-By', 'https://opendatacommons.org/licenses/by/1-0/'],
+    ['https://example.org/licences/water-data-1.0', 'https://example.org/licences/water-data-1.0'],
+  ] as const;
+  let dir: string;
+  let copyDb: Database;
+  let api: TestServer;
+  let dois: string[];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'tributary-licences-'));
+    const copy = join(dir, 'licences.duckdb');
+    copyPublished(inject('apiFixtureDb'), copy);
+    const instance = await DuckDBInstance.create(copy);
+    const conn = await instance.connect();
+    dois = (await conn.runAndReadAll(`SELECT "DOI" FROM datasets ORDER BY "DOI" LIMIT ${LICENCES.length}`)).getRows().map((r) => String(r[0]));
+    expect(dois).toHaveLength(LICENCES.length);
+    for (const [i, doi] of dois.entries()) await conn.run(`UPDATE datasets SET "Licence" = $1 WHERE "DOI" = $2`, [LICENCES[i]![0], doi]);
+    conn.closeSync();
+    instance.closeSync();
+    copyDb = await openDatabase(copy);
+    api = await listen(createApp({ acquire: () => copyDb.acquire(), links: { trustProxy: false } }));
+  });
+  afterAll(async () => {
+    await api?.close();
+    await copyDb?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it.each(LICENCES.map(([text, url], i) => [text, url, i] as const))("'%s': the JSON-LD license, the citation's LicenceUrl and the DCAT dct:license are %s", async (_text, url, i) => {
+    const doi = dois[i]!;
+    const jsonLd = (await (await fetch(`${api.origin}/datasets/${doi}`, { headers: { accept: 'application/ld+json' } })).json()) as { license?: unknown };
+    const citation = (await (await fetch(`${api.origin}/v1/citation/Records?$filter=${encodeURIComponent(`DOI eq '${doi}'`)}`)).json()) as { datasets: { DOI: string; LicenceUrl: string | null }[] };
+    expect(jsonLd.license).toBe(url);
+    expect(citation.datasets.map((d) => [d.DOI, d.LicenceUrl])).toEqual([[doi, url]]);
+    const dcat = graph(await parseRdf(await (await fetch(`${api.origin}/catalogue.ttl`)).text(), 'turtle'));
+    expect(dcat.one(`https://doi.org/${doi}`, 'http://purl.org/dc/terms/license')).toMatchObject({ kind: 'iri', o: url });
   });
 });
