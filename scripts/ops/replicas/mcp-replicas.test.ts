@@ -36,7 +36,7 @@ beforeAll(async () => {
   redis.on('error', () => {});
   for (const name of ['balanced', 'spread', 'burst']) keys[name] = (await issueKeyInRedis(redis, 'tributary:', `${name}@example.org`)).key;
   // Refused, not held back: the shared bucket shows in the refusals.
-  topology = await startTopology({ replicas: 2, redisUrl: `redis://127.0.0.1:${redisPort}`, store, env: { RATE_LIMIT_MAX_WAIT_MS: '0', RATE_LIMIT_BURST: String(BURST) } });
+  topology = await startTopology({ replicas: 2, redisUrl: `redis://127.0.0.1:${redisPort}`, store, env: { RATE_LIMIT_MAX_WAIT_MS: '0', PAGE_ROWS_PER_SECOND: '2000', PAGE_ROWS_BURST: String(BURST * 1000), PAGE_MIN_ROWS: '1000' } });
 }, 120_000);
 
 afterAll(async () => {
@@ -104,7 +104,7 @@ describe('MCP through the replicas and HAProxy', () => {
     const ok = results.filter((r) => !r.isError);
     const refused = results.filter((r) => r.isError);
     const seconds = (Date.now() - started) / 1000;
-    // One bucket, not one per replica: the burst plus the default 2 per second elapsed (one more refilled during the last call).
+    // One bucket, not one per replica: the burst plus the 2,000 rows per second elapsed (a count costs the floor, 1,000 rows) (one more refilled during the last call).
     expect(ok.length).toBeGreaterThanOrEqual(BURST);
     expect(ok.length).toBeLessThanOrEqual(BURST + Math.ceil(2 * seconds) + 1);
     expect(refused.length).toBeGreaterThan(0);

@@ -35,7 +35,7 @@ beforeAll(async () => {
       keys,
       corsOrigins: [APP_ORIGIN],
       // The defaults main.ts passes (docs/api.md), with no holding back so a burst beyond the budget is refused at once.
-      rateLimit: { rps: 2, burst: BURST },
+      rateLimit: { rps: 2, burst: BURST, minRows: 1 },
       discoveryRateLimit: { rps: 10, burst: 60 },
       maxWaitMs: 0,
       maxConcurrentPerKey: 2,
@@ -119,9 +119,11 @@ describe('MCP behind keys and limits', () => {
     const counts = new Set(ok.map((r) => r.structuredContent!.count));
     expect(counts.size).toBe(1);
     expect(log.filter((l) => l.status >= 500)).toEqual([]);
+    // Each call's read is one /v1 request: the served ones are the calls that answered. Refusals are sampled in the
+    // access log (middleware/refusal-sampler.ts), so the 429s are counted from the tools' answers, not the lines.
     const reads = log.filter((l) => l.path.startsWith('/v1/'));
-    expect(reads).toHaveLength(calls);
-    expect(reads.filter((l) => l.status === 429)).toHaveLength(refused.length);
+    expect(reads.filter((l) => l.status === 200)).toHaveLength(ok.length);
+    expect(reads.every((l) => l.status === 200 || l.status === 429)).toBe(true);
     await client.close();
   });
 });

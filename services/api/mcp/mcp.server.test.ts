@@ -134,7 +134,7 @@ describe('MCP over Streamable HTTP, the official TypeScript client', () => {
     const names = answer.fields.map((f: { name: string }) => f.name);
     expect(names).toContain('CharacteristicName');
     expect(answer.fields.find((f: { name: string }) => f.name === 'CharacteristicName').filterable).toBe(true);
-    expect(answer.fields.find((f: { name: string }) => f.name === 'ResultUnit').filterable).toBe(false);
+    expect(answer.fields.find((f: { name: string }) => f.name === 'ResultComment').filterable).toBe(false);
     expect(answer.filterOnly.map((f: { name: string }) => f.name)).toContain('RegionId');
     expect(answer.rows).toBe((await http(odata('Observations?$count=true'))).body.value);
     expect(answer.aggregate).toBe(true);
@@ -187,7 +187,7 @@ describe('MCP over Streamable HTTP, the official TypeScript client', () => {
     }
     const apply = await call('list_values', { resource: 'Locations', field: 'RegionId' });
     expect(apply.isError).toBe(true);
-    expect((apply.content[0] as { text: string }).text).toMatch(/\$apply is offered on Observations and Records/);
+    expect((apply.content[0] as { text: string }).text).toMatch(/\$apply is offered on Observations, Records, .*; on Locations use \$filter/);
   });
 
   it('answers GET and DELETE with 405: stateless, no stream and no session', async () => {
