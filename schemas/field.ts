@@ -39,6 +39,11 @@ export interface FieldDef {
   readonly description: string;
 }
 
+/** A selectable field stored in a column of its own name: how most of the catalogue's files declare theirs. */
+export function servedField(name: string, type: FieldType, nullable: boolean, description: string): FieldDef {
+  return { name, column: name, type, nullable, selectable: true, description };
+}
+
 /** Whether a field's served value can be null: the wire's nullability ($metadata, OpenAPI, Arrow), not storage's. */
 export function nullOnWire(f: FieldDef): boolean {
   return f.nullable && !f.emptyWhenAbsent;

@@ -1,8 +1,4 @@
-import type { FieldDef, FieldType } from './field.js';
-
-function field(name: string, type: FieldType, nullable: boolean, description: string): FieldDef {
-  return { name, column: name, type, nullable, selectable: true, description };
-}
+import { servedField as field, type FieldDef } from './field.js';
 
 /**
  * Guidelines (issue 45): DataStream's guideline summary (`bin/guidelines.csv` of gordonfn/guidelines, MIT), one row

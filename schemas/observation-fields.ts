@@ -1,8 +1,4 @@
-import type { FieldDef, FieldType } from './field.js';
-
-function field(name: string, type: FieldType, nullable: boolean, description: string): FieldDef {
-  return { name, column: name, type, nullable, selectable: true, description };
-}
+import { servedField as field, type FieldDef } from './field.js';
 
 /**
  * The observation columns of the DataStream schema, ActivityType … LaboratorySampleID, in the order the public

@@ -1,8 +1,4 @@
-import type { FieldDef, FieldType } from './field.js';
-
-function field(name: string, type: FieldType, nullable: boolean, description: string): FieldDef {
-  return { name, column: name, type, nullable, selectable: true, description };
-}
+import { servedField as field, type FieldDef } from './field.js';
 
 /**
  * WaterQualityIndex (issue 45): the CCME Water Quality Index (CCME 2001, calculator 1.0) per location, calendar year
