@@ -7,6 +7,7 @@
  */
 import type { Context, Hono } from 'hono';
 import { BBOX_COLUMN, GEOMETRY_COLUMN, GEOPARQUET_VERSION } from '../../../schemas/geoparquet.js';
+import { DOWNLOAD_FORMATS } from '../../../schemas/publication-files.js';
 import { ApiError } from '../errors.js';
 import { readPublicationFiles, type DownloadDataset, type PublicationFiles } from '../exec/downloads.js';
 import { JSON_TYPE } from '../formats.js';
@@ -50,7 +51,13 @@ export function registerDownloads(app: Hono, mount: Mount, deps: DownloadsDeps):
 }
 
 function datasetEntry(base: string, d: DownloadDataset, publication: string) {
-  const files = Object.fromEntries(Object.values(d.files).map((f) => [f.format, fileEntry(base, d, f, publication)]));
+  // In DOWNLOAD_FORMATS order: the Records' files, then the comparisons'.
+  const files = Object.fromEntries(
+    DOWNLOAD_FORMATS.flatMap((format) => {
+      const f = d.files[format];
+      return f ? [[format, fileEntry(base, d, f, publication)] as const] : [];
+    }),
+  );
   return { DOI: d.doi, DatasetName: d.name, Licence: d.licence, Citation: d.citation, Rows: d.rows, files };
 }
 
