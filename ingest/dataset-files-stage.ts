@@ -4,7 +4,8 @@ import { recordPublication } from './publication-history.js';
 import type { FilesPart, IngestBuild, LoadPart, StatisticsPart } from './stage-parts.js';
 
 /**
- * Stage 5½ (files), between statistics and publish: every loaded dataset's Parquet and CSV file into
+ * Stage 5½ (files), between guidelines and publish: every loaded dataset's Parquet and CSV file and its comparisons'
+ * Parquet file (after the guidelines stage, so its comparisons are in the build) into
  * `<DUCKDB_PATH>.files/` (dataset-files.ts), listed in the build's dataset_files; unchanged datasets are not built,
  * so their files are neither written nor touched, and the merge keeps their rows. The publication's history row and
  * its changes go into a full build here, into the merged file by merge.ts.

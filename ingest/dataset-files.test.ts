@@ -4,7 +4,7 @@ import { appendFile, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { getResource } from '../schemas/catalogue.js';
-import { plainFilesDir, storeFilesDir } from '../schemas/publication-files.js';
+import { datasetFileName, plainFilesDir, storeFilesDir, type DownloadFormat } from '../schemas/publication-files.js';
 import { runCompact } from './compact.js';
 import { runIngest } from './pipeline.js';
 import { publishToStore } from './publish-store.js';
@@ -34,7 +34,7 @@ interface Listed {
 }
 
 const listed = async (db: string) => (await query(db, 'SELECT * FROM dataset_files ORDER BY "DOI", "Format"')) as unknown as Listed[];
-const fileOf = (db: string, f: Listed) => join(plainFilesDir(db), `sha256-${f.Sha256}.${f.Format}`);
+const fileOf = (db: string, f: Listed) => join(plainFilesDir(db), datasetFileName(f.Sha256, f.Format as DownloadFormat));
 const publicationOf = async (db: string) => String((await query(db, "SELECT value FROM tributary_meta WHERE key = 'publication_id'"))[0]?.value);
 const history = (db: string) => query(db, 'SELECT "PublicationId", strftime("CreatedAt", \'%Y%m%dT%H%M%S%g\') AS at, "Parent" FROM publication_history ORDER BY "CreatedAt"');
 const changes = (db: string, id: string) => query(db, `SELECT "DOI", "DatasetName", "Change" FROM publication_changes WHERE "PublicationId" = '${id}' ORDER BY "DOI"`);
@@ -59,20 +59,29 @@ describe('dataset files', () => {
   it('are written per dataset and format, complete under their hash, with the Records rows in Id order', async () => {
     const { db } = await ingestFixtures(await tempDir());
     const files = await listed(db);
-    expect(files.map((f) => [f.DOI, f.Format])).toEqual([ALPHA, BETA, GAMMA].flatMap((d) => [[d, 'csv'], [d, 'parquet']]));
+    expect(files.map((f) => [f.DOI, f.Format])).toEqual([ALPHA, BETA, GAMMA].flatMap((d) => [[d, 'comparisons-parquet'], [d, 'csv'], [d, 'parquet']]));
     expect(await listedFilesMissing(db)).toEqual([]);
     // Stored in the documented order, as the merge rewrites it.
     expect((await query(db, 'SELECT "DOI", "Format" FROM dataset_files')).map((f) => [f.DOI, f.Format])).toEqual(files.map((f) => [f.DOI, f.Format]));
     const id = await publicationOf(db);
     const records = getResource('Records')!.fields.map((f) => f.name);
+    const comparisons = getResource('GuidelineComparisons')!.fields.map((f) => f.name);
+    let compared = 0;
     for (const f of files) {
       const path = fileOf(db, f);
       expect(await sha256(path)).toBe(f.Sha256);
       expect((await stat(path)).size).toBe(Number(f.Bytes));
       expect(f.PublicationId).toBe(id);
-      const ids = (await query(db, `SELECT "Id" FROM observations WHERE "DOI" = '${f.DOI}' ORDER BY "Id"`)).map((r) => Number(r.Id));
+      const table = f.Format === 'comparisons-parquet' ? 'guideline_comparisons' : 'observations';
+      const ids = (await query(db, `SELECT "Id" FROM ${table} WHERE "DOI" = '${f.DOI}' ORDER BY "Id"`)).map((r) => Number(r.Id));
       expect(Number(f.Rows)).toBe(ids.length);
-      if (f.Format === 'csv') {
+      if (f.Format === 'comparisons-parquet') {
+        compared += ids.length;
+        const columns = await query(db, `SELECT name FROM parquet_schema('${path}') WHERE name <> 'duckdb_schema'`);
+        // The served fields of GuidelineComparisons, then the location's point as GeoParquet, as the export writes them.
+        expect(columns.map((c) => c.name)).toEqual([...comparisons, 'geometry', 'bbox', 'xmin', 'ymin', 'xmax', 'ymax']);
+        expect((await query(db, `SELECT "Id" FROM read_parquet('${path}')`)).map((r) => Number(r.Id))).toEqual(ids);
+      } else if (f.Format === 'csv') {
         const lines = (await readFile(path, 'utf8')).split('\r\n');
         expect(lines[0]).toBe(records.join(','));
         expect(lines.at(-1)).toBe('');
@@ -84,6 +93,8 @@ describe('dataset files', () => {
         expect((await query(db, `SELECT "Id" FROM read_parquet('${path}')`)).map((r) => Number(r.Id))).toEqual(ids);
       }
     }
+    // The fixtures have comparisons, so the files are not trivially empty.
+    expect(compared).toBeGreaterThan(0);
     expect(await history(db)).toEqual([{ PublicationId: id, at: id.slice(0, 18), Parent: null }]);
     expect((await changes(db, id)).map((c) => [c.DOI, c.Change])).toEqual([ALPHA, BETA, GAMMA].map((d) => [d, 'added']));
   });
@@ -103,7 +114,8 @@ describe('dataset files', () => {
       if (f.DOI === GAMMA) {
         expect(f.Sha256).not.toBe(was.Sha256);
         expect(f.PublicationId).toBe(second);
-        expect(Number(f.Rows)).toBe(Number(was.Rows) + 1);
+        if (f.Format === 'comparisons-parquet') expect(Number(f.Rows)).toBe((await query(db, `SELECT "Id" FROM guideline_comparisons WHERE "DOI" = '${GAMMA}'`)).length);
+        else expect(Number(f.Rows)).toBe(Number(was.Rows) + 1);
       } else {
         expect(f).toEqual(was);
         const now = await stat(fileOf(db, f));
@@ -116,7 +128,7 @@ describe('dataset files', () => {
 
     expect((await runRemove({ duckdbPath: db, doi: BETA })).published).toBe(true);
     const third = await publicationOf(db);
-    expect((await listed(db)).map((f) => f.DOI)).toEqual([ALPHA, ALPHA, GAMMA, GAMMA]);
+    expect((await listed(db)).map((f) => f.DOI)).toEqual([ALPHA, ALPHA, ALPHA, GAMMA, GAMMA, GAMMA]);
     expect(await changes(db, third)).toEqual([{ DOI: BETA, DatasetName: 'Beta Lakes', Change: 'removed' }]);
     const betaFiles = before.filter((f) => f.DOI === BETA);
     for (const f of betaFiles) expect(existsSync(fileOf(db, f))).toBe(true);
@@ -161,7 +173,7 @@ describe('dataset files', () => {
     // retention of 0.
     for (let i = 0; i < 2; i++) await publishToStore(store, db);
     const paths = two.objects.filter((o) => o.role === 'dataset-file').map((o) => o.path);
-    expect(paths.filter((p) => fileObjects.some((o) => o.path === p)).length).toBe(2); // alpha's, shared
+    expect(paths.filter((p) => fileObjects.some((o) => o.path === p)).length).toBe(3); // alpha's, shared
     // The first publication is pruned with the objects only it listed (beta's, the first gamma's).
     for (const o of fileObjects) expect(existsSync(join(store, o.path)), `${o.doi} ${o.format}`).toBe(o.doi === ALPHA);
     for (const p of paths) expect(existsSync(join(storeFilesDir(store), p.slice('objects/'.length)))).toBe(true);

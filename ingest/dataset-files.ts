@@ -5,8 +5,8 @@ import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promise
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { getResource } from '../schemas/catalogue.js';
-import { bboxOf, boundsSql, geoColumnsSql, geoCopyOption, type Bbox } from '../schemas/geoparquet.js';
-import { datasetFileName, DOWNLOAD_FORMATS, type DatasetFile, type DownloadFormat } from '../schemas/publication-files.js';
+import { bboxOf as bboxFromRow, boundsSql, geoColumnsSql, geoCopyOption, type Bbox } from '../schemas/geoparquet.js';
+import { datasetFileName, DOWNLOAD_EXTENSIONS, DOWNLOAD_FILE_TYPE, DOWNLOAD_FORMATS, type DatasetFile, type DownloadFormat } from '../schemas/publication-files.js';
 import { csvHeader, csvRowSql, PARQUET_COPY_OPTIONS, parquetColumnsSql, textCopyOptions, type SqlNames } from '../schemas/row-sql.js';
 import { pointColumns } from '../schemas/storage.js';
 import { alive, fsyncPath } from './build-file.js';
@@ -24,11 +24,19 @@ import type { NewRows } from './stage-parts.js';
  * The rows are the API's own (schemas/row-sql.ts): the Parquet file is what `/v1/export/Records` writes for
  * `$filter=DOI eq '…'`, the CSV file that export's CSV (a header line, then a `$format=csv` page's lines). The
  * Parquet file is GeoParquet 1.1 (schemas/geoparquet.ts): a point geometry and its bbox after the Records' columns.
+ * The comparisons file (issue 45) is what `/v1/export/GuidelineComparisons` writes for the same filter: the served
+ * fields of the dataset's guideline comparisons in Id order, then their location's point, GeoParquet too. The
+ * guidelines stage runs before this one (pipeline.ts), so the build holds them.
  */
 
 const records = getResource('Records')!;
+const comparisons = getResource('GuidelineComparisons')!;
 const ALIAS = 'o';
+const LOCATION = 'l';
 const names: SqlNames = { column: (name) => `${ALIAS}.${ident(name)}`, ident, constant: literal };
+const locationNames: SqlNames = { column: (name) => `${LOCATION}.${ident(name)}`, ident, constant: literal };
+/** guideline_comparisons' Id is ObservationId × this + GuidelineId. */
+const COMPARISONS_PER_OBSERVATION = 4096;
 const TMP = '.tmp-';
 const FILE_NAME = /^sha256-[0-9a-f]{64}\.(parquet|csv)$/;
 
@@ -40,6 +48,11 @@ export const fileNameOf = (f: { readonly sha256: string; readonly format: Downlo
  * ORDER BY, as the export has none: rows are stored in Id order (preserve_insertion_order keeps it in the output).
  */
 function copySql(format: DownloadFormat, range: NewRows, path: string, bbox: Bbox | undefined): string {
+  if (format === 'comparisons-parquet') {
+    const columns = `${parquetColumnsSql(comparisons.fields, names)}, ${geoColumnsSql(pointColumns.locations, locationNames)}`;
+    // Across the join DuckDB need not keep stored order: the export's rows are Id order, so say so.
+    return `COPY (SELECT ${columns} ${comparisonsSql(range)} ORDER BY ${ALIAS}.${ident('Id')}) TO ${literal(path)} (${PARQUET_COPY_OPTIONS}, ${geoCopyOption(bbox, literal)})`;
+  }
   const from = rangeSql(range);
   if (format === 'parquet') {
     const columns = `${parquetColumnsSql(records.fields, names)}, ${geoColumnsSql(pointColumns.observations, names)}`;
@@ -50,15 +63,34 @@ function copySql(format: DownloadFormat, range: NewRows, path: string, bbox: Bbo
   return `COPY (SELECT ${csvRowSql(records.fields, names)} AS ${header} ${from}) TO ${literal(path)} (${textCopyOptions('\\r\\n', literal, true)})`;
 }
 
-function rangeSql(range: NewRows): string {
+function checkRange(range: NewRows): void {
   if (!Number.isSafeInteger(range.from) || !Number.isSafeInteger(range.to)) throw new Error(`not an Id range: ${range.from}…${range.to}`);
+}
+
+function rangeSql(range: NewRows): string {
+  checkRange(range);
   return `FROM observations ${ALIAS} WHERE ${ALIAS}.${ident('Id')} BETWEEN ${range.from} AND ${range.to}`;
 }
 
-/** The dataset's points' bbox, which GeoParquet's `geo` metadata carries: DuckDB writes that before the rows. */
-async function bboxOfRange(conn: DuckDBConnection, range: NewRows): Promise<Bbox | undefined> {
-  const [row] = await all(conn, `SELECT ${boundsSql(pointColumns.observations, names)} ${rangeSql(range)}`);
-  return row ? bboxOf(row) : undefined;
+/**
+ * The dataset's guideline comparisons with their location's point, as `/v1/export/GuidelineComparisons` writes them:
+ * a comparison's Id is its ObservationId × 4096 + GuidelineId (schemas/guideline-comparison-fields.ts), so the
+ * dataset's comparisons are one Id range too, read by zone maps as its observations are.
+ */
+function comparisonsSql(range: NewRows): string {
+  checkRange(range);
+  const id = `${ALIAS}.${ident('Id')}`;
+  return (
+    `FROM guideline_comparisons ${ALIAS} JOIN locations ${LOCATION} ON ${LOCATION}.${ident('Id')} = ${ALIAS}.${ident('LocationId')} ` +
+    `WHERE ${id} BETWEEN ${range.from * COMPARISONS_PER_OBSERVATION} AND ${range.to * COMPARISONS_PER_OBSERVATION + COMPARISONS_PER_OBSERVATION - 1} AND ${ALIAS}.${ident('DOI')} = ${literal(range.DOI)}`
+  );
+}
+
+/** The points' bbox of one file, which GeoParquet's `geo` metadata carries: DuckDB writes that before the rows. */
+async function bboxOf(conn: DuckDBConnection, format: DownloadFormat, range: NewRows): Promise<Bbox | undefined> {
+  const sql = format === 'comparisons-parquet' ? `SELECT ${boundsSql(pointColumns.locations, locationNames)} ${comparisonsSql(range)}` : `SELECT ${boundsSql(pointColumns.observations, names)} ${rangeSql(range)}`;
+  const [row] = await all(conn, sql);
+  return row ? bboxFromRow(row) : undefined;
 }
 
 async function sha256Of(path: string): Promise<{ sha256: string; bytes: number }> {
@@ -89,8 +121,8 @@ export interface FileWriters {
 }
 
 /**
- * Writes both files of each dataset in `ranges` into `dir` for the publication `publication`; each is complete under
- * its hash when this returns, and the result is in the order of `ranges`, Parquet then CSV.
+ * Writes every file of each dataset in `ranges` into `dir` for the publication `publication`; each is complete under
+ * its hash when this returns, and the result is in the order of `ranges`, each dataset's in DOWNLOAD_FORMATS order.
  *
  * One file per thread, each COPY on one thread: most datasets are smaller than a Parquet row group, which DuckDB
  * writes on one thread anyway, and a COPY spread over threads spent its CPU on coordinating them (docs/performance.md,
@@ -109,8 +141,8 @@ export async function writeDatasetFiles(writers: FileWriters, dir: string, range
   const work = async (conn: DuckDBConnection) => {
     for (let job = jobs.shift(); job; job = jobs.shift()) {
       const { range, format, index } = job;
-      const tmp = join(dir, `${TMP}${process.pid}-${index}.${format}`);
-      const write = async () => run(conn, copySql(format, range, tmp, format === 'parquet' ? await bboxOfRange(conn, range) : undefined));
+      const tmp = join(dir, `${TMP}${process.pid}-${index}.${DOWNLOAD_EXTENSIONS[format]}`);
+      const write = async () => run(conn, copySql(format, range, tmp, DOWNLOAD_FILE_TYPE[format] === 'parquet' ? await bboxOf(conn, format, range) : undefined));
       const rows = await write().catch((err: unknown) => {
         jobs.length = 0; // the other writers stop after their current file
         throw err;

@@ -19,7 +19,7 @@ export type { Log } from './stage-parts.js';
 
 /**
  * `make ingest`: read → load (validate and load, explaining rejects as a sub-step) → derive → statistics →
- * guidelines (guideline comparisons and the water quality index, guidelines-stage.ts) → files (each new dataset's Parquet and CSV, dataset-files-stage.ts) → publish, each stage a file taking the build
+ * guidelines (guideline comparisons and the water quality index, guidelines-stage.ts) → files (each new dataset's Parquet and CSV and its comparisons' Parquet, dataset-files-stage.ts) → publish, each stage a file taking the build
  * context (opened by ingest-build.ts) and returning its part of the report (both typed in stage-parts.ts), which is
  * put together here. With a publication in place, load to statistics build the new and changed datasets
  * alone (a delta) and publish merges it into a copy of the published file (merge.ts); the first ingest builds the

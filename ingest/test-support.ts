@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { inject } from 'vitest';
-import { plainFilesDir } from '../schemas/publication-files.js';
+import { datasetFileName, plainFilesDir, type DownloadFormat } from '../schemas/publication-files.js';
 
 export const fixturesDir = new URL('./fixtures/src/', import.meta.url).pathname;
 const repoRoot = new URL('..', import.meta.url).pathname;
@@ -135,7 +135,7 @@ export async function publishedDois(path: string): Promise<string[]> {
 export async function listedFilesMissing(db: string): Promise<string[]> {
   const missing: string[] = [];
   for (const f of await query(db, 'SELECT "Sha256", "Format", "Bytes" FROM dataset_files')) {
-    const path = join(`${db}.files`, `sha256-${String(f.Sha256)}.${String(f.Format)}`);
+    const path = join(`${db}.files`, datasetFileName(String(f.Sha256), f.Format as DownloadFormat));
     const size = await stat(path).then((s) => s.size, () => undefined);
     if (size !== Number(f.Bytes)) missing.push(path);
   }

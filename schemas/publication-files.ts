@@ -1,6 +1,6 @@
 /**
- * The bulk files of a publication (issue 29): every dataset's Records as Parquet and as CSV, written by ingest
- * beside the published DuckDB file and served by the API. This file is the contract between the two; the published
+ * The bulk files of a publication (issue 29): every dataset's Records as Parquet and as CSV, and its guideline
+ * comparisons (issue 45) as Parquet, written by ingest beside the published DuckDB file and served by the API. This file is the contract between the two; the published
  * file itself says which files belong to it, so nothing half-written is ever listed.
  *
  * In the published DuckDB file (tables declared in storage.ts, STORAGE_SCHEMA_VERSION 7):
@@ -16,11 +16,20 @@
  * publications and a URL naming the hash names one content forever:
  *   plain DUCKDB_PATH:   <DUCKDB_PATH>.files/sha256-<hex>.parquet|csv
  *   PUBLICATION_STORE:   <store>/objects/sha256-<hex>.parquet|csv   (listed in the publication's manifest)
+ * (a comparisons file is a `.parquet` too: its content, hence its hash, is its own).
  */
 import { join } from 'node:path';
 
-export const DOWNLOAD_FORMATS = ['parquet', 'csv'] as const;
+/**
+ * `parquet` and `csv`: the dataset's Records (what `/v1/export/Records?$filter=DOI eq '…'` writes);
+ * `comparisons-parquet`: its GuidelineComparisons (what `/v1/export/GuidelineComparisons?$filter=DOI eq '…'` writes
+ * as Parquet), another table, so it is listed beside the Records files rather than in the manifest's one table.
+ */
+export const DOWNLOAD_FORMATS = ['parquet', 'csv', 'comparisons-parquet'] as const;
 export type DownloadFormat = (typeof DOWNLOAD_FORMATS)[number];
+
+/** The file type of each format: its media type (the export's) and its extension on disk. */
+export const DOWNLOAD_FILE_TYPE: Readonly<Record<DownloadFormat, 'parquet' | 'csv'>> = { parquet: 'parquet', csv: 'csv', 'comparisons-parquet': 'parquet' };
 
 /** One row of dataset_files: the file a publication serves for one dataset in one format. */
 export interface DatasetFile {
@@ -34,7 +43,14 @@ export interface DatasetFile {
   readonly publication: string;
 }
 
-export const DOWNLOAD_EXTENSIONS: Readonly<Record<DownloadFormat, string>> = { parquet: 'parquet', csv: 'csv' };
+/** The extension of the content-addressed file (`sha256-<hex>.<ext>`): its file type's. */
+export const DOWNLOAD_EXTENSIONS: Readonly<Record<DownloadFormat, string>> = { parquet: 'parquet', csv: 'csv', 'comparisons-parquet': 'parquet' };
+
+/**
+ * The end of a file's readable name in its URL (`<doi>.<suffix>`), which says its format: two formats share the
+ * `.parquet` extension, so the comparisons' name says what they are.
+ */
+export const DOWNLOAD_NAME_SUFFIXES: Readonly<Record<DownloadFormat, string>> = { parquet: 'parquet', csv: 'csv', 'comparisons-parquet': 'comparisons.parquet' };
 
 export const CHANGE_KINDS = ['added', 'replaced', 'removed'] as const;
 export type ChangeKind = (typeof CHANGE_KINDS)[number];

@@ -172,9 +172,9 @@ describe('docs/recipes', () => {
     expect(stdout).toContain(`${listed.datasets.length} datasets`);
     for (const d of listed.datasets) {
       expect(stdout).toContain(`dcat: ${d.DOI} `);
-      expect(stdout).toContain(`2 files, ${d.files['parquet']!.bytes + d.files['csv']!.bytes} bytes`);
+      expect(stdout).toContain(`3 files, ${d.files['parquet']!.bytes + d.files['csv']!.bytes + d.files['comparisons-parquet']!.bytes} bytes`);
     }
-    expect(stdout).toMatch(/^page: https:\/\/doi\.org\/\S+ is a schema:Dataset named '.+', \d+ variables, 2 downloads$/m);
+    expect(stdout).toMatch(/^page: https:\/\/doi\.org\/\S+ is a schema:Dataset named '.+', \d+ variables, 3 downloads$/m);
     expect(stdout).toContain(`locations: ${locations} hydro locations, ${locations} subjectOf a dataset`);
   });
 

@@ -171,7 +171,7 @@ describe('what is not served', () => {
     const res = await get(csv.path.replace(/\.csv$/, '.xlsx'));
     expect(res.status).toBe(406);
     const body = (await res.json()) as { errors: { code: string; detail: string }[] };
-    expect(body.errors[0]!.detail).toContain('.parquet (application/vnd.apache.parquet) and .csv (text/csv)');
+    expect(body.errors[0]!.detail).toContain('.parquet (application/vnd.apache.parquet), .csv (text/csv), .comparisons.parquet (application/vnd.apache.parquet)');
   });
 
   it('POST is a 405 naming GET', async () => {

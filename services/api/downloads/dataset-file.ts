@@ -14,7 +14,7 @@ import type { Context } from 'hono';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { datasetFileName, DOWNLOAD_EXTENSIONS, DOWNLOAD_FORMATS, plainFilesDir, type DownloadFormat } from '../../../schemas/publication-files.js';
+import { datasetFileName, DOWNLOAD_FILE_TYPE, DOWNLOAD_FORMATS, DOWNLOAD_NAME_SUFFIXES, plainFilesDir, type DownloadFormat } from '../../../schemas/publication-files.js';
 import { ApiError } from '../errors.js';
 import { EXPORT_FORMATS } from '../export-formats.js';
 import { fileKey, readPublicationFiles } from '../exec/downloads.js';
@@ -23,18 +23,21 @@ import { byteRange } from './byte-range.js';
 import { readableFileName } from './download-links.js';
 import type { DownloadsDeps } from './downloads.js';
 
-const FORMAT_LIST = DOWNLOAD_FORMATS.map((f) => `.${DOWNLOAD_EXTENSIONS[f]} (${EXPORT_FORMATS[f].mediaType})`).join(' and ');
+const FORMAT_LIST = DOWNLOAD_FORMATS.map((f) => `.${DOWNLOAD_NAME_SUFFIXES[f]} (${EXPORT_FORMATS[DOWNLOAD_FILE_TYPE[f]].mediaType})`).join(', ');
 
 export function datasetFileHandler(deps: DownloadsDeps) {
   return async function datasetFile(c: Context): Promise<Response> {
     const name = c.req.param('name') ?? '';
     const hash = /^sha256-([0-9a-f]{64})$/.exec(c.req.param('hash') ?? '')?.[1];
-    const format = formatOf(name);
+    const formats = formatsOf(name);
     const lease = c.get('lease');
-    const listed = hash ? (await readPublicationFiles(lease.snapshot)).byFile.get(fileKey(hash, format)) : undefined;
+    const byFile = hash ? (await readPublicationFiles(lease.snapshot)).byFile : undefined;
+    // The first format the name may mean whose file the publication lists under this hash.
+    const listed = hash ? formats.map((f) => byFile?.get(fileKey(hash, f))).find((l) => l !== undefined) : undefined;
     if (!listed) {
       throw new ApiError('not_found', `No file at ${c.req.path} in ${c.req.query(PIN_PARAM) ? `publication ${lease.publication}` : 'the current publication'}: it is unknown or was replaced by a newer one. ${PATHS.downloads} lists every file served now, with its URL.`);
     }
+    const format = listed.file.format;
     const etag = `"sha256-${listed.file.sha256}"`;
     const unchanged = lease.notModified(etag);
     if (unchanged) return unchanged;
@@ -50,7 +53,7 @@ export function datasetFileHandler(deps: DownloadsDeps) {
       throw new Error(`${datasetFileName(file.sha256, format)} has ${size} bytes; the publication lists ${file.bytes}`);
     }
     const headers: Record<string, string> = {
-      'Content-Type': EXPORT_FORMATS[format].contentType,
+      'Content-Type': EXPORT_FORMATS[DOWNLOAD_FILE_TYPE[format]].contentType,
       'Content-Disposition': `attachment; filename="${readableFileName(dataset.doi, format)}"`,
       'Accept-Ranges': 'bytes',
     };
@@ -87,10 +90,13 @@ function fileGone(path: string, publication: string): ApiError {
   );
 }
 
-/** The format the name's extension asks for; anything else is answered with the list of formats. */
-function formatOf(name: string): DownloadFormat {
-  const ext = name.includes('.') ? name.slice(name.lastIndexOf('.') + 1).toLowerCase() : '';
-  const format = DOWNLOAD_FORMATS.find((f) => DOWNLOAD_EXTENSIONS[f] === ext);
-  if (format) return format;
+/**
+ * The formats the name's ending may ask for, the longest ending first (`x.comparisons.parquet` is a comparisons file,
+ * unless the hash is a Records file's: a DOI may end in `.comparisons`); none is answered with the list of formats.
+ */
+function formatsOf(name: string): DownloadFormat[] {
+  const lower = name.toLowerCase();
+  const formats = DOWNLOAD_FORMATS.filter((f) => lower.endsWith(`.${DOWNLOAD_NAME_SUFFIXES[f]}`)).sort((a, b) => DOWNLOAD_NAME_SUFFIXES[b].length - DOWNLOAD_NAME_SUFFIXES[a].length);
+  if (formats.length > 0) return formats;
   throw new ApiError('not_acceptable', `${name.slice(0, 80)} names no format files are served in. Formats: ${FORMAT_LIST}; ${PATHS.downloads} lists each dataset's file URLs.`);
 }

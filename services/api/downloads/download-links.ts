@@ -8,15 +8,18 @@
  *   /v1/downloads/files/sha256-<hex>/<name>.<ext>     one file (`?publication=<id>`: as that publication lists it)
  *   /v1/publications[?since=<id>]                     the change feed
  */
-import { DOWNLOAD_EXTENSIONS, type DatasetFile, type DownloadFormat } from '../../../schemas/publication-files.js';
+import { DOWNLOAD_FILE_TYPE, DOWNLOAD_NAME_SUFFIXES, type DatasetFile, type DownloadFormat } from '../../../schemas/publication-files.js';
 import { EXPORT_FORMATS } from '../export-formats.js';
 import type { DownloadDataset } from '../exec/downloads.js';
 import { encodeValue } from '../http/links.js';
 import { PATHS, PIN_PARAM } from '../http/paths.js';
 
-/** `10.25976/abc-1.parquet` → `10.25976_abc-1.parquet`: only characters every file system and header keeps. */
+/**
+ * `10.25976/abc-1.parquet` → `10.25976_abc-1.parquet` (its comparisons: `10.25976_abc-1.comparisons.parquet`): only
+ * characters every file system and header keeps.
+ */
 export function readableFileName(doi: string, format: DownloadFormat): string {
-  return `${doi.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '')}.${DOWNLOAD_EXTENSIONS[format]}`;
+  return `${doi.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '')}.${DOWNLOAD_NAME_SUFFIXES[format]}`;
 }
 
 /** The file's path on this server, relative to its origin. */
@@ -35,5 +38,5 @@ export function fileUrl(base: string, dataset: Pick<DownloadDataset, 'doi'>, fil
 
 /** What a file entry of the index and the feed says about one file. */
 export function fileEntry(base: string, dataset: Pick<DownloadDataset, 'doi'>, file: DatasetFile, publication: string) {
-  return { url: fileUrl(base, dataset, file, publication), mediaType: EXPORT_FORMATS[file.format].mediaType, bytes: file.bytes, rows: file.rows, sha256: file.sha256, publication: file.publication };
+  return { url: fileUrl(base, dataset, file, publication), mediaType: EXPORT_FORMATS[DOWNLOAD_FILE_TYPE[file.format]].mediaType, bytes: file.bytes, rows: file.rows, sha256: file.sha256, publication: file.publication };
 }

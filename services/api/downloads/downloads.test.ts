@@ -56,17 +56,44 @@ describe('GET /v1/downloads', () => {
     expect(index.publications).toBe(`${server.origin}/v1/publications`);
   });
 
-  it('gives each dataset a Parquet and a CSV file whose bytes and sha256 are those served', async () => {
+  it('gives each dataset a Parquet and a CSV file and a comparisons Parquet file whose bytes and sha256 are those served', async () => {
     for (const d of index.datasets.slice(0, 3)) {
-      expect(Object.keys(d.files).sort()).toEqual(['csv', 'parquet']);
-      for (const f of Object.values(d.files)) {
+      expect(Object.keys(d.files).sort()).toEqual(['comparisons-parquet', 'csv', 'parquet']);
+      expect(d.files['comparisons-parquet']!.url).toMatch(/\.comparisons\.parquet\?/);
+      expect(d.files['comparisons-parquet']!.mediaType).toBe('application/vnd.apache.parquet');
+      for (const [format, f] of Object.entries(d.files)) {
         expect(f.url).toMatch(new RegExp(`^${server.origin}/v1/downloads/files/sha256-${f.sha256}/[A-Za-z0-9._-]+\\.(parquet|csv)\\?publication=${index.publication}$`));
         const body = await (await fetch(f.url)).arrayBuffer();
         expect(body.byteLength).toBe(f.bytes);
         expect(sha256(body)).toBe(f.sha256);
-        expect(f.rows).toBe(d.Rows);
+        if (format !== 'comparisons-parquet') expect(f.rows).toBe(d.Rows);
       }
     }
+  });
+
+  it("gives each dataset's comparisons file exactly its rows of GuidelineComparisons?$filter=DOI eq '…', in Id order", async () => {
+    const fields = ['Id', 'ObservationId', 'GuidelineId', 'DOI', 'LocationId', 'ActivityStartDate', 'ActivityStartYear', 'CharacteristicName', 'ResultSampleFraction', 'MethodSpeciation', 'ResultValue', 'ResultUnit', 'ResultDetectionCondition', 'Publisher', 'ProtectionLevel', 'GuidelineLower', 'GuidelineUpper', 'Verdict', 'Reason', 'Inputs'];
+    // Both sides as text: JSON numbers and DuckDB's BIGINTs (JSON strings) alike.
+    const norm = (r: Record<string, unknown>) => fields.map((k) => (r[k] === null || r[k] === undefined ? null : String(r[k])));
+    const dir = await mkdtemp(join(tmpdir(), 'tributary-comparisons-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    let compared = 0;
+    for (const d of index.datasets) {
+      const f = d.files['comparisons-parquet']!;
+      const path = join(dir, `${f.sha256}.parquet`);
+      await writeFile(path, Buffer.from(await (await fetch(f.url)).arrayBuffer()));
+      const fromFile = await rows(`SELECT ${fields.map((k) => `"${k}"`).join(', ')} FROM read_parquet('${path}')`);
+      const served: Record<string, unknown>[] = [];
+      for (let url: string | undefined = `${server.origin}/v1/odata/v4/GuidelineComparisons?$filter=${encodeURIComponent(`DOI eq '${d.DOI}'`)}`; url; ) {
+        const page = (await (await fetch(url)).json()) as { value: Record<string, unknown>[]; '@odata.nextLink'?: string };
+        served.push(...page.value);
+        url = page['@odata.nextLink'];
+      }
+      expect(fromFile.map(norm), d.DOI).toEqual(served.map(norm));
+      expect(f.rows).toBe(served.length);
+      compared += served.length;
+    }
+    expect(compared).toBeGreaterThan(0);
   });
 
   it('answers 304 to If-None-Match with the publication ETag', async () => {
@@ -85,6 +112,30 @@ describe('GET /v1/downloads', () => {
 });
 
 describe('GET /v1/downloads/manifest.json', () => {
+  it('lists every dataset\'s comparisons file beside, and DuckDB reads them as one table of every comparison', async () => {
+    const manifest = (await (await fetch(`${server.origin}/v1/downloads/manifest.json`)).json()) as {
+      publication: string;
+      comparisons: { rows: number; bytes: number; duckdb: string; files: { DOI: string; path: string; url: string; object: string; bytes: number; rows: number; sha256: string }[] };
+    };
+    const c = manifest.comparisons;
+    expect(c.files.map((f) => f.DOI)).toEqual(index.datasets.map((d) => d.DOI));
+    expect(c.files.map((f) => f.sha256)).toEqual(index.datasets.map((d) => d.files['comparisons-parquet']!.sha256));
+    expect(c.rows).toBe(Number((await rows(`SELECT count(*) AS n FROM guideline_comparisons`))[0]!['n']));
+    expect(c.bytes).toBe(c.files.reduce((n, f) => n + f.bytes, 0));
+    expect(c.duckdb).toBe(`SELECT * FROM read_parquet([${c.files.map((f) => `'${f.url}'`).join(', ')}])`);
+    const dir = await mkdtemp(join(tmpdir(), 'tributary-manifest-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    const local: string[] = [];
+    for (const f of c.files) {
+      expect(f.url).toBe(`${server.origin}${f.path}?publication=${manifest.publication}`);
+      const path = join(dir, `${f.DOI.replace(/\W/g, '_')}-${f.object}`);
+      await writeFile(path, Buffer.from(await (await fetch(f.url)).arrayBuffer()));
+      local.push(path);
+    }
+    const read = await rows(`SELECT count(*)::INTEGER AS n, count(DISTINCT "Verdict")::INTEGER AS verdicts, max("Id")::VARCHAR AS last FROM read_parquet([${local.map((p) => `'${p}'`).join(', ')}])`);
+    expect(read).toEqual(await rows(`SELECT count(*)::INTEGER AS n, count(DISTINCT "Verdict")::INTEGER AS verdicts, max("Id")::VARCHAR AS last FROM guideline_comparisons`));
+  });
+
   it('lists every current Parquet file, relative and absolute, and DuckDB reads them as one table of every Record', async () => {
     const manifest = (await (await fetch(`${server.origin}/v1/downloads/manifest.json`)).json()) as {
       files: { DOI: string; path: string; url: string; object: string; bytes: number; rows: number; sha256: string }[];

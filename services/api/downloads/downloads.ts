@@ -7,6 +7,7 @@
  */
 import type { Context, Hono } from 'hono';
 import { BBOX_COLUMN, GEOMETRY_COLUMN, GEOPARQUET_VERSION } from '../../../schemas/geoparquet.js';
+import { DOWNLOAD_FORMATS } from '../../../schemas/publication-files.js';
 import { ApiError } from '../errors.js';
 import { readPublicationFiles, type DownloadDataset, type PublicationFiles } from '../exec/downloads.js';
 import { JSON_TYPE } from '../formats.js';
@@ -50,7 +51,13 @@ export function registerDownloads(app: Hono, mount: Mount, deps: DownloadsDeps):
 }
 
 function datasetEntry(base: string, d: DownloadDataset, publication: string) {
-  const files = Object.fromEntries(Object.values(d.files).map((f) => [f.format, fileEntry(base, d, f, publication)]));
+  // In DOWNLOAD_FORMATS order: the Records' files, then the comparisons'.
+  const files = Object.fromEntries(
+    DOWNLOAD_FORMATS.flatMap((format) => {
+      const f = d.files[format];
+      return f ? [[format, fileEntry(base, d, f, publication)] as const] : [];
+    }),
+  );
   return { DOI: d.doi, DatasetName: d.name, Licence: d.licence, Citation: d.citation, Rows: d.rows, files };
 }
 
@@ -73,12 +80,23 @@ function downloadIndex(base: string, listing: PublicationFiles, publication: str
  */
 const GEOPARQUET = { version: GEOPARQUET_VERSION, primaryColumn: GEOMETRY_COLUMN, encoding: 'WKB', geometryTypes: ['Point'], crs: 'OGC:CRS84', covering: BBOX_COLUMN } as const;
 
-/** Every current Parquet file: the hub as one table for any engine that reads a list of Parquet files. */
-function parquetManifest(base: string, listing: PublicationFiles, publication: string) {
-  const files = listing.datasets.flatMap((d) => {
-    const f = d.files.parquet;
+/** Each dataset's file of one format, with its URL pinned to the publication. */
+function manifestFiles(base: string, listing: PublicationFiles, publication: string, format: 'parquet' | 'comparisons-parquet') {
+  return listing.datasets.flatMap((d) => {
+    const f = d.files[format];
     return f ? [{ DOI: d.doi, path: filePath(d, f), url: fileUrl(base, d, f, publication), object: `sha256-${f.sha256}.parquet`, bytes: f.bytes, rows: f.rows, sha256: f.sha256 }] : [];
   });
+}
+
+const readParquet = (files: readonly { readonly url: string }[]) => `SELECT * FROM read_parquet([${files.map((f) => `'${f.url.replaceAll("'", "''")}'`).join(', ')}])`;
+
+/**
+ * Every current Parquet file: the hub as one table for any engine that reads a list of Parquet files; the guideline
+ * comparisons' files (another table) beside them under `comparisons`.
+ */
+function parquetManifest(base: string, listing: PublicationFiles, publication: string) {
+  const files = manifestFiles(base, listing, publication, 'parquet');
+  const comparisons = manifestFiles(base, listing, publication, 'comparisons-parquet');
   return {
     publication,
     format: 'parquet',
@@ -87,7 +105,13 @@ function parquetManifest(base: string, listing: PublicationFiles, publication: s
     bytes: files.reduce((n, f) => n + f.bytes, 0),
     files,
     // Ready to paste: DuckDB reads http(s) URLs with its httpfs extension (loaded on first use).
-    duckdb: `SELECT * FROM read_parquet([${files.map((f) => `'${f.url.replaceAll("'", "''")}'`).join(', ')}])`,
+    duckdb: readParquet(files),
+    comparisons: {
+      rows: comparisons.reduce((n, f) => n + f.rows, 0),
+      bytes: comparisons.reduce((n, f) => n + f.bytes, 0),
+      files: comparisons,
+      duckdb: readParquet(comparisons),
+    },
   };
 }
 

@@ -68,7 +68,9 @@ async function load(snapshot: Snapshot): Promise<PublicationFiles> {
     if (!(DOWNLOAD_FORMATS as readonly string[]).includes(format)) continue; // a format a newer ingest writes
     const file: DatasetFile = { DOI: doi, format, sha256: text(files, 'Sha256', i)!, bytes: Number(files['Bytes']![i]), rows: Number(files['Rows']![i]), publication: text(files, 'PublicationId', i)! };
     let d = datasets.get(doi);
-    if (!d) datasets.set(doi, (d = { doi, name: text(files, 'DatasetName', i), licence: text(files, 'Licence', i), citation: text(files, 'Citation', i), rows: file.rows, files: {} }));
+    if (!d) datasets.set(doi, (d = { doi, name: text(files, 'DatasetName', i), licence: text(files, 'Licence', i), citation: text(files, 'Citation', i), rows: 0, files: {} }));
+    // The dataset's Records: either Records file's count (a comparisons file counts comparisons).
+    if (format !== 'comparisons-parquet') d.rows = file.rows;
     d.files[format] = file;
     byFile.set(fileKey(file.sha256, format), { dataset: d, file });
   }

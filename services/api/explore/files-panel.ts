@@ -1,6 +1,6 @@
 /**
  * Each dataset's bulk files (issue 29) beside the selection: for every dataset behind it, its Parquet and CSV file
- * with their sizes, as plain links (the browser streams them to disk; the API's own page needs no key), or, while
+ * and its guideline comparisons' Parquet file (issue 45) with their sizes, as plain links (the browser streams them to disk; the API's own page needs no key), or, while
  * keys are required (a file then needs one: docs/api.md), as their names and sizes alone. The index is read once:
  * it changes only with a publication.
  */
@@ -39,7 +39,7 @@ export function fileSize(bytes: number): string {
   return i === 0 ? `${n} bytes` : `${n.toFixed(n < 10 ? 1 : 0)} ${units[i]}`;
 }
 
-const LABELS: Readonly<Record<string, string>> = { parquet: 'Parquet', csv: 'CSV' };
+const LABELS: Readonly<Record<string, string>> = { parquet: 'Parquet', csv: 'CSV', 'comparisons-parquet': 'Guideline comparisons (Parquet)' };
 
 export function showDatasetFiles(list: HTMLElement, index: DownloadIndex, dois: readonly string[], needsKey = false): void {
   const byDoi = new Map(index.datasets.map((d) => [d.DOI, d]));

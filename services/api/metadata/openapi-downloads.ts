@@ -2,7 +2,7 @@
  * OpenAPI for the bulk downloads (issue 29, downloads/downloads.ts): the index, the Parquet manifest, one dataset file
  * and the change feed. The paths and formats are the routes' own constants.
  */
-import { CHANGE_KINDS, DOWNLOAD_EXTENSIONS, DOWNLOAD_FORMATS } from '../../../schemas/publication-files.js';
+import { CHANGE_KINDS, DOWNLOAD_FILE_TYPE, DOWNLOAD_FORMATS, DOWNLOAD_NAME_SUFFIXES } from '../../../schemas/publication-files.js';
 import { EXPORT_FORMATS } from '../export-formats.js';
 import { IMMUTABLE, PATHS, PIN_PARAMETER_DOC } from '../http/paths.js';
 
@@ -18,7 +18,7 @@ export const DOWNLOAD_SCHEMAS: Record<string, Schema> = {
     url: str('Absolute URL of the file; it names the content\'s SHA-256, so it never changes content.', { format: 'uri' }),
     mediaType: str('Media type of the file.'),
     bytes: int('Size in bytes.'),
-    rows: int('Records in the file.'),
+    rows: int('Rows in the file: Records, or guideline comparisons for comparisons-parquet.'),
     sha256: str('SHA-256 of the bytes, hex.', { pattern: '^[0-9a-f]{64}$' }),
     publication: str('The publication that wrote the file (an unchanged dataset keeps its file across publications).'),
   }),
@@ -67,6 +67,12 @@ export const DOWNLOAD_SCHEMAS: Record<string, Schema> = {
       }),
     },
     duckdb: str('A DuckDB query reading every file as one table: SELECT * FROM read_parquet([...]).'),
+    comparisons: obj({
+      rows: int('Guideline comparisons in all the files.'),
+      bytes: int('Bytes of all the files.'),
+      files: { type: 'array', description: 'Each dataset\'s comparisons-parquet file, entries as in files (rows: comparisons). One schema: the GuidelineComparisons fields, then the location\'s point (GeoParquet as above).', items: { type: 'object' } },
+      duckdb: str('A DuckDB query reading every comparisons file as one table.'),
+    }),
   }),
   PublicationFeed: obj({
     publication: str('The publication served now.'),
@@ -101,15 +107,15 @@ export function downloadPaths(errors: (only?: readonly number[]) => Record<strin
       responses: { 200: { description: summary, headers: { ETag: { description: 'W/"<publication id>": If-None-Match answers 304 until the next publication.', schema: { type: 'string' } } }, content: { [JSON_MEDIA]: { schema: ref(schema) } } }, 304: { description: 'Not modified (If-None-Match).' }, ...errors(statuses) },
     },
   });
-  const formats = DOWNLOAD_FORMATS.map((f) => `.${DOWNLOAD_EXTENSIONS[f]} (${EXPORT_FORMATS[f].mediaType})`).join(', ');
+  const formats = DOWNLOAD_FORMATS.map((f) => `.${DOWNLOAD_NAME_SUFFIXES[f]} (${f}, ${EXPORT_FORMATS[DOWNLOAD_FILE_TYPE[f]].mediaType})`).join(', ');
   const fileHeaders = {
     ETag: { description: '"sha256-<hex>": strong; If-None-Match → 304, If-Range honoured.', schema: { type: 'string' } },
     'Cache-Control': { description: `${IMMUTABLE}, no-transform`, schema: { type: 'string' } },
     'Accept-Ranges': { description: 'bytes', schema: { type: 'string' } },
-    'Content-Disposition': { description: 'attachment; filename="<DOI with / as _>.<ext>"', schema: { type: 'string' } },
+    'Content-Disposition': { description: 'attachment; filename="<DOI with / as _>.<ext>" (.comparisons.parquet for the comparisons)', schema: { type: 'string' } },
   };
   return {
-    [PATHS.downloads]: json('getDownloads', 'Every dataset of the current publication with its files (Parquet, CSV), sizes, hashes, DOI, licence and citation.', 'Start here: the file URLs, the manifest and the change feed are linked from it.', 'DownloadIndex', [400, 401, 403, 410, 429, 500, 503]),
+    [PATHS.downloads]: json('getDownloads', 'Every dataset of the current publication with its files (Records as Parquet and CSV, guideline comparisons as Parquet), sizes, hashes, DOI, licence and citation.', 'Start here: the file URLs, the manifest and the change feed are linked from it.', 'DownloadIndex', [400, 401, 403, 410, 429, 500, 503]),
     [PATHS.manifest]: json('getParquetManifest', 'Every current Parquet file, to read the whole hub as one table.', 'DuckDB, polars, pandas/pyarrow, Spark or Trino read the list as one dataset (all files share one schema: the Records fields).', 'ParquetManifest', [400, 401, 403, 410, 429, 500, 503]),
     [PATHS.publications]: json(
       'getPublications', 'The change feed: each publication and the datasets it added, replaced or removed.', 'Follow it with since=<the last id you saw> to mirror the hub without downloading it again.', 'PublicationFeed', [400, 401, 403, 410, 429, 500, 503],
@@ -129,7 +135,7 @@ export function downloadPaths(errors: (only?: readonly number[]) => Record<strin
           { ...PIN_PARAMETER_DOC, description: 'The publication whose listing serves the file: the index, manifest and feed put it in every file URL they give, so a reader of many files reads one publication\'s.' },
         ],
         responses: {
-          200: { description: 'The whole file.', headers: fileHeaders, content: Object.fromEntries(DOWNLOAD_FORMATS.map((f) => [EXPORT_FORMATS[f].mediaType, { schema: { type: 'string', format: 'binary' } }])) },
+          200: { description: 'The whole file.', headers: fileHeaders, content: Object.fromEntries(DOWNLOAD_FORMATS.map((f) => [EXPORT_FORMATS[DOWNLOAD_FILE_TYPE[f]].mediaType, { schema: { type: 'string', format: 'binary' } }])) },
           206: { description: 'The requested range.', headers: { ...fileHeaders, 'Content-Range': { description: 'bytes <first>-<last>/<size>', schema: { type: 'string' } } } },
           304: { description: 'Not modified (If-None-Match).' },
           ...errors([401, 403, 404, 406, 410, 416, 429, 500]),

@@ -93,8 +93,8 @@ describe('GET /datasets/{DOI}', () => {
     for (const l of locations) expect(html).toContain(`<a href="/locations/${l['Id']}">`);
     expect((html.match(/<circle /g) ?? []).length).toBe(locations.length);
     // Each file: the URL it links serves bytes of the size and hash it states.
-    const files = [...html.matchAll(/<tr><td><a href="([^"]+)" type="[^"]+">(parquet|csv)<\/a><\/td><td class="n">[\d,]+<\/td><td>[^<]*?\(?([\d,]+) bytes\)?<\/td><td><code class="hash">([0-9a-f]{64})<\/code><\/td><\/tr>/g)];
-    expect(files.length).toBe(2);
+    const files = [...html.matchAll(/<tr><td><a href="([^"]+)" type="[^"]+">(parquet|csv|comparisons-parquet)<\/a><\/td><td class="n">[\d,]+<\/td><td>[^<]*?\(?([\d,]+) bytes\)?<\/td><td><code class="hash">([0-9a-f]{64})<\/code><\/td><\/tr>/g)];
+    expect(files.length).toBe(3);
     for (const [, url, , bytes, sha] of files) {
       const body = Buffer.from(await (await fetch(url!)).arrayBuffer());
       expect(body.length).toBe(Number(bytes!.replaceAll(',', '')));

@@ -4,6 +4,7 @@
  * where its data is in the API, the export, OGC API – Features and the explorer. Everything comes from the
  * publication's catalogue (exec/landing.ts) and one query for the locations listed; every value is escaped.
  */
+import { DOWNLOAD_FILE_TYPE } from '../../../schemas/publication-files.js';
 import { EXPORT_FORMATS } from '../export-formats.js';
 import type { DatasetSummary, LocationRow } from '../exec/landing.js';
 import { html, type Raw } from '../http/html-template.js';
@@ -55,7 +56,7 @@ ${shown.map((l) => html`<tr><td><a href="${locationPagePath(l.id)}">${l.name}</a
 <section aria-labelledby="files"><h2 id="files">Files</h2>
 <p>The whole dataset, one file per format. A file's URL names its content: it never changes, and a cut download resumes where it stopped.</p>
 ${wideTable('Files (scrolls sideways)', html`<table><caption>Files of ${d.name}</caption><thead><tr><th scope="col">Format</th><th scope="col" class="n">Rows</th><th scope="col">Size</th><th scope="col">SHA-256</th></tr></thead><tbody>
-${files.map((f) => html`<tr><td><a href="${f.url}" type="${EXPORT_FORMATS[f.format].mediaType}">${f.format}</a></td><td class="n">${count(f.rows)}</td><td>${size(f.bytes)}</td><td><code class="hash">${f.sha256}</code></td></tr>\n`)}</tbody></table>`)}</section>
+${files.map((f) => html`<tr><td><a href="${f.url}" type="${EXPORT_FORMATS[DOWNLOAD_FILE_TYPE[f.format]].mediaType}">${f.format}</a></td><td class="n">${count(f.rows)}</td><td>${size(f.bytes)}</td><td><code class="hash">${f.sha256}</code></td></tr>\n`)}</tbody></table>`)}</section>
 <section aria-labelledby="access"><h2 id="access">Use the data</h2><ul>
 <li>OData API: <a href="${links.observations}">observations</a>, <a href="${links.locations}">locations</a>, <a href="${links.metadata}">metadata</a> (send your API key in <code>x-api-key</code>)</li>
 <li>Export every record in one file: <a href="${links.exportCsv}">CSV</a>, <a href="${links.exportParquet}">Parquet</a> (needs a key)</li>

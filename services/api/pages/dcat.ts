@@ -4,7 +4,7 @@
  * media type, size and SHA-256 checksum, and the API filtered to it. Built once per publication as one RDF tree
  * (pages/rdf-graph.ts) and written as JSON-LD and as Turtle from it, so the two say the same triples.
  */
-import type { DownloadFormat } from '../../../schemas/publication-files.js';
+import { DOWNLOAD_FILE_TYPE, type DownloadFormat } from '../../../schemas/publication-files.js';
 import { EXPORT_FORMATS } from '../export-formats.js';
 import type { Catalogue, DatasetSummary } from '../exec/landing.js';
 import { doiUrl } from '../http/links.js';
@@ -31,6 +31,7 @@ const IANA = 'http://www.iana.org/assignments/media-types/';
 const FILE_TYPE: Readonly<Record<DownloadFormat, string>> = {
   parquet: 'http://publications.europa.eu/resource/authority/file-type/PARQUET',
   csv: 'http://publications.europa.eu/resource/authority/file-type/CSV',
+  'comparisons-parquet': 'http://publications.europa.eu/resource/authority/file-type/PARQUET',
 };
 
 const agent = (name: string | null): RdfNode | undefined => (name ? { type: ['foaf:Agent'], props: [['foaf:name', lit(name)]] } : undefined);
@@ -55,7 +56,7 @@ function dataset(base: string, d: DatasetSummary, services: { odata: string }): 
       ['dct:title', lit(`${d.name} (${f.format})`)],
       ['dcat:accessURL', iri(f.url)],
       ['dcat:downloadURL', iri(f.url)],
-      ['dcat:mediaType', iri(`${IANA}${EXPORT_FORMATS[f.format].mediaType}`)],
+      ['dcat:mediaType', iri(`${IANA}${EXPORT_FORMATS[DOWNLOAD_FILE_TYPE[f.format]].mediaType}`)],
       ['dct:format', iri(FILE_TYPE[f.format])],
       ['dcat:byteSize', lit(f.bytes, 'xsd:nonNegativeInteger')],
       ['spdx:checksum', { type: ['spdx:Checksum'], props: [['spdx:algorithm', iri(`${DCAT_PREFIXES.spdx}checksumAlgorithm_sha256`)], ['spdx:checksumValue', lit(f.sha256, 'xsd:hexBinary')]] }],

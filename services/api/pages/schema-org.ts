@@ -6,6 +6,7 @@
  * so a harvester needs no remote context. A dataset's node is named by its DOI's https://doi.org/ IRI everywhere,
  * so a location's `subjectOf`, the page and the DCAT catalogue describe one resource.
  */
+import { DOWNLOAD_FILE_TYPE } from '../../../schemas/publication-files.js';
 import { EXPORT_FORMATS } from '../export-formats.js';
 import type { Characteristic, DatasetSummary, LocationDetail } from '../exec/landing.js';
 import { doiUrl } from '../http/links.js';
@@ -69,7 +70,7 @@ export function datasetNode(base: string, d: DatasetSummary): Json {
     spatialCoverage: box ? { '@type': 'Place', geo: box[0] === box[2] && box[1] === box[3] ? { '@type': 'GeoCoordinates', latitude: box[1], longitude: box[0] } : { '@type': 'GeoShape', box: `${box[1]} ${box[0]} ${box[3]} ${box[2]}` } } : undefined,
     variableMeasured: variables(d.characteristics),
     distribution: datasetFiles(base, d.doi, d.files).map((f) =>
-      compact({ '@type': 'DataDownload', name: `${d.name} (${f.format})`, contentUrl: f.url, encodingFormat: EXPORT_FORMATS[f.format].mediaType, contentSize: `${f.bytes} B`, sha256: f.sha256 })),
+      compact({ '@type': 'DataDownload', name: `${d.name} (${f.format})`, contentUrl: f.url, encodingFormat: EXPORT_FORMATS[DOWNLOAD_FILE_TYPE[f.format]].mediaType, contentSize: `${f.bytes} B`, sha256: f.sha256 })),
     includedInDataCatalog: { '@type': 'DataCatalog', name: 'Tributary', url: `${base}${PATHS.catalogue}` },
   });
 }

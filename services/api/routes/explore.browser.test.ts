@@ -434,7 +434,7 @@ describe('the explorer page in Chromium', () => {
     expect(await page.$$('#file-list a')).toHaveLength(0);
     const shown = await page.$$eval('#file-list li [data-format]', (s) => s.map((e) => e.textContent));
     expect(shown.length).toBeGreaterThan(0);
-    for (const text of shown) expect(text).toMatch(/^(Parquet|CSV) \(\d+(\.\d)? (kB|MB|bytes)\)$/);
+    for (const text of shown) expect(text).toMatch(/^(Parquet|CSV|Guideline comparisons \(Parquet\)) \(\d+(\.\d)? (kB|MB|bytes)\)$/);
     expect(await page.textContent('#dataset-files p')).toMatch(/these files need an API key/);
   });
 
@@ -445,7 +445,7 @@ describe('the explorer page in Chromium', () => {
     const listed = index.datasets.find((d) => d.DOI === smallDoi)!;
     const links = await page.$$eval('#file-list li a', (a) => a.map((e) => ({ href: e.getAttribute('href'), text: e.textContent, format: e.getAttribute('data-format') })));
     expect(links.map((l) => [l.format, l.href])).toEqual(Object.entries(listed.files).map(([format, f]) => [format, f.url]));
-    for (const l of links) expect(l.text).toMatch(/^(Parquet|CSV) \(\d+(\.\d)? (kB|MB|bytes)\)$/);
+    for (const l of links) expect(l.text).toMatch(/^(Parquet|CSV|Guideline comparisons \(Parquet\)) \(\d+(\.\d)? (kB|MB|bytes)\)$/);
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#file-list a[data-format="csv"]')]);
     const bytes = readFileSync((await download.path())!);
     expect(bytes.length).toBe(listed.files['csv']!.bytes);
