@@ -278,11 +278,54 @@ describe('the explorer page in Chromium', () => {
     const legend = await page.$$eval('#chart .u-legend .u-series', (s) => s.map((e) => e.textContent ?? ''));
     expect(legend.some((l) => l.includes('below detection limit'))).toBe(true);
     const limits = rows.filter((r) => r.ResultValue === null && charted.includes(r.LocationId)).length;
-    const series = legend.filter((l) => !l.startsWith('Date')); // the x series, when the legend lists it
+    // The x series, when the legend lists it, and the guidelines and exceedance rings drawn after the results.
+    const series = legend.filter((l) => !l.startsWith('Date') && !l.includes(': guideline ') && l !== 'Exceeds a guideline');
     const limitLengths = series.map((l, i) => (l.includes('below detection limit') ? lengths[i]! : 0)).reduce((a, b) => a + b, 0);
     expect(series).toHaveLength(lengths.length);
     expect(limitLengths + unplaced).toBe(limits);
     expect(await page.textContent('#chart .u-title')).toBe(characteristic);
+  });
+
+  it('charts the guidelines that apply to the charted results, day by day as their bounds move, and rings each result that exceeds one', async () => {
+    type Comparison = { ObservationId: number; GuidelineId: number; ActivityStartDate: string; ResultUnit: string | null; GuidelineLower: number | null; GuidelineUpper: number | null; Verdict: string };
+    const groups = (await get<{ value: { LocationId: number; CharacteristicName: string; GuidelineId: number; GuidelineUpper: number | null; N: number }[] }>(
+      `/GuidelineComparisons?$apply=${encodeURIComponent("filter(Verdict eq 'exceeds')/groupby((LocationId,CharacteristicName,GuidelineId,GuidelineUpper),aggregate($count as N))")}&$top=10000`)).value;
+    expect(groups.length).toBeGreaterThan(0);
+    // A location whose bound moves (several values of one guideline) when the fixture has one: its line must move too.
+    const key = (g: (typeof groups)[number]) => `${g.LocationId}|${g.CharacteristicName}|${g.GuidelineId}`;
+    const values = new Map<string, number>();
+    for (const g of groups) values.set(key(g), (values.get(key(g)) ?? 0) + 1);
+    const chosen = groups.find((g) => values.get(key(g))! > 1) ?? groups[0]!;
+    const { LocationId: location, CharacteristicName: characteristic } = chosen;
+    const of = `CharacteristicName eq ${q(characteristic)} and LocationId eq ${location}`;
+    const observations = (await get<{ value: { Id: number; ResultValue: number | null; ResultUnit: string | null; ResultDetectionQuantitationLimitMeasure: number | null; ResultDetectionQuantitationLimitUnit: string | null }[] }>(
+      `/Observations?$select=Id,ResultValue,ResultUnit,ResultDetectionQuantitationLimitMeasure,ResultDetectionQuantitationLimitUnit&$top=10000&$filter=${encodeURIComponent(of)}`)).value;
+    const comparisons = (await get<{ value: Comparison[] }>(`/GuidelineComparisons?$top=10000&$filter=${encodeURIComponent(of)}`)).value;
+
+    await page.goto(`${api.origin}/explore?CharacteristicName=${encodeURIComponent(characteristic)}&LocationId=${location}`);
+    await settled();
+    await page.waitForSelector('#chart[data-exceeding]');
+
+    // Expected from the rows themselves: every observation placed on the chart (a value or a limit) with an exceeds verdict is ringed…
+    const placed = new Map(observations.filter((o) => o.ResultValue !== null || o.ResultDetectionQuantitationLimitMeasure !== null).map((o) => [o.Id, o]));
+    const ringed = new Set(comparisons.filter((c) => c.Verdict === 'exceeds' && placed.has(c.ObservationId)).map((c) => c.ObservationId));
+    expect(ringed.size).toBeGreaterThan(0);
+    expect(Number(await page.getAttribute('#chart', 'data-exceeding'))).toBe(ringed.size);
+    // …and each guideline bound in a unit of the charted results is a line through each day it was compared on.
+    const units = new Set([...placed.values()].map((o) => (o.ResultValue !== null ? o.ResultUnit : o.ResultDetectionQuantitationLimitUnit)).filter((u): u is string => u !== null));
+    const days = new Map<string, Set<string>>();
+    for (const c of comparisons)
+      for (const [bound, v] of [['lower', c.GuidelineLower], ['upper', c.GuidelineUpper]] as const)
+        if (v !== null && c.ResultUnit !== null && units.has(c.ResultUnit) && placed.has(c.ObservationId)) {
+          const k = `${location}:${c.GuidelineId}:${bound}`;
+          days.set(k, (days.get(k) ?? new Set()).add(c.ActivityStartDate));
+        }
+    const drawn = (await page.getAttribute('#chart', 'data-guidelines'))!.split(',').filter(Boolean);
+    expect(Object.fromEntries(drawn.map((d) => [d.slice(0, d.lastIndexOf(':')), Number(d.slice(d.lastIndexOf(':') + 1))]))).toEqual(Object.fromEntries([...days].map(([k, d]) => [k, d.size])));
+    const legend = await page.$$eval('#chart .u-legend .u-series', (s) => s.map((e) => e.textContent ?? ''));
+    expect(legend.filter((l) => l.includes(': guideline '))).toHaveLength(drawn.length);
+    expect(legend.some((l) => l.includes('Exceeds a guideline'))).toBe(true);
+    expect(await page.textContent('#chart-note')).toContain('exceed');
   });
 
   it('downloads the selection as CSV: one page at once, a large one after saying rows and time', async () => {
