@@ -13,7 +13,7 @@ import { byId, fmt, h, say } from './dom.js';
 import { facetsPanel } from './facets-panel.js';
 import { mapPanel, type MapLocation } from './map-panel.js';
 import { previewPanel } from './preview-panel.js';
-import { emptySelection, filterText, LIST_FACETS, MAX_CHART_LOCATIONS, searchOfSelection, selectionFromSearch, type Selection } from './selection.js';
+import { emptySelection, filterText, LIST_FACETS, MAX_CHART_LOCATIONS, rowsOf, searchOfSelection, selectionFromSearch, VIEWS, type Selection } from './selection.js';
 import { takeAwayPanel } from './take-away-panel.js';
 import { PATHS } from '../http/paths.js';
 import type { Shape } from './shape.js';
@@ -82,6 +82,11 @@ async function boot(): Promise<void> {
   const watersheds = watershedPicker(byId<HTMLSelectElement>('watershed'), regions, (region) => change({ ...selection, region }));
   /** The exact count inside the drawn shape (the cube cannot cut by a polygon), for the selection it was asked for. */
   let shapeCount: { filter: string; total: number } | undefined;
+  /** The count of the comparisons the page shows when it shows them (the exceedances' cube gives it outside a shape). */
+  let viewCount: { key: string; total: number } | undefined;
+  const viewKey = (): string => JSON.stringify(rowsOf(selection));
+  const view = byId<HTMLSelectElement>('view');
+  view.addEventListener('change', () => change({ ...selection, view: VIEWS.find((v) => v === view.value) ?? 'observations' }));
   const chart = chartPanel(byId('chart'), byId('chart-note'));
   const preview = previewPanel(byId('preview'), showError);
   const takeAway = takeAwayPanel(byId('take-away'), showError);
@@ -112,7 +117,11 @@ async function boot(): Promise<void> {
     const dois = [...counts.counts.DOI].filter(([doi, n]) => n > 0 && (selection.lists.DOI.length === 0 || selection.lists.DOI.includes(doi))).map(([doi]) => doi);
     // Inside a shape, the datasets are those of the matching locations (set when the map's locations arrive).
     if (!selection.shape) showDatasets(dois);
-    takeAway.show(filter, exact ?? counts.total);
+    view.value = selection.view;
+    const shown = selection.view === 'observations' ? exact ?? counts.total
+      : selection.view === 'exceeds' && exceeding && !selection.shape ? exceeding.total
+      : viewCount?.key === viewKey() ? viewCount.total : undefined;
+    takeAway.show(rowsOf(selection), shown);
     map.setArea(selection.region, selection.shape);
     watersheds.show(selection.region);
     renderChosen();
@@ -139,6 +148,17 @@ async function boot(): Promise<void> {
     renderCounts();
   }
 
+  /** The exact count of the comparisons shown, when the cubes cannot give it; then the take-away's total with it. */
+  async function countView(signal: AbortSignal): Promise<void> {
+    const key = viewKey();
+    if (selection.view === 'observations' || (selection.view === 'exceeds' && exceedances && !selection.shape) || viewCount?.key === key) return;
+    const { resource, filter } = rowsOf(selection);
+    const { value } = await getJson<{ value: number }>(`/${resource}${query({ $filter: filter, $count: 'true' })}`, signal);
+    if (signal.aborted) return;
+    viewCount = { key, total: value };
+    renderCounts();
+  }
+
   function renderChosen(): void {
     byId('chart-chosen').replaceChildren(...selection.locations.map((id) =>
       h('li', {}, names.get(id) ?? `Location ${id}`, ' ',
@@ -162,7 +182,8 @@ async function boot(): Promise<void> {
         say(byId('map-status'), `${fmt(rows.length)} matching locations${complete ? '' : ' (the first ones only)'}.`);
         renderChosen();
       }));
-      jobs.push(preview.show(filter, signal));
+      jobs.push(preview.show(rowsOf(selection), signal));
+      jobs.push(countView(signal));
       // The datasets to credit and their rows, as the API cites the same filter.
       jobs.push(loadCitation(filter, signal).then((citation) => showCitations(byId('citations'), filter, citation, datasets)));
       jobs.push(countShape(signal));

@@ -416,6 +416,52 @@ describe('the explorer page in Chromium', () => {
     expect(r).toContain('resp_link_url(resp, "next")');
   });
 
+  it('filters to exceedances only: the preview, download, pinned link and snippets all follow GuidelineComparisons with Verdict eq exceeds', async () => {
+    const byCharacteristic = (await get<{ value: { CharacteristicName: string; N: number }[] }>(
+      `/GuidelineComparisons?$apply=${encodeURIComponent("filter(Verdict eq 'exceeds')/groupby((CharacteristicName),aggregate($count as N))")}`)).value;
+    const { CharacteristicName: characteristic } = byCharacteristic.filter((r) => r.N <= 10_000).sort((a, b) => b.N - a.N)[0]!;
+    const shown = and(`CharacteristicName eq ${q(characteristic)}`, "Verdict eq 'exceeds'");
+    const expected = await count(shown, 'GuidelineComparisons');
+    expect(expected).toBeGreaterThan(0);
+    await page.goto(`${api.origin}/explore?CharacteristicName=${encodeURIComponent(characteristic)}`);
+    await settled();
+    await page.selectOption('#view', 'exceeds');
+    await settled();
+    expect(new URL(page.url()).searchParams.get('view')).toBe('exceeds');
+    await page.waitForFunction(() => !/counting/.test(document.querySelector('#take-away button.download')?.textContent ?? 'counting'));
+
+    const verdicts = await page.$$eval('#preview td[data-column="Verdict"]', (tds) => tds.map((td) => td.textContent));
+    expect(verdicts.length).toBe(Math.min(expected, 20));
+    expect(new Set(verdicts)).toEqual(new Set(['exceeds']));
+    const pinned = new URL((await page.getAttribute('#take-away a.pinned', 'href'))!);
+    expect(pinned.pathname).toBe('/v1/odata/v4/GuidelineComparisons');
+    expect(pinned.searchParams.get('$filter')).toBe(shown);
+    expect(await page.textContent('#take-away button.download')).toContain(expected.toLocaleString('en'));
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#take-away button.download')]);
+    expect(download.suggestedFilename()).toBe('tributary-guideline-comparisons.csv');
+    const text = readFileSync((await download.path())!, 'utf8');
+    expect(text.split('\n')[0]).toContain('Verdict');
+    expect(csvRows(text)).toBe(expected);
+    await page.selectOption('#take-away select.language', 'python');
+    const code = (await page.textContent('#take-away pre.snippet code'))!;
+    const work = mkdtempSync(join(dir, 'exceeds-python-'));
+    writeFileSync(join(work, 'snippet.py'), code);
+    const { stdout } = await promisify(execFile)('python3', ['snippet.py'], { cwd: work, env: { ...process.env, TRIBUTARY_API_KEY: KEY }, encoding: 'utf8', timeout: 60_000 });
+    expect(stdout.trim()).toBe(`${expected} rows written to observations.csv`);
+    expect(readFileSync(join(work, 'observations.csv'), 'utf8')).toBe(text);
+
+    // Every comparison, with the reason of an indeterminate one, exactly as the API pages them.
+    await page.selectOption('#view', 'comparisons');
+    await settled();
+    const headers = await page.$$eval('#preview th', (ths) => ths.map((th) => th.textContent));
+    expect(headers).toEqual(expect.arrayContaining(['Verdict', 'Reason', 'GuidelineUpper']));
+    const first = (await get<{ value: { Verdict: string; Reason: string | null }[] }>(`/GuidelineComparisons?$select=Verdict,Reason&$top=20&$filter=${encodeURIComponent(`CharacteristicName eq ${q(characteristic)}`)}`)).value;
+    const cells = await page.$$eval('#preview tbody tr', (trs) => trs.map((tr) => [tr.querySelector('[data-column="Verdict"]')!.textContent, tr.querySelector('[data-column="Reason"]')!.textContent]));
+    expect(cells).toEqual(first.map((r) => [r.Verdict, r.Reason ?? '—']));
+    await page.selectOption('#view', 'observations');
+    await settled();
+  });
+
   it('offers a link to the selection pinned to the publication its rows came from, which answers the same count', async () => {
     await page.goto(`${api.origin}/explore?RegionId=hub.pacific`);
     await settled();
