@@ -11,7 +11,7 @@ import { loadDownloads, showDatasetFiles } from './files-panel.js';
 import { EXCEEDANCES, facetCounts, loadCube, type Cube, type Facet } from './cube.js';
 import { byId, fmt, h, say } from './dom.js';
 import { facetsPanel } from './facets-panel.js';
-import { mapPanel, type MapLocation } from './map-panel.js';
+import { mapPanel, SHARE_CLASSES, type MapLocation, type Share } from './map-panel.js';
 import { previewPanel } from './preview-panel.js';
 import { emptySelection, filterText, LIST_FACETS, MAX_CHART_LOCATIONS, rowsOf, searchOfSelection, selectionFromSearch, VIEWS, type Selection } from './selection.js';
 import { takeAwayPanel } from './take-away-panel.js';
@@ -91,6 +91,9 @@ async function boot(): Promise<void> {
   const preview = previewPanel(byId('preview'), showError);
   const takeAway = takeAwayPanel(byId('take-away'), showError);
   const chartPicker = byId<HTMLSelectElement>('chart-location');
+  byId('map-legend').replaceChildren(h('span', {}, 'Share of guideline comparisons that exceed:'),
+    ...SHARE_CLASSES.map(([, fill, label]) => h('span', { class: 'swatch' }, h('span', { class: 'dot', style: `background:${fill}` }), label)),
+    h('span', { class: 'swatch' }, h('span', { class: 'dot', style: 'background:#2563eb' }), 'none (or no guideline)'));
   // The exceedances' cube arrives after the page is usable: the facets gain their counts when it does. A
   // publication without comparisons (or an API that refuses them) leaves the facets as they are.
   let exceedances: Cube | undefined;
@@ -182,6 +185,21 @@ async function boot(): Promise<void> {
         say(byId('map-status'), `${fmt(rows.length)} matching locations${complete ? '' : ' (the first ones only)'}.`);
         renderChosen();
       }));
+      // After the locations (whose markers it colours): each location's share of exceedances under the filter, one
+      // groupby. A publication without comparisons, or a filter they cannot take, leaves the markers plain.
+      jobs.push(located.then(() => allRows<{ LocationId: number; Verdict: string; N: number }>(`/GuidelineComparisons${query({ $apply: 'groupby((LocationId,Verdict),aggregate($count as N))', $filter: filter, $top: '10000' })}`, signal, 5))
+        .then(({ rows }) => {
+          const shares = new Map<number, Share>();
+          for (const r of rows) {
+            const s = shares.get(r.LocationId) ?? { exceeds: 0, total: 0 };
+            shares.set(r.LocationId, { exceeds: s.exceeds + (r.Verdict === 'exceeds' ? r.N : 0), total: s.total + r.N });
+          }
+          if (signal.aborted) return;
+          map.setShares(shares);
+          byId('map-legend').hidden = ![...shares.values()].some((s) => s.exceeds > 0);
+        }, (err: unknown) => {
+          if (signal.aborted || !(err instanceof ApiProblem) || (err.status !== 400 && err.status !== 404)) throw err;
+        }));
       jobs.push(preview.show(rowsOf(selection), signal));
       jobs.push(countView(signal));
       // The datasets to credit and their rows, as the API cites the same filter.

@@ -462,6 +462,35 @@ describe('the explorer page in Chromium', () => {
     await settled();
   });
 
+  it('colours each location by its share of exceedances under the filter, from one groupby of its comparisons', async () => {
+    const characteristic = (await get<{ value: { CharacteristicName: string; N: number }[] }>(
+      `/GuidelineComparisons?$apply=${encodeURIComponent("filter(Verdict eq 'exceeds')/groupby((CharacteristicName),aggregate($count as N))")}`)).value.sort((a, b) => b.N - a.N)[0]!.CharacteristicName;
+    const filter = `CharacteristicName eq ${q(characteristic)}`;
+    const asked: string[] = [];
+    const listen = (r: { url: () => string }) => void (r.url().includes('/GuidelineComparisons?') && asked.push(decodeURIComponent(r.url())));
+    page.on('request', listen);
+    await page.goto(`${api.origin}/explore?CharacteristicName=${encodeURIComponent(characteristic)}`);
+    await settled();
+    page.off('request', listen);
+    // Expected from the comparisons' own rows, counted here (not from the API's groupby).
+    const rows: { LocationId: number; Verdict: string }[] = [];
+    for (let next: string | undefined = `/GuidelineComparisons?$select=LocationId,Verdict&$top=10000&$filter=${encodeURIComponent(filter)}`; next;) {
+      const got: { value: typeof rows; '@odata.nextLink'?: string } = await get(next);
+      rows.push(...got.value);
+      next = got['@odata.nextLink']?.replace(/^.*\/v1\/odata\/v4/, '');
+    }
+    const byLocation = new Map<number, [number, number]>();
+    for (const r of rows) {
+      const [e, n] = byLocation.get(r.LocationId) ?? [0, 0];
+      byLocation.set(r.LocationId, [e + (r.Verdict === 'exceeds' ? 1 : 0), n + 1]);
+    }
+    const expected = [...byLocation].filter(([, [e]]) => e > 0).map(([id, [e, n]]) => `${id}:${e}/${n}`).sort();
+    expect(expected.length).toBeGreaterThan(0);
+    expect((await page.getAttribute('#map', 'data-shares'))!.split(',').sort()).toEqual(expected);
+    expect(await page.isVisible('#map-legend')).toBe(true);
+    expect(asked.filter((u) => u.includes('groupby((LocationId,Verdict)'))).toHaveLength(1);
+  });
+
   it('offers a link to the selection pinned to the publication its rows came from, which answers the same count', async () => {
     await page.goto(`${api.origin}/explore?RegionId=hub.pacific`);
     await settled();

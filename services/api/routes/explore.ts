@@ -116,6 +116,7 @@ function page(config: { tileUrl?: string; tileAttribution?: string; bulkNeedsKey
       </div>
       <p id="shape-status" class="status" role="status"></p>
       <p id="map-status" class="status" role="status"></p>
+      <p id="map-legend" class="status" hidden></p>
     </section>
     <section id="chart-section" aria-labelledby="chart-title">
       <h2 id="chart-title">Values over time</h2>
