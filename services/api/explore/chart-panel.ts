@@ -4,15 +4,19 @@
  * ResultDetectionCondition) are a second series of hollow markers drawn at the reported limit, never at zero.
  * A result with neither a value nor a limit cannot be placed and is counted in the note instead. Behind each
  * location's values, its P10–P90 range over its whole record (its LocationSummaries row) is shaded in its colour.
+ * Over them, the guidelines that apply to the charted results (their GuidelineComparisons rows) are dashed step
+ * lines, and each result that exceeds one is ringed in red (chart-guidelines.ts).
  */
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { getJson, query, type Page } from './api.js';
+import { ApiProblem, getJson, query, type Page } from './api.js';
 import { bandsOf, type Band, type SummaryRow } from './chart-bands.js';
+import { exceedingIds, guidelineLines, type ComparisonRow } from './chart-guidelines.js';
 import { fmt, h, say } from './dom.js';
 import { andFilter, quote } from './selection.js';
 
 interface ChartRow {
+  readonly Id: number;
   readonly LocationId: number;
   readonly ActivityStartDate: string;
   readonly ActivityStartTime: string | null;
@@ -24,13 +28,15 @@ interface ChartRow {
 }
 
 const COLOURS = ['#1d4ed8', '#b91c1c', '#047857', '#7c2d12'];
-const SELECT = 'LocationId,ActivityStartDate,ActivityStartTime,ResultValue,ResultUnit,ResultDetectionCondition,ResultDetectionQuantitationLimitMeasure,ResultDetectionQuantitationLimitUnit';
+const SELECT = 'Id,LocationId,ActivityStartDate,ActivityStartTime,ResultValue,ResultUnit,ResultDetectionCondition,ResultDetectionQuantitationLimitMeasure,ResultDetectionQuantitationLimitUnit';
 const MAX_ROWS = 10_000;
+const COMPARISON_SELECT = 'ObservationId,LocationId,GuidelineId,ActivityStartDate,Publisher,ProtectionLevel,ResultUnit,GuidelineLower,GuidelineUpper,Verdict';
+const EXCEEDS_COLOUR = '#dc2626';
 
 interface Series {
   readonly label: string;
   readonly colour: string;
-  readonly limit: boolean;
+  readonly kind: 'values' | 'limit' | 'guideline' | 'exceeds';
   readonly points: [number, number][];
 }
 
@@ -103,6 +109,8 @@ export function chartPanel(figure: HTMLElement, note: HTMLElement): ChartPanel {
     plot = undefined;
     figure.querySelector('.plot')?.replaceChildren();
     delete figure.dataset['seriesLengths'];
+    delete figure.dataset['guidelines'];
+    delete figure.dataset['exceeding'];
   };
 
   return {
@@ -114,11 +122,23 @@ export function chartPanel(figure: HTMLElement, note: HTMLElement): ChartPanel {
       }
       say(note, 'Loading…');
       const inLocations = `LocationId in (${locations.join(',')})`;
-      const [page, summaries] = await Promise.all([
+      const ofCharacteristic = `CharacteristicName eq ${quote(characteristic)} and ${inLocations}`;
+      const [page, summaries, comparisons] = await Promise.all([
         getJson<Page<ChartRow>>(`/Observations${query({ $filter: andFilter(filter, inLocations), $select: SELECT, $top: String(MAX_ROWS) })}`, signal),
-        getJson<Page<SummaryRow>>(`/LocationSummaries${query({ $filter: `CharacteristicName eq ${quote(characteristic)} and ${inLocations}`, $select: 'LocationId,ResultUnit,P10,P90' })}`, signal),
+        getJson<Page<SummaryRow>>(`/LocationSummaries${query({ $filter: ofCharacteristic, $select: 'LocationId,ResultUnit,P10,P90' })}`, signal),
+        // The locations' comparisons of the characteristic; only those of the charted results are drawn, so the
+        // rest of the filter need not be repeated. A publication without comparisons charts without guidelines.
+        getJson<Page<ComparisonRow>>(`/GuidelineComparisons${query({ $filter: ofCharacteristic, $select: COMPARISON_SELECT, $top: String(MAX_ROWS) })}`, signal)
+          .catch((err: unknown) => {
+            if (signal.aborted || !(err instanceof ApiProblem)) throw err;
+            return { value: [] } as Page<ComparisonRow>;
+          }),
       ]);
+      const charted = new Set(page.value.map((r) => r.Id));
+      const compared = comparisons.value.filter((c) => charted.has(c.ObservationId));
+      const exceeding = exceedingIds(compared);
       const series: Series[] = [];
+      const marked: [number, number][] = [];
       let unplaced = 0;
       const units = new Set<string>();
       locations.forEach((id, i) => {
@@ -126,14 +146,23 @@ export function chartPanel(figure: HTMLElement, note: HTMLElement): ChartPanel {
         const rows = page.value.filter((r) => r.LocationId === id);
         const values: [number, number][] = [], limits: [number, number][] = [];
         for (const r of rows) {
+          const y = r.ResultValue ?? r.ResultDetectionQuantitationLimitMeasure;
           if (r.ResultValue !== null) (values.push([when(r), r.ResultValue]), r.ResultUnit && units.add(r.ResultUnit));
           else if (r.ResultDetectionQuantitationLimitMeasure !== null) (limits.push([when(r), r.ResultDetectionQuantitationLimitMeasure]), r.ResultDetectionQuantitationLimitUnit && units.add(r.ResultDetectionQuantitationLimitUnit));
           else unplaced++;
+          if (y !== null && exceeding.has(r.Id)) marked.push([when(r), y]);
         }
         const colour = COLOURS[i % COLOURS.length]!;
-        series.push({ label: name, colour, limit: false, points: values });
-        if (limits.length) series.push({ label: `${name}: below detection limit (at the limit)`, colour, limit: true, points: limits });
+        series.push({ label: name, colour, kind: 'values', points: values });
+        if (limits.length) series.push({ label: `${name}: below detection limit (at the limit)`, colour, kind: 'limit', points: limits });
       });
+      const lines = guidelineLines(compared, units);
+      for (const line of lines) {
+        const i = locations.indexOf(line.locationId);
+        const name = names.get(line.locationId) ?? `Location ${line.locationId}`;
+        series.push({ label: `${name}: guideline ${line.label}`, colour: COLOURS[i % COLOURS.length]!, kind: 'guideline', points: line.points.map(([d, v]) => [Date.parse(`${d}T12:00:00Z`) / 1000, v]) });
+      }
+      if (marked.length) series.push({ label: 'Exceeds a guideline', colour: EXCEEDS_COLOUR, kind: 'exceeds', points: marked });
       const bands = bandsOf(summaries.value, locations, units);
       const shaded = locations.flatMap((id, i) => (bands.has(id) ? [{ band: bands.get(id)!, colour: COLOURS[i % COLOURS.length]! }] : []));
       clear();
@@ -151,19 +180,29 @@ export function chartPanel(figure: HTMLElement, note: HTMLElement): ChartPanel {
         axes: [{}, { label: unit, size: 60 }],
         series: [
           { label: 'Date' },
-          ...series.map((s) => s.limit
-            ? { label: s.label, stroke: s.colour, width: 0, paths: () => null, points: { show: true, size: 9, width: 2, fill: '#ffffff', stroke: s.colour } }
-            : { label: s.label, stroke: s.colour, width: 1.5, spanGaps: true, points: { show: true, size: 4, fill: s.colour } }),
+          ...series.map((s): uPlot.Series => {
+            switch (s.kind) {
+              case 'limit': return { label: s.label, stroke: s.colour, width: 0, paths: () => null, points: { show: true, size: 9, width: 2, fill: '#ffffff', stroke: s.colour } };
+              // A bound holds from one comparison day to the next: a step, dashed so it is not read as results.
+              case 'guideline': return { label: s.label, stroke: s.colour, width: 2, dash: [8, 4], spanGaps: true, paths: uPlot.paths.stepped!({ align: 1 }), points: { show: false } };
+              case 'exceeds': return { label: s.label, stroke: s.colour, width: 0, paths: () => null, points: { show: true, size: 14, width: 2, fill: 'transparent', stroke: s.colour } };
+              case 'values': return { label: s.label, stroke: s.colour, width: 1.5, spanGaps: true, points: { show: true, size: 4, fill: s.colour } };
+            }
+          }),
         ],
       }, aligned(series), target);
-      figure.dataset['seriesLengths'] = series.map((s) => s.points.length).join(',');
+      const results = series.filter((s) => s.kind === 'values' || s.kind === 'limit');
+      figure.dataset['seriesLengths'] = results.map((s) => s.points.length).join(',');
+      figure.dataset['guidelines'] = lines.map((l) => `${l.locationId}:${l.guidelineId}:${l.bound}:${l.points.length}`).join(',');
+      figure.dataset['exceeding'] = String(marked.length);
       figure.dataset['unplaced'] = String(unplaced);
       figure.dataset['bands'] = locations.filter((id) => bands.has(id)).map((id) => `${id}:${bands.get(id)!.join('..')}`).join(',');
       const cut = page['@odata.nextLink'] ? ` Only the first ${fmt(MAX_ROWS)} results are drawn.` : '';
       const mixed = units.size > 1 ? ` Mixed units: ${unit}.` : '';
       const lost = unplaced ? ` ${fmt(unplaced)} result(s) with neither a value nor a detection limit are not drawn.` : '';
       const band = shaded.length ? ' Shaded: each location\'s 10th to 90th percentile over its whole record.' : '';
-      say(note, `${fmt(page.value.length)} results at ${locations.length} location(s); hollow markers are detection-limit results.${band}${mixed}${cut}${lost}`);
+      const guide = lines.length ? ` Dashed: the guidelines that apply, at each result's day (a bound computed from hardness or another input moves with it); ${fmt(marked.length)} result(s) ringed in red exceed one.` : '';
+      say(note, `${fmt(page.value.length)} results at ${locations.length} location(s); hollow markers are detection-limit results.${band}${guide}${mixed}${cut}${lost}`);
       target.append(h('p', { class: 'visually-hidden' }, `Chart of ${characteristic} in ${unit} over time.`));
     },
   };

@@ -17,6 +17,7 @@ const row = fc.record({
 });
 const some = (values: string[]) => fc.subarray(values, { maxLength: 2 });
 const selection: fc.Arbitrary<Selection> = fc.record({
+  view: fc.constantFrom('observations' as const, 'exceeds' as const),
   lists: fc.record({
     DOI: some(['d1', 'd2', 'd3']),
     CharacteristicName: some(['pH', 'Nitrate', "O'Brien index"]),

@@ -11,9 +11,9 @@ import { loadDownloads, showDatasetFiles } from './files-panel.js';
 import { EXCEEDANCES, facetCounts, loadCube, type Cube, type Facet } from './cube.js';
 import { byId, fmt, h, say } from './dom.js';
 import { facetsPanel } from './facets-panel.js';
-import { mapPanel, type MapLocation } from './map-panel.js';
+import { mapPanel, SHARE_CLASSES, type MapLocation, type Share } from './map-panel.js';
 import { previewPanel } from './preview-panel.js';
-import { emptySelection, filterText, LIST_FACETS, MAX_CHART_LOCATIONS, searchOfSelection, selectionFromSearch, type Selection } from './selection.js';
+import { emptySelection, filterText, LIST_FACETS, MAX_CHART_LOCATIONS, rowsOf, searchOfSelection, selectionFromSearch, VIEWS, type Selection } from './selection.js';
 import { takeAwayPanel } from './take-away-panel.js';
 import { PATHS } from '../http/paths.js';
 import type { Shape } from './shape.js';
@@ -82,10 +82,18 @@ async function boot(): Promise<void> {
   const watersheds = watershedPicker(byId<HTMLSelectElement>('watershed'), regions, (region) => change({ ...selection, region }));
   /** The exact count inside the drawn shape (the cube cannot cut by a polygon), for the selection it was asked for. */
   let shapeCount: { filter: string; total: number } | undefined;
+  /** The count of the comparisons the page shows when it shows them (the exceedances' cube gives it outside a shape). */
+  let viewCount: { key: string; total: number } | undefined;
+  const viewKey = (): string => JSON.stringify(rowsOf(selection));
+  const view = byId<HTMLSelectElement>('view');
+  view.addEventListener('change', () => change({ ...selection, view: VIEWS.find((v) => v === view.value) ?? 'observations' }));
   const chart = chartPanel(byId('chart'), byId('chart-note'));
   const preview = previewPanel(byId('preview'), showError);
   const takeAway = takeAwayPanel(byId('take-away'), showError);
   const chartPicker = byId<HTMLSelectElement>('chart-location');
+  byId('map-legend').replaceChildren(h('span', {}, 'Share of guideline comparisons that exceed:'),
+    ...SHARE_CLASSES.map(([, fill, label]) => h('span', { class: 'swatch' }, h('span', { class: 'dot', style: `background:${fill}` }), label)),
+    h('span', { class: 'swatch' }, h('span', { class: 'dot', style: 'background:#2563eb' }), 'none (or no guideline)'));
   // The exceedances' cube arrives after the page is usable: the facets gain their counts when it does. A
   // publication without comparisons (or an API that refuses them) leaves the facets as they are.
   let exceedances: Cube | undefined;
@@ -112,7 +120,11 @@ async function boot(): Promise<void> {
     const dois = [...counts.counts.DOI].filter(([doi, n]) => n > 0 && (selection.lists.DOI.length === 0 || selection.lists.DOI.includes(doi))).map(([doi]) => doi);
     // Inside a shape, the datasets are those of the matching locations (set when the map's locations arrive).
     if (!selection.shape) showDatasets(dois);
-    takeAway.show(filter, exact ?? counts.total);
+    view.value = selection.view;
+    const shown = selection.view === 'observations' ? exact ?? counts.total
+      : selection.view === 'exceeds' && exceeding && !selection.shape ? exceeding.total
+      : viewCount?.key === viewKey() ? viewCount.total : undefined;
+    takeAway.show(rowsOf(selection), shown);
     map.setArea(selection.region, selection.shape);
     watersheds.show(selection.region);
     renderChosen();
@@ -139,6 +151,17 @@ async function boot(): Promise<void> {
     renderCounts();
   }
 
+  /** The exact count of the comparisons shown, when the cubes cannot give it; then the take-away's total with it. */
+  async function countView(signal: AbortSignal): Promise<void> {
+    const key = viewKey();
+    if (selection.view === 'observations' || (selection.view === 'exceeds' && exceedances && !selection.shape) || viewCount?.key === key) return;
+    const { resource, filter } = rowsOf(selection);
+    const { value } = await getJson<{ value: number }>(`/${resource}${query({ $filter: filter, $count: 'true' })}`, signal);
+    if (signal.aborted) return;
+    viewCount = { key, total: value };
+    renderCounts();
+  }
+
   function renderChosen(): void {
     byId('chart-chosen').replaceChildren(...selection.locations.map((id) =>
       h('li', {}, names.get(id) ?? `Location ${id}`, ' ',
@@ -162,7 +185,23 @@ async function boot(): Promise<void> {
         say(byId('map-status'), `${fmt(rows.length)} matching locations${complete ? '' : ' (the first ones only)'}.`);
         renderChosen();
       }));
-      jobs.push(preview.show(filter, signal));
+      // After the locations (whose markers it colours): each location's share of exceedances under the filter, one
+      // groupby. A publication without comparisons, or a filter they cannot take, leaves the markers plain.
+      jobs.push(located.then(() => allRows<{ LocationId: number; Verdict: string; N: number }>(`/GuidelineComparisons${query({ $apply: 'groupby((LocationId,Verdict),aggregate($count as N))', $filter: filter, $top: '10000' })}`, signal, 5))
+        .then(({ rows }) => {
+          const shares = new Map<number, Share>();
+          for (const r of rows) {
+            const s = shares.get(r.LocationId) ?? { exceeds: 0, total: 0 };
+            shares.set(r.LocationId, { exceeds: s.exceeds + (r.Verdict === 'exceeds' ? r.N : 0), total: s.total + r.N });
+          }
+          if (signal.aborted) return;
+          map.setShares(shares);
+          byId('map-legend').hidden = ![...shares.values()].some((s) => s.exceeds > 0);
+        }, (err: unknown) => {
+          if (signal.aborted || !(err instanceof ApiProblem) || (err.status !== 400 && err.status !== 404)) throw err;
+        }));
+      jobs.push(preview.show(rowsOf(selection), signal));
+      jobs.push(countView(signal));
       // The datasets to credit and their rows, as the API cites the same filter.
       jobs.push(loadCitation(filter, signal).then((citation) => showCitations(byId('citations'), filter, citation, datasets)));
       jobs.push(countShape(signal));

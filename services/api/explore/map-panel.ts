@@ -3,7 +3,8 @@
  * vectors from what the API serves, so it works with no tile server; a raster tile layer below them when the
  * operator sets EXPLORE_TILE_URL. Matching locations are circle markers on one canvas (thousands draw smoothly).
  * Clicking one shows its name, ID, type and its observation count under the current filters, and picks it for the
- * chart; clicking a region's outline selects that region; a polygon can be drawn (draw-shape.ts).
+ * chart; clicking a region's outline selects that region; a polygon can be drawn (draw-shape.ts). A location with
+ * exceedances under the filters is filled by its share of them among its guideline comparisons (issue 45).
  */
 import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
@@ -27,10 +28,26 @@ export interface MapConfig {
   readonly tileAttribution?: string;
 }
 
+/** A location's guideline comparisons under the filters: how many, and how many exceed. */
+export interface Share {
+  readonly exceeds: number;
+  readonly total: number;
+}
+
+/** Fills by share of exceedances, upper bounds of each class; no exceedance keeps the plain marker. */
+export const SHARE_CLASSES: readonly (readonly [upTo: number, fill: string, label: string])[] = [
+  [0.1, '#facc15', 'up to 10 %'],
+  [0.25, '#f97316', '10–25 %'],
+  [0.5, '#dc2626', '25–50 %'],
+  [1, '#7f1d1d', 'over 50 %'],
+];
+
 export interface MapPanel {
   /** `characteristics`: the ones chosen (none: all), whose summaries a location's popup shows. */
   show(locations: readonly MapLocation[], chosen: readonly number[], filter: string, characteristics?: readonly string[]): void;
   setChosen(chosen: readonly number[]): void;
+  /** Each shown location's comparisons under the filter the locations were shown for. */
+  setShares(shares: ReadonlyMap<number, Share>): void;
   /** The selection's region (its outline highlighted) and drawn shape. */
   setArea(region: string | null, shape: Shape | null): void;
 }
@@ -67,9 +84,22 @@ export function mapPanel(el: HTMLElement, config: MapConfig, boundaries: { provi
   let chosen = new Set<number>();
   let filter = '';
   let characteristics: readonly string[] = [];
+  let shares: ReadonlyMap<number, Share> = new Map();
 
-  const style = (id: number): L.CircleMarkerOptions =>
-    chosen.has(id) ? { radius: 7, color: '#111827', weight: 2, fillColor: '#f59e0b', fillOpacity: 1 } : { radius: 4, color: '#1e3a8a', weight: 1, fillColor: '#2563eb', fillOpacity: 0.8 };
+  const fillOf = (id: number): string | undefined => {
+    const s = shares.get(id);
+    if (!s || s.exceeds === 0) return undefined;
+    return SHARE_CLASSES.find(([upTo]) => s.exceeds / s.total <= upTo)![1];
+  };
+  const style = (id: number): L.CircleMarkerOptions => {
+    if (chosen.has(id)) return { radius: 7, color: '#111827', weight: 2, fillColor: '#f59e0b', fillOpacity: 1 };
+    const fill = fillOf(id);
+    return fill ? { radius: 5, color: '#111827', weight: 1, fillColor: fill, fillOpacity: 0.9 } : { radius: 4, color: '#1e3a8a', weight: 1, fillColor: '#2563eb', fillOpacity: 0.8 };
+  };
+  const shareText = (id: number): string => {
+    const s = shares.get(id);
+    return s ? `: ${fmt(s.exceeds)} of ${fmt(s.total)} guideline comparisons exceed` : '';
+  };
 
   async function popupFor(loc: MapLocation, marker: L.CircleMarker): Promise<void> {
     const count = h('span', {}, 'counting…');
@@ -94,6 +124,8 @@ export function mapPanel(el: HTMLElement, config: MapConfig, boundaries: { provi
       filter = currentFilter;
       characteristics = chosenCharacteristics;
       chosen = new Set(picked);
+      shares = new Map();
+      delete el.dataset['shares'];
       points.remove();
       markers.clear();
       // Frame first, then add every marker at once: one projection and one canvas redraw, not one per marker.
@@ -106,7 +138,10 @@ export function mapPanel(el: HTMLElement, config: MapConfig, boundaries: { provi
       }
       // One tooltip and one click handler for the group: thousands of per-marker ones cost more than the drawing.
       points = L.featureGroup([...markers.values()])
-        .bindTooltip((layer) => locationOf.get(layer)?.Name ?? '')
+        .bindTooltip((layer) => {
+          const loc = locationOf.get(layer);
+          return loc ? `${loc.Name}${shareText(loc.Id)}` : '';
+        })
         .on('click', (e) => {
           const loc = locationOf.get(e.propagatedFrom as L.Layer);
           if (!loc || shape.drawing()) return;
@@ -121,6 +156,12 @@ export function mapPanel(el: HTMLElement, config: MapConfig, boundaries: { provi
     setChosen(picked) {
       chosen = new Set(picked);
       refreshStyles();
+    },
+    setShares(next) {
+      shares = new Map([...next].filter(([id]) => markers.has(id)));
+      refreshStyles();
+      // What the test reads: each coloured location's exceedances of its comparisons.
+      el.dataset['shares'] = [...shares].filter(([, s]) => s.exceeds > 0).map(([id, s]) => `${id}:${s.exceeds}/${s.total}`).join(',');
     },
     setArea(picked, drawn) {
       region = picked;

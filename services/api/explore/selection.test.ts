@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseFilter } from '../odata/parse-filter.js';
-import { emptySelection, filterText, searchOfSelection, selectionFromSearch, toggled } from './selection.js';
+import { emptySelection, filterText, rowsOf, searchOfSelection, selectionFromSearch, toggled } from './selection.js';
 
 describe('selection', () => {
   const chosen = {
@@ -31,6 +31,16 @@ describe('selection', () => {
   it('ignores what it cannot use in a hand-edited URL', () => {
     const s = selectionFromSearch('?YearFrom=20x5&YearTo=&LocationId=-3&LocationId=abc&LocationId=1&LocationId=2&LocationId=3&LocationId=4&LocationId=5&pH=1');
     expect(s).toEqual({ ...emptySelection(), locations: [1, 2, 3, 4] });
+  });
+
+  it('shows observations, their guideline comparisons, or exceedances only: the view is in the URL and names the rows', () => {
+    expect(rowsOf(chosen)).toEqual({ resource: 'Observations', filter: filterText(chosen) });
+    const exceeds = { ...chosen, view: 'exceeds' as const };
+    expect(selectionFromSearch(searchOfSelection(exceeds))).toEqual(exceeds);
+    expect(rowsOf(exceeds)).toEqual({ resource: 'GuidelineComparisons', filter: `${filterText(chosen)} and Verdict eq 'exceeds'` });
+    expect(rowsOf({ ...emptySelection(), view: 'exceeds' }).filter).toBe("Verdict eq 'exceeds'");
+    expect(rowsOf({ ...emptySelection(), view: 'comparisons' })).toEqual({ resource: 'GuidelineComparisons', filter: '' });
+    expect(selectionFromSearch('?view=everything').view).toBe('observations');
   });
 
   it('toggles a value on and off', () => {

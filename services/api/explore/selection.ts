@@ -10,7 +10,15 @@ import { parseShape, shapeFilter, shapeParam, type Shape } from './shape.js';
 export const LIST_FACETS = ['DOI', 'CharacteristicName', 'ActivityMediaName', 'ActivityGroupType', 'MonitoringLocationType'] as const;
 export type ListFacet = (typeof LIST_FACETS)[number];
 
+/**
+ * Which rows the page shows and takes away: the observations, their guideline comparisons (each with its Verdict and
+ * the Reason of an indeterminate one), or only the comparisons that exceed (issue 45).
+ */
+export const VIEWS = ['observations', 'comparisons', 'exceeds'] as const;
+export type View = (typeof VIEWS)[number];
+
 export interface Selection {
+  readonly view: View;
   readonly lists: Readonly<Record<ListFacet, readonly string[]>>;
   /** One region at a time: regions nest and overlap (a hub spans provinces), so counts stay exact sums. */
   readonly region: string | null;
@@ -25,7 +33,7 @@ export interface Selection {
 export const MAX_CHART_LOCATIONS = 4;
 
 export function emptySelection(): Selection {
-  return { lists: { DOI: [], CharacteristicName: [], ActivityMediaName: [], ActivityGroupType: [], MonitoringLocationType: [] }, region: null, yearFrom: null, yearTo: null, locations: [], shape: null };
+  return { view: 'observations', lists: { DOI: [], CharacteristicName: [], ActivityMediaName: [], ActivityGroupType: [], MonitoringLocationType: [] }, region: null, yearFrom: null, yearTo: null, locations: [], shape: null };
 }
 
 const year = (v: string | null): number | null => (v !== null && /^\d{4}$/.test(v) ? Number(v) : null);
@@ -34,7 +42,8 @@ export function selectionFromSearch(search: string): Selection {
   const p = new URLSearchParams(search);
   const lists = Object.fromEntries(LIST_FACETS.map((f) => [f, [...new Set(p.getAll(f).filter(Boolean))]])) as Record<ListFacet, string[]>;
   const locations = p.getAll('LocationId').map(Number).filter((n) => Number.isSafeInteger(n) && n > 0).slice(0, MAX_CHART_LOCATIONS);
-  return { lists, region: p.get('RegionId') || null, yearFrom: year(p.get('YearFrom')), yearTo: year(p.get('YearTo')), locations, shape: parseShape(p.get('shape')) };
+  const view = VIEWS.find((v) => v === p.get('view')) ?? 'observations';
+  return { view, lists, region: p.get('RegionId') || null, yearFrom: year(p.get('YearFrom')), yearTo: year(p.get('YearTo')), locations, shape: parseShape(p.get('shape')) };
 }
 
 export function searchOfSelection(s: Selection): string {
@@ -45,6 +54,7 @@ export function searchOfSelection(s: Selection): string {
   if (s.yearTo !== null) p.set('YearTo', String(s.yearTo));
   for (const id of s.locations) p.append('LocationId', String(id));
   if (s.shape) p.set('shape', shapeParam(s.shape));
+  if (s.view !== 'observations') p.set('view', s.view);
   const text = p.toString();
   return text ? `?${text}` : '';
 }
@@ -69,6 +79,18 @@ export function filterText(s: Selection): string {
 
 /** `base and extra`, either possibly empty. */
 export const andFilter = (base: string, extra: string): string => (base && extra ? `${base} and ${extra}` : base || extra);
+
+export interface Rows {
+  readonly resource: 'Observations' | 'GuidelineComparisons';
+  readonly filter: string;
+}
+
+/** The resource and `$filter` of the rows the preview shows and the take-away downloads: exactly what is seen. */
+export function rowsOf(s: Selection): Rows {
+  const filter = filterText(s);
+  if (s.view === 'observations') return { resource: 'Observations', filter };
+  return { resource: 'GuidelineComparisons', filter: s.view === 'exceeds' ? andFilter(filter, "Verdict eq 'exceeds'") : filter };
+}
 
 export function toggled(s: Selection, facet: ListFacet, value: string, on: boolean): Selection {
   const current = s.lists[facet].filter((v) => v !== value);

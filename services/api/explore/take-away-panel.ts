@@ -8,6 +8,7 @@
 import { PATHS } from '../http/paths.js';
 import { apiGet, PIN_PARAM, servedPublication } from './api.js';
 import { fmt, say } from './dom.js';
+import type { Rows } from './selection.js';
 import { snippet, SNIPPET_TITLES, type SnippetLanguage } from './snippets.js';
 
 const PAGE_ROWS = 10_000;
@@ -46,8 +47,11 @@ function save(parts: BlobPart[], name: string): void {
 }
 
 export interface TakeAwayPanel {
-  show(filter: string, total: number): void;
+  /** What the page shows (its resource and filter: the take-away is exactly that) and how many rows, once counted. */
+  show(rows: Rows, total: number | undefined): void;
 }
+
+const FILE_NAMES: Readonly<Record<Rows['resource'], string>> = { Observations: 'tributary-observations.csv', GuidelineComparisons: 'tributary-guideline-comparisons.csv' };
 
 export function takeAwayPanel(root: HTMLElement, onError: (err: unknown) => void): TakeAwayPanel {
   const button = root.querySelector<HTMLButtonElement>('button.download')!;
@@ -57,6 +61,7 @@ export function takeAwayPanel(root: HTMLElement, onError: (err: unknown) => void
   const code = root.querySelector<HTMLElement>('pre.snippet code')!;
   const copy = root.querySelector<HTMLButtonElement>('button.copy')!;
   let filter = '';
+  let resource: Rows['resource'] = 'Observations';
   let total = 0;
   let running: AbortController | undefined;
 
@@ -71,7 +76,7 @@ export function takeAwayPanel(root: HTMLElement, onError: (err: unknown) => void
     }
   });
   language.replaceChildren(...Object.entries(SNIPPET_TITLES).map(([value, text]) => new Option(text, value)));
-  const collectionUrl = () => `${location.origin}/v1/odata/v4/Observations`;
+  const collectionUrl = () => `${location.origin}${PATHS.odata}/${resource}`;
   const renderSnippet = () => void (code.textContent = snippet(language.value as SnippetLanguage, collectionUrl(), filter));
   language.addEventListener('change', renderSnippet);
   copy.addEventListener('click', async () => {
@@ -104,7 +109,8 @@ export function takeAwayPanel(root: HTMLElement, onError: (err: unknown) => void
     say(status, 'Fetching the first page…');
     try {
       const started = performance.now();
-      let res = await apiGet(`/Observations?${params.toString().replaceAll('+', '%20')}`, { accept: 'text/csv', signal: controller.signal });
+      const name = FILE_NAMES[resource];
+      let res = await apiGet(`/${resource}?${params.toString().replaceAll('+', '%20')}`, { accept: 'text/csv', signal: controller.signal });
       let text = await res.text();
       const parts = [text];
       let rows = countRows(text) - 1;
@@ -121,9 +127,9 @@ export function takeAwayPanel(root: HTMLElement, onError: (err: unknown) => void
         rows += countRows(body);
         next = nextLink(res);
       }
-      save(parts, 'tributary-observations.csv');
+      save(parts, name);
       root.dataset['downloadedRows'] = String(rows);
-      say(status, `Downloaded ${fmt(rows)} rows as tributary-observations.csv.`);
+      say(status, `Downloaded ${fmt(rows)} rows as ${name}.`);
     } catch (err) {
       if (!controller.signal.aborted) onError(err);
       say(status, 'The download stopped; see the message above.', 'error');
@@ -134,20 +140,23 @@ export function takeAwayPanel(root: HTMLElement, onError: (err: unknown) => void
   button.addEventListener('click', () => void download());
 
   return {
-    show(f, t) {
+    show(rows, t) {
+      const f = rows.filter;
       filter = f;
-      total = t;
-      button.textContent = `Download CSV (${fmt(t)} rows)`;
+      resource = rows.resource;
+      total = t ?? 0;
+      const counted = t === undefined ? 'counting…' : `${fmt(t)} rows`;
+      button.textContent = `Download CSV (${counted})`;
       for (const a of exports) {
         const format = a.dataset['format']!;
         const params = new URLSearchParams({ ...(f ? { $filter: f } : {}), $format: format });
-        a.href = `${PATHS.export}/Observations?${params.toString().replaceAll('+', '%20')}`;
-        a.textContent = `${format === 'parquet' ? 'Parquet' : 'CSV'} (${fmt(t)} rows)`;
+        a.href = `${PATHS.export}/${resource}?${params.toString().replaceAll('+', '%20')}`;
+        a.textContent = `${format === 'parquet' ? 'Parquet' : 'CSV'} (${counted})`;
       }
       // The rows the page shows, from the publication they were read from (every answer names it).
       const publication = servedPublication();
       const params = new URLSearchParams({ ...(f ? { $filter: f } : {}), ...(publication ? { [PIN_PARAM]: publication } : {}) });
-      pinned.href = `${location.origin}${PATHS.odata}/Observations?${params.toString().replaceAll('+', '%20')}`;
+      pinned.href = `${location.origin}${PATHS.odata}/${resource}?${params.toString().replaceAll('+', '%20')}`;
       renderSnippet();
     },
   };

@@ -278,11 +278,54 @@ describe('the explorer page in Chromium', () => {
     const legend = await page.$$eval('#chart .u-legend .u-series', (s) => s.map((e) => e.textContent ?? ''));
     expect(legend.some((l) => l.includes('below detection limit'))).toBe(true);
     const limits = rows.filter((r) => r.ResultValue === null && charted.includes(r.LocationId)).length;
-    const series = legend.filter((l) => !l.startsWith('Date')); // the x series, when the legend lists it
+    // The x series, when the legend lists it, and the guidelines and exceedance rings drawn after the results.
+    const series = legend.filter((l) => !l.startsWith('Date') && !l.includes(': guideline ') && l !== 'Exceeds a guideline');
     const limitLengths = series.map((l, i) => (l.includes('below detection limit') ? lengths[i]! : 0)).reduce((a, b) => a + b, 0);
     expect(series).toHaveLength(lengths.length);
     expect(limitLengths + unplaced).toBe(limits);
     expect(await page.textContent('#chart .u-title')).toBe(characteristic);
+  });
+
+  it('charts the guidelines that apply to the charted results, day by day as their bounds move, and rings each result that exceeds one', async () => {
+    type Comparison = { ObservationId: number; GuidelineId: number; ActivityStartDate: string; ResultUnit: string | null; GuidelineLower: number | null; GuidelineUpper: number | null; Verdict: string };
+    const groups = (await get<{ value: { LocationId: number; CharacteristicName: string; GuidelineId: number; GuidelineUpper: number | null; N: number }[] }>(
+      `/GuidelineComparisons?$apply=${encodeURIComponent("filter(Verdict eq 'exceeds')/groupby((LocationId,CharacteristicName,GuidelineId,GuidelineUpper),aggregate($count as N))")}&$top=10000`)).value;
+    expect(groups.length).toBeGreaterThan(0);
+    // A location whose bound moves (several values of one guideline) when the fixture has one: its line must move too.
+    const key = (g: (typeof groups)[number]) => `${g.LocationId}|${g.CharacteristicName}|${g.GuidelineId}`;
+    const values = new Map<string, number>();
+    for (const g of groups) values.set(key(g), (values.get(key(g)) ?? 0) + 1);
+    const chosen = groups.find((g) => values.get(key(g))! > 1) ?? groups[0]!;
+    const { LocationId: location, CharacteristicName: characteristic } = chosen;
+    const of = `CharacteristicName eq ${q(characteristic)} and LocationId eq ${location}`;
+    const observations = (await get<{ value: { Id: number; ResultValue: number | null; ResultUnit: string | null; ResultDetectionQuantitationLimitMeasure: number | null; ResultDetectionQuantitationLimitUnit: string | null }[] }>(
+      `/Observations?$select=Id,ResultValue,ResultUnit,ResultDetectionQuantitationLimitMeasure,ResultDetectionQuantitationLimitUnit&$top=10000&$filter=${encodeURIComponent(of)}`)).value;
+    const comparisons = (await get<{ value: Comparison[] }>(`/GuidelineComparisons?$top=10000&$filter=${encodeURIComponent(of)}`)).value;
+
+    await page.goto(`${api.origin}/explore?CharacteristicName=${encodeURIComponent(characteristic)}&LocationId=${location}`);
+    await settled();
+    await page.waitForSelector('#chart[data-exceeding]');
+
+    // Expected from the rows themselves: every observation placed on the chart (a value or a limit) with an exceeds verdict is ringed…
+    const placed = new Map(observations.filter((o) => o.ResultValue !== null || o.ResultDetectionQuantitationLimitMeasure !== null).map((o) => [o.Id, o]));
+    const ringed = new Set(comparisons.filter((c) => c.Verdict === 'exceeds' && placed.has(c.ObservationId)).map((c) => c.ObservationId));
+    expect(ringed.size).toBeGreaterThan(0);
+    expect(Number(await page.getAttribute('#chart', 'data-exceeding'))).toBe(ringed.size);
+    // …and each guideline bound in a unit of the charted results is a line through each day it was compared on.
+    const units = new Set([...placed.values()].map((o) => (o.ResultValue !== null ? o.ResultUnit : o.ResultDetectionQuantitationLimitUnit)).filter((u): u is string => u !== null));
+    const days = new Map<string, Set<string>>();
+    for (const c of comparisons)
+      for (const [bound, v] of [['lower', c.GuidelineLower], ['upper', c.GuidelineUpper]] as const)
+        if (v !== null && c.ResultUnit !== null && units.has(c.ResultUnit) && placed.has(c.ObservationId)) {
+          const k = `${location}:${c.GuidelineId}:${bound}`;
+          days.set(k, (days.get(k) ?? new Set()).add(c.ActivityStartDate));
+        }
+    const drawn = (await page.getAttribute('#chart', 'data-guidelines'))!.split(',').filter(Boolean);
+    expect(Object.fromEntries(drawn.map((d) => [d.slice(0, d.lastIndexOf(':')), Number(d.slice(d.lastIndexOf(':') + 1))]))).toEqual(Object.fromEntries([...days].map(([k, d]) => [k, d.size])));
+    const legend = await page.$$eval('#chart .u-legend .u-series', (s) => s.map((e) => e.textContent ?? ''));
+    expect(legend.filter((l) => l.includes(': guideline '))).toHaveLength(drawn.length);
+    expect(legend.some((l) => l.includes('Exceeds a guideline'))).toBe(true);
+    expect(await page.textContent('#chart-note')).toContain('exceed');
   });
 
   it('downloads the selection as CSV: one page at once, a large one after saying rows and time', async () => {
@@ -371,6 +414,81 @@ describe('the explorer page in Chromium', () => {
     const r = (await page.textContent('#take-away pre.snippet code'))!;
     expect(r).toContain('`$filter` = "CharacteristicName eq \'pH\' and RegionId eq \'admin.4.ca.ab\'"');
     expect(r).toContain('resp_link_url(resp, "next")');
+  });
+
+  it('filters to exceedances only: the preview, download, pinned link and snippets all follow GuidelineComparisons with Verdict eq exceeds', async () => {
+    const byCharacteristic = (await get<{ value: { CharacteristicName: string; N: number }[] }>(
+      `/GuidelineComparisons?$apply=${encodeURIComponent("filter(Verdict eq 'exceeds')/groupby((CharacteristicName),aggregate($count as N))")}`)).value;
+    const { CharacteristicName: characteristic } = byCharacteristic.filter((r) => r.N <= 10_000).sort((a, b) => b.N - a.N)[0]!;
+    const shown = and(`CharacteristicName eq ${q(characteristic)}`, "Verdict eq 'exceeds'");
+    const expected = await count(shown, 'GuidelineComparisons');
+    expect(expected).toBeGreaterThan(0);
+    await page.goto(`${api.origin}/explore?CharacteristicName=${encodeURIComponent(characteristic)}`);
+    await settled();
+    await page.selectOption('#view', 'exceeds');
+    await settled();
+    expect(new URL(page.url()).searchParams.get('view')).toBe('exceeds');
+    await page.waitForFunction(() => !/counting/.test(document.querySelector('#take-away button.download')?.textContent ?? 'counting'));
+
+    const verdicts = await page.$$eval('#preview td[data-column="Verdict"]', (tds) => tds.map((td) => td.textContent));
+    expect(verdicts.length).toBe(Math.min(expected, 20));
+    expect(new Set(verdicts)).toEqual(new Set(['exceeds']));
+    const pinned = new URL((await page.getAttribute('#take-away a.pinned', 'href'))!);
+    expect(pinned.pathname).toBe('/v1/odata/v4/GuidelineComparisons');
+    expect(pinned.searchParams.get('$filter')).toBe(shown);
+    expect(await page.textContent('#take-away button.download')).toContain(expected.toLocaleString('en'));
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#take-away button.download')]);
+    expect(download.suggestedFilename()).toBe('tributary-guideline-comparisons.csv');
+    const text = readFileSync((await download.path())!, 'utf8');
+    expect(text.split('\n')[0]).toContain('Verdict');
+    expect(csvRows(text)).toBe(expected);
+    await page.selectOption('#take-away select.language', 'python');
+    const code = (await page.textContent('#take-away pre.snippet code'))!;
+    const work = mkdtempSync(join(dir, 'exceeds-python-'));
+    writeFileSync(join(work, 'snippet.py'), code);
+    const { stdout } = await promisify(execFile)('python3', ['snippet.py'], { cwd: work, env: { ...process.env, TRIBUTARY_API_KEY: KEY }, encoding: 'utf8', timeout: 60_000 });
+    expect(stdout.trim()).toBe(`${expected} rows written to observations.csv`);
+    expect(readFileSync(join(work, 'observations.csv'), 'utf8')).toBe(text);
+
+    // Every comparison, with the reason of an indeterminate one, exactly as the API pages them.
+    await page.selectOption('#view', 'comparisons');
+    await settled();
+    const headers = await page.$$eval('#preview th', (ths) => ths.map((th) => th.textContent));
+    expect(headers).toEqual(expect.arrayContaining(['Verdict', 'Reason', 'GuidelineUpper']));
+    const first = (await get<{ value: { Verdict: string; Reason: string | null }[] }>(`/GuidelineComparisons?$select=Verdict,Reason&$top=20&$filter=${encodeURIComponent(`CharacteristicName eq ${q(characteristic)}`)}`)).value;
+    const cells = await page.$$eval('#preview tbody tr', (trs) => trs.map((tr) => [tr.querySelector('[data-column="Verdict"]')!.textContent, tr.querySelector('[data-column="Reason"]')!.textContent]));
+    expect(cells).toEqual(first.map((r) => [r.Verdict, r.Reason ?? '—']));
+    await page.selectOption('#view', 'observations');
+    await settled();
+  });
+
+  it('colours each location by its share of exceedances under the filter, from one groupby of its comparisons', async () => {
+    const characteristic = (await get<{ value: { CharacteristicName: string; N: number }[] }>(
+      `/GuidelineComparisons?$apply=${encodeURIComponent("filter(Verdict eq 'exceeds')/groupby((CharacteristicName),aggregate($count as N))")}`)).value.sort((a, b) => b.N - a.N)[0]!.CharacteristicName;
+    const filter = `CharacteristicName eq ${q(characteristic)}`;
+    const asked: string[] = [];
+    const listen = (r: { url: () => string }) => void (r.url().includes('/GuidelineComparisons?') && asked.push(decodeURIComponent(r.url())));
+    page.on('request', listen);
+    await page.goto(`${api.origin}/explore?CharacteristicName=${encodeURIComponent(characteristic)}`);
+    await settled();
+    page.off('request', listen);
+    // Expected from the comparisons' own rows, counted here (not from the API's groupby).
+    const rows: { LocationId: number; Verdict: string }[] = [];
+    for (let next: string | undefined = `/GuidelineComparisons?$select=LocationId,Verdict&$top=10000&$filter=${encodeURIComponent(filter)}`; next;) {
+      const got: { value: typeof rows; '@odata.nextLink'?: string } = await get(next);
+      rows.push(...got.value);
+      next = got['@odata.nextLink']?.replace(/^.*\/v1\/odata\/v4/, '');
+    }
+    const byLocation = new Map<number, [number, number]>();
+    for (const r of rows) {
+      const [e, n] = byLocation.get(r.LocationId) ?? [0, 0];
+      byLocation.set(r.LocationId, [e + (r.Verdict === 'exceeds' ? 1 : 0), n + 1]);
+    }
+    const expected = [...byLocation].filter(([, [e]]) => e > 0).map(([id, [e, n]]) => `${id}:${e}/${n}`).sort();
+    expect(expected.length).toBeGreaterThan(0);
+    expect((await page.getAttribute('#map', 'data-shares'))!.split(',').sort()).toEqual(expected);
+    expect(await page.isVisible('#map-legend')).toBe(true);
+    expect(asked.filter((u) => u.includes('groupby((LocationId,Verdict)'))).toHaveLength(1);
   });
 
   it('offers a link to the selection pinned to the publication its rows came from, which answers the same count', async () => {

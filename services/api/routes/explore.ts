@@ -93,6 +93,12 @@ function page(config: { tileUrl?: string; tileAttribution?: string; bulkNeedsKey
     <details id="filters" open>
       <summary><h2>Filters</h2> <span id="filters-chosen"></span></summary>
       <p id="facets-note" class="status" hidden>Inside a drawn shape the total above is counted exactly; the counts beside each filter are not cut to the shape.</p>
+      <p id="view-line"><label for="view">Show</label>
+        <select id="view">
+          <option value="observations">Observations</option>
+          <option value="comparisons">Guideline comparisons (verdict and reason)</option>
+          <option value="exceeds">Exceedances only</option>
+        </select></p>
       <form id="facets"></form>
       <button type="button" id="clear">Clear all filters</button>
     </details>
@@ -110,6 +116,7 @@ function page(config: { tileUrl?: string; tileAttribution?: string; bulkNeedsKey
       </div>
       <p id="shape-status" class="status" role="status"></p>
       <p id="map-status" class="status" role="status"></p>
+      <p id="map-legend" class="status" hidden></p>
     </section>
     <section id="chart-section" aria-labelledby="chart-title">
       <h2 id="chart-title">Values over time</h2>
