@@ -58,8 +58,8 @@ function expectLocation(g: Graph, id: string, l: Record<string, unknown>, withDa
   expect(dataset.o).toBe(`https://doi.org/${String(l['DOI'])}`);
   expect(g.objects(dataset.o, RDF_TYPE).map((t) => t.o)).toContain(SCHEMA('Dataset'));
   expect(g.objects(dataset.o, SCHEMA('name')).map((t) => t.o)).toContain(l['DatasetName']);
-  // Its files: one download per format (pages of one dataset merged into one graph repeat the same two).
-  expect(new Set(g.objects(dataset.o, SCHEMA('distribution')).map((d) => g.one(d.o, SCHEMA('contentUrl')).o)).size).toBe(2);
+  // Its files: one download per format (pages of one dataset merged into one graph repeat the same three: Records as Parquet and CSV, and its guideline comparisons as Parquet).
+  expect(new Set(g.objects(dataset.o, SCHEMA('distribution')).map((d) => g.one(d.o, SCHEMA('contentUrl')).o)).size).toBe(3);
   if (withDates) expect(g.one(id, SCHEMA('temporalCoverage')).o).toBe(l['span']);
 }
 
