@@ -277,6 +277,29 @@ function checkRanges(e: Expr, wholeValue: boolean): void {
   }
 }
 
+/**
+ * The sub-expressions whose values make up `e` (an `if`'s arms, not its conditions): the one walk of the tree that
+ * inputsOf and guideline-sql.ts's clamps share.
+ */
+export function valueChildren(e: Expr): readonly Expr[] {
+  switch (e.kind) {
+    case 'number':
+    case 'input':
+    case 'null':
+      return [];
+    case 'negate':
+      return [e.arg];
+    case 'binary':
+      return [e.left, e.right];
+    case 'call':
+      return e.args;
+    case 'range':
+      return [e.lo, e.hi];
+    case 'if':
+      return [...e.branches.map((b) => b.then), ...(e.otherwise ? [e.otherwise] : [])];
+  }
+}
+
 /** The inputs an expression reads, in first-use order. */
 export function inputsOf(e: Expr): InputName[] {
   const seen = new Set<InputName>();
@@ -295,34 +318,14 @@ export function inputsOf(e: Expr): InputName[] {
     }
   };
   const visit = (x: Expr): void => {
-    switch (x.kind) {
-      case 'number':
-      case 'null':
-        return;
-      case 'input':
-        seen.add(x.name);
-        return;
-      case 'negate':
-        return visit(x.arg);
-      case 'binary':
-        visit(x.left);
-        visit(x.right);
-        return;
-      case 'call':
-        x.args.forEach(visit);
-        return;
-      case 'range':
-        visit(x.lo);
-        visit(x.hi);
-        return;
-      case 'if':
-        for (const b of x.branches) {
-          visitCond(b.when);
-          visit(b.then);
-        }
-        if (x.otherwise) visit(x.otherwise);
-        return;
+    if (x.kind === 'input') seen.add(x.name);
+    if (x.kind !== 'if') return valueChildren(x).forEach(visit);
+    // A condition reads its inputs before the arm it chooses.
+    for (const b of x.branches) {
+      visitCond(b.when);
+      visit(b.then);
     }
+    if (x.otherwise) visit(x.otherwise);
   };
   visit(e);
   return [...seen];

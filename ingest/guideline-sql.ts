@@ -1,4 +1,4 @@
-import type { Cond, Expr, InputName } from './guideline-expression.js';
+import { valueChildren, type Cond, type Expr, type InputName } from './guideline-expression.js';
 import { literal } from './sql.js';
 
 /**
@@ -120,42 +120,19 @@ function end(e: Expr, which: 'lo' | 'hi'): string {
 function clampsOf(e: Expr, units: Readonly<Partial<Record<InputName, string>>>): string[] {
   const out: string[] = [];
   const visit = (x: Expr): void => {
-    switch (x.kind) {
-      case 'number':
-      case 'input':
-      case 'null':
-        return;
-      case 'negate':
-        return visit(x.arg);
-      case 'binary':
-        visit(x.left);
-        visit(x.right);
-        return;
-      case 'range':
-        visit(x.lo);
-        visit(x.hi);
-        return;
-      case 'if':
-        for (const b of x.branches) visit(b.then);
-        if (x.otherwise) visit(x.otherwise);
-        return;
-      case 'call': {
-        if (x.fn === 'max' || x.fn === 'min') {
-          const constant = x.args.find((a) => a.kind === 'number');
-          const other = x.args.find((a) => a !== constant);
-          const input = other && peelClamps(other);
-          if (constant?.kind === 'number' && input) {
-            const col = inputColumn(input);
-            const unit = units[input] ? ` ${units[input]}` : '';
-            const [cmp, side] = x.fn === 'min' ? ['>', 'above'] : ['<', 'below'];
-            const text = (v: string) => `${literal(`${input} `)} || ${v} || ${literal(`${unit} is ${side} the formula's calibrated range: ${String(constant.value)}${unit} used`)}`;
-            out.push(`CASE WHEN ${col} ${cmp} ${numberSql(constant.value)} THEN ${text(`CAST(round(${col}, 4) AS VARCHAR)`)} END`);
-          }
-        }
-        x.args.forEach(visit);
-        return;
+    if (x.kind === 'call' && (x.fn === 'max' || x.fn === 'min')) {
+      const constant = x.args.find((a) => a.kind === 'number');
+      const other = x.args.find((a) => a !== constant);
+      const input = other && peelClamps(other);
+      if (constant?.kind === 'number' && input) {
+        const col = inputColumn(input);
+        const unit = units[input] ? ` ${units[input]}` : '';
+        const [cmp, side] = x.fn === 'min' ? ['>', 'above'] : ['<', 'below'];
+        const text = (v: string) => `${literal(`${input} `)} || ${v} || ${literal(`${unit} is ${side} the formula's calibrated range: ${String(constant.value)}${unit} used`)}`;
+        out.push(`CASE WHEN ${col} ${cmp} ${numberSql(constant.value)} THEN ${text(`CAST(round(${col}, 4) AS VARCHAR)`)} END`);
       }
     }
+    valueChildren(x).forEach(visit);
   };
   visit(e);
   return out;
