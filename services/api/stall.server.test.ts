@@ -165,15 +165,18 @@ describe('a stalled page reader made DuckDB spin a core (issue 37 item 2)', () =
     const api = await start(defaults.STREAM_STALL_MS);
     const clients = await Promise.all([0, 1, 2, 3, 4, 5, 6, 7].map((i) => stalledClient(api.port, PAGE(i), KEYS[i >> 1]!)));
     await until(() => api.gate.running === 0 && api.gate.parked === clients.length);
-    // The measure is the CPU the whole process spends over a stretch of wall time in which nothing but the stall
-    // happens: a DuckDB thread polling for tasks shows as a core.
-    const window = 3000;
-    const cpu0 = process.cpuUsage();
-    const wall0 = performance.now();
-    await new Promise((r) => setTimeout(r, window));
-    const { user, system } = process.cpuUsage(cpu0);
-    const share = (user + system) / 1000 / (performance.now() - wall0);
-    expect(share).toBeLessThan(0.2);
+    // The measure is the CPU the whole process spends over stretches of wall time in which nothing but the stall
+    // happens: a DuckDB thread polling for tasks shows as a core in every stretch. The quietest of three is taken, as a
+    // garbage collection or the test runner's own traffic can land in any one of them on a loaded machine.
+    const shares: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const cpu0 = process.cpuUsage();
+      const wall0 = performance.now();
+      await new Promise((r) => setTimeout(r, 1000));
+      const { user, system } = process.cpuUsage(cpu0);
+      shares.push((user + system) / 1000 / (performance.now() - wall0));
+    }
+    expect(Math.min(...shares), `CPU share of each second: ${shares.join(', ')}`).toBeLessThan(0.2);
     for (const c of clients) c.socket.destroy();
     await until(() => api.gate.parked === 0);
   });
