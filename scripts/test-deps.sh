@@ -35,32 +35,28 @@ if [ ${#need[@]} -gt 0 ]; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
 fi
-# pandas, pyarrow, duckdb and polars for the export and download recipes (docs/recipes/*.py), geopandas and pyogrio
-# (GDAL 3.12 in its wheel) for the GIS clients' test, prometheus-client's parser for the metrics' text format
-# (scripts/testing/prometheus-parse.ts), from pip's index or mirror.
-if ! python3 -c 'import pandas, pyarrow, duckdb, polars, geopandas, pyogrio, prometheus_client' 2>/dev/null; then
-  echo "test-deps: installing pandas, pyarrow, duckdb, polars, geopandas, pyogrio and prometheus-client with pip"
-  python3 -m pip install --quiet pandas pyarrow duckdb polars geopandas pyogrio prometheus-client
-fi
+# Python packages from pip's index or mirror, each with the import that shows it is there; one pip run installs the
+# missing ones. `--retries 1`: where pip's default index is unreachable and a mirror serves, five retries per lookup
+# with back-off took minutes on a fresh machine.
+pip_need=()
+want() { python3 -c "import $1" 2>/dev/null || pip_need+=("$2"); }
+# pandas, pyarrow, duckdb and polars for the export and download recipes (docs/recipes/*.py).
+want pandas pandas; want pyarrow pyarrow; want duckdb duckdb; want polars polars
+# geopandas and pyogrio (GDAL 3.12 in its wheel) for the GIS clients' test.
+want geopandas geopandas; want pyogrio pyogrio
+# prometheus-client's parser for the metrics' text format (scripts/testing/prometheus-parse.ts).
+want prometheus_client prometheus-client
 # requests for the citation recipe (docs/recipes/python_citation.py).
-if ! python3 -c 'import requests' 2>/dev/null; then
-  echo "test-deps: installing requests with pip"
-  python3 -m pip install --quiet requests
-fi
+want requests requests
 # rdflib for the landing pages' and catalogues' linked data (services/api/testing/rdf-triples.py): a real JSON-LD and Turtle reader.
-if ! python3 -c 'import rdflib' 2>/dev/null; then
-  echo "test-deps: installing rdflib with pip"
-  python3 -m pip install --quiet rdflib
-fi
+want rdflib rdflib
 # shapely, the independent point-in-polygon reference of the spatial clients' test (services/api/ogc/spatial_clients.py).
-if ! python3 -c 'import shapely' 2>/dev/null; then
-  echo "test-deps: installing shapely with pip"
-  python3 -m pip install --quiet shapely
-fi
+want shapely shapely
 # mcp, Python's official Model Context Protocol SDK, the second client of the MCP door (services/api/mcp/mcp_client.py).
-if ! python3 -c 'import mcp' 2>/dev/null; then
-  echo "test-deps: installing mcp with pip"
-  python3 -m pip install --quiet mcp
+want mcp mcp
+if [ ${#pip_need[@]} -gt 0 ]; then
+  echo "test-deps: installing ${pip_need[*]} with pip"
+  python3 -m pip install --quiet --retries 1 "${pip_need[@]}"
 fi
 if ! redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then
   echo "test-deps: starting Redis on 127.0.0.1:6379"
