@@ -24,7 +24,7 @@ export function mapColumns(header: readonly string[], required: readonly string[
   const positions = new Map<string, number[]>();
   const unknown: { index: number; name: string }[] = [];
   header.forEach((name, index) => {
-    if (known.has(name)) positions.set(name, [...(positions.get(name) ?? []), index]);
+    if (known.has(name)) positions.get(name)?.push(index) ?? positions.set(name, [index]);
     else unknown.push({ index, name });
   });
   const errors: { column: string; reason: string }[] = [];

@@ -104,8 +104,7 @@ async function conflicts(conn: DuckDBConnection, staged: Staged): Promise<Warnin
      WHERE s.ok AND l.variants > 1 GROUP BY ALL ORDER BY id, first_row LIMIT 1000`,
   );
   const warnings: Warning[] = [];
-  const byId = new Map<string, Record<string, unknown>[]>();
-  for (const r of rows) byId.set(String(r.id), [...(byId.get(String(r.id)) ?? []), r]);
+  const byId = Map.groupBy(rows, (r) => String(r.id));
   for (const [id, variants] of byId) {
     const described = await Promise.all(
       variants.map(async (v) => {

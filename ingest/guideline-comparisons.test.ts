@@ -177,8 +177,7 @@ interface Expected {
 }
 
 function inputsOn(obs: readonly Obs[]): Map<string, Day> {
-  const days = new Map<string, Obs[]>();
-  for (const o of obs) days.set(`${o.LocationId}|${o.ActivityStartDate}`, [...(days.get(`${o.LocationId}|${o.ActivityStartDate}`) ?? []), o]);
+  const days = Map.groupBy(obs, (o) => `${o.LocationId}|${o.ActivityStartDate}`);
   const out = new Map<string, Day>();
   for (const [key, list] of days) {
     const pick = (c: string, f?: string, to = 'mg/L') => {
@@ -275,16 +274,11 @@ function expectedIndex(cmp: readonly Expected[]) {
     const stricter = (a: Expected, b: Expected) => (a.U ?? Infinity) - (b.U ?? Infinity) || (b.L ?? -Infinity) - (a.L ?? -Infinity) || a.GuidelineId - b.GuidelineId;
     if (!prev || stricter(c, prev) < 0) tests.set(key, c);
   }
-  const groups = new Map<string, Expected[]>();
-  for (const t of tests.values()) {
-    const key = `${t.LocationId}|${t.Year}|${t.Publisher}`;
-    groups.set(key, [...(groups.get(key) ?? []), t]);
-  }
+  const groups = Map.groupBy(tests.values(), (t) => `${t.LocationId}|${t.Year}|${t.Publisher}`);
   const rows = [];
   for (const [key, ts] of groups) {
     const [LocationId, Year, Publisher] = key.split('|');
-    const byVar = new Map<string, Expected[]>();
-    for (const t of ts) byVar.set(t.variable, [...(byVar.get(t.variable) ?? []), t]);
+    const byVar = Map.groupBy(ts, (t) => t.variable);
     const kept = [...byVar.values()].filter((v) => v.length >= 4);
     const all = kept.flat();
     const failed = all.filter((t) => t.verdict === 'exceeds');

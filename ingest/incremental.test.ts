@@ -51,12 +51,8 @@ async function variant(pool: string, folder: string, dest: string, version: numb
 /** The rows of each dataset in Id order, without Ids: what a fresh build must hold too. */
 async function rowsByDataset(db: string): Promise<Map<string, string[]>> {
   const rows = await query(db, `SELECT "DOI", "MonitoringLocationID", "ActivityStartDate", "ActivityStartTime", "CharacteristicName", "ResultValue" FROM observations ORDER BY "Id"`);
-  const out = new Map<string, string[]>();
-  for (const r of rows) {
-    const doi = String(r.DOI);
-    out.set(doi, [...(out.get(doi) ?? []), JSON.stringify([r.MonitoringLocationID, r.ActivityStartDate, r.ActivityStartTime, r.CharacteristicName, r.ResultValue])]);
-  }
-  return out;
+  const byDoi = Map.groupBy(rows, (r) => String(r.DOI));
+  return new Map([...byDoi].map(([doi, rs]) => [doi, rs.map((r) => JSON.stringify([r.MonitoringLocationID, r.ActivityStartDate, r.ActivityStartTime, r.CharacteristicName, r.ResultValue]))]));
 }
 
 /** Every derived table against a recount from observations (each query returns the rows that differ). */

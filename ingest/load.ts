@@ -163,7 +163,7 @@ async function judgeBatch(conn: DuckDBConnection, fresh: string, files: readonly
   ].sort((a, b) => a.fileIndex - b.fileIndex);
   for (const { fileIndex, warning } of counted) {
     const ds = files[fileIndex]?.ds;
-    if (ds) warnings.set(ds, [...(warnings.get(ds) ?? []), warning]);
+    if (ds) warnings.get(ds)?.push(warning) ?? warnings.set(ds, [warning]);
   }
   await run(conn, locationsSql(fresh));
   const varying = new Set((await all(conn, 'SELECT DISTINCT "DOI" FROM batch_locations WHERE variants > 1')).map((r) => String(r.DOI)));

@@ -29,9 +29,8 @@ try {
   const inputs = await page.$$eval('fieldset[data-facet] li input[data-facet][data-value]', (els) =>
     els.map((e) => ({ facet: (e as HTMLInputElement).dataset['facet']!, value: (e as HTMLInputElement).dataset['value']! })).filter((i) => i.facet !== 'RegionId'),
   );
-  const byFacet = new Map<string, string[]>();
-  for (const i of inputs) byFacet.set(i.facet, [...(byFacet.get(i.facet) ?? []), i.value]);
-  const plan = [...byFacet].flatMap(([facet, values]) => values.slice(0, 2).map((value) => ({ facet, value }))).slice(0, CLICKS);
+  const byFacet = Map.groupBy(inputs, (i) => i.facet);
+  const plan = [...byFacet].flatMap(([facet, values]) => values.slice(0, 2).map(({ value }) => ({ facet, value }))).slice(0, CLICKS);
   const updates: number[] = [];
   for (const { facet, value } of plan) {
     for (let twice = 0; twice < 2; twice++) {

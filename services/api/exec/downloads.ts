@@ -79,7 +79,8 @@ async function load(snapshot: Snapshot): Promise<PublicationFiles> {
     const change = text(changes, 'Change', i) as ChangeKind;
     if (!(CHANGE_KINDS as readonly string[]).includes(change)) continue;
     const id = text(changes, 'PublicationId', i)!;
-    changesOf.set(id, [...(changesOf.get(id) ?? []), { doi: text(changes, 'DOI', i)!, name: text(changes, 'DatasetName', i)!, change }]);
+    const entry = { doi: text(changes, 'DOI', i)!, name: text(changes, 'DatasetName', i)!, change };
+    changesOf.get(id)?.push(entry) ?? changesOf.set(id, [entry]);
   }
   const entries = (history['PublicationId'] ?? []).map((id, i) => ({
     id: id as string,

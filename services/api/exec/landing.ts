@@ -110,7 +110,8 @@ async function loadCatalogue(snapshot: Snapshot): Promise<Catalogue> {
   const characteristics = new Map<string, Characteristic[]>();
   for (let i = 0; i < (chars['DOI']?.length ?? 0); i++) {
     const doi = text(chars, 'DOI', i)!;
-    characteristics.set(doi, [...(characteristics.get(doi) ?? []), { name: text(chars, 'CharacteristicName', i)!, count: num(chars, 'n', i)! }]);
+    const characteristic = { name: text(chars, 'CharacteristicName', i)!, count: num(chars, 'n', i)! };
+    characteristics.get(doi)?.push(characteristic) ?? characteristics.set(doi, [characteristic]);
   }
   const filesOf = new Map(files.datasets.map((d) => [d.doi, Object.values(d.files)]));
   const createdAt = new Map(files.history.map((p) => [p.id, p.createdAt]));
@@ -160,7 +161,8 @@ async function withCharacteristics(snapshot: Snapshot, rows: readonly LocationRo
   const of = new Map<bigint, Characteristic[]>();
   for (let i = 0; i < (cols['LocationId']?.length ?? 0); i++) {
     const id = BigInt(cols['LocationId']![i] as bigint);
-    of.set(id, [...(of.get(id) ?? []), { name: text(cols, 'CharacteristicName', i)!, count: num(cols, 'n', i)! }]);
+    const characteristic = { name: text(cols, 'CharacteristicName', i)!, count: num(cols, 'n', i)! };
+    of.get(id)?.push(characteristic) ?? of.set(id, [characteristic]);
   }
   return rows.map((r) => ({ ...r, characteristics: of.get(r.id) ?? [] }));
 }

@@ -52,8 +52,7 @@ describe('facetCounts', () => {
       fc.property(fc.array(row, { maxLength: 60 }), selection, (byRegion, s) => {
         // The cube without regions is the by-region cube of one region each location lies in (r1 here).
         const all = byRegion.filter((r) => r.RegionId === 'r1').map(({ RegionId: _, ...r }) => r);
-        const regionRows = new Map<string, CubeRow[]>();
-        for (const r of byRegion) regionRows.set(r.RegionId, [...(regionRows.get(r.RegionId) ?? []), r]);
+        const regionRows = Map.groupBy(byRegion, (r) => r.RegionId);
         const cube: Cube = { all, byRegion, regionRows, values: { DOI: [], CharacteristicName: [], ActivityMediaName: [], ActivityGroupType: [], MonitoringLocationType: [], RegionId: [], ActivityStartYear: [] } };
         const got = facetCounts(cube, s);
         const source = s.region ? byRegion : all;

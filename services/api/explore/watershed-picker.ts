@@ -22,7 +22,7 @@ export function watershedPicker(select: HTMLSelectElement, regions: object, onPi
     if (typeof p.RegionId !== 'string') continue;
     const set = typeof p.set === 'string' ? p.set : p.RegionId.split('.')[0]!;
     const name = typeof p.name === 'string' ? p.name : p.RegionId;
-    bySet.set(set, [...(bySet.get(set) ?? []), { id: p.RegionId, name }]);
+    bySet.get(set)?.push({ id: p.RegionId, name }) ?? bySet.set(set, [{ id: p.RegionId, name }]);
   }
   const ids = new Set(features.map((p) => p.RegionId));
   select.replaceChildren(

@@ -78,8 +78,7 @@ const BUDGETS =
 
 /** Every status the API answers with an error body, with the stable codes that produce it. */
 function errorResponses(): Record<string, unknown> {
-  const byStatus = new Map<number, string[]>();
-  for (const [code, status] of Object.entries(API_ERROR_CODES)) byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  const byStatus = new Map([...Map.groupBy(Object.entries(API_ERROR_CODES), ([, status]) => status)].map(([status, entries]) => [status, entries.map(([code]) => code)]));
   const summaries: Readonly<Record<string, { summary: string }>> = { ...ODATA_ERROR_CODES, ...PLAN_ERROR_CODES };
   return Object.fromEntries(
     [...byStatus].sort(([a], [b]) => a - b).map(([status, codes]) => [

@@ -150,7 +150,7 @@ function readParameters(raw: string, collection: FeatureCollectionDef) {
   const queryables = new Set(filterNames(collection.resource));
   for (const { name, value } of decode(raw)) {
     if (queryables.has(name)) {
-      fields.set(name, [...(fields.get(name) ?? []), value]);
+      fields.get(name)?.push(value) ?? fields.set(name, [value]);
       continue;
     }
     if (!(ITEMS_PARAMETERS as readonly string[]).includes(name) && !FILTER_PARAMETERS.has(name)) throw unknownParameter(name, collection);

@@ -80,11 +80,7 @@ const present = <T,>(v: (T | null)[]) => v.filter((x): x is T => x !== null);
 
 /** The expected groups: rows filtered, grouped by `keys`, each aggregate computed from the definition above. */
 function expected(filter: (r: Row) => boolean, keys: readonly ((r: Row) => unknown)[], names: readonly string[], aggs: readonly (readonly [alias: string, measure: Measure | '$count', method?: string])[]): Group[] {
-  const groups = new Map<string, Row[]>();
-  for (const r of rows.filter(filter)) {
-    const k = JSON.stringify(keys.map((f) => f(r)));
-    groups.set(k, [...(groups.get(k) ?? []), r]);
-  }
+  const groups = Map.groupBy(rows.filter(filter), (r) => JSON.stringify(keys.map((f) => f(r))));
   return [...groups.entries()]
     .map(([k, members]) => {
       const g: Group = Object.fromEntries((JSON.parse(k) as unknown[]).map((v, i) => [names[i]!, v]));
