@@ -1,6 +1,6 @@
 /**
  * Shapes and distances over HTTP against the real fixture file: each answer is checked against the locations a
- * separate computation picks (a winding-number test written here, haversine here), then against the same request
+ * separate computation picks (the winding number of testing/winding-number.ts, haversine written here), then against the same request
  * written as `LocationId in (…)`, for every resource, page, count and export.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
@@ -11,6 +11,7 @@ import { parseQueryString } from '../http/request-query.js';
 import { compileCount } from '../query/compile-count.js';
 import { planQuery } from '../query/plan.js';
 import { openFixtureApp, type FixtureApp } from '../testing/fixture-app.js';
+import { winding } from '../testing/winding-number.js';
 import { LOCATION_ID_LIMIT, resolveLocations } from './resolve-locations.js';
 
 const BASE = '/v1/odata/v4';
@@ -36,17 +37,6 @@ async function getJson(path: string): Promise<Record<string, unknown>> {
 
 const q = (params: Record<string, string>) => new URLSearchParams(params).toString();
 
-/** Winding number (not the crossing number the API uses): nonzero inside. The test shapes keep locations off edges. */
-function winding(ring: readonly (readonly [number, number])[], x: number, y: number): number {
-  let w = 0;
-  for (let i = 1; i < ring.length; i++) {
-    const [[ax, ay], [bx, by]] = [ring[i - 1]!, ring[i]!];
-    const side = (bx - ax) * (y - ay) - (x - ax) * (by - ay);
-    if (ay <= y && by > y && side > 0) w++;
-    else if (ay > y && by <= y && side < 0) w--;
-  }
-  return w;
-}
 
 const round = (v: number) => Math.round(v * 1e5) / 1e5 + 3e-6;
 

@@ -1,11 +1,12 @@
 /**
- * The banded ring against a plain scan written here from the definitions (on a segment: collinear and within its
+ * The banded ring against a plain scan from the definitions (testing/winding-number.ts) (on a segment: collinear and within its
  * box; inside: the winding number is not zero), on rings that are long, thin, combs and stars, at random points and
  * at every vertex and edge midpoint; and its cost on the zigzag that made matching quadratic (issue 47 item 1).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { indexRing } from './ring-index.js';
+import { winding } from '../testing/winding-number.js';
 
 type P = [number, number];
 const flat = (ring: readonly P[]) => Float64Array.from(ring.flat());
@@ -17,16 +18,6 @@ function onSegment(ring: readonly P[], x: number, y: number): boolean {
   });
 }
 
-function winding(ring: readonly P[], x: number, y: number): number {
-  let w = 0;
-  for (let i = 1; i < ring.length; i++) {
-    const [[ax, ay], [bx, by]] = [ring[i - 1]!, ring[i]!];
-    const side = (bx - ax) * (y - ay) - (x - ax) * (by - ay);
-    if (ay <= y && by > y && side > 0) w++;
-    else if (ay > y && by <= y && side < 0) w--;
-  }
-  return w;
-}
 
 /** Teeth across the longitudes (every edge the ring's width), or across the latitudes when `vertical`. */
 function comb(n: number, vertical = false): P[] {
