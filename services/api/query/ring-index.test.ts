@@ -1,6 +1,6 @@
 /**
- * The banded ring against a plain scan from the definitions (testing/winding-number.ts) (on a segment: collinear and within its
- * box; inside: the winding number is not zero), on rings that are long, thin, combs and stars, at random points and
+ * The banded ring against a plain scan from the definitions (on a segment: collinear and within its box; inside:
+ * the winding number of testing/winding-number.ts is not zero), on rings that are long, thin, combs and stars, at random points and
  * at every vertex and edge midpoint; and its cost on the zigzag that made matching quadratic (issue 47 item 1).
  */
 import fc from 'fast-check';
