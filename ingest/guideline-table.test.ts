@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import corrections from './guidelines/corrections.json' with { type: 'json' };
 import { ExpressionError, inputsOf, parseExpression } from './guideline-expression.js';
 import { compileGuideline } from './guideline-sql.js';
-import { loadGuidelines, parseCsv, type Correction } from './guideline-table.js';
+import { loadGuidelines, type Correction } from './guideline-table.js';
 
 const csv = readFileSync(new URL('./guidelines/guidelines.csv', import.meta.url), 'utf8');
 
@@ -47,9 +47,6 @@ describe('the guideline summary as loaded', () => {
     expect(() => loadGuidelines(csv, [])).toThrow(/guidelines\.csv row 216 \(Cadmium, US EPA Chronic\): .* does not parse: .*corrections\.json/);
   });
 
-  it('reads quoted CSV fields with commas, quotes and line breaks', () => {
-    expect(parseCsv('a,"b,""c""\nd"\n1,2')).toEqual([['a', 'b,"c"\nd'], ['1', '2']]);
-  });
 });
 
 describe('the notation', () => {

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import correctionsJson from './guidelines/corrections.json' with { type: 'json' };
+import { parseCsv } from './csv-text.js';
 import { ExpressionError, inputsOf, parseExpression, type Expr, type InputName } from './guideline-expression.js';
 
 /**
@@ -56,35 +57,6 @@ export interface Guideline {
   /** Not served: the fractions it pairs with (empty: any), and the parsed expression it is compared with (none: not compared). */
   readonly fractions: readonly string[];
   readonly formula?: Expr;
-}
-
-/** RFC 4180 CSV (quoted fields may hold commas, quotes and newlines). */
-export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c !== '"') field += c;
-      else if (text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else quoted = false;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(field);
-      field = '';
-    } else if (c === '\n') {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-    } else if (c !== '\r') field += c;
-  }
-  if (field !== '' || row.length > 0) rows.push([...row, field]);
-  return rows;
 }
 
 const blank = (s: string | undefined) => (s ?? '').replace(/\s+/g, ' ').trim();

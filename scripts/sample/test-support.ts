@@ -1,41 +1,10 @@
 import { readdir, readFile } from 'node:fs/promises';
+import { parseCsv } from '../../ingest/csv-text.js';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 
-/** A small RFC 4180 reader for tests: quoted fields, doubled quotes, line breaks inside quotes, CRLF or LF. */
-export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (quoted) {
-      if (ch === '"') {
-        if (text[i + 1] === '"') {
-          field += '"';
-          i++;
-        } else quoted = false;
-      } else field += ch;
-    } else if (ch === '"' && field === '') quoted = true;
-    else if (ch === ',') {
-      row.push(field);
-      field = '';
-    } else if (ch === '\n' || ch === '\r') {
-      if (ch === '\r' && text[i + 1] === '\n') i++;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-    } else field += ch;
-  }
-  if (quoted) throw new Error('unterminated quoted field');
-  if (field !== '' || row.length > 0) {
-    row.push(field);
-    rows.push(row);
-  }
-  return rows;
-}
+/** Re-exported for the tests that read generated CSVs. */
+export { parseCsv };
 
 export interface CsvFile {
   readonly dataset: string;
