@@ -69,7 +69,7 @@ describe('/$count equals $count=true', () => {
   it.each(resources.map((r) => r.name))('%s: with and without a filter, the same number as {"value": N} and @odata.count', async (resource) => {
     const seen: number[] = [];
     for (const filter of [undefined, FILTERS[resource]]) {
-      const options = filter ? { $filter: filter } : {};
+      const options: Record<string, string> = filter ? { $filter: filter } : {};
       const n = await counted(resource, filter);
       seen.push(n);
       const value = (await get(`${BASE}/${resource}?${enc({ ...options, $count: 'true' })}`)).body.value;
