@@ -22,6 +22,7 @@ import { PATHS } from './http/paths.js';
 import { ROUTE_TABLE, type RouteName } from './http/route-table.js';
 import { citationHandler } from './routes/citation.js';
 import { bodyQuery, collectionHandler } from './routes/collection.js';
+import { countHandler } from './routes/count.js';
 import { registerDiscovery } from './routes/discovery.js';
 import { registerExplore, type ExploreOptions } from './routes/explore.js';
 import { registerDownloads } from './downloads/downloads.js';
@@ -122,6 +123,7 @@ export function createApp(deps: AppDeps): Hono {
     if (c.req.method === 'OPTIONS') return c.body(null, 204, { Allow: 'POST, OPTIONS' });
     throw new ApiError('method_not_allowed', `${c.req.method} is not allowed here: POST the query options as text/plain ($filter=…&$top=…), or GET ${PATHS.odata}/{resource}?… for a query that fits in a URL.`, {}, { Allow: 'POST, OPTIONS' });
   });
+  readOnly(app, mount, 'count', countHandler(deps), 'a count is read-only. Use GET.');
   readOnly(app, mount, 'collection', collectionHandler(deps), 'this API is read-only. Use GET.');
   readOnly(app, mount, 'export', exportHandler(deps), 'exports are read-only. Use GET (or HEAD for the row count alone).');
   readOnly(app, mount, 'citation', citationHandler(deps), 'citations are read-only. Use GET.');

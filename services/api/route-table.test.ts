@@ -25,6 +25,7 @@ const SAMPLES: Record<RouteName, { readonly path: string; readonly init?: Reques
   metadata: { path: '/v1/odata/v4/$metadata' },
   openapi: { path: '/v1/openapi.json' },
   collectionQuery: { path: '/v1/odata/v4/Records/$query', init: { method: 'POST', body: '$top=1', headers: { 'content-type': 'text/plain' } } },
+  count: { path: '/v1/odata/v4/Records/$count' },
   collection: { path: '/v1/odata/v4/Records?$top=1' },
   export: { path: '/v1/export/Records?$format=csv&$top=1' },
   citation: { path: '/v1/citation/Records' },

@@ -74,6 +74,7 @@ export type Execution = CountResult | ApplyResult | PageResult;
  * // result.kind === 'page': result.ids (10 Ids), result.hasNext, result.rows.chunks (the JSON text of the rows)
  */
 export function execute(plan: PagePlan, snapshot: Snapshot, signal: AbortSignal, opts?: ExecuteOptions): Promise<PageResult>;
+export function execute(plan: CountPlan, snapshot: Snapshot, signal: AbortSignal, opts?: ExecuteOptions): Promise<CountResult>;
 export function execute(plan: Plan, snapshot: Snapshot, signal: AbortSignal, opts?: ExecuteOptions): Promise<Execution>;
 export async function execute(given: Plan, snapshot: Snapshot, signal: AbortSignal, opts: ExecuteOptions = {}): Promise<Execution> {
   const plan = await resolveLocations(given, snapshot, signal);

@@ -9,7 +9,7 @@ import { PATHS } from '../http/paths.js';
 import { apiGet, PIN_PARAM, servedPublication } from './api.js';
 import { fmt, say } from './dom.js';
 import type { Rows } from './selection.js';
-import { snippet, SNIPPET_TITLES, type SnippetLanguage } from './snippets.js';
+import { csvFileName, snippet, SNIPPET_TITLES, type SnippetLanguage } from './snippets.js';
 
 const PAGE_ROWS = 10_000;
 
@@ -50,8 +50,6 @@ export interface TakeAwayPanel {
   /** What the page shows (its resource and filter: the take-away is exactly that) and how many rows, once counted. */
   show(rows: Rows, total: number | undefined): void;
 }
-
-const FILE_NAMES: Readonly<Record<Rows['resource'], string>> = { Observations: 'tributary-observations.csv', GuidelineComparisons: 'tributary-guideline-comparisons.csv' };
 
 export function takeAwayPanel(root: HTMLElement, onError: (err: unknown) => void): TakeAwayPanel {
   const button = root.querySelector<HTMLButtonElement>('button.download')!;
@@ -109,7 +107,7 @@ export function takeAwayPanel(root: HTMLElement, onError: (err: unknown) => void
     say(status, 'Fetching the first page…');
     try {
       const started = performance.now();
-      const name = FILE_NAMES[resource];
+      const name = `tributary-${csvFileName(resource)}`;
       let res = await apiGet(`/${resource}?${params.toString().replaceAll('+', '%20')}`, { accept: 'text/csv', signal: controller.signal });
       let text = await res.text();
       const parts = [text];

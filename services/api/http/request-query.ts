@@ -15,10 +15,10 @@ export function parseRequestQuery(c: Context): Query {
   return parseQueryString(rawQueryString(c));
 }
 
-/** A query string (from the URL or a POSTed body), its errors as the API answers them. */
-export function parseQueryString(raw: string): Query {
+/** A query string (from the URL or a POSTed body), its errors as the API answers them; `parse`: a route's own reading (`/$count`'s). */
+export function parseQueryString(raw: string, parse: (raw: string) => Query = parseQuery): Query {
   try {
-    return parseQuery(raw);
+    return parse(raw);
   } catch (err) {
     if (err instanceof ODataError) throw ApiError.from(err);
     throw err;

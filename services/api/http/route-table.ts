@@ -93,6 +93,9 @@ export const ROUTE_TABLE = {
   openapi: discovery(PATHS.openapi, 'discovery', 'none', api('getOpenApi')),
   // OData 4.01 §11.2.5.x, passing query options in the request body: the same query, too long for a URL.
   collectionQuery: { path: `${PATHS.odata}/:resource/$query`, aliases: [], methods: ['POST'], family: 'odata', cost: 'rows', querySlot: true, key: 'key', lease: firstRow, openapi: api('query{resource}') },
+  // OData 4.01 Part 2 §4.8, the count of a collection as plain text: a count query, so it costs and waits as
+  // `$count=true` does, and it is one publication's number (its ETag) as a page is.
+  count: { path: `${PATHS.odata}/:resource/$count`, aliases: [`${PATHS.odata}/:resource/%24count`], methods: GET, family: 'odata', cost: 'rows', querySlot: true, key: 'key', lease: firstRow, openapi: api('count{resource}') },
   collection: { path: `${PATHS.odata}/:resource`, aliases: [], methods: GET, family: 'odata', cost: 'rows', querySlot: true, key: 'key', lease: { ...firstRow, continuation: NEXT_LINK_PARAM.odata }, openapi: api('get{resource}') },
   // An export is one publication's rows: cacheable only as long as the publication is served.
   export: { path: `${PATHS.export}/:resource`, aliases: [], methods: GET, family: 'export', cost: 'export', querySlot: true, key: 'key-only', lease: { etag: 'publication', deadline: 'whole-body', cacheControl: 'no-cache' }, openapi: api('export{resource}') },

@@ -70,7 +70,7 @@ describe.each(['/llms.txt', '/llms-full.txt'])('%s', (path) => {
     expect(text).toContain('for 1 h after a newer one replaces it');
     expect(text).toContain('64 MiB');
     expect(text).toContain('## How to cite');
-    for (const task of ['Count', 'Page', 'Export', 'Cite', 'GIS']) expect(text).toMatch(new RegExp(`^- \\[${task}\\]\\(`, 'm'));
+    for (const task of ['Count', 'Count as text', 'Page', 'Export', 'Cite', 'GIS']) expect(text).toMatch(new RegExp(`^- \\[${task}\\]\\(`, 'm'));
   });
 
   it('every URL of ours in it answers 200', async () => {

@@ -89,6 +89,7 @@ function examples(base: string, facts: LlmsFacts): string[] {
     `The filter, in OData: \`${EXAMPLE}\`.`,
     '',
     link('Count', `${base}${PATHS.odata}/Observations?$filter=${f}&$count=true`, 'the exact number, as `{"value": N}`. MCP: `count`.'),
+    link('Count as text', `${base}${PATHS.odata}/Observations/$count?$filter=${f}`, 'the same number alone, `text/plain` (OData\'s `/$count`, as Excel, Power BI and other OData clients ask); only `$filter` applies there.'),
     link('Page', `${base}${PATHS.odata}/Records?$filter=${f}&$top=100`, `the first 100 rows (default ${DEFAULT_TOP}, at most ${TOP_RANGE.max}); follow \`@odata.nextLink\` (it carries the publication) to the end. MCP: \`query\` returns at most ${MAX_QUERY_ROWS} rows with the total.`),
     link('Export', `${base}${PATHS.export}/Records?$filter=${f}&$format=csv`, `every row in one file${key}: \`$format=csv\` or \`parquet\` (GeoParquet); \`X-Total-Count\` says how many. Offered on ${EXPORT_RESOURCES.join(' and ')}.`),
     link('Cite', `${base}${PATHS.citation}/Records?$filter=${f}&format=text`, 'every dataset the rows come from, with its DOI, licence and rows; `format=csl` for CSL-JSON, `bibtex`, `ris`. MCP: `cite`.'),

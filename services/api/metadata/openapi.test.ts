@@ -36,7 +36,7 @@ describe('OpenAPI document', () => {
 
   it('has every endpoint', () => {
     expect(Object.keys(doc['paths']).sort()).toEqual(
-      ['/', '/healthz', '/readyz', '/v1/openapi.json', '/v1/odata/v4/', '/v1/odata/v4/$metadata', ...resources.map((r) => `/v1/odata/v4/${r.name}`), ...resources.map((r) => `/v1/odata/v4/${r.name}/$query`), ...EXPORT_RESOURCES.map((r) => `/v1/export/${r}`),
+      ['/', '/healthz', '/readyz', '/v1/openapi.json', '/v1/odata/v4/', '/v1/odata/v4/$metadata', ...resources.map((r) => `/v1/odata/v4/${r.name}`), ...resources.map((r) => `/v1/odata/v4/${r.name}/$query`), ...resources.map((r) => `/v1/odata/v4/${r.name}/$count`), ...EXPORT_RESOURCES.map((r) => `/v1/export/${r}`),
        '/v1/downloads', '/v1/downloads/manifest.json', '/v1/downloads/files/{hash}/{name}', '/v1/publications',
        '/datasets/{doi}', '/locations/{id}', '/catalogue', '/catalogue.jsonld', '/catalogue.ttl', '/catalogue/locations.ndjson', '/sitemap.xml', '/robots.txt', '/mcp', '/llms.txt', '/llms-full.txt', ...resources.map((r) => `/v1/citation/${r.name}`)].sort(),
     );
@@ -49,6 +49,16 @@ describe('OpenAPI document', () => {
       expect(Object.keys(op['responses']['200']['content'])).toEqual(['application/vnd.apache.parquet', 'text/csv', 'application/x-ndjson', 'application/vnd.apache.arrow.stream']);
       expect(op['responses']['200']['headers']).toHaveProperty('X-Total-Count');
       expect(op['responses']).toHaveProperty('406');
+    }
+  });
+
+  it('describes each /$count: only $filter and the pin, a text/plain number, the query errors', () => {
+    for (const r of resources) {
+      const op = doc['paths'][`/v1/odata/v4/${r.name}/$count`]['get'];
+      expect(op['operationId']).toBe(`count${r.name}`);
+      expect(op['parameters'].map((p: Json) => p['name'] ?? p['$ref'])).toEqual(['$filter', '#/components/parameters/publication']);
+      expect(Object.keys(op['responses']['200']['content'])).toEqual(['text/plain']);
+      expect(Object.keys(op['responses']).filter((s) => s !== '200')).toEqual(QUERY_STATUSES);
     }
   });
 

@@ -106,6 +106,28 @@ const QUERY_ERRORS = [...new Set(Object.values(API_ERROR_CODES))].filter((s) => 
 /** What a discovery document can fail with: no query options, so none of the 400s. */
 const DISCOVERY_ERRORS = [401, 403, 429, 500, 503] as const;
 
+/** `GET …/{resource}/$count` (OData 4.01 Part 2 §4.8): the count of the collection's `$filter`, as a plain-text number. */
+function countOperation(resource: ResourceDef): Schema {
+  const params = collectionOperation(resource)['parameters'] as Schema[];
+  return {
+    operationId: `count${resource.name}`,
+    summary: `The number of ${resource.name} rows $filter matches, as text/plain (OData's /$count).`,
+    description:
+      'The same count as $count=true (and @odata.count), read from one publication, its weak ETag answered with 304. ' +
+      'Only $filter applies: $top, $skip, $orderby, $select, $skiptoken, $count, $apply, $format and any other $ option are 400 unsupported_option. HEAD is answered too.',
+    tags: ['Data'],
+    parameters: params.filter((p) => p['name'] === '$filter' || p['$ref'] === '#/components/parameters/publication'),
+    responses: {
+      200: {
+        description: 'The number of matching rows, digits only.',
+        headers: { [PUBLICATION_HEADER]: { $ref: '#/components/headers/Publication' } },
+        content: { 'text/plain': { schema: { type: 'string', pattern: '^[0-9]+$' }, example: '1234' } },
+      },
+      ...errorRefs(QUERY_ERRORS),
+    },
+  };
+}
+
 /** `POST …/{resource}/$query`: the GET operation's options in a text/plain body, for filters too long for a URL. */
 function queryInBodyOperation(resource: ResourceDef): Schema {
   const get = collectionOperation(resource);
@@ -252,6 +274,7 @@ export function buildOpenApi(serverUrl: string): Schema {
     paths: {
       ...Object.fromEntries(resources.map((r) => [`${PATHS.odata}/${r.name}`, { get: collectionOperation(r) }])),
       ...Object.fromEntries(resources.map((r) => [`${PATHS.odata}/${r.name}/$query`, { post: queryInBodyOperation(r) }])),
+      ...Object.fromEntries(resources.map((r) => [`${PATHS.odata}/${r.name}/$count`, { get: countOperation(r) }])),
       ...Object.fromEntries(resources.filter((r) => (EXPORT_RESOURCES as readonly string[]).includes(r.name)).map((r) => [`${PATHS.export}/${r.name}`, { get: exportOperation(r) }])),
       ...downloadPaths(errorRefs),
       ...citationPaths(errorRefs),

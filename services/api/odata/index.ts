@@ -2,6 +2,7 @@
 export type * from './ast.js';
 export { ODATA_ERROR_CODES, ODataError, type ODataErrorCode, type ODataErrorLocation } from './odata-error.js';
 export { parseQuery, parseSelect, TOP_RANGE } from './parse-query.js';
+export { parseCountQuery } from './parse-count-query.js';
 export { parseFilter, FILTER_LIMITS } from './parse-filter.js';
 export { parseApply, AGGREGATE_METHODS } from './parse-apply.js';
 export { formatApply } from './format-apply.js';

@@ -25,7 +25,7 @@ import { servesRows } from '../http/served-rows.js';
 import { DEFAULT_MAX_BODY_BYTES, readQueryBody } from '../http/request-body.js';
 
 /** Planning's errors, answered as every other 400: code, message and the offending parameter. */
-function planRequest(query: Query, resource: ResourceDef): Plan {
+export function planRequest(query: Query, resource: ResourceDef): Plan {
   try {
     return planQuery(query, resource);
   } catch (err) {

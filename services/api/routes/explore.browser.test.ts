@@ -447,8 +447,9 @@ describe('the explorer page in Chromium', () => {
     const work = mkdtempSync(join(dir, 'exceeds-python-'));
     writeFileSync(join(work, 'snippet.py'), code);
     const { stdout } = await promisify(execFile)('python3', ['snippet.py'], { cwd: work, env: { ...process.env, TRIBUTARY_API_KEY: KEY }, encoding: 'utf8', timeout: 60_000 });
-    expect(stdout.trim()).toBe(`${expected} rows written to observations.csv`);
-    expect(readFileSync(join(work, 'observations.csv'), 'utf8')).toBe(text);
+    // Named for what it holds (it was observations.csv whatever the view).
+    expect(stdout.trim()).toBe(`${expected} rows written to guideline-comparisons.csv`);
+    expect(readFileSync(join(work, 'guideline-comparisons.csv'), 'utf8')).toBe(text);
 
     // Every comparison, with the reason of an indeterminate one, exactly as the API pages them.
     await page.selectOption('#view', 'comparisons');
