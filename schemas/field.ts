@@ -70,6 +70,7 @@ export type TableName =
   | 'observation_value_stats'
   | 'observation_rollup'
   | 'observation_region_rollup'
+  | 'guideline_comparison_stats'
   | OwnTable;
 
 /**

@@ -137,6 +137,24 @@ export const storageTables = {
     { column: 'ActivityMediaName', sqlType: 'VARCHAR', nullable: false },
     { column: 'ActivityGroupType', sqlType: 'VARCHAR', nullable: false },
   ],
+  // The comparisons counted by what users filter and group them on (issue 45: their counts come from statistics like
+  // the observations'), one row per location × observation key × guideline × Verdict, ordered by those keys
+  // (LocationId first, so a merge appends a delta's rows in order). DOI and MonitoringLocationType follow from the
+  // location, Publisher and ProtectionLevel from the guideline: kept so that filters on them need no join.
+  guideline_comparison_stats: [
+    { column: storageKeys.locationId, sqlType: 'BIGINT', nullable: false },
+    { column: storageKeys.doi, sqlType: 'VARCHAR', nullable: false },
+    { column: 'MonitoringLocationType', sqlType: 'VARCHAR', nullable: false },
+    { column: 'CharacteristicName', sqlType: 'VARCHAR', nullable: false },
+    { column: 'ActivityMediaName', sqlType: 'VARCHAR', nullable: false },
+    { column: 'ActivityGroupType', sqlType: 'VARCHAR', nullable: false },
+    { column: 'ActivityStartYear', sqlType: 'BIGINT', nullable: false },
+    { column: 'GuidelineId', sqlType: 'BIGINT', nullable: false },
+    { column: 'Publisher', sqlType: 'VARCHAR', nullable: false },
+    { column: 'ProtectionLevel', sqlType: 'VARCHAR', nullable: false },
+    { column: 'Verdict', sqlType: 'VARCHAR', nullable: false },
+    rowCount,
+  ],
   // The CCME Water Quality Index per location, year and publisher, ordered by LocationId, Year, Publisher.
   water_quality_index: columnsOf(waterQualityIndexFields),
   tributary_meta: [
@@ -179,6 +197,7 @@ export const locationIdColumns = {
   location_regions: storageKeys.locationId,
   location_summaries: storageKeys.locationId,
   guideline_comparisons: storageKeys.locationId,
+  guideline_comparison_stats: storageKeys.locationId,
   water_quality_index: storageKeys.locationId,
 } as const satisfies Partial<Record<StorageTable, string>>;
 
@@ -197,7 +216,7 @@ export function columnNames(table: StorageTable): string[] {
 }
 
 /** Schema version written to `tributary_meta`; the API refuses a file of another version. */
-export const STORAGE_SCHEMA_VERSION = '7';
+export const STORAGE_SCHEMA_VERSION = '8';
 
 /** `CREATE TABLE` for one storage table. Identifiers come from the catalogue only. */
 export function createTableSql(table: StorageTable): string {

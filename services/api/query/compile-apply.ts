@@ -1,7 +1,7 @@
 import { isOwnTable, locationIdColumns, storageKeys, type DimensionDef } from '../../../schemas/index.js';
 import type { AggregateMethod } from '../odata/ast.js';
 import type { ApplyPlan, PlannedAggregate } from './plan.js';
-import { countSources, dimsOf, total } from './count-sources.js';
+import { countSources, dimsOf, ownCountSources, total } from './count-sources.js';
 import { FilterCompiler } from './filter-compiler.js';
 import { METHODS, type Measure } from './measures.js';
 import { assertNever } from '../assert-never.js';
@@ -100,8 +100,11 @@ interface Grouped {
 /** What the result and the mixed-units query share: the fact, its joins, the filter and the groups. */
 function grouped(plan: ApplyPlan): Grouped {
   const params = new Params();
-  // A table of its own is grouped over itself (one row per served row), its location's fields joined.
-  const sources = isOwnTable(plan.resource.table) ? PAGE_SOURCES[plan.resource.table] : applySources(plan);
+  // A table of its own is grouped over itself (one row per served row), its location's fields joined; counts alone
+  // over its statistics table when it has one that holds every dimension (ownCountSources).
+  const table = plan.resource.table;
+  const counts = plan.aggregates.every((a) => a.kind === 'count');
+  const sources = !isOwnTable(table) ? applySources(plan) : counts ? ownCountSources(table, [...dimsOf(plan.where), ...plan.groupBy]) : PAGE_SOURCES[table];
   const fact = sources[0]!;
   const fc = new FilterCompiler(sources, params);
   const cond = plan.where ? fc.compile(plan.where) : undefined;

@@ -7,7 +7,9 @@
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { PUBLICATION_HEADER } from '../http/paths.js';
+import { compileCount } from '../query/compile-count.js';
 import { openFixtureApp, type FixtureApp } from '../testing/fixture-app.js';
+import { count } from '../testing/plans.js';
 
 type Row = Record<string, unknown>;
 
@@ -85,6 +87,27 @@ describe('GuidelineComparisons', () => {
     expect(want.length).toBeGreaterThan(0);
     const rows = await allPages(`/v1/odata/v4/GuidelineComparisons?$filter=${enc(filter)}&$select=Id`);
     expect(ids(rows)).toEqual(sorted(ids(want)));
+  });
+
+  it('$count and @odata.count equal the rows, from guideline_comparison_stats for its keys and from the rows for any other field', async () => {
+    const [first] = comparisons.filter((c) => c['Verdict'] === 'exceeds' && c['ResultUnit'] !== null);
+    const [publisher, unit] = [String(first!['Publisher']), String(first!['ResultUnit'])];
+    const cases: [filter: string, want: (c: Row) => boolean, statistics: boolean][] = [
+      ["Verdict eq 'exceeds'", (c) => c['Verdict'] === 'exceeds', true],
+      [`Publisher eq '${publisher}' and ActivityStartYear ge 2015 and not (ProtectionLevel eq 'Acute')`, (c) => c['Publisher'] === publisher && (c['ActivityStartYear'] as number) >= 2015 && c['ProtectionLevel'] !== 'Acute', true],
+      // ResultUnit and Reason are fields of the rows the statistics do not keep: the count scans the comparisons.
+      [`Verdict eq 'exceeds' and ResultUnit eq '${unit}'`, (c) => c['Verdict'] === 'exceeds' && c['ResultUnit'] === unit, false],
+      ["Verdict ne 'meets' and Reason ne null", (c) => c['Verdict'] !== 'meets' && c['Reason'] !== null, false],
+    ];
+    for (const [filter, want, statistics] of cases) {
+      const n = comparisons.filter(want).length;
+      expect(n, filter).toBeGreaterThan(0);
+      expect(compileCount(count('GuidelineComparisons', `$count=true&$filter=${filter}`)).sql.includes('"guideline_comparison_stats"'), filter).toBe(statistics);
+      const body = (await (await get(`/v1/odata/v4/GuidelineComparisons?$filter=${enc(filter)}&$count=true`)).json()) as { value: number };
+      expect(body.value, filter).toBe(n);
+      const inline = (await (await get(`/v1/odata/v4/GuidelineComparisons?$filter=${enc(filter)}&$count=true&$top=0`)).json()) as { '@odata.count': number };
+      expect(inline['@odata.count'], filter).toBe(n);
+    }
   });
 
   it('$apply=groupby((LocationId,CharacteristicName,Verdict),aggregate($count as N)) counts its rows', async () => {
