@@ -71,6 +71,7 @@ export type TableName =
   | 'observation_rollup'
   | 'observation_region_rollup'
   | 'guideline_comparison_stats'
+  | 'guideline_comparison_totals'
   | OwnTable;
 
 /**

@@ -5,7 +5,7 @@
 import { columnNames, storageKeys, type DimensionDef, type OwnTable, type StorageTable } from '../../../schemas/index.js';
 import type { Cond } from './plan.js';
 import { splitMemberships } from './membership.js';
-import { columnOf, COMPARISON_STATS, LOCATIONS, OBSERVATIONS, PAGE_SOURCES, REGION_ROLLUP, ROLLUP, sourceColumn, STATS_SOURCES, type Source } from './source.js';
+import { columnOf, COMPARISON_STATS, COMPARISON_TOTALS, LOCATIONS, OBSERVATIONS, PAGE_SOURCES, REGION_ROLLUP, ROLLUP, sourceColumn, STATS_SOURCES, type Source } from './source.js';
 
 /** Every dimension a condition mentions. */
 export function dimsOf(cond: Cond | undefined, out: DimensionDef[] = []): DimensionDef[] {
@@ -67,8 +67,8 @@ export function total(fact: Source): string {
   return fact === OBSERVATIONS ? 'count(*)' : `SUM(${sourceColumn(fact, storageKeys.count)})`;
 }
 
-/** The statistics table that counts a table of its own, where it has one (docs/storage.md). */
-const OWN_STATISTICS: { readonly [T in OwnTable]?: Source } = { guideline_comparisons: COMPARISON_STATS };
+/** The statistics tables that count a table of its own, where it has them, smallest first (docs/storage.md). */
+const OWN_STATISTICS: { readonly [T in OwnTable]?: readonly Source[] } = { guideline_comparisons: [COMPARISON_TOTALS, COMPARISON_STATS] };
 
 /**
  * True when the statistics table `stats` answers for `dim`: one of its keys holds it, or the location's own fields
@@ -83,11 +83,11 @@ function heldBy(dim: DimensionDef, stats: Source): boolean {
 }
 
 /**
- * The tables a count or a count-only `$apply` of a table of its own reads, the fact first: its statistics table,
- * with the locations it may join, when that holds every dimension of the filter and the groups; else the table
- * itself (a scan of the dimensions' columns), as its pages read it. Both answer the same numbers.
+ * The tables a count or a count-only `$apply` of a table of its own reads, the fact first: the smallest of its
+ * statistics tables that holds every dimension of the filter and the groups, with the locations it may join; else
+ * the table itself (a scan of the dimensions' columns), as its pages read it. All answer the same numbers.
  */
 export function ownCountSources(table: OwnTable, dims: readonly DimensionDef[]): readonly Source[] {
-  const stats = OWN_STATISTICS[table];
-  return stats && dims.every((d) => heldBy(d, stats)) ? [stats, LOCATIONS] : PAGE_SOURCES[table];
+  const stats = OWN_STATISTICS[table]?.find((s) => dims.every((d) => heldBy(d, s)));
+  return stats ? [stats, LOCATIONS] : PAGE_SOURCES[table];
 }
