@@ -43,7 +43,7 @@ describe('tables of their own: golden SQL and parameters', () => {
       `SELECT COALESCE(SUM(s."n"), 0)::BIGINT AS n FROM "guideline_comparison_totals" s JOIN "locations" l ON l."Id" = s."LocationId" WHERE ((l."Latitude" > CAST($1 AS DOUBLE)) AND ` +
         `(s."LocationId" IN (SELECT "LocationId" FROM "location_regions" WHERE "RegionId" = CAST($2 AS VARCHAR))))`,
     );
-    for (const filter of ["Reason eq null and Verdict eq 'exceeds'", 'ActivityStartDate ge 2019-01-01', 'ResultValue gt 0']) {
+    for (const filter of ["Reason eq null and Verdict eq 'exceeds'", "Verdict eq 'exceeds' and ResultUnit eq 'mg/L'", 'ActivityStartDate ge 2019-01-01', 'ResultValue gt 0']) {
       expect(compileCount(count('GuidelineComparisons', `$count=true&$filter=${filter}`)).sql, filter).toMatch(/^SELECT count\(\*\)::BIGINT AS n FROM "guideline_comparisons" t/);
     }
   });
