@@ -4,6 +4,7 @@ import { plainFilesDir } from '../schemas/publication-files.js';
 import { newPublicationId } from '../schemas/publication.js';
 import { abandonBuild, openBuild } from './build-file.js';
 import { createBuildTables, list, locationCore } from './build-tables.js';
+import { writeComparisonStats } from './comparison-stats.js';
 import { collectFiles } from './dataset-files.js';
 import { carryPublication, recordPublication } from './publication-history.js';
 import { run } from './db.js';
@@ -65,4 +66,6 @@ async function copyPublished(conn: DuckDBConnection): Promise<void> {
     const cols = list(columnNames(table));
     await run(conn, `INSERT INTO ${table} (${cols}) SELECT ${cols} FROM prev.${table} ORDER BY "Id"`);
   }
+  // Their statistics recounted from the comparisons just copied, in their order (comparison-stats.ts).
+  await writeComparisonStats(conn);
 }

@@ -2,6 +2,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { guidelineFields } from '../schemas/guideline-fields.js';
 import { columnNames, type StorageTable } from '../schemas/index.js';
 import { list } from './build-tables.js';
+import { writeComparisonStats } from './comparison-stats.js';
 import { all, appendRows, run, scalarNumber } from './db.js';
 import { inputNames, type InputName } from './guideline-expression.js';
 import { ecosystemOf, marineMedia, mediaOf, regionOfJurisdiction } from './guideline-pairing.js';
@@ -53,6 +54,7 @@ export async function guidelinesStage(build: IngestBuild, options: { readonly co
   await collectInputs(conn);
   await evaluateFormulas(conn, guidelines);
   const comparisons = await writeComparisons(conn);
+  await writeComparisonStats(conn);
   const indexRows = await writeWaterQualityIndex(conn);
   await dropTemporary(conn);
   return { guidelines: guidelines.length, comparisons, indexRows };

@@ -88,6 +88,17 @@ const recounts: Record<string, string> = {
     FULL JOIN location_summaries s ON s."LocationId" = x."LocationId" AND s."DOI" = x."DOI" AND s."CharacteristicName" = x."CharacteristicName"
       AND s."ResultSampleFraction" IS NOT DISTINCT FROM x."ResultSampleFraction" AND s."MethodSpeciation" IS NOT DISTINCT FROM x."MethodSpeciation" AND s."ResultUnit" IS NOT DISTINCT FROM x."ResultUnit"
     WHERE x.n IS DISTINCT FROM s."Count" OR x.first IS DISTINCT FROM s."FirstDate" OR s."LatestObservationId" > x.last_id`,
+  // Every key is NOT NULL (schemas/storage.ts), so USING matches; a key with no comparison left must have no row.
+  guideline_comparison_stats: `(SELECT "LocationId", "DOI", "MonitoringLocationType", "CharacteristicName", "ActivityMediaName", "ActivityGroupType", "ActivityStartYear",
+        "GuidelineId", "Publisher", "ProtectionLevel", "Verdict", count(*) AS n
+      FROM guideline_comparisons GROUP BY ALL) x
+    FULL JOIN guideline_comparison_stats s USING ("LocationId", "DOI", "MonitoringLocationType", "CharacteristicName", "ActivityMediaName", "ActivityGroupType", "ActivityStartYear",
+      "GuidelineId", "Publisher", "ProtectionLevel", "Verdict")
+    WHERE x.n IS DISTINCT FROM s.n`,
+  guideline_comparison_totals: `(SELECT "LocationId", "DOI", "MonitoringLocationType", "CharacteristicName", "GuidelineId", "Publisher", "ProtectionLevel", "Verdict", count(*) AS n
+      FROM guideline_comparisons GROUP BY ALL) x
+    FULL JOIN guideline_comparison_totals s USING ("LocationId", "DOI", "MonitoringLocationType", "CharacteristicName", "GuidelineId", "Publisher", "ProtectionLevel", "Verdict")
+    WHERE x.n IS DISTINCT FROM s.n`,
 };
 
 async function checkDerived(db: string): Promise<void> {
@@ -98,6 +109,11 @@ async function checkDerived(db: string): Promise<void> {
   for (const table of ['observations', 'location_summaries']) {
     const [order] = await query(db, `SELECT count(*)::INTEGER AS n FROM (SELECT "Id" - lag("Id") OVER () AS step FROM ${table}) WHERE step <= 0`);
     expect(order, table).toEqual({ n: 0 });
+  }
+  // The comparisons' statistics stay in LocationId order (a merge appends the delta's): each location's rows together.
+  for (const table of ['guideline_comparison_stats', 'guideline_comparison_totals']) {
+    const [scattered] = await query(db, `SELECT count(*)::INTEGER AS n FROM (SELECT "LocationId" - lag("LocationId") OVER () AS step FROM ${table}) WHERE step < 0`);
+    expect(scattered, table).toEqual({ n: 0 });
   }
 }
 

@@ -4,6 +4,7 @@ import { rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { columnNames, STORAGE_SCHEMA_VERSION, type StorageTable } from '../schemas/index.js';
 import { fsyncPath, removeBuildFiles, startCopy, type Copy } from './build-file.js';
+import { comparisonStatTables } from './comparison-stats.js';
 import { all, run } from './db.js';
 import { writeMeta, type MetaValues } from './meta-rows.js';
 import { recordPublication, type PublicationRecord } from './publication-history.js';
@@ -20,7 +21,7 @@ import { ident, literal, placeholders } from './sql.js';
  * - a dataset's rows are one Id range, so dropping it leaves every other location's range intact;
  * - the delta is numbered after the hub's high-water marks and appended at the end, so the table stays in
  *   ascending Id order physically and each new location is one contiguous range;
- * - observation_stats, observation_value_stats and location_summaries are ordered by LocationId and new locations
+ * - observation_stats, observation_value_stats, location_summaries and the comparisons' statistics are ordered by LocationId and new locations
  *   have the highest Ids, so appending keeps their order; the small tables ordered otherwise (datasets, location_regions, both rollups) are rewritten in order.
  */
 
@@ -112,6 +113,7 @@ async function dropDatasets(conn: DuckDBConnection, dois: readonly string[]): Pr
   await run(conn, `DELETE FROM observation_value_stats WHERE ${theirLocations}`, dois);
   await run(conn, `DELETE FROM location_regions WHERE ${theirLocations}`, dois);
   await run(conn, `DELETE FROM location_summaries WHERE ${inDois}`, dois);
+  for (const table of comparisonStatTables) await run(conn, `DELETE FROM ${table} WHERE ${inDois}`, dois);
   // A dropped dataset's files leave the listing; the files themselves go once no served publication lists them.
   for (const table of ['locations', 'datasets', 'observation_rollup', 'observation_region_rollup', 'dataset_files', 'water_quality_index']) {
     await run(conn, `DELETE FROM ${ident(table)} WHERE ${inDois}`, dois);
@@ -122,8 +124,9 @@ async function dropDatasets(conn: DuckDBConnection, dois: readonly string[]): Pr
 async function appendDelta(conn: DuckDBConnection): Promise<void> {
   // dataset_files: the delta's datasets' files, written before the delta was closed (dataset-files.ts).
   // guideline_comparisons and water_quality_index: the delta's are numbered after the hub's (observation and
-  // location Ids), so appending keeps both in their order; location_summaries likewise (by LocationId).
-  for (const table of ['observations', 'observation_stats', 'observation_value_stats', 'locations', 'location_regions', 'datasets', 'observation_rollup', 'observation_region_rollup', 'dataset_files', 'location_summaries', 'guideline_comparisons', 'water_quality_index'] as const) {
+  // location Ids), so appending keeps both in their order; location_summaries and the comparisons' statistics
+  // likewise (by LocationId first).
+  for (const table of ['observations', 'observation_stats', 'observation_value_stats', 'locations', 'location_regions', 'datasets', 'observation_rollup', 'observation_region_rollup', 'dataset_files', 'location_summaries', 'guideline_comparisons', ...comparisonStatTables, 'water_quality_index'] as const) {
     const cols = columnNames(table).map(ident).join(', ');
     await run(conn, `INSERT INTO ${ident(table)} (${cols}) SELECT ${cols} FROM delta.${ident(table)}`);
   }

@@ -70,6 +70,8 @@ export type TableName =
   | 'observation_value_stats'
   | 'observation_rollup'
   | 'observation_region_rollup'
+  | 'guideline_comparison_stats'
+  | 'guideline_comparison_totals'
   | OwnTable;
 
 /**

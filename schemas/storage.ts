@@ -65,6 +65,21 @@ const observationKey = [
 ] as const satisfies readonly ColumnDef[];
 const rowCount = { column: storageKeys.count, sqlType: 'BIGINT', nullable: false } as const satisfies ColumnDef;
 
+/** The comparisons' statistics' keys (issue 45): first the location's and the characteristic… */
+const comparisonLocationKey = [
+  { column: storageKeys.locationId, sqlType: 'BIGINT', nullable: false },
+  { column: storageKeys.doi, sqlType: 'VARCHAR', nullable: false },
+  { column: 'MonitoringLocationType', sqlType: 'VARCHAR', nullable: false },
+  { column: 'CharacteristicName', sqlType: 'VARCHAR', nullable: false },
+] as const satisfies readonly ColumnDef[];
+/** …then the guideline's and the Verdict. */
+const comparisonGuidelineKey = [
+  { column: 'GuidelineId', sqlType: 'BIGINT', nullable: false },
+  { column: 'Publisher', sqlType: 'VARCHAR', nullable: false },
+  { column: 'ProtectionLevel', sqlType: 'VARCHAR', nullable: false },
+  { column: 'Verdict', sqlType: 'VARCHAR', nullable: false },
+] as const satisfies readonly ColumnDef[];
+
 /** observation_rollup's key and count; the region rollup is the same with RegionId first. */
 const rollupColumns = [
   { column: storageKeys.doi, sqlType: 'VARCHAR', nullable: false },
@@ -137,6 +152,21 @@ export const storageTables = {
     { column: 'ActivityMediaName', sqlType: 'VARCHAR', nullable: false },
     { column: 'ActivityGroupType', sqlType: 'VARCHAR', nullable: false },
   ],
+  // The comparisons counted by what users filter and group them on (issue 45: their counts come from statistics like
+  // the observations'), one row per location × observation key × guideline × Verdict, ordered by those keys
+  // (LocationId first, so a merge appends a delta's rows in order). DOI and MonitoringLocationType follow from the
+  // location, Publisher and ProtectionLevel from the guideline: kept so that filters on them need no join.
+  guideline_comparison_stats: [
+    ...comparisonLocationKey,
+    { column: 'ActivityMediaName', sqlType: 'VARCHAR', nullable: false },
+    { column: 'ActivityGroupType', sqlType: 'VARCHAR', nullable: false },
+    { column: 'ActivityStartYear', sqlType: 'BIGINT', nullable: false },
+    ...comparisonGuidelineKey,
+    rowCount,
+  ],
+  // The same over every year, medium and group: one row per location × characteristic × guideline × Verdict, a
+  // fraction of the statistics' rows, for counts and groups by location that name none of those.
+  guideline_comparison_totals: [...comparisonLocationKey, ...comparisonGuidelineKey, rowCount],
   // The CCME Water Quality Index per location, year and publisher, ordered by LocationId, Year, Publisher.
   water_quality_index: columnsOf(waterQualityIndexFields),
   tributary_meta: [
@@ -179,6 +209,8 @@ export const locationIdColumns = {
   location_regions: storageKeys.locationId,
   location_summaries: storageKeys.locationId,
   guideline_comparisons: storageKeys.locationId,
+  guideline_comparison_stats: storageKeys.locationId,
+  guideline_comparison_totals: storageKeys.locationId,
   water_quality_index: storageKeys.locationId,
 } as const satisfies Partial<Record<StorageTable, string>>;
 
@@ -197,7 +229,7 @@ export function columnNames(table: StorageTable): string[] {
 }
 
 /** Schema version written to `tributary_meta`; the API refuses a file of another version. */
-export const STORAGE_SCHEMA_VERSION = '7';
+export const STORAGE_SCHEMA_VERSION = '8';
 
 /** `CREATE TABLE` for one storage table. Identifiers come from the catalogue only. */
 export function createTableSql(table: StorageTable): string {

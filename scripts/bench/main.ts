@@ -13,7 +13,7 @@
  * (§1e whole-result exports alone), BENCH_ONLY=extract,export (both, for the formats at 10M and 100M), BENCH_ONLY=features
  * (§F OGC API – Features pages against the OData pages alone, then §L the layer rate: QGIS, GDAL and geopandas paging a
  * layer on make start's defaults), BENCH_ONLY=retention (§R what older publications held for pinned links cost), BENCH_ONLY=engines (§E polars over HTTP against local disk), BENCH_ONLY=spatial (§S a 1,000-vertex polygon against its
- * Id list and its bbox alone), BENCH_ONLY=aggregates (§A $apply's aggregates of values against DuckDB's GROUP BY alone). §7's ingest figures come with every run but publish and features.
+ * Id list and its bbox alone), BENCH_ONLY=aggregates (§A $apply's aggregates of values against DuckDB's GROUP BY alone), BENCH_ONLY=comparisons (§G the guideline comparisons' count, groupby and pages against DuckDB's queries alone). §7's ingest figures come with every run but publish and features.
  * §C capacity (N concurrent clients of three kinds against an API with the default limits) runs after §1–§6 on its own
  * API; BENCH_ONLY=capacity runs it alone (any ROWS). BENCH_CAPACITY_SECONDS (20) per N, BENCH_CAPACITY_CLIENTS (1,2,4,8,16,32).
  */
@@ -29,6 +29,7 @@ import { discoverFilters } from './filters.js';
 import { ensurePostgres } from './postgres.js';
 import { compressionSection } from './section-compression.js';
 import { aggregatesSection } from './section-aggregates.js';
+import { comparisonsSection } from './section-comparisons.js';
 import { countsSection } from './section-counts.js';
 import { extractSection } from './section-extract.js';
 import { exportSection } from './section-export.js';
@@ -84,9 +85,10 @@ const spatialOnly = only.has('spatial');
 const capacityOnly = only.has('capacity');
 const enginesOnly = only.has('engines');
 const aggregatesOnly = only.has('aggregates');
-const known = ['publish', 'extract', 'export', 'features', 'retention', 'spatial', 'capacity', 'engines', 'aggregates'];
-if ([...only].some((s) => !known.includes(s)) || ((publishOnly || featuresOnly || retentionOnly || spatialOnly || capacityOnly || enginesOnly || aggregatesOnly) && only.size > 1)) {
-  throw new Error(`BENCH_ONLY=${process.env.BENCH_ONLY}: the sections that run alone are 'publish', 'extract', 'export', 'features', 'retention', 'spatial', 'capacity', 'engines' and 'aggregates'; 'extract,export' runs those two`);
+const comparisonsOnly = only.has('comparisons');
+const known = ['publish', 'extract', 'export', 'features', 'retention', 'spatial', 'capacity', 'engines', 'aggregates', 'comparisons'];
+if ([...only].some((s) => !known.includes(s)) || ((publishOnly || featuresOnly || retentionOnly || spatialOnly || capacityOnly || enginesOnly || aggregatesOnly || comparisonsOnly) && only.size > 1)) {
+  throw new Error(`BENCH_ONLY=${process.env.BENCH_ONLY}: the sections that run alone are 'publish', 'extract', 'export', 'features', 'retention', 'spatial', 'capacity', 'engines', 'aggregates' and 'comparisons'; 'extract,export' runs those two`);
 }
 const capacity = { seconds: int('BENCH_CAPACITY_SECONDS', 20), clients: capacityClients(process.env.BENCH_CAPACITY_CLIENTS) };
 const sizes = only.size > 0 ? [] : scaleSizes(process.env.BENCH_SCALE, settings);
@@ -109,9 +111,9 @@ if (sizes.length > 0 && !failure) {
 async function mainSections() {
   const cache = await ensureCache(settings.rows, settings.seed, process.env.BENCH_INGEST === '1', log);
   const duck = await openDuck(cache.duckdbPath);
-  if (featuresOnly || spatialOnly || aggregatesOnly) {
+  if (featuresOnly || spatialOnly || aggregatesOnly || comparisonsOnly) {
     const details: Record<string, unknown> = {};
-    await featuresAlone(cache.duckdbPath, duck, details, spatialOnly ? 'spatial' : aggregatesOnly ? 'aggregates' : 'features');
+    await featuresAlone(cache.duckdbPath, duck, details, spatialOnly ? 'spatial' : aggregatesOnly ? 'aggregates' : comparisonsOnly ? 'comparisons' : 'features');
     return { cache, filters: undefined, pgLoad: undefined, details };
   }
   if (capacityOnly) {
@@ -166,6 +168,8 @@ async function mainSections() {
       const counts = await countsSection(ctx);
       log('§A aggregates');
       await aggregatesSection(ctx);
+      log('§G guideline comparisons');
+      await comparisonsSection(ctx);
       if (!settings.skipPostgres) {
         const json = (ctx.details['extract'] as { json: { ms: number }[] }).json;
         await postgresSection(ctx, pages, counts, summarise(json.map((r) => r.ms)).median);
@@ -222,8 +226,8 @@ async function mainSections() {
   return { cache, filters, pgLoad, details: ctx.details };
 }
 
-/** A section that needs the API but none of the discovered filters (any ROWS): §F, §S or §A. */
-async function featuresAlone(path: string, duck: Awaited<ReturnType<typeof openDuck>>, details: Record<string, unknown>, section: 'features' | 'spatial' | 'aggregates'): Promise<void> {
+/** A section that needs the API but none of the discovered filters (any ROWS): §F, §S, §A or §G. */
+async function featuresAlone(path: string, duck: Awaited<ReturnType<typeof openDuck>>, details: Record<string, unknown>, section: 'features' | 'spatial' | 'aggregates' | 'comparisons'): Promise<void> {
   const api = await startApi(path);
   const client = await openClient({ 'x-api-key': BENCH_API_KEY }).catch(async (err: unknown) => {
     await api.stop();
@@ -232,6 +236,7 @@ async function featuresAlone(path: string, duck: Awaited<ReturnType<typeof openD
   try {
     if (section === 'spatial') await spatialSection({ settings, base: api.base, duck, figures, details, log, headers: { 'x-api-key': BENCH_API_KEY } });
     else if (section === 'aggregates') await aggregatesSection({ settings, base: api.base, client, duck, figures });
+    else if (section === 'comparisons') await comparisonsSection({ settings, base: api.base, client, duck, figures });
     else await featuresSection({ settings, base: api.base, client, duck, figures, details, log });
   } catch (err) {
     failure = err;

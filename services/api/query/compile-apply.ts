@@ -1,7 +1,7 @@
-import { isOwnTable, locationIdColumns, storageKeys, type DimensionDef } from '../../../schemas/index.js';
+import { isOwnTable, locationIdColumns, storageKeys, type DimensionDef, type OwnTable } from '../../../schemas/index.js';
 import type { AggregateMethod } from '../odata/ast.js';
 import type { ApplyPlan, PlannedAggregate } from './plan.js';
-import { countSources, dimsOf, total } from './count-sources.js';
+import { countSources, dimsOf, ownCountSources, total } from './count-sources.js';
 import { FilterCompiler } from './filter-compiler.js';
 import { METHODS, type Measure } from './measures.js';
 import { assertNever } from '../assert-never.js';
@@ -86,6 +86,15 @@ export function applySources(plan: ApplyPlan): readonly Source[] {
   return perUnit ? VALUE_STATS_SOURCES : countSources(plan.where, plan.groupBy);
 }
 
+/**
+ * A table of its own is grouped over itself (one row per served row), its location's fields joined; counts alone over
+ * its smallest statistics table that holds every dimension, when it has one (ownCountSources).
+ */
+function ownApplySources(plan: ApplyPlan, table: OwnTable): readonly Source[] {
+  const counts = plan.aggregates.every((a) => a.kind === 'count');
+  return counts ? ownCountSources(table, [...dimsOf(plan.where), ...plan.groupBy]) : PAGE_SOURCES[table];
+}
+
 interface Grouped {
   readonly fact: Source;
   readonly params: Params;
@@ -100,8 +109,8 @@ interface Grouped {
 /** What the result and the mixed-units query share: the fact, its joins, the filter and the groups. */
 function grouped(plan: ApplyPlan): Grouped {
   const params = new Params();
-  // A table of its own is grouped over itself (one row per served row), its location's fields joined.
-  const sources = isOwnTable(plan.resource.table) ? PAGE_SOURCES[plan.resource.table] : applySources(plan);
+  const table = plan.resource.table;
+  const sources = isOwnTable(table) ? ownApplySources(plan, table) : applySources(plan);
   const fact = sources[0]!;
   const fc = new FilterCompiler(sources, params);
   const cond = plan.where ? fc.compile(plan.where) : undefined;

@@ -1,24 +1,31 @@
-import { locationIdColumns } from '../../../schemas/index.js';
+import { isOwnTable, locationIdColumns } from '../../../schemas/index.js';
 import type { CountPlan } from './plan.js';
-import { countSources, dimsOf, onlyStatistics, total } from './count-sources.js';
+import { countSources, dimsOf, onlyStatistics, ownCountSources, total } from './count-sources.js';
 import { FilterCompiler } from './filter-compiler.js';
 import { resourceTable, resourceWhere, whereClause } from './resource-where.js';
 import { Params, type CompiledQuery } from './sql.js';
-import { joinSource, LOCATIONS, sameLocation, sourceColumn, sourceTable, STATS } from './source.js';
+import { joinSource, LOCATIONS, RESOURCE, sameLocation, sourceColumn, sourceTable, STATS, type Source } from './source.js';
 
 /**
  * `$count=true`. Observations and Records sum the smallest statistics table that holds the filter's dimensions
  * (the rollup, the region rollup, the statistics table): exact, and as cheap at ten million rows as at ten. A
  * value or date filter (ResultValue, ActivityStartDate) is held by no statistics table: those count the matching
  * observations, exact too, at the cost of a scan of the filter's columns.
- * Locations and Metadata are small tables counted directly (their EXISTS reads the statistics).
+ * Locations and Metadata are small tables counted directly (their EXISTS reads the statistics). A table of its own
+ * sums its statistics table when that holds the filter's dimensions (GuidelineComparisons: ownCountSources), else
+ * counts its rows.
  *
  * @example
  * compileCount(planQuery(parseQuery('$count=true'), getResource('Records')!))
  * // { sql: 'SELECT COALESCE(SUM(r."n"), 0)::BIGINT AS n FROM "observation_rollup" r', params: [] }
  */
 export function compileCount(plan: CountPlan): CompiledQuery {
-  if (plan.resource.table === 'observations') return countObservations(plan);
+  const table = plan.resource.table;
+  if (table === 'observations') return sumStatistics(plan, countSources(plan.where, []));
+  if (isOwnTable(table)) {
+    const sources = ownCountSources(table, dimsOf(plan.where));
+    if (sources[0] !== RESOURCE[table]) return sumStatistics(plan, sources);
+  }
   const params = new Params();
   if (plan.resource.table === 'locations' && plan.where && onlyStatistics(dimsOf(plan.where))) {
     // A location matches when one of its statistics rows does: count those rows' distinct locations instead of
@@ -30,10 +37,9 @@ export function compileCount(plan: CountPlan): CompiledQuery {
   return { sql: `SELECT count(*)::BIGINT AS n FROM ${resourceTable(plan)}${whereClause([resourceWhere(plan, params)])}`, params: params.values };
 }
 
-/** The sum over the fact table countSources picks; the statistics table joins its locations only when asked. */
-function countObservations(plan: CountPlan): CompiledQuery {
+/** The sum over the fact table (countSources, ownCountSources); the statistics table joins its locations only when asked. */
+function sumStatistics(plan: CountPlan, sources: readonly Source[]): CompiledQuery {
   const params = new Params();
-  const sources = countSources(plan.where, []);
   const fact = sources[0]!;
   const fc = new FilterCompiler(sources, params);
   const cond = plan.where ? fc.compile(plan.where) : undefined;

@@ -2,10 +2,10 @@
  * Which table answers a count or an `$apply`: the smallest that holds every dimension the filter and the groups
  * name (docs/performance.md, "Counts without scanning"). Only the observations hold the row-level ones.
  */
-import { storageKeys, type DimensionDef } from '../../../schemas/index.js';
+import { columnNames, storageKeys, type DimensionDef, type OwnTable, type StorageTable } from '../../../schemas/index.js';
 import type { Cond } from './plan.js';
 import { splitMemberships } from './membership.js';
-import { OBSERVATIONS, REGION_ROLLUP, ROLLUP, sourceColumn, STATS_SOURCES, type Source } from './source.js';
+import { columnOf, COMPARISON_STATS, COMPARISON_TOTALS, LOCATIONS, OBSERVATIONS, PAGE_SOURCES, REGION_ROLLUP, ROLLUP, sourceColumn, STATS_SOURCES, type Source } from './source.js';
 
 /** Every dimension a condition mentions. */
 export function dimsOf(cond: Cond | undefined, out: DimensionDef[] = []): DimensionDef[] {
@@ -65,4 +65,29 @@ export function countSources(where: Cond | undefined, groupBy: readonly Dimensio
 /** `SUM(n)` of a statistics table, or `count(*)` of the observations. */
 export function total(fact: Source): string {
   return fact === OBSERVATIONS ? 'count(*)' : `SUM(${sourceColumn(fact, storageKeys.count)})`;
+}
+
+/** The statistics tables that count a table of its own, where it has them, smallest first (docs/storage.md). */
+const OWN_STATISTICS: { readonly [T in OwnTable]?: readonly Source[] } = { guideline_comparisons: [COMPARISON_TOTALS, COMPARISON_STATS] };
+
+/**
+ * True when the statistics table `stats` answers for `dim`: one of its keys holds it, or the location's own fields
+ * (a region, the coordinates) do, read through its LocationId. A field of the rows it does not keep (a value, a
+ * date, a Reason) is not held, even though the rows' table names a column for it.
+ */
+function heldBy(dim: DimensionDef, stats: Source): boolean {
+  if (dim.membership) return true;
+  const name = columnOf(dim, stats);
+  if (name === undefined) return dim.columns.locations !== undefined;
+  return name !== storageKeys.count && columnNames(stats.table as StorageTable).includes(name);
+}
+
+/**
+ * The tables a count or a count-only `$apply` of a table of its own reads, the fact first: the smallest of its
+ * statistics tables that holds every dimension of the filter and the groups, with the locations it may join; else
+ * the table itself (a scan of the dimensions' columns), as its pages read it. All answer the same numbers.
+ */
+export function ownCountSources(table: OwnTable, dims: readonly DimensionDef[]): readonly Source[] {
+  const stats = OWN_STATISTICS[table]?.find((s) => dims.every((d) => heldBy(d, s)));
+  return stats ? [stats, LOCATIONS] : PAGE_SOURCES[table];
 }

@@ -36,6 +36,13 @@ export const OBSERVATIONS: Source = { alias: 'o', table: 'observations' };
 export const ROLLUP: Source = { alias: 'r', table: 'observation_rollup' };
 /** The rollup once per region of each location: the rollup's columns plus RegionId, a plain column here. */
 export const REGION_ROLLUP: Source = { alias: 'r', table: 'observation_region_rollup', columnsOf: 'observation_rollup' };
+/**
+ * The guideline comparisons counted per location, observation key, guideline and Verdict: its columns are named as
+ * the comparisons' (the dimensions list those), and it holds only its keys (count-sources.ts, `ownCountSources`).
+ */
+export const COMPARISON_STATS: Source = { alias: 's', table: 'guideline_comparison_stats', columnsOf: 'guideline_comparisons' };
+/** The same over every year, medium and group: a fraction of its rows. */
+export const COMPARISON_TOTALS: Source = { alias: 's', table: 'guideline_comparison_totals', columnsOf: 'guideline_comparisons' };
 /** The datasets joined to what else lists a DOI (their files). */
 export const DATASETS: Source = { alias: 'd', table: 'datasets' };
 /** What a publication serves for download and where it came from (schemas/publication-files.ts). */

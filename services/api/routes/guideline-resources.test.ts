@@ -87,6 +87,27 @@ describe('GuidelineComparisons', () => {
     expect(ids(rows)).toEqual(sorted(ids(want)));
   });
 
+  it('$count and @odata.count equal the rows, from the statistics for their keys and from the rows for any other field', async () => {
+    const [first] = comparisons.filter((c) => c['Verdict'] === 'exceeds' && c['ResultUnit'] !== null);
+    const [publisher, unit] = [String(first!['Publisher']), String(first!['ResultUnit'])];
+    // Which table answers each is pinned by query/compile-apply-own-table.test.ts.
+    const cases: [filter: string, want: (c: Row) => boolean][] = [
+      ["Verdict eq 'exceeds'", (c) => c['Verdict'] === 'exceeds'],
+      [`Publisher eq '${publisher}' and ActivityStartYear ge 2015 and not (ProtectionLevel eq 'Acute')`, (c) => c['Publisher'] === publisher && (c['ActivityStartYear'] as number) >= 2015 && c['ProtectionLevel'] !== 'Acute'],
+      // ResultUnit and Reason are fields of the rows the statistics do not keep: the count scans the comparisons.
+      [`Verdict eq 'exceeds' and ResultUnit eq '${unit}'`, (c) => c['Verdict'] === 'exceeds' && c['ResultUnit'] === unit],
+      ["Verdict ne 'meets' and Reason ne null", (c) => c['Verdict'] !== 'meets' && c['Reason'] !== null],
+    ];
+    for (const [filter, want] of cases) {
+      const n = comparisons.filter(want).length;
+      expect(n, filter).toBeGreaterThan(0);
+      const body = (await (await get(`/v1/odata/v4/GuidelineComparisons?$filter=${enc(filter)}&$count=true`)).json()) as { value: number };
+      expect(body.value, filter).toBe(n);
+      const inline = (await (await get(`/v1/odata/v4/GuidelineComparisons?$filter=${enc(filter)}&$count=true&$top=0`)).json()) as { '@odata.count': number };
+      expect(inline['@odata.count'], filter).toBe(n);
+    }
+  });
+
   it('$apply=groupby((LocationId,CharacteristicName,Verdict),aggregate($count as N)) counts its rows', async () => {
     const apply = enc('groupby((LocationId,CharacteristicName,Verdict),aggregate($count as N))');
     const groups: Row[] = [];
