@@ -3,13 +3,14 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { readRegionSets, regionFeaturesOf, type RegionFeature } from '../schemas/region-sets.js';
+import { boundaryExtents, type Extent } from './boundary-extents.js';
 
 /**
  * Region polygons for RegionId memberships. Countries and their first-level subdivisions come from the
  * world-geojson npm package (GPL-3.0-or-later data, read from node_modules, no network): every country it has
  * subdivisions for whose codes are mapped below (`boundaryCountries`); hubs and other regions from the optional
  * REGIONS_FILE (its files and folders of sets, read by schemas/region-sets.ts). Each polygon keeps its bounding box so a point is tested only against the few polygons whose box
- * contains it.
+ * contains it; each boundary file is parsed only when a location lies in one of its extents (`boundaryRegionsAt`).
  */
 
 type Ring = readonly (readonly number[])[];
@@ -106,24 +107,73 @@ function regionOfFile(json: unknown, id: string, where: string): Region {
   return { id, parts: featuresOf(json, where).flatMap((f, i) => partsOf(f.geometry, `${where} feature ${i}`)) };
 }
 
-let boundaries: Promise<Region[]> | undefined;
+/** One world-geojson file and the RegionId its polygons give, in the order `regionsContaining` lists them. */
+export interface BoundaryFile {
+  readonly id: string;
+  readonly path: string;
+}
 
-/** Each country of `boundaryCountries` (`admin.2.<cc>`) and its subdivisions (`admin.4.<cc>.<code>`), loaded once per process. */
-export function boundaryRegions(): Promise<Region[]> {
-  boundaries ??= (async () => {
-    const root = dirname(createRequire(import.meta.url).resolve('world-geojson/package.json'));
-    const load = async (path: string) => JSON.parse(await readFile(join(root, path), 'utf8')) as unknown;
-    const regions: Region[] = [];
-    for (const { code, country, dir, ext, subdivisions } of boundaryCountries) {
-      regions.push(regionOfFile(await load(country), `admin.2.${code}`, `world-geojson ${country}`));
-      for (const [file, sub] of Object.entries(subdivisions)) {
-        const path = `${dir}/${file}${ext}`;
-        regions.push(regionOfFile(await load(path), `admin.4.${code}.${sub}`, `world-geojson ${path}`));
-      }
-    }
-    return regions;
-  })();
-  return boundaries;
+/** Every boundary file: each country of `boundaryCountries`, then its subdivisions. */
+export const boundaryFiles: readonly BoundaryFile[] = boundaryCountries.flatMap(({ code, country, dir, ext, subdivisions }) => [
+  { id: `admin.2.${code}`, path: country },
+  ...Object.entries(subdivisions).map(([file, sub]) => ({ id: `admin.4.${code}.${sub}`, path: `${dir}/${file}${ext}` })),
+]);
+
+/**
+ * Boxes that together hold every part's box: a point in none of them is in none of the region's polygons. One box
+ * per hemisphere (by each part's centre), because a region across the antimeridian (Alaska's Aleutians, the US's
+ * islands) would otherwise have one box around the globe.
+ */
+export function extentsOf(region: Region): Extent[] {
+  const boxes = new Map<boolean, [number, number, number, number]>();
+  for (const { bbox } of region.parts) {
+    const west = bbox[0] + bbox[2] < 0;
+    const b = boxes.get(west);
+    if (!b) boxes.set(west, [...bbox]);
+    else b.splice(0, 4, Math.min(b[0], bbox[0]), Math.min(b[1], bbox[1]), Math.max(b[2], bbox[2]), Math.max(b[3], bbox[3]));
+  }
+  return [true, false].map((west) => boxes.get(west)).filter((b) => b !== undefined);
+}
+
+const inExtent = ([x, y]: readonly [number, number], e: Extent) => x >= e[0] && x <= e[2] && y >= e[1] && y <= e[3];
+
+// Parsing every file costs seconds (~90 MB of JSON, most of it the US states and Canada's provinces), so each is
+// parsed on first need and kept for the process.
+const parsed = new Map<string, Promise<Region>>();
+
+function boundaryRegion({ id, path }: BoundaryFile): Promise<Region> {
+  let region = parsed.get(path);
+  if (!region) {
+    region = (async () => {
+      const root = dirname(createRequire(import.meta.url).resolve('world-geojson/package.json'));
+      return regionOfFile(JSON.parse(await readFile(join(root, path), 'utf8')) as unknown, id, `world-geojson ${path}`);
+    })();
+    parsed.set(path, region);
+  }
+  return region;
+}
+
+/**
+ * The boundary regions that can contain any of the points, in `boundaryFiles` order: a file is parsed only when a
+ * point lies in its extent (boundary-extents.ts, measured from the same files), so no point loses a region it is
+ * in, and a build with no location parses nothing.
+ */
+export async function boundaryRegionsAt(points: Iterable<readonly [number, number]>): Promise<Region[]> {
+  const at = [...points];
+  const regions: Region[] = [];
+  for (const file of boundaryFiles) {
+    const extents = boundaryExtents[file.path];
+    if (!extents) throw new Error(`internal error: no extent for world-geojson ${file.path} in boundary-extents.ts`);
+    if (at.some((p) => extents.some((e) => inExtent(p, e)))) regions.push(await boundaryRegion(file));
+  }
+  return regions;
+}
+
+/** Every boundary region (the tests and the extents' generator). */
+export async function boundaryRegions(): Promise<Region[]> {
+  const regions: Region[] = [];
+  for (const file of boundaryFiles) regions.push(await boundaryRegion(file));
+  return regions;
 }
 
 /** The regions of REGIONS_FILE: one file, or several files and folders of them separated by commas (schemas/region-sets.ts). */
