@@ -119,20 +119,29 @@ export const boundaryFiles: readonly BoundaryFile[] = boundaryCountries.flatMap(
   ...Object.entries(subdivisions).map(([file, sub]) => ({ id: `admin.4.${code}.${sub}`, path: `${dir}/${file}${ext}` })),
 ]);
 
+type Box = [number, number, number, number];
+const area = (b: readonly number[]) => (b[2]! - b[0]!) * (b[3]! - b[1]!);
+const union = (a: readonly number[], b: readonly number[]): Box => [Math.min(a[0]!, b[0]!), Math.min(a[1]!, b[1]!), Math.max(a[2]!, b[2]!), Math.max(a[3]!, b[3]!)];
+
 /**
- * Boxes that together hold every part's box: a point in none of them is in none of the region's polygons. One box
- * per hemisphere (by each part's centre), because a region across the antimeridian (Alaska's Aleutians, the US's
- * islands) would otherwise have one box around the globe.
+ * A few boxes that together hold every part's box: a point in none of them is in none of the region's polygons.
+ * Parts join the box they grow least (largest parts first), and start a box of their own when that would add more
+ * than a square degree, up to `most` boxes: one box around all the parts would reach far past the land, as
+ * Nunavut's islands in James Bay do to Saskatchewan's latitudes and Alaska's Aleutians do around the globe.
  */
-export function extentsOf(region: Region): Extent[] {
-  const boxes = new Map<boolean, [number, number, number, number]>();
-  for (const { bbox } of region.parts) {
-    const west = bbox[0] + bbox[2] < 0;
-    const b = boxes.get(west);
-    if (!b) boxes.set(west, [...bbox]);
-    else b.splice(0, 4, Math.min(b[0], bbox[0]), Math.min(b[1], bbox[1]), Math.max(b[2], bbox[2]), Math.max(b[3], bbox[3]));
+export function extentsOf(region: Region, most = 8): Extent[] {
+  const boxes: Box[] = [];
+  for (const { bbox } of [...region.parts].sort((a, b) => area(b.bbox) - area(a.bbox))) {
+    let best = -1;
+    let growth = Infinity;
+    boxes.forEach((box, i) => {
+      const g = area(union(box, bbox)) - area(box);
+      if (g < growth) [best, growth] = [i, g];
+    });
+    if (best >= 0 && (growth <= 1 || boxes.length >= most)) boxes[best] = union(boxes[best]!, bbox);
+    else boxes.push([...bbox]);
   }
-  return [true, false].map((west) => boxes.get(west)).filter((b) => b !== undefined);
+  return boxes;
 }
 
 const inExtent = ([x, y]: readonly [number, number], e: Extent) => x >= e[0] && x <= e[2] && y >= e[1] && y <= e[3];
