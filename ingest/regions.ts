@@ -129,7 +129,7 @@ const union = (a: readonly number[], b: readonly number[]): Box => [Math.min(a[0
  * than a square degree, up to `most` boxes: one box around all the parts would reach far past the land, as
  * Nunavut's islands in James Bay do to Saskatchewan's latitudes and Alaska's Aleutians do around the globe.
  */
-export function extentsOf(region: Region, most = 8): Extent[] {
+export function extentsOf(region: Region, most = 16): Extent[] {
   const boxes: Box[] = [];
   for (const { bbox } of [...region.parts].sort((a, b) => area(b.bbox) - area(a.bbox))) {
     let best = -1;
