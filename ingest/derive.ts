@@ -5,8 +5,8 @@ import type { IngestBuild } from './stage-parts.js';
 /**
  * Stage 4 (derive): RegionId memberships of every location of the build, by point-in-polygon in JS over the
  * locations (thousands), never over observations: the boundaries the build's locations can lie in (parsed on first
- * need, regions.ts), then REGIONS_FILE's (read with the sources). ActivityStartYear and ActivityGroupType are derived in the
- * load's bulk insert, where the rows already pass.
+ * need, regions.ts), then REGIONS_FILE's (read with the sources). ActivityStartYear and ActivityGroupType are
+ * derived in the load's bulk insert, where the rows already pass.
  */
 
 /** The derive stage's part: how many memberships were found. */

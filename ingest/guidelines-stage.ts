@@ -64,8 +64,8 @@ async function dropTemporary(conn: DuckDBConnection): Promise<void> {
 
 type Column = readonly [name: string, type: string];
 
-// The guidelines go in through the appender: the same rows as JSON read by from_json cost a fixed ~0.1 s per
-// publish (the summary's ~0.8 MB parsed again by DuckDB), for a table every publish writes whole.
+// The guidelines go in through the appender: as JSON read by from_json, DuckDB parsed the whole summary's text
+// again in every publish, for a table each publish writes whole.
 async function insertGuidelines(conn: DuckDBConnection, guidelines: readonly Guideline[]): Promise<void> {
   // The appender fills columns by position: the table's own order, each value typed by its field.
   const types = new Map(guidelineFields.map((f) => [f.column, f.type]));

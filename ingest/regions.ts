@@ -126,8 +126,9 @@ const union = (a: readonly number[], b: readonly number[]): Box => [Math.min(a[0
 /**
  * A few boxes that together hold every part's box: a point in none of them is in none of the region's polygons.
  * Parts join the box they grow least (largest parts first), and start a box of their own when that would add more
- * than a square degree, up to `most` boxes: one box around all the parts would reach far past the land, as
- * Nunavut's islands in James Bay do to Saskatchewan's latitudes and Alaska's Aleutians do around the globe.
+ * than a square degree, up to `most` boxes: one box around all the parts would reach far past the land, as the US
+ * outline's Pacific islands and Alaska's Aleutians (on both sides of the antimeridian) do around the globe. A file of
+ * one large polygon keeps its one box (Nunavut's reaches James Bay, so a location at 52° N parses it).
  */
 export function extentsOf(region: Region, most = 16): Extent[] {
   const boxes: Box[] = [];
@@ -146,8 +147,8 @@ export function extentsOf(region: Region, most = 16): Extent[] {
 
 const inExtent = ([x, y]: readonly [number, number], e: Extent) => x >= e[0] && x <= e[2] && y >= e[1] && y <= e[3];
 
-// Parsing every file costs seconds (~90 MB of JSON, most of it the US states and Canada's provinces), so each is
-// parsed on first need and kept for the process.
+// Every file together is ~90 MB of JSON, most of it the US states and Canada's provinces: each is parsed on first
+// need and kept for the process.
 const parsed = new Map<string, Promise<Region>>();
 
 function boundaryRegion({ id, path }: BoundaryFile): Promise<Region> {
@@ -164,8 +165,8 @@ function boundaryRegion({ id, path }: BoundaryFile): Promise<Region> {
 
 /**
  * The boundary regions that can contain any of the points, in `boundaryFiles` order: a file is parsed only when a
- * point lies in its extent (boundary-extents.ts, measured from the same files), so no point loses a region it is
- * in, and a build with no location parses nothing.
+ * point lies in one of its extents (boundary-extents.ts, measured from the same files), so no point loses a region it
+ * is in, and a build with no location parses nothing.
  */
 export async function boundaryRegionsAt(points: Iterable<readonly [number, number]>): Promise<Region[]> {
   const at = [...points];
