@@ -1,4 +1,4 @@
-import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
+import { LIST, listValue, VARCHAR, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 
 export type Params = readonly DuckDBValue[];
 
@@ -43,11 +43,14 @@ export async function scalarNumber(conn: DuckDBConnection, sql: string, params: 
   return value === null || value === undefined ? 0 : Number(value);
 }
 
-/** Loads string rows into a table through DuckDB's appender (no per-row SQL). */
+/** A value the appender takes: a number goes into a DOUBLE column, a bigint into an integer one, an array into VARCHAR[]. */
+export type AppendValue = string | number | bigint | boolean | null | readonly string[];
+
+/** Loads rows into a table through DuckDB's appender (no per-row SQL, no SQL text to parse). */
 export async function appendRows(
   conn: DuckDBConnection,
   table: string,
-  rows: Iterable<readonly (string | number | bigint)[]>,
+  rows: Iterable<readonly AppendValue[]>,
   schema = 'main',
   catalog?: string,
 ): Promise<void> {
@@ -56,7 +59,10 @@ export async function appendRows(
     for (const value of row) {
       if (typeof value === 'string') appender.appendVarchar(value);
       else if (typeof value === 'bigint') appender.appendBigInt(value);
-      else appender.appendDouble(value);
+      else if (typeof value === 'number') appender.appendDouble(value);
+      else if (typeof value === 'boolean') appender.appendBoolean(value);
+      else if (value === null) appender.appendNull();
+      else appender.appendList(listValue([...value]), LIST(VARCHAR));
     }
     appender.endRow();
   }

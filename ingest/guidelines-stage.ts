@@ -3,7 +3,7 @@ import { guidelineFields } from '../schemas/guideline-fields.js';
 import { columnNames, type StorageTable } from '../schemas/index.js';
 import { list } from './build-tables.js';
 import { writeComparisonStats } from './comparison-stats.js';
-import { all, appendRows, run, scalarNumber } from './db.js';
+import { all, appendRows, run, scalarNumber, type AppendValue } from './db.js';
 import { inputNames, type InputName } from './guideline-expression.js';
 import { ecosystemOf, marineMedia, mediaOf, regionOfJurisdiction } from './guideline-pairing.js';
 import { compileGuideline, inputColumn } from './guideline-sql.js';
@@ -66,18 +66,17 @@ async function dropTemporary(conn: DuckDBConnection): Promise<void> {
 
 type Column = readonly [name: string, type: string];
 
-/** Rows into a table in one statement: a JSON array bound as a parameter, read by from_json with a fixed structure. */
-async function insertJson(conn: DuckDBConnection, table: string, columns: readonly Column[], rows: readonly Record<string, unknown>[]): Promise<void> {
-  const structure = `[{${columns.map(([n, t]) => `"${n}":"${t}"`).join(',')}}]`;
-  await run(conn, `INSERT INTO ${table} (${list(columns.map(([n]) => n))}) SELECT unnest(from_json($1::JSON, ${literal(structure)}), recursive := true)`, [JSON.stringify(rows)]);
-}
-
-const sqlTypes: Record<string, string> = { integer: 'BIGINT', string: 'VARCHAR', 'string[]': 'VARCHAR[]', number: 'DOUBLE' };
-
+// The guidelines go in through the appender: as JSON read by from_json, DuckDB parsed the whole summary's text
+// again in every publish, for a table each publish writes whole.
 async function insertGuidelines(conn: DuckDBConnection, guidelines: readonly Guideline[]): Promise<void> {
-  const columns = guidelineFields.map((f): Column => [f.column, sqlTypes[f.type] ?? 'VARCHAR']);
-  const rows = guidelines.map((g) => Object.fromEntries(columns.map(([c]) => [c, (g as unknown as Record<string, unknown>)[c]])));
-  await insertJson(conn, 'guidelines', columns, rows);
+  // The appender fills columns by position: the table's own order, each value typed by its field.
+  const types = new Map(guidelineFields.map((f) => [f.column, f.type]));
+  const value = (g: Guideline, column: string): AppendValue => {
+    const v = (g as unknown as Record<string, string | number | readonly string[] | null>)[column] ?? null;
+    return types.get(column) === 'integer' && typeof v === 'number' ? BigInt(v) : v;
+  };
+  const columns = columnNames('guidelines');
+  await appendRows(conn, 'guidelines', guidelines.map((g) => columns.map((c) => value(g, c))));
 }
 
 /** A constant guideline's value (a number or a range of numbers); undefined for a formula. */
@@ -96,16 +95,14 @@ async function createGuidelineTables(conn: DuckDBConnection, guidelines: readonl
     ['inputs', 'VARCHAR[]'], ['is_formula', 'BOOLEAN'], ['const_lo', 'DOUBLE'], ['const_hi', 'DOUBLE'],
   ];
   await run(conn, `CREATE OR REPLACE TEMP TABLE gl_g (${columns.map(([n, t]) => `${ident(n)} ${t}`).join(', ')})`);
-  const rows = guidelines.filter((g) => g.formula !== undefined).map((g) => {
+  const rows = guidelines.filter((g) => g.formula !== undefined).map((g): AppendValue[] => {
     const constant = constantOf(g);
-    return {
-      GuidelineId: g.Id, CharacteristicName: g.CharacteristicName, fractions: g.fractions, MethodSpeciation: g.MethodSpeciation, MediaName: g.MediaName,
-      Ecosystem: g.Ecosystem, Publisher: g.Publisher, ProtectionLevel: g.ProtectionLevel, Bound: g.Bound, Unit: g.Unit ?? '',
-      regions: g.Jurisdictions.map(regionOfJurisdiction).filter((r) => r !== undefined), inputs: g.Inputs, is_formula: constant === undefined,
-      const_lo: constant?.lo ?? null, const_hi: constant?.hi ?? null,
-    };
+    return [
+      BigInt(g.Id), g.CharacteristicName, g.fractions, g.MethodSpeciation, g.MediaName, g.Ecosystem, g.Publisher, g.ProtectionLevel, g.Bound, g.Unit ?? '',
+      g.Jurisdictions.map(regionOfJurisdiction).filter((r) => r !== undefined), g.Inputs, constant === undefined, constant?.lo ?? null, constant?.hi ?? null,
+    ];
   });
-  await insertJson(conn, 'gl_g', columns, rows);
+  await appendRows(conn, 'gl_g', rows, 'main', 'temp');
   await run(conn, 'CREATE OR REPLACE TEMP TABLE gl_media (ActivityMediaName VARCHAR, MediaName VARCHAR)');
   await appendRows(conn, 'gl_media', Object.entries(mediaOf), 'main', 'temp');
   await run(conn, 'CREATE OR REPLACE TEMP TABLE gl_eco (MonitoringLocationType VARCHAR, Ecosystem VARCHAR)');

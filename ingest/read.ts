@@ -9,11 +9,14 @@ import { contentHash } from './content-hash.js';
 import { readCsvHeader } from './csv-header.js';
 import { sourceFileProblem } from './source-file-problem.js';
 import { datasetIdFromDoi } from './dataset-id.js';
-import { boundaryRegions, loadRegionsFile } from './regions.js';
+import { loadRegionsFile } from './regions.js';
 import { failedReport, type DatasetReport, type Reject, type Warning } from './report.js';
 import type { ReadPart, ReadResult, SourceDataset, SourceFile } from './stage-parts.js';
 
-/** Stage 1 (read): what SRC holds, before any row is parsed, and the regions locations will be placed in. */
+/**
+ * Stage 1 (read): what SRC holds, before any row is parsed, and REGIONS_FILE's regions (read here so that a bad file
+ * fails the run before anything is built). The boundaries come later, in derive, for the locations the build has.
+ */
 
 /** How metadata.json is judged beyond its schema. */
 export interface SourceOptions {
@@ -24,7 +27,7 @@ export interface SourceOptions {
 export async function read(src: string, regionsFile?: string, options: SourceOptions = {}): Promise<ReadPart> {
   const sources = await readSources(src, options);
   if (sources.datasets.length === 0) return { ...sources, regions: [] };
-  return { ...sources, regions: [...(await boundaryRegions()), ...(regionsFile ? await loadRegionsFile(regionsFile) : [])] };
+  return { ...sources, regions: regionsFile ? await loadRegionsFile(regionsFile) : [] };
 }
 
 const isDataFile = (name: string) => /\.csv(\.gz)?$/i.test(name);

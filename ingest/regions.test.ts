@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { readdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { boundaryCountries, boundaryRegions, loadRegionsFile, regionsContaining, regionsFromGeoJson } from './regions.js';
+import { boundaryExtents } from './boundary-extents.js';
+import { boundaryCountries, boundaryFiles, boundaryRegions, boundaryRegionsAt, extentsOf, loadRegionsFile, regionsContaining, regionsFromGeoJson } from './regions.js';
 
 const hubs = new URL('../scripts/sample/hubs.geojson', import.meta.url).pathname;
 
@@ -24,6 +25,50 @@ describe('regions', () => {
     ['Mid-Atlantic', -40, 40, []],
   ])('%s', async (_name, lon, lat, expected) => {
     expect(regionsContaining(lon, lat, await boundaryRegions())).toEqual(expected);
+    expect(regionsContaining(lon, lat, await boundaryRegionsAt([[lon, lat]]))).toEqual(expected);
+  });
+
+  it('parses only the boundary files a location can lie in, and gives each location the ids every file gives it', async () => {
+    const ids = (regions: readonly { id: string }[]) => regions.map((r) => r.id);
+    expect(await boundaryRegionsAt([])).toEqual([]);
+    // Regina and Zürich: no US state is parsed (the US outline is, as its islands' box spans the Pacific).
+    const canadaSwiss: [number, number][] = [[-104.6189, 50.4452], [8.5417, 47.3769]];
+    const parsed = ids(await boundaryRegionsAt(canadaSwiss));
+    expect(parsed).toEqual(expect.arrayContaining(['admin.2.ca', 'admin.4.ca.sk', 'admin.2.ch', 'admin.4.ch.zh']));
+    expect(parsed.filter((id) => id.startsWith('admin.4.us.') || id.startsWith('admin.4.au.'))).toEqual([]);
+    const every = await boundaryRegions();
+    for (const [lon, lat] of canadaSwiss) expect(regionsContaining(lon, lat, await boundaryRegionsAt(canadaSwiss))).toEqual(regionsContaining(lon, lat, every));
+    // Seattle with them: Washington is parsed, and gives its id.
+    const withSeattle = await boundaryRegionsAt([...canadaSwiss, [-122.3321, 47.6062]]);
+    expect(ids(withSeattle)).toContain('admin.4.us.wa');
+    expect(ids(withSeattle)).not.toContain('admin.4.us.fl');
+    expect(regionsContaining(-122.3321, 47.6062, withSeattle)).toEqual(['admin.2.us', 'admin.4.us.wa']);
+  });
+
+  it('gives every point of a world grid and every corner of every extent the same ids as all the boundary files do', async () => {
+    const every = await boundaryRegions();
+    const points: [number, number][] = [];
+    for (let lon = -180; lon <= 180; lon += 1.5) for (let lat = -60; lat <= 84; lat += 1.5) points.push([lon, lat]);
+    for (const extents of Object.values(boundaryExtents)) for (const [x0, y0, x1, y1] of extents) points.push([x0, y0], [x0, y1], [x1, y0], [x1, y1]);
+    const differ = [];
+    for (const [lon, lat] of points) {
+      const near = regionsContaining(lon, lat, await boundaryRegionsAt([[lon, lat]]));
+      if (near.join() !== regionsContaining(lon, lat, every).join()) differ.push([lon, lat]);
+    }
+    expect(differ).toEqual([]);
+  });
+
+  it('holds every polygon of each boundary file in the file\'s extents (else: npx tsx scripts/regions/boundary-extents.ts > ingest/boundary-extents.ts)', async () => {
+    const every = await boundaryRegions();
+    expect(Object.keys(boundaryExtents)).toEqual(boundaryFiles.map((f) => f.path));
+    const outside = boundaryFiles.flatMap((f, i) =>
+      every[i]!.parts
+        .filter(({ bbox: [x0, y0, x1, y1] }) => !boundaryExtents[f.path]!.some(([a, b, c, d]) => x0 >= a && y0 >= b && x1 <= c && y1 <= d))
+        .map(({ bbox }) => `${f.path} ${bbox.join(' ')}`),
+    );
+    expect(outside).toEqual([]);
+    // The generator's boxes hold them too, so that regenerating the table keeps the rule.
+    for (const r of every) for (const { bbox: [x0, y0, x1, y1] } of r.parts) expect(extentsOf(r).some(([a, b, c, d]) => x0 >= a && y0 >= b && x1 <= c && y1 <= d), r.id).toBe(true);
   });
 
   it('maps every subdivision file of each country it covers, and no file that is not there', async () => {

@@ -3,13 +3,14 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { readRegionSets, regionFeaturesOf, type RegionFeature } from '../schemas/region-sets.js';
+import { boundaryExtents, type Extent } from './boundary-extents.js';
 
 /**
  * Region polygons for RegionId memberships. Countries and their first-level subdivisions come from the
  * world-geojson npm package (GPL-3.0-or-later data, read from node_modules, no network): every country it has
  * subdivisions for whose codes are mapped below (`boundaryCountries`); hubs and other regions from the optional
  * REGIONS_FILE (its files and folders of sets, read by schemas/region-sets.ts). Each polygon keeps its bounding box so a point is tested only against the few polygons whose box
- * contains it.
+ * contains it; each boundary file is parsed only when a location lies in one of its extents (`boundaryRegionsAt`).
  */
 
 type Ring = readonly (readonly number[])[];
@@ -106,24 +107,83 @@ function regionOfFile(json: unknown, id: string, where: string): Region {
   return { id, parts: featuresOf(json, where).flatMap((f, i) => partsOf(f.geometry, `${where} feature ${i}`)) };
 }
 
-let boundaries: Promise<Region[]> | undefined;
+/** One world-geojson file and the RegionId its polygons give, in the order `regionsContaining` lists them. */
+export interface BoundaryFile {
+  readonly id: string;
+  readonly path: string;
+}
 
-/** Each country of `boundaryCountries` (`admin.2.<cc>`) and its subdivisions (`admin.4.<cc>.<code>`), loaded once per process. */
-export function boundaryRegions(): Promise<Region[]> {
-  boundaries ??= (async () => {
-    const root = dirname(createRequire(import.meta.url).resolve('world-geojson/package.json'));
-    const load = async (path: string) => JSON.parse(await readFile(join(root, path), 'utf8')) as unknown;
-    const regions: Region[] = [];
-    for (const { code, country, dir, ext, subdivisions } of boundaryCountries) {
-      regions.push(regionOfFile(await load(country), `admin.2.${code}`, `world-geojson ${country}`));
-      for (const [file, sub] of Object.entries(subdivisions)) {
-        const path = `${dir}/${file}${ext}`;
-        regions.push(regionOfFile(await load(path), `admin.4.${code}.${sub}`, `world-geojson ${path}`));
-      }
-    }
-    return regions;
-  })();
-  return boundaries;
+/** Every boundary file: each country of `boundaryCountries`, then its subdivisions. */
+export const boundaryFiles: readonly BoundaryFile[] = boundaryCountries.flatMap(({ code, country, dir, ext, subdivisions }) => [
+  { id: `admin.2.${code}`, path: country },
+  ...Object.entries(subdivisions).map(([file, sub]) => ({ id: `admin.4.${code}.${sub}`, path: `${dir}/${file}${ext}` })),
+]);
+
+type Box = [number, number, number, number];
+const area = (b: readonly number[]) => (b[2]! - b[0]!) * (b[3]! - b[1]!);
+const union = (a: readonly number[], b: readonly number[]): Box => [Math.min(a[0]!, b[0]!), Math.min(a[1]!, b[1]!), Math.max(a[2]!, b[2]!), Math.max(a[3]!, b[3]!)];
+
+/**
+ * A few boxes that together hold every part's box: a point in none of them is in none of the region's polygons.
+ * Parts join the box they grow least (largest parts first), and start a box of their own when that would add more
+ * than a square degree, up to `most` boxes: one box around all the parts would reach far past the land, as the US
+ * outline's Pacific islands and Alaska's Aleutians (on both sides of the antimeridian) do around the globe. A file of
+ * one large polygon keeps its one box (Nunavut's reaches James Bay, so a location at 52° N parses it).
+ */
+export function extentsOf(region: Region, most = 16): Extent[] {
+  const boxes: Box[] = [];
+  for (const { bbox } of [...region.parts].sort((a, b) => area(b.bbox) - area(a.bbox))) {
+    let best = -1;
+    let growth = Infinity;
+    boxes.forEach((box, i) => {
+      const g = area(union(box, bbox)) - area(box);
+      if (g < growth) [best, growth] = [i, g];
+    });
+    if (best >= 0 && (growth <= 1 || boxes.length >= most)) boxes[best] = union(boxes[best]!, bbox);
+    else boxes.push([...bbox]);
+  }
+  return boxes;
+}
+
+const inExtent = ([x, y]: readonly [number, number], e: Extent) => x >= e[0] && x <= e[2] && y >= e[1] && y <= e[3];
+
+// Every file together is ~90 MB of JSON, most of it the US states and Canada's provinces: each is parsed on first
+// need and kept for the process.
+const parsed = new Map<string, Promise<Region>>();
+
+function boundaryRegion({ id, path }: BoundaryFile): Promise<Region> {
+  let region = parsed.get(path);
+  if (!region) {
+    region = (async () => {
+      const root = dirname(createRequire(import.meta.url).resolve('world-geojson/package.json'));
+      return regionOfFile(JSON.parse(await readFile(join(root, path), 'utf8')) as unknown, id, `world-geojson ${path}`);
+    })();
+    parsed.set(path, region);
+  }
+  return region;
+}
+
+/**
+ * The boundary regions that can contain any of the points, in `boundaryFiles` order: a file is parsed only when a
+ * point lies in one of its extents (boundary-extents.ts, measured from the same files), so no point loses a region it
+ * is in, and a build with no location parses nothing.
+ */
+export async function boundaryRegionsAt(points: Iterable<readonly [number, number]>): Promise<Region[]> {
+  const at = [...points];
+  const regions: Region[] = [];
+  for (const file of boundaryFiles) {
+    const extents = boundaryExtents[file.path];
+    if (!extents) throw new Error(`internal error: no extent for world-geojson ${file.path} in boundary-extents.ts`);
+    if (at.some((p) => extents.some((e) => inExtent(p, e)))) regions.push(await boundaryRegion(file));
+  }
+  return regions;
+}
+
+/** Every boundary region (the tests and the extents' generator). */
+export async function boundaryRegions(): Promise<Region[]> {
+  const regions: Region[] = [];
+  for (const file of boundaryFiles) regions.push(await boundaryRegion(file));
+  return regions;
 }
 
 /** The regions of REGIONS_FILE: one file, or several files and folders of them separated by commas (schemas/region-sets.ts). */

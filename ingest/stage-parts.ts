@@ -48,7 +48,7 @@ export interface ReadResult {
   readonly failed: readonly DatasetReport[];
 }
 
-/** The read stage's part: the sources, and the regions (world-geojson's countries and REGIONS_FILE's) when there is a source. */
+/** The read stage's part: the sources, and REGIONS_FILE's regions when there is a source (the boundaries are derive's). */
 export interface ReadPart extends ReadResult {
   readonly regions: readonly Region[];
 }
@@ -65,6 +65,7 @@ export interface IngestBuild {
   readonly conn: DuckDBConnection;
   /** What is published: the numbering starts after its high-water marks; unchanged datasets are not built. */
   readonly previous: Previous;
+  /** REGIONS_FILE's regions; derive adds world-geojson's boundaries the build's locations can lie in. */
   readonly regions: readonly Region[];
   readonly maxRejects: number;
   /** Each dataset's rejects file: `<dir>/<folder>.csv`, with valid rows' warnings when `warnings`. */
