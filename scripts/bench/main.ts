@@ -13,7 +13,7 @@
  * (§1e whole-result exports alone), BENCH_ONLY=extract,export (both, for the formats at 10M and 100M), BENCH_ONLY=features
  * (§F OGC API – Features pages against the OData pages alone, then §L the layer rate: QGIS, GDAL and geopandas paging a
  * layer on make start's defaults), BENCH_ONLY=retention (§R what older publications held for pinned links cost), BENCH_ONLY=engines (§E polars over HTTP against local disk), BENCH_ONLY=spatial (§S a 1,000-vertex polygon against its
- * Id list and its bbox alone), BENCH_ONLY=aggregates (§A $apply's aggregates of values against DuckDB's GROUP BY alone), BENCH_ONLY=comparisons (§G the guideline comparisons' count, groupby and pages against DuckDB's queries alone). §7's ingest figures come with every run but publish and features.
+ * Id list and its bbox alone), BENCH_ONLY=aggregates (§A $apply's aggregates of values against DuckDB's GROUP BY alone), BENCH_ONLY=comparisons (§G the guideline comparisons' count, groupby and pages against DuckDB's queries, with §7). §7's ingest figures come with every run but publish and features.
  * §C capacity (N concurrent clients of three kinds against an API with the default limits) runs after §1–§6 on its own
  * API; BENCH_ONLY=capacity runs it alone (any ROWS). BENCH_CAPACITY_SECONDS (20) per N, BENCH_CAPACITY_CLIENTS (1,2,4,8,16,32).
  */
