@@ -50,7 +50,9 @@ async function errorOf(res: Response, status: number, code: string): Promise<{ c
 /** One request through node:http, whose header limit can be raised past fetch's: for answers whose headers grew. */
 function raw(method: string, url: string, headers: Record<string, string>, body?: string): Promise<{ status: number; headerBytes: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers, maxHeaderSize: 64 * 1024 * 1024 }, (res) => {
+    // A connection of its own (agent: false): Node's global agent keeps sockets alive, and a request sent on one the
+    // server was just closing failed with ECONNRESET before it was read, in a loaded CI run.
+    const req = request(url, { method, headers, maxHeaderSize: 64 * 1024 * 1024, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode!, headerBytes: res.rawHeaders.reduce((n, h) => n + Buffer.byteLength(h) + 2, 0), body: Buffer.concat(chunks).toString() }));
