@@ -3,7 +3,8 @@
  * functions (non-seasonal, seasonal by month) where the README gives LWP's own figures for them.
  */
 import { describe, expect, it } from 'vitest';
-import { agreesWithin, ammonia, ecoli, ex1410, sulfateEx176, trendExpected } from './trend-examples.js';
+import { nonSeasonalChecks } from './trend-checks.js';
+import { agreesWithin, ammonia, ecoli, ex1410, sulfateEx176, trendExpected, trendObservations } from './trend-examples.js';
 import { keepIncrements, seasonLabel, type Increment } from './trend-increments.js';
 import { kendall, kendallTest } from './trend-kendall.js';
 import { trendDetails, trendRows, type TrendDetail, type TrendRow } from './trend-oracle.js';
@@ -153,5 +154,33 @@ describe('rows per period (§2)', () => {
     const rows: TrendRow[] = trendRows(ecoli, { endYear: 2030, periods: '5,10,15', characteristicName: 'Escherichia coli' });
     expect(rows.map((r) => [r.StartYear, r.EndYear, r.Period, r.Observations])).toEqual([[2021, 2030, 10, 16], [2016, 2030, 15, 36]]);
     expect(rows.every((r) => r.TimeIncrement === 'unassessed' && r.Reason === 'unassessed')).toBe(true);
+  });
+});
+
+describe('the Kendall stage\'s notes through Trends (§5, §7.4, §11)', () => {
+  it('reads the run check in text order: months of one value side by side in text order fail, though time order would pass', () => {
+    // Apr, Aug, Dec, Feb, Jan, Jul and Jun (the first 35 increments in text order) are all 5; the other five months vary.
+    const varying = ['03', '05', '09', '10', '11'];
+    let k = 0;
+    const observations = [2020, 2021, 2022, 2023, 2024].flatMap((year) => Array.from({ length: 12 }, (_, m) => {
+      const month = String(m + 1).padStart(2, '0');
+      return [`${year}-${month}-15`, varying.includes(month) ? String(((k++ * 7) % 9) + 1) : '5'] as const;
+    }));
+    const detail = onlyDetail(trendDetails(trendObservations(observations), { endYear: 2024, periods: '5', characteristicName: 'Chloride' }));
+    expect(detail.row).toMatchObject({ TimeIncrement: 'monthly', Seasonal: false, AnalysisNote: 'Long run of single value', S: null, Direction: 'Not Analysed', Category: 'Not Analysed', Reason: 'not analysed' });
+    expect(nonSeasonalChecks(detail.increments.map((i) => ({ value: i.observation.value, censored: false })))).toBe('ok');
+  });
+
+  it('serves S, VarS and Tau without Z … Cd for a seasonal test of fewer than 10 increments', () => {
+    // Two years of quarters, low in the first half-year and high in the second: seasonal by half-year, N = 8;
+    // S = 4 (1, 2 → 3, 4) + 2 (10, 12 → 11, 13: three rises, one fall), D = 6 + 6.
+    const values = ['1', '2', '10', '12', '3', '4', '11', '13'];
+    const observations = values.map((v, i) => [`${2023 + Math.floor(i / 4)}-${String((i % 4) * 3 + 2).padStart(2, '0')}-15`, v] as const);
+    const row = onlyDetail(trendDetails(trendObservations(observations), { endYear: 2024, periods: '2', characteristicName: 'pH' })).row;
+    expect(row).toMatchObject({
+      TimeIncrement: 'quarterly', N: 8, Seasonal: true, Season: 'half-year', AnalysisNote: 'Insufficent data to complete Seasonal Mann Kendall',
+      S: 6, Z: null, P: null, Cd: null, SenSlope: null, Direction: 'Not Analysed', ImprovesWhen: null, Category: null, Reason: 'not analysed',
+    });
+    expect(row.Tau).toBe(row.S! / 12);
   });
 });

@@ -120,8 +120,9 @@ export function analysePeriod(observations: readonly TrendObservation[], period:
 export function seasonCandidates(increments: readonly Increment[], observations: number, increment: 'monthly' | 'quarterly'): SeasonCandidate[] {
   const kinds: SeasonKind[] = increment === 'monthly' ? ['month', 'bi-month', 'quarter', 'half-year'] : ['quarter', 'half-year'];
   const faces = increments.map((i) => i.observation.value);
+  const textOrder = inTextOrder(increments);
   return kinds.map((season) => {
-    const note = seasonalChecks(checkValues(inTextOrder(increments), season), seasonLevels(season));
+    const note = seasonalChecks(checkValues(textOrder, season), seasonLevels(season));
     const usable = note === OK && observations > 5 && new Set(faces).size > 1;
     if (!usable) return { season, note, usable, H: null, p: null };
     const { H, p } = kruskalWallis(faces, increments.map((i) => seasonLabel(i.month, season)));
@@ -148,9 +149,10 @@ type KendallStage =
 function kendallStage(observations: readonly TrendObservation[], increments: readonly Increment[], season: SeasonKind | undefined): KendallStage {
   let note = firstTier(observations.map((o) => ({ value: o.value, censored: o.censoring !== null })));
   if (note === OK) {
+    const textOrder = inTextOrder(increments);
     note = season === undefined
-      ? nonSeasonalChecks(inTextOrder(increments).map((i) => ({ value: i.observation.value, censored: i.observation.censoring !== null })))
-      : seasonalChecks(checkValues(inTextOrder(increments), season), seasonLevels(season));
+      ? nonSeasonalChecks(textOrder.map((i) => ({ value: i.observation.value, censored: i.observation.censoring !== null })))
+      : seasonalChecks(checkValues(textOrder, season), seasonLevels(season));
   }
   if (note !== OK) return { kind: 'failed', note, statistics: {} };
   const { S, VarS, D } = season === undefined

@@ -61,7 +61,10 @@ export function pairSlopes(increments: readonly SenIncrement[]): Slope[] {
 
 /** R's median: the middle value, or the mean of the two middle values rounded once. */
 export function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
+  return medianOfSorted([...values].sort((a, b) => a - b));
+}
+
+function medianOfSorted(sorted: readonly number[]): number {
   const half = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? sorted[half]! : (sorted[half - 1]! + sorted[half]!) / 2;
 }
@@ -121,9 +124,8 @@ export interface SenResult {
 /** §8.2–8.6 over the kept increments (values already substituted). */
 export function senSlope(increments: readonly SenIncrement[]): SenResult {
   const slopes = pairSlopes(increments);
-  const values = slopes.map((s) => s.slope);
-  const SenSlope = median(values);
-  const sorted = [...values].sort((a, b) => a - b);
+  const sorted = slopes.map((s) => s.slope).sort((a, b) => a - b);
+  const SenSlope = medianOfSorted(sorted);
   const VarSPrime = intervalVariance(increments);
   const M = sorted.length;
   const spread = VarSPrime === undefined ? NaN : Z95 * Math.sqrt(VarSPrime);
