@@ -1,5 +1,5 @@
 /**
- * Independent oracle for `Trends` (shared/trends/README.md): one series' rows, one per period, with every §10 field,
+ * Independent oracle for `Trends` (../shared/trends/README.md): one series' rows, one per period, with every §10 field,
  * LWP-Trends as LAWA runs it with every quirk of §11, written from the README alone for tests of the production's
  * trends stage. Readable first: it is the reference a reviewer checks the production against.
  */
