@@ -62,6 +62,7 @@ export function trendRows(observations: readonly TrendObservation[], options: Tr
   return trendDetails(observations, options).map((d) => d.row);
 }
 
+/** trendRows with what led to each row: the kept increments, the season candidates and the slope stage. */
 export function trendDetails(observations: readonly TrendObservation[], options: TrendOptions): TrendDetail[] {
   const periods = typeof options.periods === 'string' ? parsePeriods(options.periods, options.endYear) : options.periods;
   return periods.flatMap((period) => {
