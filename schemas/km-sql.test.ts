@@ -6,7 +6,9 @@
  */
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ATRAZINE_BOTH, EDGE_CASES, parseReported, parseResults, WORKED_EXAMPLES, type KmCase } from '../scripts/testing/km-cases.js';
+import { createRandom, type Random } from '../scripts/sample/prng.js';
+import { kmEdgeCases, kmWorkedExamples, parseReported, type KmExample } from '../scripts/testing/km-examples.js';
+import { kmSummary, type KmRow, type KmSummary } from '../scripts/testing/km-oracle.js';
 import { KM_KIND, kmConversionOn, kmRowSql, kmSummarySql, METHOD_REASONS, type KmNames } from './km-sql.js';
 
 const names: KmNames = { ident: (n) => `"${n}"`, constant: (t) => `'${t.replaceAll("'", "''")}'` };
@@ -29,47 +31,52 @@ async function rows(sql: string): Promise<Row[]> {
 }
 
 /** Every case as one group of a table, summarised in one query. */
-async function summarise(cases: readonly KmCase[]): Promise<Map<string, Row>> {
-  const values = cases.flatMap((c, g) => parseResults(c.values).map((r) => `(${g}, ${KM_KIND[r.kind]}, ${r.x}::DOUBLE)`));
+async function summarise(cases: readonly KmExample[]): Promise<Map<string, Row>> {
+  const values = cases.flatMap((c, g) => c.values.map(parseReported).map((r) => `(${g}, ${KM_KIND[r.kind]}, ${r.value}::DOUBLE)`));
   await conn.run(`CREATE OR REPLACE TABLE t AS SELECT * FROM (VALUES ${values.join(', ')}) v(g, km_k, km_x)`);
   const out = await rows(kmSummarySql({ input: 't', keys: ['g'], names, carry: { count: 'count(*)' } }));
   return new Map(out.map((r) => [cases[Number(r['g'])]!.name, r]));
 }
 
+const relative = (a: number, b: number): number => (a === b ? 0 : Math.abs(a - b) / Math.max(Math.abs(a), Math.abs(b)));
+
+/** A statistic and its qualifier against the README's cell (`<5`, `12`, or null for —). */
 function expectReported(got: Row, name: string, column: string, want: string | null): void {
-  const reported = parseReported(want);
   const value = got[`km_${column}`] as number | null;
-  if (reported === null) {
-    expect(value, `${name} ${column}`).toBeNull();
-    return;
-  }
+  const qualifier = got[`km_${column}_q`] ?? null;
+  if (want === null) return void expect(value, `${name} ${column}`).toBeNull();
+  const e = parseReported(want);
   expect(value, `${name} ${column}`).not.toBeNull();
-  expect(Math.abs(value! - reported.value), `${name} ${column}: ${value} against ${want}`).toBeLessThanOrEqual(1e-6 * Math.abs(reported.value));
-  if (column !== 'mean') expect(got[`km_${column}_q`] ?? null, `${name} ${column} qualifier`).toBe(reported.qualifier);
+  expect(relative(value!, e.value), `${name} ${column}: ${value} against ${want}`).toBeLessThanOrEqual(1e-6);
+  expect(qualifier, `${name} ${column} qualifier`).toBe(e.kind === 'left' ? '<' : e.kind === 'right' ? '>' : null);
 }
 
-function expectCase(got: Row | undefined, c: KmCase): void {
+function expectCase(got: Row | undefined, c: KmExample): void {
+  const e = c.expected;
   expect(got, c.name).toBeDefined();
-  expect(got!['km_method'], c.name).toBe(c.method);
-  expect(got!['km_reason'], c.name).toBe(c.reason);
-  const results = parseResults(c.values);
+  expect(got!['km_method'], c.name).toBe(e.Method);
+  expect(got!['km_reason'], c.name).toBe(e.MethodReason);
+  const results = c.values.map(parseReported);
   expect(Number(got!['km_n'])).toBe(results.length);
   expect(Number(got!['km_left'])).toBe(results.filter((r) => r.kind === 'left').length);
   expect(Number(got!['km_right'])).toBe(results.filter((r) => r.kind === 'right').length);
-  for (const column of ['p10', 'median', 'p90', 'mean', 'min', 'max'] as const) expectReported(got!, c.name, column, c[column]);
+  for (const [column, cell] of [['p10', e.P10], ['median', e.Median], ['p90', e.P90], ['min', e.Min], ['max', e.Max]] as const) expectReported(got!, c.name, column, cell);
+  const mean = got!['km_mean'] as number | null;
+  if (e.Mean === null) expect(mean, `${c.name} mean`).toBeNull();
+  else expect(relative(mean!, e.Mean), `${c.name} mean: ${mean} against ${e.Mean}`).toBeLessThanOrEqual(1e-6);
 }
 
 describe('kmSummarySql', () => {
-  it.each(EDGE_CASES.map((c) => [c.name, c] as const))('§8 %s', async (_, c) => {
+  it.each(kmEdgeCases.map((c) => [c.name, c] as const))('§8 %s', async (_, c) => {
     expectCase((await summarise([c])).get(c.name), c);
   });
 
-  it.each([...WORKED_EXAMPLES, ATRAZINE_BOTH].map((c) => [c.name, c] as const))('§9 %s', async (_, c) => {
+  it.each(kmWorkedExamples.map((c) => [c.name, c] as const))('§9 %s', async (_, c) => {
     expectCase((await summarise([c])).get(c.name), c);
   });
 
   it('summarises many groups in one query, each on its own (every case at once)', async () => {
-    const all = [...EDGE_CASES, ...WORKED_EXAMPLES];
+    const all = [...kmEdgeCases, ...kmWorkedExamples];
     const got = await summarise(all);
     expect(got.size).toBe(all.length);
     for (const c of all) expectCase(got.get(c.name), c);
@@ -89,6 +96,62 @@ describe('kmSummarySql', () => {
       [null, 'u', 'exact', 7, null],
       [null, null, 'exact', 9, null],
     ]);
+  });
+});
+
+/**
+ * A random group: 1–60 rows on a grid of tenths (so ties between values and limits are frequent), 0–95 % censored at
+ * one to four limits, left, right or both, some rows unusable (every row, in a few groups).
+ */
+function randomGroup(random: Random): KmRow[] {
+  const n = 1 + random.int(60);
+  const censoring = random.next() * 0.95;
+  const grid = () => (random.int(400) - 20) / 10;
+  const limits = Array.from({ length: 1 + random.int(4) }, grid);
+  const sides = random.pick(['left', 'left', 'right', 'both'] as const);
+  const unusable = random.next() < 0.02 ? 1 : 0.03;
+  return Array.from({ length: n }, (): KmRow => {
+    if (random.next() < unusable) return { kind: 'unusable' };
+    if (random.next() >= censoring) return { kind: 'detected', value: grid() };
+    const side = sides === 'both' ? random.pick(['left', 'right'] as const) : sides;
+    return { kind: side, value: random.pick(limits) + (side === 'right' ? 20 * random.int(2) : 0) };
+  });
+}
+
+/** The served fields of a summary, from the SQL's output columns. */
+function served(r: Row): Partial<KmSummary> {
+  const num = (v: unknown) => (v === null ? null : Number(v));
+  return {
+    LeftCensored: Number(r['km_left']), RightCensored: Number(r['km_right']), Method: r['km_method'] as KmSummary['Method'], MethodReason: String(r['km_reason']),
+    Min: num(r['km_min']), MinQualifier: (r['km_min_q'] ?? null) as KmSummary['MinQualifier'], Max: num(r['km_max']), MaxQualifier: (r['km_max_q'] ?? null) as KmSummary['MaxQualifier'],
+    P10: num(r['km_p10']), P10Qualifier: (r['km_p10_q'] ?? null) as KmSummary['P10Qualifier'], Median: num(r['km_median']), MedianQualifier: (r['km_median_q'] ?? null) as KmSummary['MedianQualifier'],
+    P90: num(r['km_p90']), P90Qualifier: (r['km_p90_q'] ?? null) as KmSummary['P90Qualifier'], Mean: num(r['km_mean']),
+  };
+}
+
+describe('kmSummarySql against the independent oracle (scripts/testing/km-oracle.ts)', () => {
+  it('agrees on every field of 600 random groups, summarised in one query', async () => {
+    const random = createRandom(52);
+    const groups = Array.from({ length: 600 }, () => randomGroup(random));
+    const values = groups.flatMap((rows, g) => rows.map((r) => (r.kind === 'unusable' ? `(${g}, NULL, NULL)` : `(${g}, ${KM_KIND[r.kind]}, ${r.value}::DOUBLE)`)));
+    await conn.run(`CREATE OR REPLACE TABLE t AS SELECT g, km_k::INTEGER AS km_k, km_x::DOUBLE AS km_x FROM (VALUES ${values.join(', ')}) v(g, km_k, km_x)`);
+    const got = new Map((await rows(kmSummarySql({ input: 't', keys: ['g'], names }))).map((r) => [Number(r['g']), served(r)]));
+    const methods = new Set<string>();
+    for (const [g, rowsOf] of groups.entries()) {
+      const want = kmSummary(rowsOf);
+      const have = got.get(g)!;
+      const what = `group ${g}: ${JSON.stringify(rowsOf)}`;
+      for (const [field, value] of Object.entries(have)) {
+        const expected = want[field as keyof KmSummary];
+        // A km percentile is a detected value or a limit, exactly; a mean or a type-7 interpolation to a few ulps.
+        const interpolated = field === 'Mean' || (want.Method === 'exact' && ['P10', 'Median', 'P90'].includes(field));
+        if (interpolated && typeof expected === 'number') expect(relative(value as number, expected), `${what} ${field}`).toBeLessThanOrEqual(1e-12);
+        else expect(value, `${what} ${field}`).toEqual(expected);
+      }
+      methods.add(`${want.Method}: ${want.MethodReason}`);
+    }
+    // Every Method and MethodReason of §3 came up.
+    expect(methods.size).toBe(7);
   });
 });
 
