@@ -1,15 +1,16 @@
 /**
- * The shared statistics SQL on a real DuckDB, against the README's expected values (§8's edge cases, §9's worked
- * examples from NADA, EnvStats and the EPA, ../shared/statistics/README.md), to 1e-6 relative; then the row
- * classification (§2.1–§2.3) on rows of every kind. The same SQL serves ingest and the API, whose own tests read it
- * back through a real publish and over HTTP.
+ * The shared statistics SQL (schemas/km-sql.ts) on a real DuckDB, against the README's expected values (§8's edge
+ * cases, §9's worked examples from NADA, EnvStats and the EPA, ../shared/statistics/README.md) to 1e-6 relative, and
+ * against the independent oracle beside it on random groups; then the row classification (§2.1–§2.3) on rows of every
+ * kind. Here rather than beside schemas/km-sql.ts because schemas/ imports only schemas/ (its tests too). The same
+ * SQL serves ingest and the API, whose own tests read it back through a real publish and over HTTP.
  */
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRandom, type Random } from '../scripts/sample/prng.js';
-import { kmEdgeCases, kmWorkedExamples, parseReported, type KmExample } from '../scripts/testing/km-examples.js';
-import { kmSummary, type KmRow, type KmSummary } from '../scripts/testing/km-oracle.js';
-import { KM_KIND, kmConversionOn, kmRowSql, kmSummarySql, METHOD_REASONS, type KmNames } from './km-sql.js';
+import { createRandom, type Random } from '../sample/prng.js';
+import { kmEdgeCases, kmWorkedExamples, parseReported, type KmExample } from './km-examples.js';
+import { kmSummary, type KmRow, type KmSummary } from './km-oracle.js';
+import { KM_KIND, kmConversionOn, kmRowSql, kmSummarySql, METHOD_REASONS, type KmNames } from '../../schemas/km-sql.js';
 
 const names: KmNames = { ident: (n) => `"${n}"`, constant: (t) => `'${t.replaceAll("'", "''")}'` };
 let instance: DuckDBInstance;
