@@ -114,8 +114,8 @@ export interface KmSummaryInput {
 
 /**
  * One row per group of `input`: the keys, the carried aggregates and KM_OUTPUT. One aggregate pass over every row
- * (counts, extremes, the exact groups' type-7 percentiles); the Kaplan–Meier curve (running counts with RANGE
- * frames, then a running product) over the rows of the `km` groups alone (§4.4).
+ * (counts, extremes, the exact groups' type-7 percentiles); the Kaplan–Meier curve (running counts over each group's
+ * distinct numbers, then a running product) over the rows of the `km` groups alone (§4.4).
  */
 export function kmSummarySql(spec: KmSummaryInput): string {
   const keys = spec.keys.map(spec.names.ident);
@@ -141,9 +141,8 @@ function groupPass(input: string, keys: readonly string[], carried: readonly str
   const items = [
     'count(km_k) AS n', `count(*) FILTER (WHERE ${l}) AS nl`, `count(*) FILTER (WHERE ${r}) AS nr`,
     `min(km_x) FILTER (WHERE ${d}) AS dmin`, `max(km_x) FILTER (WHERE ${d}) AS dmax`,
-    `max(km_x) FILTER (WHERE ${l}) AS lmax`, `min(km_x) FILTER (WHERE ${r}) AS rmin`,
-    // §5.4: the extremes with the kind that gives them, ties broken by KM_KIND's order.
-    `min({'x': km_x, 'k': km_k}) FILTER (WHERE km_k IS NOT NULL) AS lo`, `max({'x': km_x, 'k': km_k}) FILTER (WHERE km_k IS NOT NULL) AS hi`,
+    `min(km_x) FILTER (WHERE ${l}) AS lmin`, `max(km_x) FILTER (WHERE ${l}) AS lmax`,
+    `min(km_x) FILTER (WHERE ${r}) AS rmin`, `max(km_x) FILTER (WHERE ${r}) AS rmax`,
     // §5.2: Hyndman & Fan type 7 over the detected values, as every group without censored rows always had.
     `quantile_cont(km_x, [0.1, 0.5, 0.9]) FILTER (WHERE ${d}) AS q7`, `avg(km_x) FILTER (WHERE ${d}) AS mean7`,
   ];
@@ -164,48 +163,55 @@ function methodSql(names: KmNames): string {
     `CASE WHEN n = 0 THEN ${c(R.noUsable)} WHEN 5 * (nl + nr) > 4 * n THEN ${c(R.tooCensored)} WHEN nl + nr = 0 THEN ${c(R.exact)} ` +
     `WHEN nl > 0 AND nr > 0 AND NOT ${a} AND NOT ${b} THEN ${c(R.overlap)} ` +
     `WHEN nr = 0 THEN ${c(R.left)} WHEN nl = 0 THEN ${c(R.right)} ELSE ${c(R.both)} END AS reason`;
-  return `${method}, ${reason}, (nr = 0 OR ${a}) AS down`;
+  // §5.4: the extremes as reported, ties broken by KM_KIND's order (`<` first at the minimum, `>` first at the maximum).
+  const lo = 'least(lmin, dmin, rmin)';
+  const hi = 'greatest(lmax, dmax, rmax)';
+  const extremes =
+    `${lo} AS lo, CASE ${lo} WHEN lmin THEN ${KM_KIND.left} WHEN dmin THEN ${KM_KIND.detected} WHEN rmin THEN ${KM_KIND.right} END AS lo_k, ` +
+    `${hi} AS hi, CASE ${hi} WHEN rmax THEN ${KM_KIND.right} WHEN dmax THEN ${KM_KIND.detected} WHEN lmax THEN ${KM_KIND.left} END AS hi_k`;
+  return `${method}, ${reason}, (nr = 0 OR ${a}) AS down, ${extremes}`;
 }
 
 /**
- * §4 per distinct detected value d of each `km` group: F(d) and F(d−), with L* (the largest left limit ≤ d) and R*
- * (the smallest right limit ≥ d) read at the ends. At risk at d: detected values and left limits ≤ d walking down
- * (r), detected values and right limits ≥ d walking up (s); RANGE frames count a limit equal to d as at risk (§4.3).
+ * §4 per distinct detected value d of each `km` group: F(d) and F(d−), with the group's L* (the largest left limit
+ * ≤ d₁) and R* (the smallest right limit ≥ d_k). The group's rows are first counted per distinct number (detected
+ * values e, left and right limits there), so the running counts run over distinct numbers: at risk at d are the
+ * detected values and left limits ≤ d walking down (r), the detected values and right limits ≥ d walking up (s), a
+ * limit equal to d among them (§4.3).
  */
 function curveSql(input: string, keys: readonly string[], k: (alias: string) => string, same: (a: string, b: string) => string): string {
-  const part = `PARTITION BY ${keys.join(', ')}`;
-  const upTo = `(${part} ORDER BY x RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)`;
-  const from = `(${part} ORDER BY x RANGE BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING)`;
-  const rows = `SELECT ${k('i')}, i.km_k AS k, i.km_x AS x, m.n, m.nl, m.nr, m.down FROM ${input} i JOIN km_m m ON ${same('i', 'm')} WHERE m.method = 'km' AND i.km_k IS NOT NULL`;
+  // Running sums and products in one ascending order, or over the whole group: DuckDB sorts each stage once and keeps
+  // a cumulative frame streaming (a frame that runs to the end would build a segment tree per group).
+  const group = `(PARTITION BY ${keys.join(', ')})`;
+  const window = (frame: string) => `(PARTITION BY ${keys.join(', ')} ORDER BY x ROWS BETWEEN ${frame})`;
+  const upTo = window('UNBOUNDED PRECEDING AND CURRENT ROW');
+  const counted = (kind: number) => `count(*) FILTER (WHERE i.km_k = ${kind})`;
+  const numbers =
+    `SELECT ${k('i')}, i.km_x AS x, ${counted(KM_KIND.detected)} AS e, ${counted(KM_KIND.left)} AS el, ${counted(KM_KIND.right)} AS er, ` +
+    `any_value(m.n) AS n, any_value(m.nl) AS nl, any_value(m.nr) AS nr, any_value(m.down) AS down, any_value(m.dmin) AS dmin, any_value(m.dmax) AS dmax ` +
+    `FROM ${input} i JOIN km_m m ON ${same('i', 'm')} WHERE m.method = 'km' AND i.km_k IS NOT NULL GROUP BY ${k('i')}, i.km_x`;
+  // r: detected values and left limits ≤ x; s: detected values and right limits ≥ x (the group's, less those below x).
   const atRisk =
-    `SELECT ${keys.join(', ')}, k, x, n, nl, nr, down, ` +
-    `count(*) FILTER (WHERE k <= ${KM_KIND.detected}) OVER ${upTo} AS r, count(*) FILTER (WHERE k >= ${KM_KIND.detected}) OVER ${from} AS s, ` +
-    `max(x) FILTER (WHERE k = ${KM_KIND.left}) OVER ${upTo} AS l_star, min(x) FILTER (WHERE k = ${KM_KIND.right}) OVER ${from} AS r_star FROM (${rows})`;
-  const steps =
-    `SELECT ${keys.join(', ')}, x AS d, any_value(n) AS n, any_value(nl) AS nl, any_value(nr) AS nr, any_value(down) AS down, any_value(l_star) AS l_star, ` +
-    `any_value(r_star) AS r_star, CASE WHEN any_value(down) THEN 1 - count(*) / any_value(r) ELSE 1 - count(*) / any_value(s) END AS f ` +
-    `FROM (${atRisk}) WHERE k = ${KM_KIND.detected} GROUP BY ${keys.join(', ')}, x`;
+    `SELECT *, sum(e + el) OVER ${upTo} AS r, sum(e + er) OVER ${group} - sum(e + er) OVER ${upTo} + e + er AS s, ` +
+    `max(CASE WHEN el > 0 AND x <= dmin THEN x END) OVER ${group} AS l_star, min(CASE WHEN er > 0 AND x >= dmax THEN x END) OVER ${group} AS r_star FROM (${numbers})`;
+  const steps = `SELECT ${keys.join(', ')}, x, n, nl, nr, down, l_star, r_star, CASE WHEN down THEN 1 - e / r ELSE 1 - e / s END AS f FROM (${atRisk}) WHERE e > 0`;
   // Case L: F(d_j) = (1 − n_R/n) Π_{i>j} f_i, F(d_j−) = F(d_j) f_j. Case R: S(d_j) = (1 − n_L/n) Π_{i≤j} f_i, F = 1 − S.
-  const above = (frame: string) => `product(f) OVER (${part} ORDER BY d DESC ROWS BETWEEN UNBOUNDED PRECEDING AND ${frame})`;
-  const below = (frame: string) => `product(f) OVER (${part} ORDER BY d ROWS BETWEEN UNBOUNDED PRECEDING AND ${frame})`;
+  const product = (frame: string) => `product(f) OVER ${window(frame)}`;
   const top = '(n - nr) / n';
   const bottom = '(n - nl) / n';
   return (
-    `SELECT ${keys.join(', ')}, d, l_star, r_star, ` +
-    `CASE WHEN down THEN ${top} * coalesce(${above('1 PRECEDING')}, 1) ELSE 1 - ${bottom} * ${below('CURRENT ROW')} END AS F, ` +
-    `CASE WHEN down THEN ${top} * ${above('CURRENT ROW')} ELSE 1 - ${bottom} * coalesce(${below('1 PRECEDING')}, 1) END AS Fm ` +
+    `SELECT ${keys.join(', ')}, x AS d, l_star, r_star, ` +
+    `CASE WHEN down THEN ${top} * coalesce(${product('1 FOLLOWING AND UNBOUNDED FOLLOWING')}, 1) ELSE 1 - ${bottom} * ${product('UNBOUNDED PRECEDING AND CURRENT ROW')} END AS F, ` +
+    `CASE WHEN down THEN ${top} * ${product('CURRENT ROW AND UNBOUNDED FOLLOWING')} ELSE 1 - ${bottom} * coalesce(${product('UNBOUNDED PRECEDING AND 1 PRECEDING')}, 1) END AS Fm ` +
     `FROM (${steps})`
   );
 }
 
-/**
- * Per `km` group: the mass below d₁ and F(d_k), L* and R*, the smallest d with F(d) ≥ p − ε, and §5.3's mean. L* and
- * R* are read at d₁ and d_k even when null there (`arg_min_null`: plain arg_min skips a null and reads the next row's).
- */
+/** Per `km` group: the mass below d₁ and F(d_k), L* and R*, the smallest d with F(d) ≥ p − ε, and §5.3's mean. */
 function curveSummarySql(keys: readonly string[]): string {
   const at = (p: number) => `min(d) FILTER (WHERE F >= ${p} - ${KM_EPSILON}) AS ${percentColumn(p)}`;
   return (
-    `SELECT ${keys.join(', ')}, arg_min(Fm, d) AS m_low, arg_max(F, d) AS f_top, arg_min_null(l_star, d) AS l_star, arg_max_null(r_star, d) AS r_star, ` +
+    `SELECT ${keys.join(', ')}, arg_min(Fm, d) AS m_low, arg_max(F, d) AS f_top, any_value(l_star) AS l_star, any_value(r_star) AS r_star, ` +
     `${at(0.1)}, ${at(0.5)}, ${at(0.9)}, sum(d * (F - Fm)) + min(d) * arg_min(Fm, d) AS mean FROM km_c GROUP BY ${keys.join(', ')}`
   );
 }
@@ -229,7 +235,7 @@ function reportSql(names: KmNames): string[] {
   const [p90, p90q] = percentile(0.9, 3);
   const columns: Record<KmOutput, string> = {
     km_n: 'm.n', km_left: 'm.nl', km_right: 'm.nr', km_method: 'm.method', km_reason: 'm.reason',
-    km_min: 'm.lo.x', km_min_q: qualifier('m.lo.k'), km_max: 'm.hi.x', km_max_q: qualifier('m.hi.k'),
+    km_min: 'm.lo', km_min_q: qualifier('m.lo_k'), km_max: 'm.hi', km_max_q: qualifier('m.hi_k'),
     // §5.3: no mean above an open top (a right limit at or above the largest detected value).
     km_mean: `CASE m.method WHEN 'exact' THEN m.mean7 WHEN 'km' THEN CASE WHEN a.r_star IS NULL THEN a.mean END END`,
     km_p10: p10!, km_p10_q: p10q!, km_median: median!, km_median_q: medianq!, km_p90: p90!, km_p90_q: p90q!,
