@@ -45,6 +45,21 @@ describe('compileApply: the km methods (compile-apply-km.ts)', () => {
   });
 });
 
+describe('planning the km methods', () => {
+  it.each([
+    ['Observations', '$apply=aggregate(ActivityDepthHeightMeasure with Tributary.km_median as M)', /aggregates ResultValue of Observations and Records only/],
+    ['Observations', '$apply=aggregate(ActivityStartDate with Tributary.km_method as M)', /does not apply to ActivityStartDate/],
+    ['GuidelineComparisons', '$apply=aggregate(ResultValue with Tributary.km_mean as M)', /aggregates ResultValue of Observations and Records only/],
+  ])('%s %s → 400 unsupported_apply', (resource, qs, message) => {
+    expect(() => apply(resource, qs)).toThrow(message);
+  });
+
+  it('names the methods that fit a measure: the km ones only for ResultValue', () => {
+    expect(() => apply('Observations', '$apply=aggregate(ActivityStartDate with sum as S)')).toThrow(/use one of min, max, countdistinct, Tributary\.countnull\./);
+    expect(() => apply('Records', '$apply=aggregate(ResultValue with Tributary.km_median as M,ActivityDepthHeightMeasure with Tributary.km_p10 as P)')).toThrow(/Tributary\.km_p10 aggregates ResultValue/);
+  });
+});
+
 describe('compileApply: the km methods run on the fixture file', () => {
   it('every group of one unit has a method, and a km group its qualified bound', async () => {
     const filter = "ResultUnit eq 'ug/L' or (ResultUnit eq null and ResultDetectionQuantitationLimitUnit eq 'ug/L')";

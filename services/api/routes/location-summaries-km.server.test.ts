@@ -17,7 +17,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { writeCaseDataset, writeCensoredHub, type CaseSpelling, type HubResult } from '../../../scripts/testing/censored-hub.js';
 import { kmEdgeCases, kmWorkedExamples, parseReported, type KmExample } from '../../../scripts/testing/km-examples.js';
-import { kmSummary, locationSummaryGroups } from '../../../scripts/testing/km-oracle.js';
+import { kmAggregate, kmSummary, locationSummaryGroups } from '../../../scripts/testing/km-oracle.js';
 import { ucumConvert } from '../../../scripts/testing/ucum-convert.js';
 import { openFixtureApp, type FixtureApp } from '../testing/fixture-app.js';
 import { REPO_ROOT } from '../testing/fixture-db.js';
@@ -92,11 +92,15 @@ function rowsAt(rows: ReadonlyMap<number, Row>, locationId: number): Map<string,
   return new Map([...rows.values()].filter((r) => Number(r['LocationId']) === locationId).map((r) => [keyOf(r), r]));
 }
 
-/** Every field the oracle gives, equal; a mean or a type-7 percentile (an interpolation) to 1e-12 relative. */
+/**
+ * Every field the oracle gives, equal; a mean or a type-7 percentile (an interpolation) to 1e-12 relative. The fields
+ * are a summary row's (Median, Method) or `$apply`'s as the tests alias them (km_median, km_method).
+ */
 function expectOracle(got: Row, want: Row, what: string): void {
+  const exact = want['Method'] === 'exact' || want['km_method'] === 'exact';
   for (const [field, value] of Object.entries(want)) {
     const have = typeof value === 'number' && got[field] !== null ? Number(got[field]) : got[field];
-    const interpolated = field === 'Mean' || (want['Method'] === 'exact' && ['P10', 'Median', 'P90'].includes(field));
+    const interpolated = ['Mean', 'km_mean'].includes(field) || (exact && ['P10', 'Median', 'P90', 'km_p10', 'km_median', 'km_p90'].includes(field));
     if (interpolated && typeof value === 'number') expect(relative(have as number, value), `${what} ${field}`).toBeLessThanOrEqual(1e-12);
     else expect(have, `${what} ${field}`).toEqual(value);
   }
@@ -170,5 +174,111 @@ describe("the statistics README's cases as a dataset", () => {
     const dfe = locationIds.get(where(CASES_DOI, `CASE-${CASES.findIndex((c) => c.example.name === 'NADA DFe')}`))!;
     const res = await fx.app.request(`/v1/odata/v4/LocationSummaries?$format=csv&$filter=${enc(`LocationId eq ${dfe}`)}&$select=P10Qualifier,P10,MedianQualifier,Median,P90Qualifier,P90`);
     expect((await res.text()).trim().split('\r\n')).toEqual(['MedianQualifier,Median,P10Qualifier,P10,P90Qualifier,P90', ',3.0,"<",3.0,,20.0']);
+  });
+});
+
+// ---- $apply's km methods (README §7) ----
+
+const KM_ITEMS =
+  'ResultValue with Tributary.km_median as km_median,ResultValue with Tributary.km_median_qualifier as km_median_qualifier,' +
+  'ResultValue with Tributary.km_p10 as km_p10,ResultValue with Tributary.km_p10_qualifier as km_p10_qualifier,' +
+  'ResultValue with Tributary.km_p90 as km_p90,ResultValue with Tributary.km_p90_qualifier as km_p90_qualifier,' +
+  'ResultValue with Tributary.km_mean as km_mean,ResultValue with Tributary.km_method as km_method';
+
+async function applyGroups(apply: string): Promise<Row[]> {
+  return allPages(`/v1/odata/v4/Observations?$apply=${enc(apply)}&$top=10000`);
+}
+
+/** `ResultUnit eq U or (ResultUnit eq null and ResultDetectionQuantitationLimitUnit eq U)`: one unit's rows (§7). */
+const inUnit = (u: string) => `(ResultUnit eq '${u}' or (ResultUnit eq null and ResultDetectionQuantitationLimitUnit eq '${u}'))`;
+/** Quality control left out, as a client filters it: by the stored group of its ActivityType. */
+const NOT_QC = "ActivityGroupType ne 'Quality Control - Lab Sample' and ActivityGroupType ne 'Quality Control - Field Measure'";
+const rowInUnit = (r: HubResult, u: string) => r.ResultUnit === u || (r.ResultUnit === null && r.ResultDetectionQuantitationLimitUnit === u);
+
+/** The oracle's km aggregates over `rows`, as the groups' fields, or the refusal. */
+function oracleAggregate(rows: readonly HubResult[]): Row {
+  const a = kmAggregate(rows, ucumConvert);
+  if (a.kind === 'mixed_units') return { mixed: true };
+  const { kind: _k, unit: _u, ...values } = a;
+  return values;
+}
+
+function groupBy<K>(rows: readonly HubResult[], key: (r: HubResult) => K): Map<string, HubResult[]> {
+  const out = new Map<string, HubResult[]>();
+  for (const r of rows) {
+    const k = JSON.stringify(key(r));
+    (out.get(k) ?? out.set(k, []).get(k)!).push(r);
+  }
+  return out;
+}
+
+describe("$apply's km methods against the oracle", () => {
+  const units = ['ug/L', 'mg/L', 'MPN/100mL', 'None'];
+
+  it.each(units)('groupby((LocationId,CharacteristicName)) over the rows of one unit, %s, quality control included', async (unit) => {
+    const got = await applyGroups(`filter(${inUnit(unit)})/groupby((LocationId,CharacteristicName),aggregate($count as N,${KM_ITEMS}))`);
+    const want = groupBy(written.filter((r) => rowInUnit(r, unit)), (r) => [locationIds.get(where(r.DOI, r.MonitoringLocationID)), r.CharacteristicName]);
+    expect(got.length).toBe(want.size);
+    for (const g of got) {
+      const rows = want.get(JSON.stringify([Number(g['LocationId']), g['CharacteristicName']]))!;
+      expect(Number(g['N'])).toBe(rows.length);
+      expectOracle(g, oracleAggregate(rows), `${unit} ${String(g['LocationId'])} ${String(g['CharacteristicName'])}`);
+    }
+  });
+
+  it('over exactly a summary row\'s rows (its unit, quality control left out), the same statistics as the row', async () => {
+    // Each characteristic of the hub has one fraction, so a location and a characteristic name one summary row.
+    const got = await applyGroups(`filter(${inUnit('ug/L')} and ${NOT_QC})/groupby((LocationId,CharacteristicName),aggregate(${KM_ITEMS}))`);
+    expect(got.length).toBeGreaterThan(20);
+    const summaries = new Map([...served.values()].filter((r) => r['ResultUnit'] === 'ug/L').map((r) => [JSON.stringify([Number(r['LocationId']), r['CharacteristicName']]), r]));
+    for (const g of got) {
+      const s = summaries.get(JSON.stringify([Number(g['LocationId']), g['CharacteristicName']]))!;
+      const what = `${String(g['LocationId'])} ${String(g['CharacteristicName'])}`;
+      expect([g['km_method'], g['km_median_qualifier'], g['km_p10_qualifier'], g['km_p90_qualifier']], what).toEqual([s['Method'], s['MedianQualifier'], s['P10Qualifier'], s['P90Qualifier']]);
+      for (const [a, b] of [['km_median', 'Median'], ['km_p10', 'P10'], ['km_p90', 'P90'], ['km_mean', 'Mean']] as const) {
+        if (s[b] === null) expect(g[a], `${what} ${a}`).toBeNull();
+        else expect(relative(Number(g[a]), Number(s[b])), `${what} ${a}`).toBeLessThanOrEqual(1e-12);
+      }
+    }
+  });
+
+  it('groupby ResultUnit groups by the column as stored: the null-unit group holds the non-detects without one', async () => {
+    const got = await applyGroups(`filter(CharacteristicName eq 'Lead')/groupby((LocationId,ResultUnit),aggregate($count as N,${KM_ITEMS}))`);
+    const want = groupBy(written.filter((r) => r.CharacteristicName === 'Lead'), (r) => [locationIds.get(where(r.DOI, r.MonitoringLocationID)), r.ResultUnit]);
+    expect(got.length).toBe(want.size);
+    expect(got.some((g) => g['ResultUnit'] === null && g['km_method'] === 'none')).toBe(true);
+    for (const g of got) expectOracle(g, oracleAggregate(want.get(JSON.stringify([Number(g['LocationId']), g['ResultUnit']]))!), `Lead ${String(g['LocationId'])} ${String(g['ResultUnit'])}`);
+  });
+
+  it('over more than one usable unit in a group, 400 mixed_units naming the filter that selects one (the oracle refuses the same group)', async () => {
+    const groups = groupBy(written.filter((r) => r.CharacteristicName === 'Zinc'), (r) => locationIds.get(where(r.DOI, r.MonitoringLocationID)));
+    const first = [...groups.entries()].sort((a, b) => Number(a[0]) - Number(b[0])).find(([, rows]) => oracleAggregate(rows)['mixed']);
+    expect(first).toBeDefined();
+    const res = await fx.app.request(`/v1/odata/v4/Observations?$apply=${enc(`filter(CharacteristicName eq 'Zinc')/groupby((LocationId),aggregate(ResultValue with Tributary.km_median as M))`)}`);
+    const body = (await res.json()) as { message: string; errors: { code: string }[] };
+    expect(res.status).toBe(400);
+    expect(body.errors[0]!.code).toBe('mixed_units');
+    expect(body.message).toContain(`in the group LocationId ${first![0]} ('mg/L', 'ug/L'`);
+    expect(body.message).toContain("ResultUnit eq 'mg/L' or (ResultUnit eq null and ResultDetectionQuantitationLimitUnit eq 'mg/L')");
+  });
+
+  it("the README's cases, one aggregate(…) without a groupby per case, to 1e-6 relative", async () => {
+    for (const [i, { example }] of CASES.entries()) {
+      const id = locationIds.get(where(CASES_DOI, `CASE-${i}`))!;
+      const [g] = await applyGroups(`filter(LocationId eq ${id} and ${NOT_QC})/aggregate(${KM_ITEMS})`);
+      const e = example.expected;
+      expect(g!['km_method'], example.name).toBe(e.Method);
+      for (const [field, want] of [['km_p10', e.P10], ['km_median', e.Median], ['km_p90', e.P90]] as const) {
+        if (want === null) {
+          expect([g![field], g![`${field}_qualifier`]], `${example.name} ${field}`).toEqual([null, null]);
+          continue;
+        }
+        const r = parseReported(want);
+        expect(g![`${field}_qualifier`], `${example.name} ${field}`).toBe(r.kind === 'left' ? '<' : r.kind === 'right' ? '>' : null);
+        expect(relative(Number(g![field]), r.value), `${example.name} ${field}`).toBeLessThanOrEqual(1e-6);
+      }
+      if (e.Mean === null) expect(g!['km_mean'], example.name).toBeNull();
+      else expect(relative(Number(g!['km_mean']), e.Mean), example.name).toBeLessThanOrEqual(1e-6);
+    }
   });
 });
