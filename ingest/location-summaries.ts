@@ -72,6 +72,11 @@ function summaryRows(): string {
   );
 }
 
+/** Every group of the observations with its statistics (the bench times it against the detected-values-only summaries). */
+export function summaryGroupsSql(): string {
+  return kmSummarySql({ input: summaryRows(), keys: GROUP, carry: CARRIED, names: NAMES });
+}
+
 /** Writes `location_summaries` from the build's `observations` (and `unit_conversions`), in Id order. */
 export async function writeLocationSummaries(conn: DuckDBConnection): Promise<void> {
   const rank = `row_number() OVER (PARTITION BY g."LocationId" ORDER BY ${GROUP.slice(2).map((c) => `g.${ident(c)} NULLS FIRST`).join(', ')}) - 1`;
@@ -80,7 +85,7 @@ export async function writeLocationSummaries(conn: DuckDBConnection): Promise<vo
     const statistic = STATISTICS[c];
     return statistic ? `g.${statistic}` : (FROM_GROUP[c] ?? `g.${ident(c)}`);
   });
-  await run(conn, `CREATE OR REPLACE TEMP TABLE summary_groups AS ${kmSummarySql({ input: summaryRows(), keys: GROUP, carry: CARRIED, names: NAMES })}`);
+  await run(conn, `CREATE OR REPLACE TEMP TABLE summary_groups AS ${summaryGroupsSql()}`);
   const crowded = await scalarNumber(conn, `SELECT count(*) FROM (SELECT "LocationId" FROM summary_groups GROUP BY ALL HAVING count(*) >= ${SUMMARIES_PER_LOCATION})`);
   if (crowded > 0) throw new Error(`${crowded} location(s) have ${SUMMARIES_PER_LOCATION} or more characteristic × fraction × speciation × unit combinations; location_summaries cannot number them; nothing published`);
   await run(conn, `INSERT INTO location_summaries (${list(columnNames('location_summaries'))}) SELECT ${select.join(', ')} FROM summary_groups g ORDER BY 1`);

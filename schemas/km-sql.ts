@@ -119,18 +119,18 @@ export interface KmSummaryInput {
  */
 export function kmSummarySql(spec: KmSummaryInput): string {
   const keys = spec.keys.map(spec.names.ident);
-  const k = (alias: string) => keys.map((key) => `${alias}.${key}`).join(', ');
   const same = (a: string, b: string) => keys.map((key) => `${a}.${key} IS NOT DISTINCT FROM ${b}.${key}`).join(' AND ');
   const carried = Object.entries(spec.carry ?? {}).map(([name, sql]) => `${sql} AS ${spec.names.ident(name)}`);
+  // Each group numbered once (km_gid): the curve's rows join their group by its keys once, then partition by the number.
   const ctes = [
     `km_g AS (${groupPass(spec.input, keys, carried)})`,
-    `km_m AS (SELECT *, ${methodSql(spec.names)} FROM km_g)`,
-    `km_c AS (${curveSql(spec.input, keys, k, same)})`,
-    `km_a AS (${curveSummarySql(keys)})`,
+    `km_m AS (SELECT *, ${methodSql(spec.names)}, row_number() OVER () AS km_gid FROM km_g)`,
+    `km_c AS (${curveSql(spec.input, same)})`,
+    `km_a AS (${curveSummarySql()})`,
   ];
   const outKeys = keys.map((key) => `m.${key}`);
   const carriedOut = Object.keys(spec.carry ?? {}).map((name) => `m.${spec.names.ident(name)}`);
-  return `WITH ${ctes.join(',\n')}\nSELECT ${[...outKeys, ...carriedOut, ...reportSql(spec.names)].join(', ')} FROM km_m m LEFT JOIN km_a a ON ${same('a', 'm')}`;
+  return `WITH ${ctes.join(',\n')}\nSELECT ${[...outKeys, ...carriedOut, ...reportSql(spec.names)].join(', ')} FROM km_m m LEFT JOIN km_a a ON a.gid = m.km_gid`;
 }
 
 /** Every group's counts and extremes, and the exact statistics of its detected values. */
@@ -179,28 +179,28 @@ function methodSql(names: KmNames): string {
  * detected values and left limits ≤ d walking down (r), the detected values and right limits ≥ d walking up (s), a
  * limit equal to d among them (§4.3).
  */
-function curveSql(input: string, keys: readonly string[], k: (alias: string) => string, same: (a: string, b: string) => string): string {
+function curveSql(input: string, same: (a: string, b: string) => string): string {
   // Running sums and products in one ascending order, or over the whole group: DuckDB sorts each stage once and keeps
   // a cumulative frame streaming (a frame that runs to the end would build a segment tree per group).
-  const group = `(PARTITION BY ${keys.join(', ')})`;
-  const window = (frame: string) => `(PARTITION BY ${keys.join(', ')} ORDER BY x ROWS BETWEEN ${frame})`;
+  const group = '(PARTITION BY gid)';
+  const window = (frame: string) => `(PARTITION BY gid ORDER BY x ROWS BETWEEN ${frame})`;
   const upTo = window('UNBOUNDED PRECEDING AND CURRENT ROW');
   const counted = (kind: number) => `count(*) FILTER (WHERE i.km_k = ${kind})`;
   const numbers =
-    `SELECT ${k('i')}, i.km_x AS x, ${counted(KM_KIND.detected)} AS e, ${counted(KM_KIND.left)} AS el, ${counted(KM_KIND.right)} AS er, ` +
+    `SELECT m.km_gid AS gid, i.km_x AS x, ${counted(KM_KIND.detected)} AS e, ${counted(KM_KIND.left)} AS el, ${counted(KM_KIND.right)} AS er, ` +
     `any_value(m.n) AS n, any_value(m.nl) AS nl, any_value(m.nr) AS nr, any_value(m.down) AS down, any_value(m.dmin) AS dmin, any_value(m.dmax) AS dmax ` +
-    `FROM ${input} i JOIN km_m m ON ${same('i', 'm')} WHERE m.method = 'km' AND i.km_k IS NOT NULL GROUP BY ${k('i')}, i.km_x`;
+    `FROM ${input} i JOIN km_m m ON ${same('i', 'm')} WHERE m.method = 'km' AND i.km_k IS NOT NULL GROUP BY m.km_gid, i.km_x`;
   // r: detected values and left limits ≤ x; s: detected values and right limits ≥ x (the group's, less those below x).
   const atRisk =
     `SELECT *, sum(e + el) OVER ${upTo} AS r, sum(e + er) OVER ${group} - sum(e + er) OVER ${upTo} + e + er AS s, ` +
     `max(CASE WHEN el > 0 AND x <= dmin THEN x END) OVER ${group} AS l_star, min(CASE WHEN er > 0 AND x >= dmax THEN x END) OVER ${group} AS r_star FROM (${numbers})`;
-  const steps = `SELECT ${keys.join(', ')}, x, n, nl, nr, down, l_star, r_star, CASE WHEN down THEN 1 - e / r ELSE 1 - e / s END AS f FROM (${atRisk}) WHERE e > 0`;
+  const steps = `SELECT gid, x, n, nl, nr, down, l_star, r_star, CASE WHEN down THEN 1 - e / r ELSE 1 - e / s END AS f FROM (${atRisk}) WHERE e > 0`;
   // Case L: F(d_j) = (1 − n_R/n) Π_{i>j} f_i, F(d_j−) = F(d_j) f_j. Case R: S(d_j) = (1 − n_L/n) Π_{i≤j} f_i, F = 1 − S.
   const product = (frame: string) => `product(f) OVER ${window(frame)}`;
   const top = '(n - nr) / n';
   const bottom = '(n - nl) / n';
   return (
-    `SELECT ${keys.join(', ')}, x AS d, l_star, r_star, ` +
+    `SELECT gid, x AS d, l_star, r_star, ` +
     `CASE WHEN down THEN ${top} * coalesce(${product('1 FOLLOWING AND UNBOUNDED FOLLOWING')}, 1) ELSE 1 - ${bottom} * ${product('UNBOUNDED PRECEDING AND CURRENT ROW')} END AS F, ` +
     `CASE WHEN down THEN ${top} * ${product('CURRENT ROW AND UNBOUNDED FOLLOWING')} ELSE 1 - ${bottom} * coalesce(${product('UNBOUNDED PRECEDING AND 1 PRECEDING')}, 1) END AS Fm ` +
     `FROM (${steps})`
@@ -208,11 +208,11 @@ function curveSql(input: string, keys: readonly string[], k: (alias: string) => 
 }
 
 /** Per `km` group: the mass below d₁ and F(d_k), L* and R*, the smallest d with F(d) ≥ p − ε, and §5.3's mean. */
-function curveSummarySql(keys: readonly string[]): string {
+function curveSummarySql(): string {
   const at = (p: number) => `min(d) FILTER (WHERE F >= ${p} - ${KM_EPSILON}) AS ${percentColumn(p)}`;
   return (
-    `SELECT ${keys.join(', ')}, arg_min(Fm, d) AS m_low, arg_max(F, d) AS f_top, any_value(l_star) AS l_star, any_value(r_star) AS r_star, ` +
-    `${at(0.1)}, ${at(0.5)}, ${at(0.9)}, sum(d * (F - Fm)) + min(d) * arg_min(Fm, d) AS mean FROM km_c GROUP BY ${keys.join(', ')}`
+    `SELECT gid, arg_min(Fm, d) AS m_low, arg_max(F, d) AS f_top, any_value(l_star) AS l_star, any_value(r_star) AS r_star, ` +
+    `${at(0.1)}, ${at(0.5)}, ${at(0.9)}, sum(d * (F - Fm)) + min(d) * arg_min(Fm, d) AS mean FROM km_c GROUP BY gid`
   );
 }
 
