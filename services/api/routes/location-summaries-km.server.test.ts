@@ -1,6 +1,6 @@
 /**
  * Issue 52 item 1 proved end to end: datasets written in DataStream's upload format, published by the real ingest
- * CLI, read back from the published table and over HTTP.
+ * CLI (the README's cases first, then the hub merged onto them), read back from the published table and over HTTP.
  *
  * - A seeded hub (scripts/testing/censored-hub.ts: 0–95 % censored series, several limits, limits in another unit,
  *   non-detects without ResultUnit, `>` results, unusable rows, quality-control samples): every LocationSummaries
@@ -10,7 +10,7 @@
  *   written in mg/L beside µg/L values: each row against the published figures, to 1e-6 relative.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -58,10 +58,16 @@ async function allPages(path: string): Promise<Row[]> {
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'tributary-km-'));
   const src = join(dir, 'src');
+  const first = join(dir, 'first');
+  const cases = await writeCaseDataset(first, CASES_DOI, CASES);
   const hub = await writeCensoredHub(src, { seed: 52, datasets: 3, locations: 8 });
-  written = [...hub.rows, ...(await writeCaseDataset(src, CASES_DOI, CASES))];
+  written = [...hub.rows, ...cases];
   const duckdbPath = join(dir, 'km.duckdb');
-  await promisify(execFile)(process.execPath, [inject('ingestCli'), 'ingest'], { cwd: REPO_ROOT, env: { ...process.env, SRC: src, DUCKDB_PATH: duckdbPath } });
+  const ingest = (from: string) => promisify(execFile)(process.execPath, [inject('ingestCli'), 'ingest'], { cwd: REPO_ROOT, env: { ...process.env, SRC: from, DUCKDB_PATH: duckdbPath } });
+  // The cases first (their limits' one pair, mg/L → µg/L), then the hub merged onto them, with pairs of its own.
+  await ingest(first);
+  cpSync(join(first, 'km-cases'), join(src, 'km-cases'), { recursive: true });
+  await ingest(src);
   fx = await openFixtureApp(duckdbPath);
   locationIds = new Map((await allPages('/v1/odata/v4/Locations?$select=Id,DOI,ID')).map((l) => [where(String(l['DOI']), String(l['ID'])), Number(l['Id'])]));
   served = new Map((await allPages('/v1/odata/v4/LocationSummaries?$top=500')).map((r) => [Number(r['Id']), r]));
@@ -107,9 +113,11 @@ function expectOracle(got: Row, want: Row, what: string): void {
 }
 
 describe('LocationSummaries over a generated hub with non-detects, against the oracle', () => {
-  it('publishes every row written', async () => {
+  it('publishes every row written, and the merge keeps every pair of units the limits convert between', async () => {
     const [count] = (await fx.ref.runAndReadAll('SELECT count(*)::INTEGER AS n FROM observations')).getRowObjectsJson();
     expect(count!['n']).toBe(written.length);
+    const pairs = (await fx.ref.runAndReadAll('SELECT from_unit, to_unit FROM unit_conversions')).getRowObjectsJson();
+    expect(pairs).toEqual([{ from_unit: 'mg/L', to_unit: 'ug/L' }, { from_unit: 'ng/L', to_unit: 'ug/L' }, { from_unit: 'ug/L', to_unit: 'mg/L' }]);
   });
 
   it('every row, served and stored, is the oracle\'s summary of its location\'s results, and none is missing', () => {
