@@ -82,9 +82,13 @@ const recounts: Record<string, string> = {
   datasets: `(SELECT "DOI", [min("ActivityStartDate"), max("ActivityStartDate")] AS extent FROM observations GROUP BY ALL) x
     FULL JOIN datasets d USING ("DOI") WHERE x.extent IS DISTINCT FROM d."TemporalExtent"`,
   location_regions: `location_regions m FULL JOIN locations l ON l."Id" = m."LocationId" WHERE l."Id" IS NULL`,
-  // Blank fractions, speciations and units are groups too: matched with IS NOT DISTINCT FROM, not USING.
-  location_summaries: `(SELECT "LocationId", "DOI", "CharacteristicName", "ResultSampleFraction", "MethodSpeciation", "ResultUnit", count(*) AS n, min("ActivityStartDate") AS first, max("Id") AS last_id
-      FROM observations GROUP BY ALL) x
+  // Blank fractions, speciations and units are groups too: matched with IS NOT DISTINCT FROM, not USING. Quality
+  // control is left out, and a censored result without a unit is in its limit's (../shared/statistics/README.md §2).
+  location_summaries: `(SELECT "LocationId", "DOI", "CharacteristicName", "ResultSampleFraction", "MethodSpeciation",
+        coalesce("ResultUnit", CASE WHEN "ResultValue" IS NULL AND "ResultDetectionQuantitationLimitMeasure" IS NOT NULL
+          AND "ResultDetectionCondition" IN ('Below Detection/Quantification Limit', 'Not Detected', 'Above Detection/Quantification Limit')
+          THEN "ResultDetectionQuantitationLimitUnit" END) AS "ResultUnit", count(*) AS n, min("ActivityStartDate") AS first, max("Id") AS last_id
+      FROM observations WHERE "ActivityGroupType" NOT LIKE 'Quality Control%' GROUP BY ALL) x
     FULL JOIN location_summaries s ON s."LocationId" = x."LocationId" AND s."DOI" = x."DOI" AND s."CharacteristicName" = x."CharacteristicName"
       AND s."ResultSampleFraction" IS NOT DISTINCT FROM x."ResultSampleFraction" AND s."MethodSpeciation" IS NOT DISTINCT FROM x."MethodSpeciation" AND s."ResultUnit" IS NOT DISTINCT FROM x."ResultUnit"
     WHERE x.n IS DISTINCT FROM s."Count" OR x.first IS DISTINCT FROM s."FirstDate" OR s."LatestObservationId" > x.last_id`,

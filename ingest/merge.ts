@@ -42,6 +42,7 @@ const reordered: readonly { table: StorageTable; order: string }[] = [
   { table: 'observation_rollup', order: keysOf('observation_rollup') },
   { table: 'observation_region_rollup', order: keysOf('observation_region_rollup') },
   { table: 'dataset_files', order: '"DOI", "Format"' },
+  { table: 'unit_conversions', order: keysOf('unit_conversions') },
 ];
 
 function keysOf(table: StorageTable): string {
@@ -130,6 +131,10 @@ async function appendDelta(conn: DuckDBConnection): Promise<void> {
     const cols = columnNames(table).map(ident).join(', ');
     await run(conn, `INSERT INTO ${ident(table)} (${cols}) SELECT ${cols} FROM delta.${ident(table)}`);
   }
+  // A factor is the same whichever build asked for it: the delta's pairs the hub has not (a removed dataset's stay).
+  const units = columnNames('unit_conversions').map(ident);
+  const pair = units.slice(0, 2).map((c) => `u.${c} = d.${c}`).join(' AND ');
+  await run(conn, `INSERT INTO unit_conversions (${units.join(', ')}) SELECT ${units.map((c) => `d.${c}`).join(', ')} FROM delta.unit_conversions d WHERE NOT EXISTS (SELECT 1 FROM unit_conversions u WHERE ${pair})`);
   // The guideline summary is the ingest's own (ingest/guidelines/): each publish serves the one it compared with.
   const cols = columnNames('guidelines').map(ident).join(', ');
   await run(conn, 'DELETE FROM guidelines');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { activityGroupFor, activityGroupOf, activityGroupTypes } from './activity-group.js';
+import { activityGroupFor, activityGroupOf, activityGroupTypes, isQualityControl, qualityControlGroups } from './activity-group.js';
 import { dimensions } from './dimensions.js';
 import { vocabularies } from './vocabularies.js';
 
@@ -35,5 +35,13 @@ describe('activity groups', () => {
     ['', 'Other'],
   ])('%s → %s', (type, group) => {
     expect(activityGroupFor(type)).toBe(group);
+  });
+
+  it("quality control is exactly the README's rule over the vocabulary: a type starting with 'Quality Control', or Sample-Positive Control", () => {
+    for (const type of vocabularies.ActivityType) {
+      expect(isQualityControl(type), type).toBe(type.startsWith('Quality Control') || type === 'Sample-Positive Control');
+    }
+    expect(qualityControlGroups.every((g) => activityGroupTypes.includes(g))).toBe(true);
+    expect(isQualityControl('Sample-Routine')).toBe(false);
   });
 });

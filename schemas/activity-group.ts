@@ -14,3 +14,21 @@ export const activityGroupOf: Readonly<Record<string, string>> = Object.freeze({
 export function activityGroupFor(activityType: string): string {
   return Object.hasOwn(activityGroupOf, activityType) ? (activityGroupOf[activityType] as string) : 'Other';
 }
+
+/**
+ * The groups of quality-control results (field and trip blanks, replicates, duplicates, spikes, reference samples,
+ * calibration checks: every `Quality Control…` ActivityType and `Sample-Positive Control`, by upstream's lookup).
+ * They describe the sampling and the laboratory, not the water: no statistic or trend counts them, and they stay in
+ * Observations and Records (../shared/statistics/README.md §2.4).
+ */
+export const qualityControlGroups: readonly string[] = Object.freeze(['Quality Control - Field Measure', 'Quality Control - Lab Sample']);
+
+/** Whether a result of this ActivityType is a quality-control result. */
+export function isQualityControl(activityType: string): boolean {
+  return qualityControlGroups.includes(activityGroupFor(activityType));
+}
+
+/** SQL: the stored ActivityGroupType `column` is not a quality-control group (`constant`: the caller's quoting). */
+export function notQualityControlSql(column: string, constant: (text: string) => string): string {
+  return `${column} NOT IN (${qualityControlGroups.map(constant).join(', ')})`;
+}

@@ -1,6 +1,7 @@
 import type { FieldDef, FieldType } from './field.js';
 import { guidelineComparisonFields } from './guideline-comparison-fields.js';
 import { guidelineFields } from './guideline-fields.js';
+import { UNIT_CONVERSION_COLUMNS } from './km-sql.js';
 import { locationFields } from './location-fields.js';
 import { locationSummaryFields } from './location-summary-fields.js';
 import { metadataFields } from './metadata-fields.js';
@@ -137,9 +138,20 @@ export const storageTables = {
   // and otherwise rollup dimensions sums the rollup's rows instead of semi-joining the far larger statistics table
   // to the region's locations.
   observation_region_rollup: [{ column: storageKeys.regionId, sqlType: 'VARCHAR', nullable: false }, ...rollupColumns],
-  // One row per location × CharacteristicName × ResultSampleFraction × MethodSpeciation × ResultUnit (issue 48), in Id
-  // order: built by the statistics stage from a build's observations, so a delta holds its datasets' rows alone.
+  // One row per location × CharacteristicName × ResultSampleFraction × MethodSpeciation × unit (issue 48; issue 52: a
+  // non-detect without a ResultUnit in its limit's unit, quality control left out), in Id order: built by the
+  // statistics stage from a build's observations, so a delta holds its datasets' rows alone.
   location_summaries: columnsOf(locationSummaryFields),
+  // Issue 52. UCUM's conversion (to = from × factor + offset) of every pair a non-detect's limit unit → its ResultUnit
+  // the observations hold, written by ingest (the units library stays there) for the statistics both sides compute
+  // from schemas/km-sql.ts: the summaries at publish, $apply's km methods in the API. A pair UCUM does not convert has
+  // no row. A merge adds the delta's pairs; a pair of a removed dataset stays (a factor, harmless) until compaction.
+  unit_conversions: [
+    { column: UNIT_CONVERSION_COLUMNS.fromUnit, sqlType: 'VARCHAR', nullable: false },
+    { column: UNIT_CONVERSION_COLUMNS.toUnit, sqlType: 'VARCHAR', nullable: false },
+    { column: UNIT_CONVERSION_COLUMNS.factor, sqlType: 'DOUBLE', nullable: false },
+    { column: UNIT_CONVERSION_COLUMNS.offset, sqlType: 'DOUBLE', nullable: false },
+  ],
   // Issue 45. The guideline summary as served (ingest/guidelines/), replaced whole by each publish.
   guidelines: columnsOf(guidelineFields),
   // One row per observation × applicable guideline, in Id order (ObservationId × 4096 + GuidelineId), so a dataset's
@@ -229,7 +241,7 @@ export function columnNames(table: StorageTable): string[] {
 }
 
 /** Schema version written to `tributary_meta`; the API refuses a file of another version. */
-export const STORAGE_SCHEMA_VERSION = '8';
+export const STORAGE_SCHEMA_VERSION = '9';
 
 /** `CREATE TABLE` for one storage table. Identifiers come from the catalogue only. */
 export function createTableSql(table: StorageTable): string {

@@ -13,7 +13,7 @@
  * (§1e whole-result exports alone), BENCH_ONLY=extract,export (both, for the formats at 10M and 100M), BENCH_ONLY=features
  * (§F OGC API – Features pages against the OData pages alone, then §L the layer rate: QGIS, GDAL and geopandas paging a
  * layer on make start's defaults), BENCH_ONLY=retention (§R what older publications held for pinned links cost), BENCH_ONLY=engines (§E polars over HTTP against local disk), BENCH_ONLY=spatial (§S a 1,000-vertex polygon against its
- * Id list and its bbox alone), BENCH_ONLY=aggregates (§A $apply's aggregates of values against DuckDB's GROUP BY alone), BENCH_ONLY=comparisons (§G the guideline comparisons' count, groupby and pages against DuckDB's queries, with §7). §7's ingest figures come with every run but publish and features.
+ * Id list and its bbox alone), BENCH_ONLY=aggregates (§A $apply's aggregates of values against DuckDB's GROUP BY alone), BENCH_ONLY=comparisons (§G the guideline comparisons' count, groupby and pages against DuckDB's queries, with §7), BENCH_ONLY=summaries (§7's LocationSummaries with non-detects against detected values only, with §7's ingest figures). §7's ingest figures come with every run but publish and features.
  * §C capacity (N concurrent clients of three kinds against an API with the default limits) runs after §1–§6 on its own
  * API; BENCH_ONLY=capacity runs it alone (any ROWS). BENCH_CAPACITY_SECONDS (20) per N, BENCH_CAPACITY_CLIENTS (1,2,4,8,16,32).
  */
@@ -45,6 +45,7 @@ import { retentionSection } from './section-retention.js';
 import { enginesSection } from './section-engines.js';
 import { renderScaleTable, scaleSection, scaleSizes } from './section-scale.js';
 import { spatialSection } from './section-spatial.js';
+import { summariesSection } from './section-summaries.js';
 import { summarise } from './stats.js';
 import { renderLatest, renderTable, verdict, type Figure } from './table.js';
 
@@ -86,9 +87,10 @@ const capacityOnly = only.has('capacity');
 const enginesOnly = only.has('engines');
 const aggregatesOnly = only.has('aggregates');
 const comparisonsOnly = only.has('comparisons');
-const known = ['publish', 'extract', 'export', 'features', 'retention', 'spatial', 'capacity', 'engines', 'aggregates', 'comparisons'];
-if ([...only].some((s) => !known.includes(s)) || ((publishOnly || featuresOnly || retentionOnly || spatialOnly || capacityOnly || enginesOnly || aggregatesOnly || comparisonsOnly) && only.size > 1)) {
-  throw new Error(`BENCH_ONLY=${process.env.BENCH_ONLY}: the sections that run alone are 'publish', 'extract', 'export', 'features', 'retention', 'spatial', 'capacity', 'engines', 'aggregates' and 'comparisons'; 'extract,export' runs those two`);
+const summariesOnly = only.has('summaries');
+const known = ['publish', 'extract', 'export', 'features', 'retention', 'spatial', 'capacity', 'engines', 'aggregates', 'comparisons', 'summaries'];
+if ([...only].some((s) => !known.includes(s)) || ((publishOnly || featuresOnly || retentionOnly || spatialOnly || capacityOnly || enginesOnly || aggregatesOnly || comparisonsOnly || summariesOnly) && only.size > 1)) {
+  throw new Error(`BENCH_ONLY=${process.env.BENCH_ONLY}: the sections that run alone are 'publish', 'extract', 'export', 'features', 'retention', 'spatial', 'capacity', 'engines', 'aggregates', 'comparisons' and 'summaries'; 'extract,export' runs those two`);
 }
 const capacity = { seconds: int('BENCH_CAPACITY_SECONDS', 20), clients: capacityClients(process.env.BENCH_CAPACITY_CLIENTS) };
 const sizes = only.size > 0 ? [] : scaleSizes(process.env.BENCH_SCALE, settings);
@@ -117,6 +119,12 @@ async function mainSections() {
     // Issue 45: the comparisons' page reports the publish cost beside their count and page times.
     if (comparisonsOnly) ingestFigures(cache.ingest);
     return { cache, filters: undefined, pgLoad: undefined, details };
+  }
+  if (summariesOnly) {
+    await summariesSection({ rows: settings.rows, runs: settings.runs, duck, ingest: cache.ingest, figures, log });
+    duck.close();
+    ingestFigures(cache.ingest);
+    return { cache, filters: undefined, pgLoad: undefined, details: {} };
   }
   if (capacityOnly) {
     const details: Record<string, unknown> = {};
@@ -172,6 +180,7 @@ async function mainSections() {
       await aggregatesSection(ctx);
       log('§G guideline comparisons');
       await comparisonsSection(ctx);
+      await summariesSection({ rows: settings.rows, runs: settings.runs, duck, ingest: cache.ingest, figures, log });
       if (!settings.skipPostgres) {
         const json = (ctx.details['extract'] as { json: { ms: number }[] }).json;
         await postgresSection(ctx, pages, counts, summarise(json.map((r) => r.ms)).median);

@@ -15,7 +15,7 @@ import type { ColumnChunk, Snapshot } from '../db/snapshot.js';
 import { isTextFormat } from '../formats.js';
 import { ApiError } from '../errors.js';
 import { compileApply, compileMixedUnits, unitChecks } from '../query/compile-apply.js';
-import type { Measure } from '../query/measures.js';
+import { KM_VALUE, type Measure } from '../query/measures.js';
 import { compileCount } from '../query/compile-count.js';
 import type { ApplyPlan, CountPlan, Key, PagePlan, Plan } from '../query/plan.js';
 import { cursorText, windowText, type TextPageRequest } from './page-text.js';
@@ -130,10 +130,25 @@ async function mixedUnits(plan: ApplyPlan, measure: Measure, snapshot: Snapshot,
   const shown = (v: unknown) => (typeof v === 'bigint' ? v.toString() : JSON.stringify(v ?? null));
   const group = plan.groupBy.map((d, i) => `${d.name} ${shown(cols[`g${i}`]?.[0])}`).join(', ');
   const where = group ? ` in the group ${group}` : '';
+  if (measure === KM_VALUE) return kmMixedUnits(units, where, one);
   return new ApiError(
     'mixed_units',
     `${measure.name} is in more than one ${measure.unit}${where} (${units.join(', ')}): values in different units are never aggregated together. ` +
       `Add ${measure.unit} to groupby, e.g. groupby((${[...plan.groupBy.map((d) => d.name), measure.unit].join(',')}),aggregate(…)), or filter to one unit, e.g. $filter=${measure.unit} eq ${one === undefined ? 'null' : `'${one.replaceAll("'", "''")}'`}.`,
+    { parameter: '$apply' },
+  );
+}
+
+/**
+ * The km methods' refusal: their unit is a row's ResultUnit or a non-detect's limit unit, so grouping by ResultUnit
+ * does not separate them; the filter that selects one unit's rows does (../shared/statistics/README.md §7).
+ */
+function kmMixedUnits(units: readonly string[], where: string, one: string | undefined): ApiError {
+  const unit = `'${(one ?? 'ug/L').replaceAll("'", "''")}'`;
+  return new ApiError(
+    'mixed_units',
+    `The km methods' results are in more than one unit${where} (${units.join(', ')}; a non-detect without a ResultUnit is in its limit's unit): values in different units are never aggregated together. ` +
+      `Filter to one unit, e.g. $filter=ResultUnit eq ${unit} or (ResultUnit eq null and ResultDetectionQuantitationLimitUnit eq ${unit}).`,
     { parameter: '$apply' },
   );
 }

@@ -1,9 +1,11 @@
 /**
  * ResultValue over ActivityStartDate for one CharacteristicName at the locations picked on the map (uPlot,
  * canvas). Each location is a line with dots; its detection-limit results (no ResultValue, a
- * ResultDetectionCondition) are a second series of hollow markers drawn at the reported limit, never at zero.
- * A result with neither a value nor a limit cannot be placed and is counted in the note instead. Behind each
- * location's values, its P10–P90 range over its whole record (its LocationSummaries row) is shaded in its colour.
+ * ResultDetectionCondition) are series of hollow markers drawn at the reported limit, never at zero: the results
+ * below a detection limit, and apart (larger, thicker) those above a quantification limit. A result with neither a
+ * value nor a limit cannot be placed and is counted in the note instead. Behind each location's values, its P10–P90
+ * range over its whole record (its LocationSummaries row, non-detects counted) is shaded in its colour, open to the
+ * plot's edge where a percentile lies beyond a detection limit (chart-bands.ts).
  * Over them, the guidelines that apply to the charted results (their GuidelineComparisons rows) are dashed step
  * lines, and each result that exceeds one is ringed in red (chart-guidelines.ts).
  */
@@ -28,6 +30,8 @@ interface ChartRow {
 }
 
 const COLOURS = ['#1d4ed8', '#b91c1c', '#047857', '#7c2d12'];
+/** A result above the quantification limit: its limit is a lower bound, drawn apart from the non-detects. */
+const ABOVE = 'Above Detection/Quantification Limit';
 const SELECT = 'Id,LocationId,ActivityStartDate,ActivityStartTime,ResultValue,ResultUnit,ResultDetectionCondition,ResultDetectionQuantitationLimitMeasure,ResultDetectionQuantitationLimitUnit';
 const MAX_ROWS = 10_000;
 const COMPARISON_SELECT = 'ObservationId,LocationId,GuidelineId,ActivityStartDate,Publisher,ProtectionLevel,ResultUnit,GuidelineLower,GuidelineUpper,Verdict';
@@ -36,7 +40,7 @@ const EXCEEDS_COLOUR = '#dc2626';
 interface Series {
   readonly label: string;
   readonly colour: string;
-  readonly kind: 'values' | 'limit' | 'guideline' | 'exceeds';
+  readonly kind: 'values' | 'below' | 'above' | 'guideline' | 'exceeds';
   readonly points: [number, number][];
 }
 
@@ -52,7 +56,9 @@ function shadeBands(bands: readonly { readonly band: Band; readonly colour: stri
     u.ctx.rect(left, top, width, height);
     u.ctx.clip();
     for (const { band: [p10, p90], colour } of bands) {
-      const [y90, y10] = [u.valToPos(p90, 'y', true), u.valToPos(p10, 'y', true)];
+      // An open end runs to the plot's edge: the percentile lies somewhere past its bound.
+      const y90 = p90 === null ? top : u.valToPos(p90, 'y', true);
+      const y10 = p10 === null ? top + height : u.valToPos(p10, 'y', true);
       u.ctx.fillStyle = `${colour}${BAND_ALPHA}`;
       u.ctx.fillRect(left, y90, width, Math.max(1, y10 - y90));
     }
@@ -125,7 +131,7 @@ export function chartPanel(figure: HTMLElement, note: HTMLElement): ChartPanel {
       const ofCharacteristic = `CharacteristicName eq ${quote(characteristic)} and ${inLocations}`;
       const [page, summaries, comparisons] = await Promise.all([
         getJson<Page<ChartRow>>(`/Observations${query({ $filter: andFilter(filter, inLocations), $select: SELECT, $top: String(MAX_ROWS) })}`, signal),
-        getJson<Page<SummaryRow>>(`/LocationSummaries${query({ $filter: ofCharacteristic, $select: 'LocationId,ResultUnit,P10,P90' })}`, signal),
+        getJson<Page<SummaryRow>>(`/LocationSummaries${query({ $filter: ofCharacteristic, $select: 'LocationId,ResultUnit,P10Qualifier,P10,P90Qualifier,P90' })}`, signal),
         // The locations' comparisons of the characteristic; only those of the charted results are drawn, so the
         // rest of the filter need not be repeated. A publication without comparisons charts without guidelines.
         getJson<Page<ComparisonRow>>(`/GuidelineComparisons${query({ $filter: ofCharacteristic, $select: COMPARISON_SELECT, $top: String(MAX_ROWS) })}`, signal)
@@ -144,17 +150,20 @@ export function chartPanel(figure: HTMLElement, note: HTMLElement): ChartPanel {
       locations.forEach((id, i) => {
         const name = names.get(id) ?? `Location ${id}`;
         const rows = page.value.filter((r) => r.LocationId === id);
-        const values: [number, number][] = [], limits: [number, number][] = [];
+        const values: [number, number][] = [], below: [number, number][] = [], above: [number, number][] = [];
         for (const r of rows) {
           const y = r.ResultValue ?? r.ResultDetectionQuantitationLimitMeasure;
           if (r.ResultValue !== null) (values.push([when(r), r.ResultValue]), r.ResultUnit && units.add(r.ResultUnit));
-          else if (r.ResultDetectionQuantitationLimitMeasure !== null) (limits.push([when(r), r.ResultDetectionQuantitationLimitMeasure]), r.ResultDetectionQuantitationLimitUnit && units.add(r.ResultDetectionQuantitationLimitUnit));
-          else unplaced++;
+          else if (r.ResultDetectionQuantitationLimitMeasure !== null) {
+            (r.ResultDetectionCondition === ABOVE ? above : below).push([when(r), r.ResultDetectionQuantitationLimitMeasure]);
+            if (r.ResultDetectionQuantitationLimitUnit) units.add(r.ResultDetectionQuantitationLimitUnit);
+          } else unplaced++;
           if (y !== null && exceeding.has(r.Id)) marked.push([when(r), y]);
         }
         const colour = COLOURS[i % COLOURS.length]!;
         series.push({ label: name, colour, kind: 'values', points: values });
-        if (limits.length) series.push({ label: `${name}: below detection limit (at the limit)`, colour, kind: 'limit', points: limits });
+        if (below.length) series.push({ label: `${name}: below detection limit (at the limit)`, colour, kind: 'below', points: below });
+        if (above.length) series.push({ label: `${name}: above quantification limit (at the limit)`, colour, kind: 'above', points: above });
       });
       const lines = guidelineLines(compared, units);
       for (const line of lines) {
@@ -182,7 +191,8 @@ export function chartPanel(figure: HTMLElement, note: HTMLElement): ChartPanel {
           { label: 'Date' },
           ...series.map((s): uPlot.Series => {
             switch (s.kind) {
-              case 'limit': return { label: s.label, stroke: s.colour, width: 0, paths: () => null, points: { show: true, size: 9, width: 2, fill: '#ffffff', stroke: s.colour } };
+              case 'below': return { label: s.label, stroke: s.colour, width: 0, paths: () => null, points: { show: true, size: 9, width: 2, fill: '#ffffff', stroke: s.colour } };
+              case 'above': return { label: s.label, stroke: s.colour, width: 0, paths: () => null, points: { show: true, size: 12, width: 3, fill: '#ffffff', stroke: s.colour } };
               // A bound holds from one comparison day to the next: a step, dashed so it is not read as results.
               case 'guideline': return { label: s.label, stroke: s.colour, width: 2, dash: [8, 4], spanGaps: true, paths: uPlot.paths.stepped!({ align: 1 }), points: { show: false } };
               case 'exceeds': return { label: s.label, stroke: s.colour, width: 0, paths: () => null, points: { show: true, size: 14, width: 2, fill: 'transparent', stroke: s.colour } };
@@ -191,18 +201,19 @@ export function chartPanel(figure: HTMLElement, note: HTMLElement): ChartPanel {
           }),
         ],
       }, aligned(series), target);
-      const results = series.filter((s) => s.kind === 'values' || s.kind === 'limit');
+      const results = series.filter((s) => s.kind === 'values' || s.kind === 'below' || s.kind === 'above');
       figure.dataset['seriesLengths'] = results.map((s) => s.points.length).join(',');
       figure.dataset['guidelines'] = lines.map((l) => `${l.locationId}:${l.guidelineId}:${l.bound}:${l.points.length}`).join(',');
       figure.dataset['exceeding'] = String(marked.length);
       figure.dataset['unplaced'] = String(unplaced);
-      figure.dataset['bands'] = locations.filter((id) => bands.has(id)).map((id) => `${id}:${bands.get(id)!.join('..')}`).join(',');
+      figure.dataset['bands'] = locations.filter((id) => bands.has(id)).map((id) => `${id}:${bands.get(id)!.map((end) => end ?? 'open').join('..')}`).join(',');
       const cut = page['@odata.nextLink'] ? ` Only the first ${fmt(MAX_ROWS)} results are drawn.` : '';
       const mixed = units.size > 1 ? ` Mixed units: ${unit}.` : '';
       const lost = unplaced ? ` ${fmt(unplaced)} result(s) with neither a value nor a detection limit are not drawn.` : '';
-      const band = shaded.length ? ' Shaded: each location\'s 10th to 90th percentile over its whole record.' : '';
+      const open = shaded.some((s) => s.band.includes(null)) ? ' (to the edge where a percentile lies beyond a detection limit)' : '';
+      const band = shaded.length ? ` Shaded: each location's 10th to 90th percentile over its whole record, non-detects counted${open}.` : '';
       const guide = lines.length ? ` Dashed: the guidelines that apply, at each result's day (a bound computed from hardness or another input moves with it); ${fmt(marked.length)} result(s) ringed in red exceed one.` : '';
-      say(note, `${fmt(page.value.length)} results at ${locations.length} location(s); hollow markers are detection-limit results.${band}${guide}${mixed}${cut}${lost}`);
+      say(note, `${fmt(page.value.length)} results at ${locations.length} location(s); hollow markers are results below a detection limit (larger: above a quantification limit), drawn at the limit.${band}${guide}${mixed}${cut}${lost}`);
       target.append(h('p', { class: 'visually-hidden' }, `Chart of ${characteristic} in ${unit} over time.`));
     },
   };

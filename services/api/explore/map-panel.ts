@@ -174,8 +174,11 @@ export function mapPanel(el: HTMLElement, config: MapConfig, boundaries: { provi
 interface SummaryRow {
   readonly CharacteristicName: string;
   readonly ResultUnit: string | null;
+  readonly P10Qualifier: string | null;
   readonly P10: number | null;
+  readonly MedianQualifier: string | null;
   readonly Median: number | null;
+  readonly P90Qualifier: string | null;
   readonly P90: number | null;
   readonly LatestValue: number | null;
   readonly LatestDetectionCondition: string | null;
@@ -185,23 +188,25 @@ interface SummaryRow {
 /** Rows of a popup's summary at most: the location's page has them all. */
 const SUMMARY_ROWS = 8;
 const digits = (v: number | null): string => (v === null ? '–' : String(Number(v.toPrecision(3))));
+/** A statistic as a laboratory writes a result below its limit (issue 52): `<0.005`, `>2420`. */
+const qualified = (q: string | null, v: number | null): string => (v === null ? '–' : `${q ?? ''}${digits(v)}`);
 
 /**
  * Issue 48 part 4: the location's summary (/LocationSummaries, its whole record) of the characteristics chosen, or
- * of its first ones when none is: median with P10–P90, and the latest result.
+ * of its first ones when none is: median with P10–P90, each with its qualifier (`<0.005`), and the latest result.
  */
 async function summaryOf(locationId: number, characteristics: readonly string[]): Promise<HTMLElement> {
   const which = characteristics.length === 0 ? '' : characteristics.length === 1 ? `CharacteristicName eq ${quote(characteristics[0]!)}` : `CharacteristicName in (${characteristics.map(quote).join(',')})`;
-  const select = 'CharacteristicName,ResultUnit,P10,Median,P90,LatestValue,LatestDetectionCondition,LatestDate';
+  const select = 'CharacteristicName,ResultUnit,P10Qualifier,P10,MedianQualifier,Median,P90Qualifier,P90,LatestValue,LatestDetectionCondition,LatestDate';
   const page = await getJson<Page<SummaryRow>>(`/LocationSummaries${query({ $filter: andFilter(`LocationId eq ${locationId}`, which), $select: select, $top: String(SUMMARY_ROWS) })}`);
   if (page.value.length === 0) return h('p', {}, 'No summary of these characteristics here.');
   const row = (s: SummaryRow) =>
     h('tr', {},
       h('td', {}, s.CharacteristicName),
-      h('td', {}, `${digits(s.Median)} (${digits(s.P10)}–${digits(s.P90)})${s.ResultUnit ? ` ${s.ResultUnit}` : ''}`),
+      h('td', {}, `${qualified(s.MedianQualifier, s.Median)} (${qualified(s.P10Qualifier, s.P10)}–${qualified(s.P90Qualifier, s.P90)})${s.ResultUnit ? ` ${s.ResultUnit}` : ''}`),
       h('td', {}, `${s.LatestValue === null ? (s.LatestDetectionCondition ?? '–') : digits(s.LatestValue)}, ${s.LatestDate}`));
   return h('table', { class: 'summary' },
-    h('caption', {}, 'Whole record here: median (P10–P90), latest'),
+    h('caption', {}, 'Whole record here, non-detects counted: median (P10–P90), latest'),
     h('tbody', {}, ...page.value.map(row)),
     page['@odata.nextLink'] ? h('tfoot', {}, h('tr', {}, h('td', { colspan: 3 }, 'More on the location\'s page.'))) : null);
 }

@@ -95,6 +95,11 @@ function examples(base: string, facts: LlmsFacts): string[] {
     link('Cite', `${base}${PATHS.citation}/Records?$filter=${f}&format=text`, 'every dataset the rows come from, with its DOI, licence and rows; `format=csl` for CSL-JSON, `bibtex`, `ris`. MCP: `cite`.'),
     link('GIS', `${base}${PATHS.features}/collections/observations/items?filter=${encodeValue(CQL2_EXAMPLE)}&limit=100`, 'the same observations as GeoJSON points (OGC API – Features, a CQL2 `filter`; `bbox=west,south,east,north` narrows by place), for QGIS, GDAL, R sf or geopandas.'),
     link('Group', `${base}${PATHS.odata}/Observations?$apply=${encodeValue(`filter(${EXAMPLE})/groupby((LocationId),aggregate($count as Count))`)}`, 'where: the count per location (`$apply`, on Observations and Records). MCP: `aggregate`, `list_values`.'),
+    link(
+      'Site statistics',
+      `${base}${PATHS.odata}/LocationSummaries?$filter=${encodeValue("CharacteristicName eq 'Lead'")}`,
+      "per location and unit, with non-detects counted (Kaplan–Meier where results are censored): read each statistic with its qualifier, `MedianQualifier` `<` and `Median` 0.5 is \"below 0.5\"; `Method` says how it was computed. In `$apply`: `ResultValue with Tributary.km_median as Median` beside `Tributary.km_median_qualifier` (`Tributary.median` and `average` leave non-detects out).",
+    ),
     '',
   ];
 }

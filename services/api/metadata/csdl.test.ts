@@ -126,7 +126,10 @@ describe('$metadata document', () => {
       }
       const value = (name: string) => apply!.record.propertyValue.find((v) => v.property === name)?.collection;
       expect(value('Transformations')?.string?.map((s) => s.text)).toEqual(['filter', 'groupby', 'aggregate']);
-      expect(value('CustomAggregationMethods')?.string?.map((s) => s.text)).toEqual(['Tributary.median', 'Tributary.p10', 'Tributary.p90', 'Tributary.countnull']);
+      // The km methods where they read the detection limits: on the observations.
+      const km = ['Tributary.km_median', 'Tributary.km_p10', 'Tributary.km_p90', 'Tributary.km_mean', 'Tributary.km_median_qualifier', 'Tributary.km_p10_qualifier', 'Tributary.km_p90_qualifier', 'Tributary.km_method'];
+      const observations = set.name === 'Observations' || set.name === 'Records';
+      expect(value('CustomAggregationMethods')?.string?.map((s) => s.text)).toEqual(['Tributary.median', 'Tributary.p10', 'Tributary.p90', 'Tributary.countnull', ...(observations ? km : [])]);
       // The comparisons aggregate their own values and dates; the other tables of their own only count.
       if (set.name === 'GuidelineComparisons') expect(value('AggregatableProperties')?.propertyPath?.map((s) => s.text)).toEqual(['ResultValue', 'ActivityStartDate']);
       if (set.name !== 'Observations' && set.name !== 'Records') continue;

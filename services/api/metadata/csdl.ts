@@ -127,6 +127,8 @@ function filterOnlyText(resource: ResourceDef): string {
 }
 
 const CUSTOM_METHODS = AGGREGATE_METHODS.filter((m) => m.startsWith(`${CSDL_NAMESPACE}.`));
+/** The custom methods a resource takes: the km ones read the observations' detection limits (METHODS' `only`). */
+const customMethodsOf = (resource: ResourceDef) => CUSTOM_METHODS.filter((m) => METHODS[m].only === undefined || resource.table === 'observations');
 
 /** What `$apply` accepts on a resource, with each custom method's definition (no CSDL element can describe a method). */
 const measuresIn = (resource: ResourceDef) => MEASURES.filter((m) => resource.fields.some((f) => f.name === m.name));
@@ -177,7 +179,7 @@ function entitySet(resource: ResourceDef): XmlNode {
             record('Aggregation.ApplySupportedType', [
               el('PropertyValue', { Property: 'Transformations' }, [el('Collection', {}, ['filter', 'groupby', 'aggregate'].map((t) => el('String', {}, [t])))]),
               // Data Aggregation §3.1.3: a custom method is named by its namespace-qualified name and listed here.
-              el('PropertyValue', { Property: 'CustomAggregationMethods' }, [el('Collection', {}, CUSTOM_METHODS.map((m) => el('String', {}, [m])))]),
+              el('PropertyValue', { Property: 'CustomAggregationMethods' }, [el('Collection', {}, customMethodsOf(resource).map((m) => el('String', {}, [m])))]),
               el('PropertyValue', { Property: 'Rollup', EnumMember: 'Aggregation.RollupType/None' }),
               // Only these (PropertyRestrictions is implied): names a property path can reach, the others are in the text above.
               pathCollection('GroupableProperties', groupableOf(resource).filter((g) => resource.fields.some((f) => f.name === g))),

@@ -147,7 +147,14 @@ export type ExprKind = Expr['kind'];
  * The aggregation methods of `aggregate(Field with <method> as Alias)`: the Data Aggregation Extension's standard
  * ones, and this service's custom ones (namespace `Tributary`, declared in `$metadata`).
  */
-export type AggregateMethod = 'sum' | 'min' | 'max' | 'average' | 'countdistinct' | 'Tributary.median' | 'Tributary.p10' | 'Tributary.p90' | 'Tributary.countnull';
+export type AggregateMethod =
+  | 'sum' | 'min' | 'max' | 'average' | 'countdistinct' | 'Tributary.median' | 'Tributary.p10' | 'Tributary.p90' | 'Tributary.countnull'
+  | KmAggregateMethod;
+
+/** The statistics with non-detects (../shared/statistics/README.md §7): Kaplan–Meier where results are censored. */
+export type KmAggregateMethod =
+  | 'Tributary.km_median' | 'Tributary.km_p10' | 'Tributary.km_p90' | 'Tributary.km_mean'
+  | 'Tributary.km_median_qualifier' | 'Tributary.km_p10_qualifier' | 'Tributary.km_p90_qualifier' | 'Tributary.km_method';
 
 /** One item of `aggregate(…)`: `$count as Alias`, or `Field with method as Alias`. */
 export type Aggregate =

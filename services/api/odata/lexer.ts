@@ -25,7 +25,8 @@ export type Token =
 
 const IDENTIFIER = /[A-Za-z_][A-Za-z0-9_]*/y;
 const GEO_FUNCTION = /geo\.[A-Za-z]+/y;
-const CUSTOM_METHOD = /Tributary\.[A-Za-z0-9]+/y;
+// OData's identifierCharacter includes `_` (Tributary.km_median).
+const CUSTOM_METHOD = /Tributary\.[A-Za-z_][A-Za-z0-9_]*/y;
 const NUMBER = /-?[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
 const DATE = /([0-9]{4})-([0-9]{2})-([0-9]{2})/y;
 // OData dateTimeOffset: seconds and fraction optional, zone mandatory.

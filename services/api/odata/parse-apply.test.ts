@@ -30,6 +30,18 @@ describe('parseApply: input → AST', () => {
       { filter: cmp('A', 'eq', num('1')), groupBy: [], aggregates: [agg('V', 'Tributary.median', 'M'), agg('V', 'Tributary.p10', 'P10'), agg('V', 'Tributary.p90', 'P90'), agg('V', 'Tributary.countnull', 'ND')] },
     ],
     ['aggregate(V WITH SUM AS S)', { groupBy: [], aggregates: [agg('V', 'sum', 'S')] }],
+    // OData's identifiers take `_`: the km methods' names lex whole (the lexer once stopped at Tributary.km).
+    [
+      'groupby((A),aggregate(V with Tributary.km_median as M,V with Tributary.km_p10 as P10,V with Tributary.km_p90 as P90,V with Tributary.km_mean as Mean))',
+      { groupBy: [prop('A')], aggregates: [agg('V', 'Tributary.km_median', 'M'), agg('V', 'Tributary.km_p10', 'P10'), agg('V', 'Tributary.km_p90', 'P90'), agg('V', 'Tributary.km_mean', 'Mean')] },
+    ],
+    [
+      'aggregate(V with Tributary.km_median_qualifier as Q,V with Tributary.km_p10_qualifier as Q10,V with Tributary.KM_P90_QUALIFIER as Q90,V with Tributary.km_method as K)',
+      {
+        groupBy: [],
+        aggregates: [agg('V', 'Tributary.km_median_qualifier', 'Q'), agg('V', 'Tributary.km_p10_qualifier', 'Q10'), agg('V', 'Tributary.km_p90_qualifier', 'Q90'), agg('V', 'Tributary.km_method', 'K')],
+      },
+    ],
   ] as const)('%s', (input, expected) => {
     expect(stripOffsets(parseApply(input))).toEqual(expected);
     // The next link writes the tree back: it must read as the same tree.
@@ -81,6 +93,8 @@ describe('parseApply: input → error', () => {
     ['filter(A eq 1 B)/groupby((A),aggregate($count as Count))', 'invalid_filter', 14],
     ["filter(A eq 'x)/groupby((A),aggregate($count as Count))", 'invalid_filter', 12],
     [`groupby((A),aggregate($count as ${'B'.repeat(129)}))`, 'unsupported_apply', 32],
+    ['aggregate(V with Tributary.km_mode as M)', 'unsupported_apply', 17],
+    ['aggregate(V with Tributary.km as M)', 'unsupported_apply', 17],
   ])('%s', (input, code, offset) => {
     const err = catchODataError(() => parseApply(input));
     expect({ code: err.code, offset: err.offset, parameter: err.parameter }).toEqual({ code, offset, parameter: '$apply' });

@@ -5,7 +5,9 @@
  *   [filter(<condition>)/]aggregate(<item>,…)
  *
  * where an item is `$count as Alias` or `Field with <method> as Alias`, the method one of sum, min, max, average,
- * countdistinct and the custom Tributary.median, Tributary.p10, Tributary.p90 and Tributary.countnull.
+ * countdistinct and the custom Tributary.median, Tributary.p10, Tributary.p90, Tributary.countnull and the statistics
+ * with non-detects, Tributary.km_median, km_p10, km_p90, km_mean, km_median_qualifier, km_p10_qualifier,
+ * km_p90_qualifier and km_method.
  * `groupby((F1,…))` without `aggregate` is the distinct combinations of the grouping values (Data Aggregation
  * §3.10.1), with no count. Every other transformation, path or expression is `unsupported_apply`.
  */
@@ -19,14 +21,16 @@ const PARAMETER = '$apply';
 const MAX_IDENTIFIER = 128;
 /** Aggregates in one `aggregate(…)`: each is a column of every group, and a scan computes them all at once. */
 export const MAX_AGGREGATES = 16;
-const SUPPORTED =
-  'the supported forms are [filter(<condition>)/]groupby((Field1,Field2)[,aggregate(…)]) and [filter(<condition>)/]aggregate(…), ' +
-  'each aggregate $count as Alias or Field with sum|min|max|average|countdistinct|Tributary.median|Tributary.p10|Tributary.p90|Tributary.countnull as Alias';
 
 /** The methods `with` accepts; OData 4.01 reads keywords whatever their case, so `SUM` is `sum`. */
 export const AGGREGATE_METHODS = [
   'sum', 'min', 'max', 'average', 'countdistinct', 'Tributary.median', 'Tributary.p10', 'Tributary.p90', 'Tributary.countnull',
+  'Tributary.km_median', 'Tributary.km_p10', 'Tributary.km_p90', 'Tributary.km_mean',
+  'Tributary.km_median_qualifier', 'Tributary.km_p10_qualifier', 'Tributary.km_p90_qualifier', 'Tributary.km_method',
 ] as const satisfies readonly AggregateMethod[];
+const SUPPORTED =
+  'the supported forms are [filter(<condition>)/]groupby((Field1,Field2)[,aggregate(…)]) and [filter(<condition>)/]aggregate(…), ' +
+  `each aggregate $count as Alias or Field with <method> as Alias, the method one of ${AGGREGATE_METHODS.join(', ')}`;
 
 /**
  * Parse an `$apply` value (already percent-decoded). Filter errors inside

@@ -53,7 +53,8 @@ export const FEATURE_COLLECTIONS: readonly FeatureCollectionDef[] = [
     title: 'Location summaries',
     description:
       "A point per location and CharacteristicName (with ResultSampleFraction, MethodSpeciation and ResultUnit) at the location's coordinates, " +
-      'with the fields of /v1/odata/v4/LocationSummaries: counts, dates, min, max, mean, median, P10, P90 and the latest result.',
+      'with the fields of /v1/odata/v4/LocationSummaries: counts (the censored among them), dates, how the statistics were computed (Method: exact, km or none), ' +
+      "min, max, mean, median, P10 and P90 (each but the mean beside its qualifier: '<' below the number, '>' above it) and the latest result.",
     resource: resource('LocationSummaries'),
     odataResource: resource('LocationSummaries'),
     point: { latitude: 'Latitude', longitude: 'Longitude' },

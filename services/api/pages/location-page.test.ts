@@ -93,6 +93,9 @@ describe('GET /locations/{Id}', () => {
     expect(shown).toEqual(counts.map((r) => [r['c'], r['n']]));
   });
 
+  /** A served statistic as the page writes it: its qualifier (escaped) and 4 significant digits. */
+  const qualified = (q: unknown, v: unknown) => (v === null ? '' : `${q === '<' ? '&lt;' : q === '>' ? '&gt;' : ''}${String(Number((v as number).toPrecision(4)))}`);
+
   it('shows its summary per characteristic and unit: the rows of /LocationSummaries for it, to 4 significant digits', async () => {
     const [busiest] = await rows(`SELECT "LocationId" AS id FROM observations GROUP BY 1 ORDER BY count(DISTINCT "CharacteristicName") DESC, 1 LIMIT 1`);
     const id = Number(busiest!['id']);
@@ -101,16 +104,27 @@ describe('GET /locations/{Id}', () => {
     expect(api.value.length).toBeGreaterThan(1);
     const section = html.slice(html.indexOf('<h2 id="summary">'));
     const shown = [...section.matchAll(/<tr><td>([^<]*)<\/td><td>([^<]*)<\/td><td class="n">([\d,]+)<\/td>(?:<td[^>]*>[^<]*<\/td>){5}<td class="n">([^<]*)<\/td>/g)].map((m) => [m[1], m[2], Number(m[3]!.replaceAll(',', '')), m[4]]);
-    const digits = (v: unknown) => (v === null ? '' : String(Number((v as number).toPrecision(4))));
     expect(shown).toEqual(
       api.value.map((s) => [
         [s['CharacteristicName'], s['ResultSampleFraction'], s['MethodSpeciation']].filter((x) => x !== null).join(', '),
         s['ResultUnit'] ?? '',
         s['Count'],
-        digits(s['Median']),
+        qualified(s['MedianQualifier'], s['Median']),
       ]),
     );
     expect(section).toContain(`LocationSummaries?$filter=LocationId%20eq%20${id}`);
+  });
+
+  it('shows a statistic below a detection limit as a laboratory writes it, <0.005, with how it was computed', async () => {
+    const api = (await (await fetch(`${server.origin}/v1/odata/v4/LocationSummaries?$filter=${encodeURIComponent("MedianQualifier eq '<'")}&$top=1`)).json()) as { value: Record<string, unknown>[] };
+    const s = api.value[0]!;
+    const html = await (await fetch(`${server.origin}/locations/${String(s['LocationId'])}`)).text();
+    const section = html.slice(html.indexOf('<h2 id="summary">'));
+    const cells = [s['MinQualifier'], s['Min'], s['P10Qualifier'], s['P10'], s['MedianQualifier'], s['Median']];
+    const row = [0, 2, 4].map((i) => `<td class="n">${qualified(cells[i], cells[i + 1])}</td>`).join('');
+    expect(section).toContain(row);
+    expect(row).toContain('&lt;');
+    expect(section).toContain(`<td>${String(s['MethodReason'])}</td>`);
   });
 
   it('answers an Id no location has, or one that is no number, with 404 saying what the path takes', async () => {

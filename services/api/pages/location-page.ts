@@ -17,6 +17,9 @@ const value = (v: string | number | null): string => (v === null ? '' : typeof v
 /** The characteristic with its fraction and speciation when given: "Copper (Dissolved)", "Nitrogen (as N)". */
 const measured = (s: LocationSummary): string => [s.CharacteristicName, s.ResultSampleFraction, s.MethodSpeciation].filter((x) => x !== null).map(String).join(', ');
 
+/** A statistic with its qualifier, as a laboratory writes a result below its limit: `<0.5`. */
+const qualified = (s: LocationSummary, name: 'Min' | 'P10' | 'Median' | 'P90' | 'Max'): string => (s[name] === null ? '' : `${s[`${name}Qualifier`] ?? ''}${value(s[name])}`);
+
 /** The latest result: its value (or detection condition) and date. */
 const latest = (s: LocationSummary): string => `${s.LatestValue === null ? (s.LatestDetectionCondition ?? '') : value(s.LatestValue)} on ${s.LatestDate}`;
 
@@ -24,9 +27,9 @@ const latest = (s: LocationSummary): string => `${s.LatestValue === null ? (s.La
 function summaryTable(name: string, summaries: readonly LocationSummary[], link: string) {
   if (summaries.length === 0) return '';
   return html`<section aria-labelledby="summary"><h2 id="summary">Summary</h2>
-${wideTable(`Summary of ${name}`, html`<table><caption>Values at ${name} per characteristic and unit: non-detects are counted, not summarised; P10 and P90 are the 10th and 90th percentiles</caption>
-<thead><tr><th scope="col">Characteristic</th><th scope="col">Unit</th><th scope="col" class="n">Observations</th><th scope="col" class="n">Non-detects</th><th scope="col">From</th><th scope="col">To</th><th scope="col" class="n">Min</th><th scope="col" class="n">P10</th><th scope="col" class="n">Median</th><th scope="col" class="n">P90</th><th scope="col" class="n">Max</th><th scope="col">Latest</th></tr></thead><tbody>
-${summaries.map((s) => html`<tr><td>${measured(s)}</td><td>${value(s.ResultUnit)}</td><td class="n">${count(Number(s.Count))}</td><td class="n">${count(Number(s.NonDetects))}</td><td>${value(s.FirstDate)}</td><td>${value(s.LastDate)}</td><td class="n">${value(s.Min)}</td><td class="n">${value(s.P10)}</td><td class="n">${value(s.Median)}</td><td class="n">${value(s.P90)}</td><td class="n">${value(s.Max)}</td><td>${latest(s)}</td></tr>\n`)}</tbody></table>`)}
+${wideTable(`Summary of ${name}`, html`<table><caption>Values at ${name} per characteristic and unit, quality-control samples left out: non-detects enter the statistics as values below their limit (Kaplan–Meier), so &lt;0.5 reads "below 0.5"; P10 and P90 are the 10th and 90th percentiles; Statistics says how they were computed</caption>
+<thead><tr><th scope="col">Characteristic</th><th scope="col">Unit</th><th scope="col" class="n">Observations</th><th scope="col" class="n">Non-detects</th><th scope="col">From</th><th scope="col">To</th><th scope="col" class="n">Min</th><th scope="col" class="n">P10</th><th scope="col" class="n">Median</th><th scope="col" class="n">P90</th><th scope="col" class="n">Max</th><th scope="col">Statistics</th><th scope="col">Latest</th></tr></thead><tbody>
+${summaries.map((s) => html`<tr><td>${measured(s)}</td><td>${value(s.ResultUnit)}</td><td class="n">${count(Number(s.Count))}</td><td class="n">${count(Number(s.NonDetects))}</td><td>${value(s.FirstDate)}</td><td>${value(s.LastDate)}</td><td class="n">${qualified(s, 'Min')}</td><td class="n">${qualified(s, 'P10')}</td><td class="n">${qualified(s, 'Median')}</td><td class="n">${qualified(s, 'P90')}</td><td class="n">${qualified(s, 'Max')}</td><td>${value(s.MethodReason)}</td><td>${latest(s)}</td></tr>\n`)}</tbody></table>`)}
 <p>The same with every digit: <a href="${link}">LocationSummaries of this location</a>.</p></section>`;
 }
 

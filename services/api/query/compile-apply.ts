@@ -3,7 +3,8 @@ import type { AggregateMethod } from '../odata/ast.js';
 import type { ApplyPlan, PlannedAggregate } from './plan.js';
 import { countSources, dimsOf, ownCountSources, total } from './count-sources.js';
 import { FilterCompiler } from './filter-compiler.js';
-import { METHODS, type Measure } from './measures.js';
+import { hasKmAggregate, isKmMethod, kmApplySql, kmConversionJoin, kmRow } from './compile-apply-km.js';
+import { KM_VALUE, METHODS, type Measure } from './measures.js';
 import { assertNever } from '../assert-never.js';
 import { whereClause } from './resource-where.js';
 import { column, ident, Params, type CompiledQuery } from './sql.js';
@@ -41,7 +42,10 @@ export function compileApply(plan: ApplyPlan): CompiledQuery {
   const checks = unitChecks(plan).map((m, i) => `max(${unitCount(m, q.fact)}) OVER () AS x${i}`);
   const order = plan.groupBy.map((_, i) => `g${i}`).join(', ');
   const offset = plan.after !== undefined ? ` OFFSET ${q.params.bind({ sqlType: 'BIGINT', value: plan.after })}` : '';
-  const sql = `SELECT ${[...q.groups, ...aggregates, ...checks].join(', ')}${q.from}${q.groupBy}${order ? ` ORDER BY ${order}` : ''} LIMIT ${plan.top + 1}${offset}`;
+  const base = `SELECT ${[...q.groups, ...aggregates, ...checks].join(', ')}${q.from}${q.groupBy}`;
+  // The km methods' statistics need each group's rows in order: compile-apply-km.ts joins them to the groups.
+  const groups = hasKmAggregate(plan) ? kmApplySql({ plan, fact: q.fact, groups: q.groups, from: q.from, base, checks: checks.length }) : base;
+  const sql = `${groups}${order ? ` ORDER BY ${order}` : ''} LIMIT ${plan.top + 1}${offset}`;
   return { sql, params: q.params.values };
 }
 
@@ -63,8 +67,10 @@ export function unitChecks(plan: ApplyPlan): readonly Measure[] {
   const out: Measure[] = [];
   for (const a of plan.aggregates) {
     if (a.kind !== 'method' || !a.measure.unit || !METHODS[a.method].unitBound) continue;
-    if (plan.groupBy.some((d) => d.name === a.measure.unit) || out.includes(a.measure)) continue;
-    out.push(a.measure);
+    // The km methods' units are not ResultUnit's (a non-detect without one is in its limit's): checked whatever the groupby.
+    const measure = isKmMethod(a.method) ? KM_VALUE : a.measure;
+    if ((measure !== KM_VALUE && plan.groupBy.some((d) => d.name === measure.unit)) || out.includes(measure)) continue;
+    out.push(measure);
   }
   return out;
 }
@@ -115,7 +121,7 @@ function grouped(plan: ApplyPlan): Grouped {
   const fc = new FilterCompiler(sources, params);
   const cond = plan.where ? fc.compile(plan.where) : undefined;
   const groups = plan.groupBy.map((dim, i) => `${groupColumn(dim, sources, fc)} AS g${i}`);
-  const joins = (fc.used.has(LOCATIONS.alias) && sources.includes(LOCATIONS) ? joinSource(LOCATIONS, sameLocation(LOCATIONS, fact)) : '') + membershipJoin(plan, fact);
+  const joins = (fc.used.has(LOCATIONS.alias) && sources.includes(LOCATIONS) ? joinSource(LOCATIONS, sameLocation(LOCATIONS, fact)) : '') + membershipJoin(plan, fact) + (hasKmAggregate(plan) ? kmConversionJoin(fact) : '');
   const order = plan.groupBy.map((_, i) => `g${i}`).join(', ');
   return { fact, params, groups, from: ` FROM ${sourceTable(fact)}${joins}${whereClause([cond])}`, groupBy: ` GROUP BY ${order || '()'}` };
 }
@@ -124,6 +130,7 @@ function grouped(plan: ApplyPlan): Grouped {
 function aggregateSql(a: PlannedAggregate, fact: Source): string {
   if (a.kind === 'count') return `${isOwnTable(fact.table) ? 'count(*)' : total(fact)}::BIGINT`;
   if (fact === VALUE_STATS) return statisticsSql(a.method);
+  if (isKmMethod(a.method)) return 'NULL';
   // The rows' own values: the observations' (a scan), or a table of its own's (the comparisons' ResultValue).
   const col = sourceColumn(fact, a.measure.name);
   const dated = (sql: string) => (a.measure.type === 'date' ? `CAST(${sql} AS VARCHAR)` : sql);
@@ -173,6 +180,10 @@ function statisticsSql(method: AggregateMethod): string {
 
 /** The unit column of a measure and the condition "this row has a value", over the fact. */
 function unitColumns(m: Measure, fact: Source): { readonly unit: string; readonly value: string } {
+  if (m === KM_VALUE) {
+    const row = kmRow(fact);
+    return { unit: row.unit, value: `${row.kind} IS NOT NULL` };
+  }
   if (fact === VALUE_STATS) return { unit: sourceColumn(VALUE_STATS, m.unit!), value: `${sourceColumn(VALUE_STATS, 'value_n')} > 0` };
   return { unit: sourceColumn(fact, m.unit!), value: `${sourceColumn(fact, m.name)} IS NOT NULL` };
 }

@@ -127,7 +127,8 @@ export function compileLocationDates(firstObsId: bigint, lastObsId: bigint): Com
 
 /** The LocationSummaries fields a location's page shows: text and numbers as stored, dates as text. */
 export const SUMMARY_VALUES = [
-  'CharacteristicName', 'ResultSampleFraction', 'MethodSpeciation', 'ResultUnit', 'Count', 'NonDetects', 'Min', 'P10', 'Median', 'P90', 'Max',
+  'CharacteristicName', 'ResultSampleFraction', 'MethodSpeciation', 'ResultUnit', 'Count', 'NonDetects', 'MethodReason',
+  'MinQualifier', 'Min', 'P10Qualifier', 'P10', 'MedianQualifier', 'Median', 'P90Qualifier', 'P90', 'MaxQualifier', 'Max',
   'LatestValue', 'LatestDetectionCondition',
 ] as const;
 export const SUMMARY_DATES = ['FirstDate', 'LastDate', 'LatestDate'] as const;

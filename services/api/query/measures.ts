@@ -22,24 +22,57 @@ export const MEASURES: readonly Measure[] = [
 ];
 
 /**
+ * ResultValue as the km methods read it (../shared/statistics/README.md §7): every row with a number, detected or a
+ * usable limit, in its unit — its ResultUnit, or for a censored result without one its limit's unit. Its unit check
+ * counts those units, whatever the groupby (a null ResultUnit group can hold limits in several units).
+ */
+export const KM_VALUE: Measure = { name: 'ResultValue', type: 'number', unit: 'ResultUnit' };
+
+export interface MethodDef {
+  readonly types: readonly Measure['type'][];
+  readonly result: 'number' | 'integer' | 'string' | 'input';
+  /** Whether the values' unit matters (counting the rows without a value does not mix units). */
+  readonly unitBound: boolean;
+  /** The measures it applies to, when not every one of its types (the km methods read the limits beside ResultValue). */
+  readonly only?: readonly string[];
+  readonly description: string;
+}
+
+const detectedOnly = (what: string, km: string) => `${what} of the detected values: non-detects left out, which biases it upward where results are censored (${km} counts them)`;
+const km = (description: string, result: MethodDef['result'] = 'number'): MethodDef => ({ types: ['number'], result, unitBound: true, only: ['ResultValue'], description });
+
+/**
  * Each method: the measure types it applies to, the type of its result, and whether the values' unit matters
  * (counting the rows without a value does not mix units; every other method reads the values).
  */
-export const METHODS: { readonly [M in AggregateMethod]: { readonly types: readonly Measure['type'][]; readonly result: 'number' | 'integer' | 'input'; readonly unitBound: boolean; readonly description: string } } = {
+export const METHODS: { readonly [M in AggregateMethod]: MethodDef } = {
   sum: { types: ['number'], result: 'number', unitBound: true, description: 'sum of the values' },
   min: { types: ['number', 'date'], result: 'input', unitBound: true, description: 'least value (first date)' },
   max: { types: ['number', 'date'], result: 'input', unitBound: true, description: 'greatest value (last date)' },
-  average: { types: ['number'], result: 'number', unitBound: true, description: 'arithmetic mean of the values' },
+  average: { types: ['number'], result: 'number', unitBound: true, description: detectedOnly('arithmetic mean', 'Tributary.km_mean') },
   countdistinct: { types: ['number', 'date'], result: 'integer', unitBound: true, description: 'number of distinct values' },
-  'Tributary.median': { types: ['number'], result: 'number', unitBound: true, description: 'exact median: the 50th percentile as Tributary.p10 defines it' },
+  'Tributary.median': { types: ['number'], result: 'number', unitBound: true, description: `${detectedOnly('exact median', 'Tributary.km_median')}: the 50th percentile as Tributary.p10 defines it` },
   'Tributary.p10': {
     types: ['number'],
     result: 'number',
     unitBound: true,
-    description: 'exact 10th percentile: linear interpolation between the closest ranks of the sorted values, x[⌊h⌋] + (h − ⌊h⌋)(x[⌊h⌋+1] − x[⌊h⌋]) with h = (n − 1)·0.1 (Hyndman & Fan type 7, the default of R, NumPy and Excel PERCENTILE.INC)',
+    description: `${detectedOnly('exact 10th percentile', 'Tributary.km_p10')}: linear interpolation between the closest ranks of the sorted values, x[⌊h⌋] + (h − ⌊h⌋)(x[⌊h⌋+1] − x[⌊h⌋]) with h = (n − 1)·0.1 (Hyndman & Fan type 7, the default of R, NumPy and Excel PERCENTILE.INC)`,
   },
-  'Tributary.p90': { types: ['number'], result: 'number', unitBound: true, description: 'exact 90th percentile, as Tributary.p10 with 0.9' },
+  'Tributary.p90': { types: ['number'], result: 'number', unitBound: true, description: `${detectedOnly('exact 90th percentile', 'Tributary.km_p90')}, as Tributary.p10 with 0.9` },
   'Tributary.countnull': { types: ['number', 'date'], result: 'integer', unitBound: false, description: 'number of rows without a value: for ResultValue, the non-detects' },
+  'Tributary.km_median': km(
+    "median with the non-detects (ResultValue only): Kaplan–Meier where results are censored (NADA's cenfit: a detected value, or a limit the median is below or above, as km_median_qualifier says), type 7 as Tributary.median where none is, null where km_method is none",
+  ),
+  'Tributary.km_p10': km('10th percentile with the non-detects, as Tributary.km_median'),
+  'Tributary.km_p90': km('90th percentile with the non-detects, as Tributary.km_median'),
+  'Tributary.km_mean': km("mean with the non-detects: the Kaplan–Meier mean (NADA's cenfit), the arithmetic mean where no result is censored, null where results above a limit leave it unbounded or km_method is none"),
+  'Tributary.km_median_qualifier': km("'<' when the median is below the number km_median gives (a limit), '>' above it, null when it is the median", 'string'),
+  'Tributary.km_p10_qualifier': km('as km_median_qualifier, for km_p10', 'string'),
+  'Tributary.km_p90_qualifier': km('as km_median_qualifier, for km_p90', 'string'),
+  'Tributary.km_method': km(
+    "exact (no censored results), km (Kaplan–Meier) or none (no usable result, more than 80 % censored, or left- and right-censored results that overlap): how the km statistics were computed",
+    'string',
+  ),
 };
 
 export function getMeasure(name: string): Measure | undefined {

@@ -169,8 +169,11 @@ function planAggregate(a: Aggregate, groupBy: readonly DimensionDef[], resource:
   }
   const method = METHODS[a.method];
   if (!method.types.includes(measure.type)) {
-    const fits = (Object.keys(METHODS) as AggregateMethod[]).filter((m) => METHODS[m].types.includes(measure.type));
+    const fits = (Object.keys(METHODS) as AggregateMethod[]).filter((m) => METHODS[m].types.includes(measure.type) && (METHODS[m].only ?? [measure.name]).includes(measure.name));
     throw new PlanError('unsupported_apply', `${a.method} does not apply to ${measure.name} (a ${measure.type}); use one of ${fits.join(', ')}.`, { parameter: '$apply', offset: a.offset });
+  }
+  if (method.only && !(method.only.includes(measure.name) && resource.table === 'observations')) {
+    throw new PlanError('unsupported_apply', `${a.method} aggregates ${method.only.join(', ')} of Observations and Records only (it reads their detection limits).`, { parameter: '$apply', offset: a.offset });
   }
   return { kind: 'method', alias: a.alias, method: a.method, measure };
 }

@@ -51,6 +51,8 @@ export const PUBLICATION_HISTORY: TableSource = { alias: 'h', table: 'publicatio
 export const PUBLICATION_CHANGES: TableSource = { alias: 'c', table: 'publication_changes' };
 /** Region memberships joined to group by region; the table is the dimension's `membership`. */
 export const MEMBERSHIP_ALIAS = 'm';
+/** UCUM's factor of each (limit unit → ResultUnit) pair, joined to the observations by the km methods (compile-apply-km.ts). */
+export const UNIT_CONVERSIONS: TableSource = { alias: 'u', table: 'unit_conversions' };
 
 /** Where each dimension is read from, in order of preference; `t` is always the resource's own table. */
 export const PAGE_SOURCES: { readonly [T in ResourceDef['table']]: readonly Source[] } = {

@@ -280,10 +280,42 @@ describe('the explorer page in Chromium', () => {
     const limits = rows.filter((r) => r.ResultValue === null && charted.includes(r.LocationId)).length;
     // The x series, when the legend lists it, and the guidelines and exceedance rings drawn after the results.
     const series = legend.filter((l) => !l.startsWith('Date') && !l.includes(': guideline ') && l !== 'Exceeds a guideline');
-    const limitLengths = series.map((l, i) => (l.includes('below detection limit') ? lengths[i]! : 0)).reduce((a, b) => a + b, 0);
+    const atLimit = (l: string) => l.includes('below detection limit') || l.includes('above quantification limit');
+    const limitLengths = series.map((l, i) => (atLimit(l) ? lengths[i]! : 0)).reduce((a, b) => a + b, 0);
     expect(series).toHaveLength(lengths.length);
     expect(limitLengths + unplaced).toBe(limits);
     expect(await page.textContent('#chart .u-title')).toBe(characteristic);
+
+    // The popup and the band read the summaries with their qualifiers (issue 52): `<0.02` as a laboratory writes it,
+    // and a band whose P10 lies below a detection limit open to the plot's edge.
+    type Summary = { LocationId: number; ResultUnit: string | null; P10: number | null; P10Qualifier: string | null; Median: number | null; MedianQualifier: string | null; P90: number | null; P90Qualifier: string | null };
+    const summaries = (await get<{ value: Summary[] }>(`/LocationSummaries?$filter=${encodeURIComponent(`CharacteristicName eq ${q(characteristic)} and LocationId in (${charted.join(',')})`)}`)).value;
+    await page.waitForSelector('.leaflet-popup-content table.summary');
+    const shown = (await page.textContent('.leaflet-popup-content table.summary tbody tr td:nth-child(2)'))!;
+    const own = summaries.filter((s) => s.LocationId === picked);
+    const digits = (q: string | null, v: number | null) => (v === null ? '–' : `${q ?? ''}${Number(v.toPrecision(3))}`);
+    expect(own).toHaveLength(1);
+    expect(shown).toBe(`${digits(own[0]!.MedianQualifier, own[0]!.Median)} (${digits(own[0]!.P10Qualifier, own[0]!.P10)}–${digits(own[0]!.P90Qualifier, own[0]!.P90)}) ${own[0]!.ResultUnit}`);
+    const bands = (await page.getAttribute('#chart', 'data-bands')) ?? '';
+    for (const id of charted) {
+      const one = summaries.filter((s) => s.LocationId === id);
+      if (one.length !== 1 || one[0]!.P10 === null) continue;
+      const lower = one[0]!.P10Qualifier === '<' ? 'open' : String(one[0]!.P10);
+      expect(bands).toContain(`${id}:${lower}..`);
+    }
+  });
+
+  it('charts a site whose median is below the detection limit: its non-detects at their limit, its band open below (issue 52)', async () => {
+    type Summary = { LocationId: number; DOI: string; CharacteristicName: string; P90: number };
+    const [site] = (await get<{ value: Summary[] }>(`/LocationSummaries?$filter=${encodeURIComponent("MedianQualifier eq '<' and P90Qualifier eq null")}&$top=1`)).value;
+    expect(site).toBeDefined();
+    await page.goto(`${api.origin}/explore?DOI=${encodeURIComponent(site!.DOI)}&CharacteristicName=${encodeURIComponent(site!.CharacteristicName)}&LocationId=${site!.LocationId}`);
+    await settled();
+    await page.waitForSelector('#chart[data-bands]');
+    expect(await page.getAttribute('#chart', 'data-bands')).toBe(`${site!.LocationId}:open..${site!.P90}`);
+    const legend = await page.$$eval('#chart .u-legend .u-series', (s) => s.map((e) => e.textContent ?? ''));
+    expect(legend.some((l) => l.includes('below detection limit (at the limit)'))).toBe(true);
+    expect(await page.textContent('#chart-note')).toContain('to the edge where a percentile lies beyond a detection limit');
   });
 
   it('charts the guidelines that apply to the charted results, day by day as their bounds move, and rings each result that exceeds one', async () => {
