@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { activityGroupFor, activityGroupOf, activityGroupTypes } from './activity-group.js';
+import { activityGroupFor, activityGroupOf, activityGroupTypes, isQualityControl, qualityControlGroups } from './activity-group.js';
 import { dimensions } from './dimensions.js';
 import { vocabularies } from './vocabularies.js';
 
@@ -35,5 +35,15 @@ describe('activity groups', () => {
     ['', 'Other'],
   ])('%s → %s', (type, group) => {
     expect(activityGroupFor(type)).toBe(group);
+  });
+
+  it('quality control is exactly every Quality Control… type and Sample-Positive Control (their two groups)', () => {
+    const qc = Object.keys(activityGroupOf).filter(isQualityControl).sort();
+    const expected = Object.keys(activityGroupOf).filter((t) => t.startsWith('Quality Control') || t === 'Sample-Positive Control').sort();
+    expect(qc).toEqual(expected);
+    expect(qc.length).toBeGreaterThan(5);
+    expect([...qualityControlGroups].sort()).toEqual(activityGroupTypes.filter((g) => g.startsWith('Quality Control')).sort());
+    expect(isQualityControl('Sample-Routine')).toBe(false);
+    expect(isQualityControl('Field Msr/Obs-Continuous Time Series')).toBe(false);
   });
 });

@@ -14,3 +14,15 @@ export const activityGroupOf: Readonly<Record<string, string>> = Object.freeze({
 export function activityGroupFor(activityType: string): string {
   return Object.hasOwn(activityGroupOf, activityType) ? (activityGroupOf[activityType] as string) : 'Other';
 }
+
+/**
+ * The groups of quality-control results (blanks, replicates, calibration checks, positive controls: upstream's lookup
+ * maps every `Quality Control…` ActivityType and `Sample-Positive Control` to these two). They test the sampling and
+ * the lab, not the water, so statistics and trends leave them out.
+ */
+export const qualityControlGroups: readonly string[] = Object.freeze(['Quality Control - Field Measure', 'Quality Control - Lab Sample']);
+
+/** Whether a result of this ActivityType is a quality-control result rather than an environmental one. */
+export function isQualityControl(activityType: string): boolean {
+  return qualityControlGroups.includes(activityGroupFor(activityType));
+}
