@@ -7,7 +7,7 @@ import type { MetaValues } from './meta-rows.js';
 import type { Previous } from './previous.js';
 import type { PublicationRecord } from './publication-history.js';
 import type { Region } from './regions.js';
-import type { DatasetReport, Findings, Reject, Warning } from './report.js';
+import type { DatasetReport, Findings, Reject, TrendsReport, Warning } from './report.js';
 import type { IngestMemory } from './settings.js';
 
 /**
@@ -129,6 +129,9 @@ export interface GuidelinesPart {
   readonly comparisons: number;
   readonly indexRows: number;
 }
+
+/** The trends stage's part: the report's `trends`. */
+export type TrendsPart = TrendsReport;
 
 export interface FilesPart {
   readonly written: readonly DatasetFile[];
