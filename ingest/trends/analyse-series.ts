@@ -35,7 +35,13 @@ export function analyseSeries(period: SeriesPeriod): TrendStatistics | undefined
     return { ...base, ...noStatistics, S: sums.S, VarS: sums.VarS, Tau, AnalysisNote: why };
   }
   const test = kendallTest(sums.S, sums.VarS);
-  const points = incs.map((inc): SlopePoint => ({ value: substituted(inc.value, inc.censoring), censoring: inc.censoring, day: inc.day, year: inc.year, season: seasonIndex(inc, season) }));
+  const points = incs.map((inc): SlopePoint => ({
+    value: substituted(inc.value, inc.censoring),
+    censoring: inc.censoring,
+    day: inc.day,
+    season: seasonIndex(inc, season),
+    seasonYear: season.seasonal ? inc.year : inc.day,
+  }));
   const sen = senSlope(points, textOrder(incs, increment), season.seasonal);
   return {
     ...base,

@@ -8,14 +8,18 @@ import type { Censoring } from './trend-types.js';
  * by 1.1 times it).
  */
 
-/** An increment as the slope sees it: the substituted value v′, its censoring, its date and season-year. */
+/** An increment as the slope sees it: the substituted value v′, its censoring, its date, season and year. */
 export interface SlopePoint {
   readonly value: number;
   readonly censoring: Censoring;
   readonly day: number;
-  readonly year: number;
-  /** 0 for every point of a non-seasonal test. */
+  /** The season of a seasonal test (slopes pair points of one season); 0 for every point of a non-seasonal one. */
   readonly season: number;
+  /**
+   * Points of one season with the same key are of one season-year (§8.2: not paired, unless both are censored the
+   * same way): the year in a seasonal test; in a non-seasonal one every increment is its own (its day).
+   */
+  readonly seasonYear: number;
 }
 
 export interface SenSlope {
@@ -55,7 +59,7 @@ function pairSlope(i: SlopePoint, j: SlopePoint): Slope | undefined {
   const any = i.censoring !== 'not' || j.censoring !== 'not';
   const sameKind = both && i.censoring === j.censoring;
   if (sameKind) return { slope: 0, bothCensored: true, anyCensored: true };
-  if (i.season === j.season && i.year === j.year) return undefined;
+  if (i.season === j.season && i.seasonYear === j.seasonYear) return undefined;
   const raw = (j.value - i.value) / ((j.day - i.day) / 365.25);
   const later = j.censoring;
   const earlier = i.censoring;
@@ -102,7 +106,7 @@ function atRank(sorted: readonly number[], r: number): number | undefined {
  * text order, the seasons present as levels), summed over the seasons; NaN when they fail.
  */
 function intervalVariance(points: readonly SlopePoint[], textOrdered: readonly number[], seasonal: boolean): number {
-  const detected = points.map((p): KendallValue & { season: number } => ({ value: p.value, censoring: 'not', time: seasonal ? p.year : p.day, season: p.season }));
+  const detected = points.map((p): KendallValue & { season: number } => ({ value: p.value, censoring: 'not', time: p.seasonYear, season: p.season }));
   if (!seasonal) return kendall(detected).VarS;
   const checked = textOrdered.map((i) => ({ value: detected[i]!.value, censored: false, season: detected[i]!.season }));
   const levels = Math.max(...points.map((p) => p.season)) + 1;

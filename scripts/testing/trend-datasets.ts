@@ -4,6 +4,7 @@
  * carries it: `12.3` a result, `<0.01` a non-detect with its limit, `>2419.6` an over-range value, `ND` a "Not
  * Detected" without a limit.
  */
+import { DuckDBInstance } from '@duckdb/node-api';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -37,7 +38,7 @@ const COLUMNS = [
   'MonitoringLocationHorizontalCoordinateReferenceSystem', 'MonitoringLocationType', 'ActivityType', 'ActivityMediaName', 'ActivityStartDate',
   'ActivityStartTime', 'CharacteristicName', 'MethodSpeciation', 'ResultSampleFraction', 'ResultValue', 'ResultUnit', 'ResultValueType',
   'ResultDetectionCondition', 'ResultDetectionQuantitationLimitMeasure', 'ResultDetectionQuantitationLimitUnit', 'ResultDetectionQuantitationLimitType',
-  'ResultStatusID',
+  'ResultStatusID', 'LaboratoryName', 'ResultAnalyticalMethodName',
 ] as const;
 
 type Row = Partial<Record<(typeof COLUMNS)[number], string>>;
@@ -78,6 +79,8 @@ function row(ds: TestDataset, o: TestObservation): Row {
     ResultSampleFraction: o.fraction,
     ResultValueType: 'Actual',
     ResultStatusID: 'Validated',
+    // Upstream asks a lab sample (ActivityType `Sample-…`, `Quality Control Sample-…`) for its lab and method.
+    ...(/^(Quality Control )?Sample-/.test(o.activityType ?? '') ? { LaboratoryName: 'Test Laboratory', ResultAnalyticalMethodName: 'Test method' } : {}),
     ...resultColumns(o),
   };
 }
@@ -106,4 +109,17 @@ export function datedValues(text: string): { date: string; value: string }[] {
         return { date: `${year}-${monthDay}`, value: value! };
       });
     });
+}
+
+/** Rows of a query on a published file, with every BIGINT as a JS number (Ids and counts here fit). */
+export async function readRows(path: string, sql: string): Promise<Record<string, unknown>[]> {
+  const instance = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
+  const conn = await instance.connect();
+  try {
+    const rows = (await conn.runAndReadAll(sql)).getRowObjectsJS() as Record<string, unknown>[];
+    return rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : v])));
+  } finally {
+    conn.closeSync();
+    instance.closeSync();
+  }
 }
