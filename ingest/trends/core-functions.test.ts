@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { chlorideValues, closeTo, sulfateValues } from '../../scripts/testing/trend-worked-examples.js';
+import { ex1410, sulfateEx176 } from '../../scripts/testing/trend-examples.js';
+import type { TrendObservation } from '../../scripts/testing/trend-increments.js';
 import { longestRun, nonSeasonalChecks, seasonalChecks } from './data-checks.js';
 import { kendall, kendallTest, seasonalKendall, type KendallValue } from './kendall.js';
 import { seasonOf, textOrder } from './seasons.js';
@@ -15,9 +16,13 @@ import type { Increment } from './trend-types.js';
 
 const day = (date: string) => Date.parse(`${date}T00:00:00Z`) / 86_400_000;
 
-function increments(values: readonly { date: string; value: string }[]): Increment[] {
-  return values.map((v) => ({ day: day(v.date), year: Number(v.date.slice(0, 4)), month: Number(v.date.slice(5, 7)), value: Number(v.value), censoring: 'not' as const }));
+/** The examples' values, one per month already: each its own increment. */
+function increments(values: readonly TrendObservation[]): Increment[] {
+  return values.map((v) => ({ day: day(v.date), year: Number(v.date.slice(0, 4)), month: Number(v.date.slice(5, 7)), value: v.value, censoring: 'not' as const }));
 }
+
+/** Within `rel` (1e-12 absolute near zero). */
+const closeTo = (actual: unknown, expected: number, rel: number) => typeof actual === 'number' && Math.abs(actual - expected) <= Math.max(1e-12, rel * Math.abs(expected));
 
 /** Seasonal: pairs within a season, its season-years by year; non-seasonal (no season): every increment its own. */
 const points = (incs: readonly Increment[], season?: (i: Increment) => number): SlopePoint[] =>
@@ -28,7 +33,7 @@ function expectClose(actual: Record<string, unknown>, expected: Record<string, n
 }
 
 describe('§12.1 EPA Example 17-6, LWP core functions on all 23 values (non-seasonal)', () => {
-  const incs = increments(sulfateValues);
+  const incs = increments(sulfateEx176);
   const sums = kendall(incs.map((i, k): KendallValue => ({ value: i.value, censoring: 'not', time: k })));
 
   it('S = 194, VarS = 1428 (ties 510×3, 560×2, 590×2), D = 253, τ, Z, P, Cd as LWP and EnvStats', () => {
@@ -49,7 +54,7 @@ describe('§12.1 EPA Example 17-6, LWP core functions on all 23 values (non-seas
 });
 
 describe('§12.2 EPA Example 14-10, LWP core functions', () => {
-  const incs = increments(chlorideValues);
+  const incs = increments(ex1410);
   const month = (i: Increment) => seasonOf('month', i.month);
 
   it('seasonal by month: S = 35, VarS = 43, τ = 35/36, Z and P as EnvStats documents; pooled Sen slope and interval', () => {

@@ -97,20 +97,6 @@ export async function writeTestDataset(src: string, ds: TestDataset): Promise<vo
   await writeFile(join(dir, 'data.csv'), `${[COLUMNS.join(','), ...lines].join('\n')}\n`);
 }
 
-/** `year: MM-DD value, MM-DD value, …` lines (the worked examples' notation) as dated values. */
-export function datedValues(text: string): { date: string; value: string }[] {
-  return text
-    .trim()
-    .split('\n')
-    .flatMap((line) => {
-      const [year, rest] = line.split(':').map((s) => s.trim());
-      return rest!.split(',').map((entry) => {
-        const [monthDay, value] = entry.trim().split(/\s+/);
-        return { date: `${year}-${monthDay}`, value: value! };
-      });
-    });
-}
-
 /** Rows of a query on a published file, with every BIGINT as a JS number (Ids and counts here fit). */
 export async function readRows(path: string, sql: string): Promise<Record<string, unknown>[]> {
   const instance = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });

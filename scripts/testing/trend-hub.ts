@@ -4,19 +4,8 @@
  * unassessed; detection limits that change over time, `>` values above a counting range, ties from rounding;
  * quality-control results that must be ignored; non-detects whose unit is only on their limit.
  */
+import { createRandom } from '../sample/prng.js';
 import type { TestDataset, TestObservation } from './trend-datasets.js';
-
-/** mulberry32: small, seeded, good enough for test data. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Sampling = 'monthly' | 'quarterly' | 'several' | 'gappy' | 'sparse';
 
@@ -98,7 +87,7 @@ function valueText(spec: SeriesSpec, date: string, random: () => number): string
 
 /** One dataset of `locations` locations, each with a few series, observed from `from` to `to`. */
 export function trendDataset(seed: number, folder: string, options: { locations: number; series: number; from: number; to: number }): TestDataset {
-  const random = prng(seed);
+  const random = createRandom(seed).next;
   const observations: TestObservation[] = [];
   const locations: Record<string, { type: string; latitude: number; longitude: number }> = {};
   for (let l = 0; l < options.locations; l++) {
