@@ -48,7 +48,7 @@ export interface Report {
   rowsPerSecond: number;
   /** The publication id written (tributary_meta.publication_id), when something was published. */
   publication?: string;
-  /** Wall time per stage: read, open, load, derive, statistics, files, publish. */
+  /** Wall time per stage: read, open, load, derive, statistics, guidelines, trends, files, publish. */
   timingsMs?: Record<string, number>;
   /** CPU time per stage (the process's, DuckDB's threads included): the figure to compare on a loaded machine. */
   cpuMs?: Record<string, number>;

@@ -56,7 +56,7 @@ export interface ReadPart extends ReadResult {
 // ---- open ----
 
 /**
- * The build context: one value handed to every stage after read (load, derive, statistics, files, publish),
+ * The build context: one value handed to every stage after read (load, derive, statistics, guidelines, trends, files, publish),
  * instead of each taking the file, the published state, the settings and the log as parameters of its own.
  */
 export interface IngestBuild {

@@ -67,7 +67,7 @@ const seasonIndex = (inc: Increment, season: Seasonality) => (season.season === 
 
 /** The Kendall stage's checks (§5): the first tier on every observation of the period, then both on the increments. */
 function kendallChecks(period: SeriesPeriod, increment: Assessed, season: Seasonality): string {
-  const raw = firstTier(period.detected, period.distinctDetected);
+  const raw = period.distinctDetected === null ? OK : firstTier(period.detected, period.distinctDetected);
   if (raw !== OK) return raw;
   const incs = period.increments;
   const checked = textOrder(incs, increment).map((i) => ({ value: incs[i]!.value, censored: incs[i]!.censoring !== 'not', season: seasonIndex(incs[i]!, season) }));

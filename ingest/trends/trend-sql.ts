@@ -68,9 +68,11 @@ const pick = (m: number, k: string) =>
   `min({'dist': ${distance(m, k)}, 'day': day, 'timed': t IS NOT NULL, 't': coalesce(t, TIME '00:00:00'), 'id': id, 'm': mo, 'v': v, 'cens': cens})`;
 
 /**
- * tr_months: per series, year and month of the periods' years, the usable observations counted (all, detected, their
- * distinct values, smallest and largest) and two candidates kept: the month's (§4, monthly) and the one nearest its
- * quarter's middle (the quarter's is the nearest of its three months'). `sid` numbers the series in Id order.
+ * tr_months: per series, year and month of the periods' years, the usable observations counted (all and detected),
+ * the four smallest detected values (all of them in a month of 4 or fewer: what the first tier needs, below) and two
+ * candidates kept: the month's (§4, monthly) and the one nearest its quarter's middle (the quarter's is the nearest of
+ * its three months'). `sid` numbers the series in Id order, from tr_series: numbered there, over the distinct series,
+ * rather than by a window over every month.
  */
 async function monthGroups(conn: DuckDBConnection, from: string): Promise<void> {
   const observations = `SELECT "LocationId" AS loc, "DOI" AS doi, "CharacteristicName" AS c, "ResultSampleFraction" AS f, "MethodSpeciation" AS s,
@@ -82,13 +84,19 @@ async function monthGroups(conn: DuckDBConnection, from: string): Promise<void> 
     WHERE ${USABLE} AND "ActivityStartYear" BETWEEN (SELECT min(p_start) FROM tr_periods) AND (SELECT max(p_end) FROM tr_periods)`;
   await run(
     conn,
-    `CREATE OR REPLACE TEMP TABLE tr_months AS
-     SELECT dense_rank() OVER (ORDER BY loc, c, f NULLS FIRST, s NULLS FIRST, u NULLS FIRST) AS sid, g.* FROM (
-       SELECT loc, doi, c, f, s, u, y, mo AS m, count(*) AS n, count(*) FILTER (WHERE cens = 0) AS nd,
-         count(DISTINCT v) FILTER (WHERE cens = 0) AS ndist, min(v) FILTER (WHERE cens = 0) AS dmin, max(v) FILTER (WHERE cens = 0) AS dmax,
-         ${pick(12, 'mo - 1')} AS mp, ${pick(4, '(mo - 1) // 3')} AS qp
-       FROM (${observations}) o GROUP BY loc, doi, c, f, s, u, y, mo) g`,
+    `CREATE OR REPLACE TEMP TABLE tr_groups AS
+     SELECT loc, doi, c, f, s, u, y, mo AS m, count(*) AS n, count(*) FILTER (WHERE cens = 0) AS nd, min(v, 4) FILTER (WHERE cens = 0) AS dv,
+       ${pick(12, 'mo - 1')} AS mp, ${pick(4, '(mo - 1) // 3')} AS qp
+     FROM (${observations}) o GROUP BY loc, doi, c, f, s, u, y, mo`,
   );
+  await run(
+    conn,
+    `CREATE OR REPLACE TEMP TABLE tr_series AS
+     SELECT row_number() OVER (ORDER BY loc, c, f NULLS FIRST, s NULLS FIRST, u NULLS FIRST) AS sid, * FROM (SELECT DISTINCT loc, doi, c, f, s, u FROM tr_groups)`,
+  );
+  const same = ['loc', 'c', 'f', 's', 'u'].map((k) => `g.${k} IS NOT DISTINCT FROM r.${k}`).join(' AND ');
+  await run(conn, `CREATE OR REPLACE TEMP TABLE tr_months AS SELECT r.sid, g.y, g.m, g.n, g.nd, g.dv, g.mp, g.qp FROM tr_groups g JOIN tr_series r ON ${same}`);
+  await run(conn, 'DROP TABLE tr_groups');
 }
 
 /** §3's "≥ 90 %" in whole numbers, for a period of `p` years. */
@@ -103,19 +111,24 @@ async function seriesPeriods(conn: DuckDBConnection): Promise<void> {
      SELECT *, CASE WHEN months >= ${atLeast(108, P)} AND years >= ${atLeast(9, P)} THEN 'monthly'
                     WHEN quarters >= ${atLeast(36, P)} AND years >= ${atLeast(9, P)} THEN 'quarterly' ELSE 'unassessed' END AS incr
      FROM (
-       SELECT sid, loc, doi, c, f, s, u, p.p_start, p.p_end, CAST(sum(n) AS BIGINT) AS observations, count(DISTINCT y) AS years, count(*) AS months,
+       SELECT sid, p.p_start, p.p_end, CAST(sum(n) AS BIGINT) AS observations, count(DISTINCT y) AS years, count(*) AS months,
          count(DISTINCT y * 4 + (m - 1) // 3) AS quarters, CAST(sum(nd) AS BIGINT) AS detected,
-         -- Exact below 3, which is all the checks ask: a month with fewer than 3 distinct values holds only its min and max.
-         greatest(max(ndist), len(list_distinct(flatten(list([dmin, dmax]) FILTER (WHERE nd > 0))))) AS distinct_detected
+         -- Counted only below 5 detected values, where each month's four smallest are all of them (SeriesPeriod).
+         CASE WHEN sum(nd) < 5 THEN len(list_distinct(flatten(list(dv) FILTER (WHERE nd > 0)))) END AS distinct_detected
        FROM tr_months JOIN tr_periods p ON y BETWEEN p.p_start AND p.p_end
-       GROUP BY sid, loc, doi, c, f, s, u, p.p_start, p.p_end)`,
+       GROUP BY sid, p.p_start, p.p_end) JOIN tr_series USING (sid)`,
   );
 }
 
 /** tr_rows: the series × periods in Id order, each with its kept increments in time order (none when unassessed). */
 async function rowsWithIncrements(conn: DuckDBConnection): Promise<void> {
   const item = (k: string, y: string) => `{'day': ${k}.day, 'y': ${y}, 'm': ${k}.m, 'v': ${k}.v, 'cens': ${k}.cens}`;
-  await run(conn, 'CREATE OR REPLACE TEMP TABLE tr_quarters AS SELECT sid, y, (m - 1) // 3 AS q, min(qp) AS qp FROM tr_months GROUP BY sid, y, (m - 1) // 3');
+  // Quarters only for the series some period of which is quarterly: most are monthly or unassessed.
+  await run(
+    conn,
+    `CREATE OR REPLACE TEMP TABLE tr_quarters AS SELECT sid, y, (m - 1) // 3 AS q, min(qp) AS qp FROM tr_months
+     WHERE sid IN (SELECT sid FROM tr_sp WHERE incr = 'quarterly') GROUP BY sid, y, (m - 1) // 3`,
+  );
   await run(
     conn,
     `CREATE OR REPLACE TEMP TABLE tr_rows AS
@@ -154,5 +167,5 @@ export async function prepareTrendRows(conn: DuckDBConnection, source: TrendSour
 
 /** Drops the temporary tables of a computation. */
 export async function dropTrendTables(conn: DuckDBConnection): Promise<void> {
-  for (const t of ['tr_dropped', 'tr_periods', 'tr_months', 'tr_sp', 'tr_quarters', 'tr_rows']) await run(conn, `DROP TABLE IF EXISTS ${t}`);
+  for (const t of ['tr_dropped', 'tr_periods', 'tr_groups', 'tr_series', 'tr_months', 'tr_sp', 'tr_quarters', 'tr_rows']) await run(conn, `DROP TABLE IF EXISTS ${t}`);
 }

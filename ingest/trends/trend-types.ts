@@ -33,9 +33,15 @@ export interface SeriesPeriod {
   readonly years: number;
   readonly months: number;
   readonly quarters: number;
-  /** Detected observations of the period, and how many distinct values they have (the Kendall stage's first tier). */
+  /** Detected observations of the period (the Kendall stage's first tier reads it, §5). */
   readonly detected: number;
-  readonly distinctDetected: number;
+  /**
+   * How many distinct values they have, counted only when fewer than 5 are detected (null otherwise). With 5 or more,
+   * the first tier over the period's observations says what the same tier over the increments (a subset of them)
+   * says: distinct ones fewer than 3 fail both with the same note, and otherwise the period's pass and the
+   * increments' decide.
+   */
+  readonly distinctDetected: number | null;
   readonly timeIncrement: TimeIncrement;
   /** In time order; empty when unassessed. */
   readonly increments: readonly Increment[];

@@ -55,7 +55,7 @@ function seriesPeriod(r: Record<string, unknown>): SeriesPeriod {
     months: Number(r.months),
     quarters: Number(r.quarters),
     detected: Number(r.detected),
-    distinctDetected: Number(r.distinct_detected),
+    distinctDetected: r.distinct_detected === null ? null : Number(r.distinct_detected),
     timeIncrement: r.incr as TimeIncrement,
     increments: increments(r.incs),
   };
