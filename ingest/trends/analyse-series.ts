@@ -34,7 +34,11 @@ export function analyseSeries(period: SeriesPeriod): TrendStatistics | undefined
     const why = season.seasonal ? 'Insufficent data to complete Seasonal Mann Kendall' : 'Not Analysed';
     return { ...base, ...noStatistics, S: sums.S, VarS: sums.VarS, Tau, AnalysisNote: why };
   }
-  const test = kendallTest(sums.S, sums.VarS);
+  return { ...base, S: sums.S, VarS: sums.VarS, Tau, ...kendallTest(sums.S, sums.VarS), ...slopeStatistics(incs, increment, season) };
+}
+
+/** §8 over the increments: their values substituted, pairs within a season (all pairs when non-seasonal). */
+function slopeStatistics(incs: readonly Increment[], increment: Assessed, season: Seasonality) {
   const points = incs.map((inc): SlopePoint => ({
     value: substituted(inc.value, inc.censoring),
     censoring: inc.censoring,
@@ -44,11 +48,6 @@ export function analyseSeries(period: SeriesPeriod): TrendStatistics | undefined
   }));
   const sen = senSlope(points, textOrder(incs, increment), season.seasonal);
   return {
-    ...base,
-    S: sums.S,
-    VarS: sums.VarS,
-    Tau,
-    ...test,
     Median: sen.median,
     SenSlope: sen.slope,
     SenSlopeLower90: sen.lower,
