@@ -25,6 +25,8 @@ command -v redis-server >/dev/null || need+=(redis-server)
 command -v ogrinfo >/dev/null || need+=(gdal-bin)
 # R's sf (Debian's, GDAL 3.6) runs docs/recipes/r-sf.md in services/api/ogc/gis-clients.test.ts.
 command -v Rscript >/dev/null && Rscript -e 'library(sf)' >/dev/null 2>&1 || need+=(r-cran-sf)
+# R's survival (with jsonlite for its input and output) is the statistics oracle's reference (scripts/testing/km-survival.R).
+command -v Rscript >/dev/null && Rscript -e 'library(survival); library(jsonlite)' >/dev/null 2>&1 || need+=(r-cran-survival r-cran-jsonlite)
 # Debian's OWSLib is in the system interpreter, which a pyenv python3 does not see (the test looks in both).
 python3 -c 'import owslib' 2>/dev/null || /usr/bin/python3 -c 'import owslib' 2>/dev/null || need+=(python3-owslib)
 # QGIS's own OGC API – Features client (its OAPIF provider, QGIS 3.22) for services/api/ogc/qgis-client.test.ts and the
@@ -52,6 +54,8 @@ want requests requests
 want rdflib rdflib
 # shapely, the independent point-in-polygon reference of the spatial clients' test (services/api/ogc/spatial_clients.py).
 want shapely shapely
+# scipy, the reference of the trends oracle's numerics, Kruskal–Wallis and Sen slope (scripts/testing/*.test.ts).
+want scipy scipy
 # mcp, Python's official Model Context Protocol SDK, the second client of the MCP door (services/api/mcp/mcp_client.py).
 want mcp mcp
 if [ ${#pip_need[@]} -gt 0 ]; then

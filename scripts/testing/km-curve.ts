@@ -1,5 +1,5 @@
 /**
- * The method of a group and its Kaplan–Meier curve, in exact rational arithmetic: shared/statistics/README.md §3
+ * The method of a group and its Kaplan–Meier curve, in exact rational arithmetic: ../shared/statistics/README.md §3
  * and §4, written from the README alone. Every probability is a Fraction, so the curve is the one the definition
  * gives, not an approximation of it.
  */

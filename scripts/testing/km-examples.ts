@@ -1,5 +1,5 @@
 /**
- * The worked examples of shared/statistics/README.md (§8's small and edge cases, §9's published data sets) as data,
+ * The worked examples of ../shared/statistics/README.md (§8's small and edge cases, §9's published data sets) as data,
  * for the oracle's tests and for production tests that build datasets from them. Values are written as a laboratory
  * reports them: `12`, `<5` (below the limit 5), `>2419.6` (above it); expected statistics the same way, null where
  * the README shows —.

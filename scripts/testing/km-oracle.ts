@@ -1,5 +1,5 @@
 /**
- * Independent oracle for statistics with non-detects (shared/statistics/README.md): a LocationSummaries row's
+ * Independent oracle for statistics with non-detects (../shared/statistics/README.md): a LocationSummaries row's
  * statistics (§5, §6) and the `$apply` km methods (§7), from the README alone and in exact arithmetic, for tests
  * of the production's SQL. Readable first: it is the reference a reviewer checks the production against.
  */

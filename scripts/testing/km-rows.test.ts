@@ -1,5 +1,5 @@
 /**
- * The statistics oracle's reading of stored rows (shared/statistics/README.md §2, §7): kinds, the group's unit,
+ * The statistics oracle's reading of stored rows (../shared/statistics/README.md §2, §7): kinds, the group's unit,
  * limits in another unit through the repository's UCUM table, quality control set aside, and `mixed_units`.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Which stored rows enter a statistic, as what, and in which group: shared/statistics/README.md §2, written from
+ * Which stored rows enter a statistic, as what, and in which group: ../shared/statistics/README.md §2, written from
  * the README alone as the reference the production's SQL is checked against.
  */
 import { ABOVE, BELOW, isQualityControl, NOT_DETECTED, type StoredResult } from './stored-result.js';

@@ -2,7 +2,7 @@
 # for many samples: Rscript km-survival.R <in.json> <out.json>.
 #
 # Each sample is { kind: "left" | "right", x: [numbers], detected: [booleans] }. Left-censored data are flipped,
-# t = M − x (shared/statistics/README.md §4.1, as NADA's cenfit does), right-censored data are fitted as they are
+# t = M − x (../shared/statistics/README.md §4.1, as NADA's cenfit does), right-censored data are fitted as they are
 # (§4.2). The curve is read off survfit and §5.1's rules and §5.3's mean are applied here, in R, so the test compares
 # two implementations that share nothing but the README.
 suppressPackageStartupMessages({ library(survival); library(jsonlite) })

@@ -1,7 +1,7 @@
 /**
  * One result as the published file stores it (the Observations columns the statistics and trends oracles read),
  * and the facts about stored rows both oracles share. Written from the specifications alone
- * (shared/statistics/README.md §2, shared/trends/README.md §1), not from the production code: independence is
+ * (../shared/statistics/README.md §2, ../shared/trends/README.md §1), not from the production code: independence is
  * what makes them oracles.
  */
 export interface StoredResult {

@@ -1,5 +1,5 @@
 /**
- * LWP's data checks and their notes, verbatim (shared/trends/README.md §5): a list of values, each detected or
+ * LWP's data checks and their notes, verbatim (../shared/trends/README.md §5): a list of values, each detected or
  * censored (face values for censored ones), gives `ok` or the first failing note.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Direction, polarity and LAWA's categories (shared/trends/README.md §9), and the Reason a row gives.
+ * Direction, polarity and LAWA's categories (../shared/trends/README.md §9), and the Reason a row gives.
  */
 
 export type ImprovesWhen = 'increasing' | 'decreasing' | null;

@@ -1,5 +1,5 @@
 /**
- * The worked examples of shared/trends/README.md §12 as data, for the oracle's tests and for production tests that
+ * The worked examples of ../shared/trends/README.md §12 as data, for the oracle's tests and for production tests that
  * build datasets from them, with the README's expected figures and its tolerances (§10, end).
  */
 import type { TrendObservation } from './trend-increments.js';

@@ -1,5 +1,5 @@
 /**
- * Coverage, the time increment, one value per increment and seasons: shared/trends/README.md §3 and §4, written
+ * Coverage, the time increment, one value per increment and seasons: ../shared/trends/README.md §3 and §4, written
  * from the README alone as the reference the production's trends stage is checked against.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Kendall's S with censored values and its variance (shared/trends/README.md §7.1–7.3, as LWP's `GetKendal` after
+ * Kendall's S with censored values and its variance (../shared/trends/README.md §7.1–7.3, as LWP's `GetKendal` after
  * NADA's `cenken`), the test's Z and p (§7.5), and Kruskal–Wallis for seasonality (§6), written from the README.
  */
 import { chiSquareUpperTail, twoSidedNormalP } from './distributions.js';

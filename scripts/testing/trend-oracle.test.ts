@@ -1,5 +1,5 @@
 /**
- * The trends oracle against every figure of shared/trends/README.md §12: through Trends, and through the core
+ * The trends oracle against every figure of ../shared/trends/README.md §12: through Trends, and through the core
  * functions (non-seasonal, seasonal by month) where the README gives LWP's own figures for them.
  */
 import { describe, expect, it } from 'vitest';

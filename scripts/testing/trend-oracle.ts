@@ -1,5 +1,5 @@
 /**
- * Independent oracle for `Trends` (shared/trends/README.md): one series' rows, one per period, with every §10 field,
+ * Independent oracle for `Trends` (../shared/trends/README.md): one series' rows, one per period, with every §10 field,
  * LWP-Trends as LAWA runs it with every quirk of §11, written from the README alone for tests of the production's
  * trends stage. Readable first: it is the reference a reviewer checks the production against.
  */
@@ -62,6 +62,7 @@ export function trendRows(observations: readonly TrendObservation[], options: Tr
   return trendDetails(observations, options).map((d) => d.row);
 }
 
+/** trendRows with what led to each row: the kept increments, the season candidates and the slope stage. */
 export function trendDetails(observations: readonly TrendObservation[], options: TrendOptions): TrendDetail[] {
   const periods = typeof options.periods === 'string' ? parsePeriods(options.periods, options.endYear) : options.periods;
   return periods.flatMap((period) => {

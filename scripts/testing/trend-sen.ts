@@ -1,5 +1,5 @@
 /**
- * The Sen slope, its note and its 90 % interval, Median and PercentAnnualChange: shared/trends/README.md §8,
+ * The Sen slope, its note and its 90 % interval, Median and PercentAnnualChange: ../shared/trends/README.md §8,
  * written from the README alone.
  */
 import { OK, seasonalChecks } from './trend-checks.js';

@@ -1,5 +1,5 @@
 /**
- * From stored rows to series, end year and periods (shared/trends/README.md §1–§2), and the oracle run over a
+ * From stored rows to series, end year and periods (../shared/trends/README.md §1–§2), and the oracle run over a
  * generated hub of a few thousand series: every row in one of the states §10 allows.
  */
 import { describe, expect, it } from 'vitest';

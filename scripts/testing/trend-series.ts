@@ -1,5 +1,5 @@
 /**
- * From stored rows to series (shared/trends/README.md §1) and the periods of §2, so a test can run the trends
+ * From stored rows to series (../shared/trends/README.md §1) and the periods of §2, so a test can run the trends
  * oracle over a whole generated hub.
  */
 import { ABOVE, BELOW, isQualityControl, type StoredResult } from './stored-result.js';
