@@ -6,7 +6,7 @@ import { writeTrends } from './trends/write-trends.js';
 
 /**
  * Stage 5c (trends, after guidelines, before files): the trend of every series × period (docs/trends.md; the
- * contract is shared/trends/README.md). A series lies in one dataset, so a delta computes only its new and changed
+ * contract is ../shared/trends/README.md). A series lies in one dataset, so a delta computes only its new and changed
  * datasets' series and the merge drops a leaving dataset's rows by DOI; but EndYear is the whole hub's, and when it
  * or the periods differ from the published file's, every series changes: the delta then holds every series of the
  * hub (the published file's observations without the replaced datasets, plus its own) and replaces the table.

@@ -171,7 +171,7 @@ export const storageTables = {
   guideline_comparison_totals: [...comparisonLocationKey, ...comparisonGuidelineKey, rowCount],
   // The CCME Water Quality Index per location, year and publisher, ordered by LocationId, Year, Publisher.
   water_quality_index: columnsOf(waterQualityIndexFields),
-  // Issue 54. One row per series × period (shared/trends/README.md), in Id order (LocationId × 65536 + rank): built by
+  // Issue 54. One row per series × period (../shared/trends/README.md), in Id order (LocationId × 65536 + rank): built by
   // the trends stage for the changed datasets' series, so a merge drops a leaving dataset's rows by DOI and appends the
   // delta's, unless the end year or the periods moved (then the delta holds every series and replaces the table).
   trends: columnsOf(trendFields),

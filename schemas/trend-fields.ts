@@ -2,7 +2,7 @@ import { servedField as field, type FieldDef } from './field.js';
 
 /**
  * Trends (issue 54): one row per series (location × CharacteristicName × ResultSampleFraction × MethodSpeciation ×
- * unit) × period, the method LWP-Trends 2502 as LAWA runs it, every convention pinned by shared/trends/README.md (the
+ * unit) × period, the method LWP-Trends 2502 as LAWA runs it, every convention pinned by ../shared/trends/README.md (the
  * section numbers below are its). Built at publish for the changed datasets' series. Table `trends`.
  */
 export const TREND_METHOD = 'LWP-Trends 2502 (LAWA rules)';

@@ -1,5 +1,5 @@
 /**
- * The values a trend is computed from and what it computes (shared/trends/README.md is the contract: section
+ * The values a trend is computed from and what it computes (../shared/trends/README.md is the contract: section
  * numbers below are its). One series × period arrives from SQL as a `SeriesPeriod`; `analyseSeries` turns it into
  * a `TrendStatistics`.
  */

@@ -10,7 +10,7 @@ import { parsePeriods } from './trend-periods.js';
 
 /**
  * Every row of a generated hub against the independent oracle (scripts/testing/trend-oracle.ts, written from
- * shared/trends/README.md alone by another hand): the hub's series have known slopes up, down and flat, seasons,
+ * ../shared/trends/README.md alone by another hand): the hub's series have known slopes up, down and flat, seasons,
  * monthly, quarterly and several samples a month, gaps that leave periods unassessed, detection limits that change
  * over time, `>` values, ties, quality-control results and non-detects with their unit on the limit only. The
  * oracle reads the observations as the published file stores them; the production's rows come from its `trends`

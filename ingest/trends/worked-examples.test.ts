@@ -8,7 +8,7 @@ import { query, tempDir } from '../test-support.js';
 import { parsePeriods } from './trend-periods.js';
 
 /**
- * shared/trends/README.md §12's worked examples as datasets of their own, published by the real ingest and read back
+ * ../shared/trends/README.md §12's worked examples as datasets of their own, published by the real ingest and read back
  * from the `trends` table: every figure the README gives (LWP's own R functions), to its tolerances — counts, S and
  * text exactly, VarS, τ, Z, C and Median to 1e-9, the rest to 1e-6. Beside them, the ammonia series again with what
  * must not change it: quality-control results, "Not Detected" rows without a limit, and a non-detect whose limit is

@@ -1,5 +1,5 @@
 /**
- * Test support: the worked examples of shared/trends/README.md §12 (their data and figures as the oracle's
+ * Test support: the worked examples of ../shared/trends/README.md §12 (their data and figures as the oracle's
  * trend-examples.ts holds them) as datasets of their own, written as DataStream uploads by trend-datasets.ts, for the
  * trend tests to ingest with the real ingest and read back from the `trends` table and from the API.
  */
