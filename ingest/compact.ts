@@ -14,6 +14,8 @@ import { finish, type Report } from './report.js';
 import { ingestMemory } from './settings.js';
 import type { Log } from './stage-parts.js';
 import { writeStatistics } from './statistics.js';
+import { DEFAULT_PERIODS, parsePeriods, resolvePeriods } from './trends/trend-periods.js';
+import { writeTrends } from './trends/write-trends.js';
 
 /**
  * `make compact`: rewrites the published file from itself as a first ingest lays it out (same rows, Ids and
@@ -34,7 +36,10 @@ export async function runCompact(options: { readonly duckdbPath: string; readonl
     await createBuildTables(build.conn, ingestMemory(options.memoryLimitBytes));
     // No REGIONS_FILE here: memberships are carried over as published.
     await copyPublished(build.conn);
-    await writeStatistics(build.conn, { maxObservationId: prev.maxObservationId, maxLocationId: prev.maxLocationId, publicationId }, STORAGE_SCHEMA_VERSION);
+    // The trends recomputed for the EndYear and periods they were published for: the same rows and Ids.
+    const trends = prev.trends ?? { endYear: null, periods: DEFAULT_PERIODS };
+    await writeStatistics(build.conn, { maxObservationId: prev.maxObservationId, maxLocationId: prev.maxLocationId, publicationId, trends }, STORAGE_SCHEMA_VERSION);
+    await writeTrends(build.conn, { kind: 'build' }, resolvePeriods(parsePeriods(trends.periods), trends.endYear));
     // Same rows, same files: the history gains this publication with no change, so `since` a compaction answers.
     await carryPublication(build.conn);
     await recordPublication(build.conn, { id: publicationId, parent: prev.publicationId, changes: [] });

@@ -4,6 +4,7 @@ import { readPrevious } from './previous.js';
 import type { Region } from './regions.js';
 import { DEFAULT_MAX_REJECTS } from './report.js';
 import { ingestMemory } from './settings.js';
+import type { TrendSettings } from './trends/trend-periods.js';
 import type { IngestBuild, Log } from './stage-parts.js';
 
 /**
@@ -35,6 +36,8 @@ export interface IngestOptions {
    * the cost of a publish with and without comparisons; the guidelines table is loaded either way.
    */
   readonly guidelineComparisons?: boolean;
+  /** TRENDS_END_YEAR and TRENDS_PERIODS (default: the hub's latest year; 5, 10 and 15 years). */
+  readonly trends?: TrendSettings;
 }
 
 const quiet: Log = { info: () => {} };

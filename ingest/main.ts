@@ -11,7 +11,7 @@ import { publishToStore, seedFromStore } from './publish-store.js';
 import { runRemove } from './remove.js';
 import type { Report } from './report.js';
 import { writeRunMetrics } from './run-metrics.js';
-import { loadIngestSettings, type IngestSettings } from './settings.js';
+import { loadIngestSettings, trendSettings, type IngestSettings } from './settings.js';
 
 /**
  * CLI, the only file with side effects:
@@ -43,7 +43,7 @@ async function writeReport(path: string | undefined, report: Report): Promise<vo
 
 /** The run the command asks for, or why it is a usage error ('' for the bare usage). */
 function jobOf(settings: IngestSettings, [name, arg]: readonly string[]): (() => Promise<Report>) | string {
-  const common = { duckdbPath: settings.DUCKDB_PATH, log, memoryLimitBytes: settings.INGEST_MEMORY_LIMIT, retentionMs: settings.PUBLICATION_RETENTION_MS };
+  const common = { duckdbPath: settings.DUCKDB_PATH, log, memoryLimitBytes: settings.INGEST_MEMORY_LIMIT, retentionMs: settings.PUBLICATION_RETENTION_MS, trends: trendSettings(settings) };
   if (name === 'ingest' && arg === undefined) {
     const src = settings.SRC;
     if (!src) return 'SRC is required';

@@ -9,6 +9,8 @@ import { all, run } from './db.js';
 import { writeMeta, type MetaValues } from './meta-rows.js';
 import { recordPublication, type PublicationRecord } from './publication-history.js';
 import { ident, literal, placeholders } from './sql.js';
+import type { Period } from './trends/trend-periods.js';
+import { writeTrends, type TrendsWritten } from './trends/write-trends.js';
 
 /**
  * Stage 6 for a hub that is already published: copy-on-write. The published file is copied beside itself (a
@@ -21,7 +23,7 @@ import { ident, literal, placeholders } from './sql.js';
  * - a dataset's rows are one Id range, so dropping it leaves every other location's range intact;
  * - the delta is numbered after the hub's high-water marks and appended at the end, so the table stays in
  *   ascending Id order physically and each new location is one contiguous range;
- * - observation_stats, observation_value_stats, location_summaries and the comparisons' statistics are ordered by LocationId and new locations
+ * - observation_stats, observation_value_stats, location_summaries, trends and the comparisons' statistics are ordered by LocationId and new locations
  *   have the highest Ids, so appending keeps their order; the small tables ordered otherwise (datasets, location_regions, both rollups) are rewritten in order.
  */
 
@@ -33,6 +35,13 @@ export interface Change {
   readonly meta: MetaValues;
   /** The new publication's parent and what it changed (publication_history, publication_changes). */
   readonly publication: Omit<PublicationRecord, 'id'>;
+  /**
+   * The delta's trends: its datasets' series appended after the kept ones (`append`, the default), or every series
+   * of the hub, replacing the table (`replace`: the end year or the periods moved).
+   */
+  readonly trends?: 'append' | 'replace';
+  /** Every series recomputed from the merged observations for these periods: a removal that moved the end year. */
+  readonly recomputeTrends?: readonly Period[];
 }
 
 /** Rewritten whole after the change, in the order writeStatistics gives them (all small). */
@@ -59,8 +68,8 @@ export interface MergeOptions {
   readonly memoryLimitBytes: number;
 }
 
-/** Publishes `change` over `target`. */
-export async function publishChange(target: string, change: Change, options: MergeOptions): Promise<void> {
+/** Publishes `change` over `target`; says what it computed of the trends when it recomputed them. */
+export async function publishChange(target: string, change: Change, options: MergeOptions): Promise<{ readonly trends?: TrendsWritten }> {
   const copy = options.copy ?? startCopy(target);
   const path = copy.path;
   await copy.done;
@@ -72,7 +81,13 @@ export async function publishChange(target: string, change: Change, options: Mer
     if (change.delta) await run(conn, `ATTACH ${literal(change.delta)} AS delta (READ_ONLY)`);
     await run(conn, 'BEGIN TRANSACTION');
     await dropDatasets(conn, change.drop);
+    if (change.delta && change.trends === 'replace') await run(conn, 'DELETE FROM trends');
     if (change.delta) await appendDelta(conn);
+    let trends: TrendsWritten | undefined;
+    if (change.recomputeTrends) {
+      await run(conn, 'DELETE FROM trends');
+      trends = await writeTrends(conn, { kind: 'build' }, change.recomputeTrends);
+    }
     for (const { table, order } of reordered) await rewriteInOrder(conn, table, order);
     await recordPublication(conn, { id: change.meta.publicationId, ...change.publication });
     await run(conn, 'DELETE FROM tributary_meta');
@@ -88,6 +103,7 @@ export async function publishChange(target: string, change: Change, options: Mer
     await fsyncPath(path);
     await rename(path, target);
     await fsyncPath(dirname(target));
+    return trends ? { trends } : {};
   } catch (err) {
     conn?.closeSync();
     instance?.closeSync();
@@ -116,7 +132,7 @@ async function dropDatasets(conn: DuckDBConnection, dois: readonly string[]): Pr
   await run(conn, `DELETE FROM location_summaries WHERE ${inDois}`, dois);
   for (const table of comparisonStatTables) await run(conn, `DELETE FROM ${table} WHERE ${inDois}`, dois);
   // A dropped dataset's files leave the listing; the files themselves go once no served publication lists them.
-  for (const table of ['locations', 'datasets', 'observation_rollup', 'observation_region_rollup', 'dataset_files', 'water_quality_index']) {
+  for (const table of ['locations', 'datasets', 'observation_rollup', 'observation_region_rollup', 'dataset_files', 'water_quality_index', 'trends']) {
     await run(conn, `DELETE FROM ${ident(table)} WHERE ${inDois}`, dois);
   }
 }
@@ -125,9 +141,9 @@ async function dropDatasets(conn: DuckDBConnection, dois: readonly string[]): Pr
 async function appendDelta(conn: DuckDBConnection): Promise<void> {
   // dataset_files: the delta's datasets' files, written before the delta was closed (dataset-files.ts).
   // guideline_comparisons and water_quality_index: the delta's are numbered after the hub's (observation and
-  // location Ids), so appending keeps both in their order; location_summaries and the comparisons' statistics
-  // likewise (by LocationId first).
-  for (const table of ['observations', 'observation_stats', 'observation_value_stats', 'locations', 'location_regions', 'datasets', 'observation_rollup', 'observation_region_rollup', 'dataset_files', 'location_summaries', 'guideline_comparisons', ...comparisonStatTables, 'water_quality_index'] as const) {
+  // location Ids), so appending keeps both in their order; location_summaries, trends and the comparisons' statistics
+  // likewise (by LocationId first). A delta that holds every series has had the table emptied first.
+  for (const table of ['observations', 'observation_stats', 'observation_value_stats', 'locations', 'location_regions', 'datasets', 'observation_rollup', 'observation_region_rollup', 'dataset_files', 'location_summaries', 'guideline_comparisons', ...comparisonStatTables, 'water_quality_index', 'trends'] as const) {
     const cols = columnNames(table).map(ident).join(', ');
     await run(conn, `INSERT INTO ${ident(table)} (${cols}) SELECT ${cols} FROM delta.${ident(table)}`);
   }

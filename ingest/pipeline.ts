@@ -12,14 +12,16 @@ import { publicationOf } from './publish-store.js';
 import { read } from './read.js';
 import { datasetReport, failedReport, finish, type DatasetReport, type Report } from './report.js';
 import type { DatasetLoad, LoadPart, PublishPart, ReadPart, SourceDataset } from './stage-parts.js';
+import { defaultTrendSettings } from './settings.js';
 import { statistics } from './statistics.js';
+import { trendsStage } from './trends-stage.js';
 
 export type { IngestOptions } from './ingest-build.js';
 export type { Log } from './stage-parts.js';
 
 /**
  * `make ingest`: read → load (validate and load, explaining rejects as a sub-step) → derive → statistics →
- * guidelines (guideline comparisons and the water quality index, guidelines-stage.ts) → files (each new dataset's Parquet and CSV and its comparisons' Parquet, dataset-files-stage.ts) → publish, each stage a file taking the build
+ * guidelines (guideline comparisons and the water quality index, guidelines-stage.ts) → trends (trends-stage.ts) → files (each new dataset's Parquet and CSV and its comparisons' Parquet, dataset-files-stage.ts) → publish, each stage a file taking the build
  * context (opened by ingest-build.ts) and returning its part of the report (both typed in stage-parts.ts), which is
  * put together here. With a publication in place, load to statistics build the new and changed datasets
  * alone (a delta) and publish merges it into a copy of the published file (merge.ts); the first ingest builds the
@@ -52,10 +54,11 @@ export async function runIngest(options: IngestOptions): Promise<Report> {
     await clock.time('derive', () => derive(build));
     const stats = await clock.time('statistics', () => statistics(build, loaded));
     await clock.time('guidelines', () => guidelinesStage(build, { comparisons: options.guidelineComparisons }));
+    const trends = await clock.time('trends', () => trendsStage(build, loaded, options.trends ?? defaultTrendSettings));
     publication = stats.meta.publicationId;
     const files = await clock.time('files', () => datasetFilesStage(build, loaded, stats));
-    const published = await clock.time('publish', () => publishIngest(build, loaded, stats, files));
-    const report = { ...publishedReport(sources, loaded, published, started, clock.laps), cpuMs: clock.cpu };
+    const published = await clock.time('publish', () => publishIngest(build, loaded, stats, trends, files));
+    const report = { ...publishedReport(sources, loaded, published, started, clock.laps), cpuMs: clock.cpu, trends };
     for (const d of report.datasets) build.log.info(summaryLine(d));
     build.log.info(`published ${options.duckdbPath}: ${report.datasets.reduce((n, d) => n + d.rowsLoaded, 0)} rows loaded in ${(report.durationMs / 1000).toFixed(1)} s (${report.rowsPerSecond} rows/s)`);
     return report;

@@ -2,7 +2,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { STORAGE_SCHEMA_VERSION } from '../schemas/index.js';
 import { datasetFileName, type DownloadFormat } from '../schemas/publication-files.js';
 import { all } from './db.js';
-import { readMeta } from './meta-rows.js';
+import { readMeta, trendsMetaOf, type TrendsMeta } from './meta-rows.js';
 
 /** What the currently published file holds, as far as numbering and change detection need. */
 export interface Previous {
@@ -14,6 +14,8 @@ export interface Previous {
   readonly publicationId: string | null;
   /** The dataset files it lists (`sha256-<hex>.<ext>`): kept on disk until the publication after the next. */
   readonly files: ReadonlySet<string>;
+  /** The EndYear and periods its trends were computed for. */
+  readonly trends?: TrendsMeta;
 }
 
 const empty: Previous = { datasets: new Map(), maxObservationId: 0, maxLocationId: 0, publicationId: null, files: new Set() };
@@ -39,5 +41,6 @@ export async function readPrevious(conn: DuckDBConnection, attached: boolean): P
     maxLocationId: mark('max_location_id', max?.loc),
     publicationId: meta.get('publication_id') ?? null,
     files,
+    ...(trendsMetaOf(meta) ? { trends: trendsMetaOf(meta) } : {}),
   };
 }

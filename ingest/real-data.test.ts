@@ -82,6 +82,11 @@ describe('real public data at both validation levels', () => {
         if (report.published) {
           // A US location gets its country's and state's regions.
           expect((await query(duckdbPath, 'SELECT DISTINCT "RegionId" FROM location_regions ORDER BY 1')).map((r) => r.RegionId)).toEqual(['admin.2.us', 'admin.4.us.md']);
+          // Its trends go through: a row per period with observations (few here: each unassessed, and says why).
+          const trends = await query(duckdbPath, 'SELECT "Period", "Observations", "TimeIncrement", "Reason", "Direction" FROM trends ORDER BY "Id"');
+          expect(report.trends).toMatchObject({ recomputed: 'all', rows: trends.length });
+          expect(trends.length).toBeGreaterThan(0);
+          for (const t of trends) expect(t).toMatchObject({ TimeIncrement: 'unassessed', Reason: 'unassessed', Direction: 'Not Analysed' });
         }
       }
     }

@@ -48,11 +48,28 @@ export interface Report {
   rowsPerSecond: number;
   /** The publication id written (tributary_meta.publication_id), when something was published. */
   publication?: string;
-  /** Wall time per stage: read, open, load, derive, statistics, files, publish. */
+  /** Wall time per stage: read, open, load, derive, statistics, guidelines, trends, files, publish. */
   timingsMs?: Record<string, number>;
   /** CPU time per stage (the process's, DuckDB's threads included): the figure to compare on a loaded machine. */
   cpuMs?: Record<string, number>;
+  /** What the trends stage (or a removal's merge) computed, and whether it was every series or the changed ones. */
+  trends?: TrendsReport;
   datasets: DatasetReport[];
+}
+
+/** The trends' part of a report (docs/trends.md, "What a publish costs"). */
+export interface TrendsReport {
+  /** The EndYear the periods end at; null when the hub has no usable observation and TRENDS_END_YEAR is unset. */
+  readonly endYear: number | null;
+  /** TRENDS_PERIODS, in canonical order. */
+  readonly periods: string;
+  /** `all`: every series of the hub; `changed`: only the series of the datasets added or replaced (none for a removal). */
+  readonly recomputed: 'all' | 'changed';
+  /** Why every series was recomputed: a new file, the end year moved, the periods changed. */
+  readonly reason?: string;
+  /** Series computed and rows written by this publish. */
+  readonly series: number;
+  readonly rows: number;
 }
 
 export const DEFAULT_MAX_REJECTS = 1000;

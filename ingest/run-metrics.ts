@@ -47,7 +47,7 @@ export function runMetricsText(run: RunFigures, previous = ''): string {
       { labels: { command, outcome: 'rejected' }, value: rows((d) => d.rowsRejected) },
     ] : []),
     gauge('tributary_ingest_last_run_datasets', 'Datasets of the last run by status: loaded, unchanged, failed, removed.', [...statuses].map(([status, n]) => ({ labels: { command, status }, value: n }))),
-    gauge('tributary_ingest_last_run_stage_seconds', 'Wall time of each stage of the last run (read, open, load, derive, statistics, files, publish).', Object.entries(report?.timingsMs ?? {}).map(([stage, ms]) => ({ labels: { command, stage }, value: ms / 1000 }))),
+    gauge('tributary_ingest_last_run_stage_seconds', 'Wall time of each stage of the last run (read, open, load, derive, statistics, guidelines, trends, files, publish).', Object.entries(report?.timingsMs ?? {}).map(([stage, ms]) => ({ labels: { command, stage }, value: ms / 1000 }))),
     gauge('tributary_ingest_last_run_publication_info', 'The publication the last run wrote (value 1).', report?.published && report.publication ? [{ labels: { command, publication: report.publication }, value: 1 }] : []),
     gauge(LAST_SUCCESS, 'When a run of this command last published, in seconds since the epoch (kept across failed runs).', [...successes].map(([cmd, t]) => ({ labels: { command: cmd }, value: t }))),
   ]);

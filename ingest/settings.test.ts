@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ingestMemory, loadIngestSettings, parseSize } from './settings.js';
+import { periodsText } from './trends/trend-periods.js';
 
 describe('ingest settings', () => {
   it.each([
@@ -25,8 +26,18 @@ describe('ingest settings', () => {
     expect(loadIngestSettings({ DUCKDB_PATH: '', REPORT_MAX_REJECTS: '' })).toEqual({
       SRC: undefined, DUCKDB_PATH: 'data/tributary.duckdb', PUBLICATION_STORE: undefined, REGIONS_FILE: undefined, REPORT: undefined,
       REPORT_MAX_REJECTS: 1000, DOI_PATTERN: undefined, REJECTS_DIR: undefined, REJECTS_WARNINGS: false, INGEST_MEMORY_LIMIT: undefined, INGEST_TRACE: false, INGEST_LOCK_TIMEOUT_MS: 600_000,
-      PUBLICATION_RETENTION_MS: 3_600_000, METRICS_TEXTFILE: undefined,
+      PUBLICATION_RETENTION_MS: 3_600_000, METRICS_TEXTFILE: undefined, TRENDS_END_YEAR: undefined,
+      TRENDS_PERIODS: [{ kind: 'years', years: 5 }, { kind: 'years', years: 10 }, { kind: 'years', years: 15 }],
     });
+  });
+
+  it('reads TRENDS_PERIODS as numbers of years and ranges, in one order whatever the spelling, and refuses anything else', () => {
+    const text = (v: string) => periodsText(loadIngestSettings({ TRENDS_PERIODS: v }).TRENDS_PERIODS);
+    expect(text('15, 5,10')).toBe('5,10,15');
+    expect(text('2015-2024,3,2010-2019,3')).toBe('3,2010-2019,2015-2024');
+    expect(loadIngestSettings({ TRENDS_END_YEAR: '2024' }).TRENDS_END_YEAR).toBe(2024);
+    for (const bad of ['5,,10', '0', 'five', '2024-2015', '100']) expect(() => loadIngestSettings({ TRENDS_PERIODS: bad }), bad).toThrow(/TRENDS_PERIODS=/);
+    for (const bad of ['2024.5', 'last', '-1']) expect(() => loadIngestSettings({ TRENDS_END_YEAR: bad }), bad).toThrow(/TRENDS_END_YEAR=.*must be a year such as 2024/);
   });
 
   it('reads DOI_PATTERN as a regular expression the whole DOI must match, and refuses one that is not', () => {

@@ -6,6 +6,7 @@
 import { totalmem } from 'node:os';
 import { z } from 'zod';
 import { parseSettings, type SettingsOf } from '../schemas/settings.js';
+import { DEFAULT_PERIODS, parsePeriods, type TrendSettings } from './trends/trend-periods.js';
 
 const UNITS: Readonly<Record<string, number>> = { B: 1, KB: 1e3, MB: 1e6, GB: 1e9, TB: 1e12, KIB: 2 ** 10, MIB: 2 ** 20, GIB: 2 ** 30, TIB: 2 ** 40 };
 
@@ -36,6 +37,14 @@ const wholePattern = z.string().transform((text, ctx) => {
   }
 });
 const flag = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
+const periods = z.string().transform((text, ctx) => {
+  try {
+    return parsePeriods(text);
+  } catch (err) {
+    ctx.addIssue({ code: 'custom', message: (err as Error).message });
+    return z.NEVER;
+  }
+});
 
 export const ingestSettings = {
   SRC: { schema: z.string().min(1).optional(), default: undefined, doc: 'Folder of dataset folders (`make ingest` passes `$(OUT)` unless set); required by `ingest`.' },
@@ -51,6 +60,8 @@ export const ingestSettings = {
   INGEST_MEMORY_LIMIT: { schema: size.optional(), default: undefined, doc: "DuckDB's memory_limit for the build (default: half the RAM); batches of new datasets are a quarter of it." },
   INGEST_TRACE: { schema: flag, default: '0', doc: 'Print the wall and CPU time of every SQL statement.' },
   INGEST_LOCK_TIMEOUT_MS: { schema: z.coerce.number({ error: 'must be a whole number of milliseconds' }).int('must be a whole number of milliseconds').min(0, 'must be a whole number of milliseconds'), default: '600000', doc: 'How long a publish waits for another on the same DUCKDB_PATH or store before it exits 3 (0: tries once).' },
+  TRENDS_END_YEAR: { schema: z.coerce.number({ error: 'must be a year such as 2024' }).int('must be a year such as 2024').min(1, 'must be a year such as 2024').max(9999, 'must be a year such as 2024').optional(), default: undefined, doc: "The last calendar year of every trend period (docs/trends.md); unset: the latest year of the hub's usable observations. A production hub sets it to the last complete year and changes it once a year: each change recomputes every series." },
+  TRENDS_PERIODS: { schema: periods, default: DEFAULT_PERIODS, doc: 'The trend periods, comma-separated: a number N is the N calendar years ending at the end year; A-B the years A to B. A change recomputes every series.' },
   METRICS_TEXTFILE: { schema: z.string().regex(/\.prom$/, "must name a file ending in .prom (a node exporter's textfile collector reads only those)").optional(), default: undefined, doc: "Write each run's figures (rows read, loaded, rejected; stage times; success; publication) in Prometheus' text format to this file, for a node exporter's textfile collector (docs/deployment.md); replaced whole at each run." },
 } as const;
 
@@ -78,3 +89,11 @@ export function ingestMemory(limitBytes?: number, totalBytes = totalmem()): Inge
   const limit = limitBytes ?? Math.floor(totalBytes / 2);
   return { limitBytes: limit, batchBytes: Math.floor(limit / 4) };
 }
+
+/** The trends' settings of a run (TRENDS_END_YEAR, TRENDS_PERIODS). */
+export function trendSettings(settings: Pick<IngestSettings, 'TRENDS_END_YEAR' | 'TRENDS_PERIODS'>): TrendSettings {
+  return { periods: settings.TRENDS_PERIODS, ...(settings.TRENDS_END_YEAR === undefined ? {} : { endYear: settings.TRENDS_END_YEAR }) };
+}
+
+/** The trends' settings when none are given (a test, a caller of runIngest): TRENDS_PERIODS' default, the hub's end year. */
+export const defaultTrendSettings: TrendSettings = { periods: parsePeriods(DEFAULT_PERIODS) };

@@ -7,7 +7,7 @@ import type { MetaValues } from './meta-rows.js';
 import type { Previous } from './previous.js';
 import type { PublicationRecord } from './publication-history.js';
 import type { Region } from './regions.js';
-import type { DatasetReport, Findings, Reject, Warning } from './report.js';
+import type { DatasetReport, Findings, Reject, TrendsReport, Warning } from './report.js';
 import type { IngestMemory } from './settings.js';
 
 /**
@@ -56,7 +56,7 @@ export interface ReadPart extends ReadResult {
 // ---- open ----
 
 /**
- * The build context: one value handed to every stage after read (load, derive, statistics, files, publish),
+ * The build context: one value handed to every stage after read (load, derive, statistics, guidelines, trends, files, publish),
  * instead of each taking the file, the published state, the settings and the log as parameters of its own.
  */
 export interface IngestBuild {
@@ -129,6 +129,9 @@ export interface GuidelinesPart {
   readonly comparisons: number;
   readonly indexRows: number;
 }
+
+/** The trends stage's part: the report's `trends`. */
+export type TrendsPart = TrendsReport;
 
 export interface FilesPart {
   readonly written: readonly DatasetFile[];

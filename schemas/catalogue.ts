@@ -8,6 +8,7 @@ import { waterQualityIndexFields } from './water-quality-index-fields.js';
 import { metadataFields } from './metadata-fields.js';
 import { observationFields } from './observation-fields.js';
 import { recordFields } from './record-fields.js';
+import { trendFields } from './trend-fields.js';
 
 /**
  * Every resource accepts every observation filter (on a coarser one meaning "has a matching observation"): the
@@ -94,6 +95,13 @@ export const resources: readonly ResourceDef[] = [
     description:
       'The CCME Water Quality Index (CCME 2001, calculator 1.0) per location, calendar year and publisher, from the long-term comparisons: ' +
       'F1 scope, F2 frequency, F3 amplitude, the index and its category, or the Reason there is none.',
+  }),
+  ownResource({
+    name: 'Trends', entityType: 'Trend', table: 'trends', fields: trendFields,
+    description:
+      'Is it getting better or worse? One row per location, CharacteristicName, ResultSampleFraction, MethodSpeciation, ResultUnit and period ' +
+      '(5, 10 and 15 years to the end year): coverage, Mann–Kendall or Seasonal Kendall test with censored values, Sen slope with its 90 % interval, ' +
+      "direction and LAWA's category (LWP-Trends 2502), or the Reason there is none. Filters on the location (MonitoringLocationType, RegionId) select the rows of matching locations.",
   }),
 ];
 

@@ -9,6 +9,7 @@ export type FieldType =
   | 'string'
   | 'integer' // JSON number; BIGINT in DuckDB
   | 'number' // JSON number; DOUBLE in DuckDB
+  | 'boolean' // JSON true/false; BOOLEAN in DuckDB
   | 'date' // YYYY-MM-DD
   | 'time' // HH:MM:SS
   | 'timestamp' // ISO 8601 UTC with milliseconds
@@ -54,7 +55,7 @@ export function nullOnWire(f: FieldDef): boolean {
  * and, when they have a LocationId, by their location's (MonitoringLocationType, RegionId) through `locations`.
  * Counted, grouped and paged over themselves: no statistics table stands for them.
  */
-export const ownTables = ['location_summaries', 'guidelines', 'guideline_comparisons', 'water_quality_index'] as const;
+export const ownTables = ['location_summaries', 'guidelines', 'guideline_comparisons', 'water_quality_index', 'trends'] as const;
 export type OwnTable = (typeof ownTables)[number];
 
 export function isOwnTable(table: string): table is OwnTable {
@@ -89,7 +90,7 @@ export interface DimensionDef {
   readonly description: string;
 }
 
-export type ResourceName = 'Metadata' | 'Locations' | 'Observations' | 'Records' | 'LocationSummaries' | 'Guidelines' | 'GuidelineComparisons' | 'WaterQualityIndex';
+export type ResourceName = 'Metadata' | 'Locations' | 'Observations' | 'Records' | 'LocationSummaries' | 'Guidelines' | 'GuidelineComparisons' | 'WaterQualityIndex' | 'Trends';
 
 export interface ResourceDef {
   readonly name: ResourceName;

@@ -86,6 +86,7 @@ function csvValue(f: FieldDef, names: SqlNames): string {
 function csvText(c: string, type: FieldDef['type']): string {
   switch (type) {
     case 'integer':
+    case 'boolean':
     case 'number':
     case 'uuid':
       return `CAST(${c} AS VARCHAR)`;

@@ -7,6 +7,7 @@ import { locationSummaryFields } from './location-summary-fields.js';
 import { metadataFields } from './metadata-fields.js';
 import { observationFields } from './observation-fields.js';
 import { recordFields } from './record-fields.js';
+import { trendFields } from './trend-fields.js';
 import { waterQualityIndexFields } from './water-quality-index-fields.js';
 
 /** DuckDB column type of each logical type. */
@@ -15,6 +16,7 @@ export const duckdbTypes: Readonly<Record<FieldType, string>> = {
   string: 'VARCHAR',
   integer: 'BIGINT',
   number: 'DOUBLE',
+  boolean: 'BOOLEAN',
   date: 'DATE',
   time: 'TIME',
   timestamp: 'TIMESTAMP',
@@ -181,6 +183,10 @@ export const storageTables = {
   guideline_comparison_totals: [...comparisonLocationKey, ...comparisonGuidelineKey, rowCount],
   // The CCME Water Quality Index per location, year and publisher, ordered by LocationId, Year, Publisher.
   water_quality_index: columnsOf(waterQualityIndexFields),
+  // Issue 54. One row per series × period (../shared/trends/README.md), in Id order (LocationId × 65536 + rank): built by
+  // the trends stage for the changed datasets' series, so a merge drops a leaving dataset's rows by DOI and appends the
+  // delta's, unless the end year or the periods moved (then the delta holds every series and replaces the table).
+  trends: columnsOf(trendFields),
   tributary_meta: [
     { column: 'key', sqlType: 'VARCHAR', nullable: false },
     { column: 'value', sqlType: 'VARCHAR', nullable: false },
@@ -224,6 +230,7 @@ export const locationIdColumns = {
   guideline_comparison_stats: storageKeys.locationId,
   guideline_comparison_totals: storageKeys.locationId,
   water_quality_index: storageKeys.locationId,
+  trends: storageKeys.locationId,
 } as const satisfies Partial<Record<StorageTable, string>>;
 
 /**

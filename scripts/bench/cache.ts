@@ -46,6 +46,16 @@ export function filesCpuRatio(ingest: IngestTiming): number | undefined {
 /** A publish with guideline comparisons ÷ one without (issue 45's ≤ 1.2×): the same, less the guidelines stage. */
 export const GUIDELINES_RATIO_TARGET = 1.2;
 
+/** Issue 54's trends stage: ≤ 1.15× a publish without it, and at most 30 s of its own on the 10M-row hub. */
+export const TRENDS_RATIO_TARGET = 1.15;
+export const TRENDS_STAGE_TARGET = { ms: 30_000, rows: 10_000_000 } as const;
+
+/** The trends stage's own target applies to the hub it names; at another size its time is information. */
+export function trendsStageVerdict(ingest: IngestTiming): boolean | undefined {
+  const ms = ingest.timingsMs?.['trends'];
+  return ms === undefined || ingest.rows !== TRENDS_STAGE_TARGET.rows ? undefined : ms <= TRENDS_STAGE_TARGET.ms;
+}
+
 /** An ingest's wall time over that time less one stage's (the cost of a publish without that stage's work). */
 export function stageRatio(ingest: IngestTiming, stage: string): number | undefined {
   const ms = ingest.timingsMs?.[stage];

@@ -21,7 +21,7 @@ import { cpus, totalmem } from 'node:os';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { BENCH_API_KEY, libuvThreads, startApi } from './api-process.js';
-import { ensureCache, filesCpuRatio, filesRatio, FILES_RATIO_TARGET, GUIDELINES_RATIO_TARGET, stageCpuRatio, stageRatio } from './cache.js';
+import { ensureCache, filesCpuRatio, filesRatio, FILES_RATIO_TARGET, GUIDELINES_RATIO_TARGET, stageCpuRatio, stageRatio, TRENDS_RATIO_TARGET, TRENDS_STAGE_TARGET, trendsStageVerdict } from './cache.js';
 import type { Context, Settings } from './context.js';
 import { openClient } from './client.js';
 import { openDuck } from './duck.js';
@@ -204,7 +204,7 @@ async function mainSections() {
   return { cache, filters, pgLoad, details: ctx.details };
 }
 
-/** §7: the ingest that built (or, with BENCH_INGEST=1, re-built) the hub, and the files' and guidelines' stages' shares of it. */
+/** §7: the ingest that built (or, with BENCH_INGEST=1, re-built) the hub, and the files', guidelines' and trends' stages' shares of it. */
 function ingestFigures(ingest: Awaited<ReturnType<typeof ensureCache>>['ingest']): void {
   figures.push({
     section: '7',
@@ -239,6 +239,32 @@ function ingestFigures(ingest: Awaited<ReturnType<typeof ensureCache>>['ingest']
       note: `guidelines stage ${((ingest.timingsMs?.['guidelines'] ?? 0) / 1000).toFixed(1)} s of ${(ingest.wallMs / 1000).toFixed(1)} s wall; in CPU time ${stageCpuRatio(ingest, 'guidelines')?.toFixed(2) ?? '?'}×`,
     });
   }
+  trendsFigures(ingest);
+}
+
+/** §7's trends stage (issue 54.3): its own time, and a publish with it ÷ without it. */
+function trendsFigures(ingest: Awaited<ReturnType<typeof ensureCache>>['ingest']): void {
+  const ms = ingest.timingsMs?.['trends'];
+  const ratio = stageRatio(ingest, 'trends');
+  if (ms === undefined || ratio === undefined) return;
+  figures.push({
+    section: '7',
+    name: `the trends stage: every series × period of the hub (${settings.rows} rows)`,
+    unit: 's',
+    value: summarise([ms / 1000]),
+    target: `≤ ${TRENDS_STAGE_TARGET.ms / 1000} s at ${TRENDS_STAGE_TARGET.rows.toLocaleString('en')} rows`,
+    verdict: verdict(trendsStageVerdict(ingest)),
+    note: `in CPU time ${((ingest.cpuMs?.['trends'] ?? 0) / 1000).toFixed(1)} s`,
+  });
+  figures.push({
+    section: '7',
+    name: `make ingest with trends ÷ without (the trends stage's own time, ${settings.rows} rows)`,
+    unit: '×',
+    value: summarise([ratio]),
+    target: `≤ ${TRENDS_RATIO_TARGET}×`,
+    verdict: verdict(ratio <= TRENDS_RATIO_TARGET),
+    note: `trends stage ${(ms / 1000).toFixed(1)} s of ${(ingest.wallMs / 1000).toFixed(1)} s wall; in CPU time ${stageCpuRatio(ingest, 'trends')?.toFixed(2) ?? '?'}×`,
+  });
 }
 
 /** A section that needs the API but none of the discovered filters (any ROWS): §F, §S, §A or §G. */

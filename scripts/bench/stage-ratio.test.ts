@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { filesRatio, stageCpuRatio, stageRatio, type IngestTiming } from './cache.js';
+import { filesRatio, stageCpuRatio, stageRatio, trendsStageVerdict, type IngestTiming } from './cache.js';
 
 /** §7's "with ÷ without" figures: a publish's time over that time less one stage's (files, guidelines). */
 describe('stage ratios', () => {
@@ -17,5 +17,13 @@ describe('stage ratios', () => {
   it('has no figure for a report without the stage', () => {
     expect(stageRatio({ ...ingest, timingsMs: {} }, 'guidelines')).toBeUndefined();
     expect(stageCpuRatio({ ...ingest, cpuMs: undefined }, 'guidelines')).toBeUndefined();
+  });
+
+  it("holds the trends stage to its 30 s on the 10M-row hub only, and the ratio as the others'", () => {
+    const at = (rows: number, trends: number) => ({ ...ingest, rows, wallMs: 100_000, timingsMs: { load: 60_000, trends } }) as IngestTiming;
+    expect(trendsStageVerdict(at(10_000_000, 30_000))).toBe(true);
+    expect(trendsStageVerdict(at(10_000_000, 30_001))).toBe(false);
+    expect(trendsStageVerdict(at(1_000_000, 90_000))).toBeUndefined();
+    expect(stageRatio(at(10_000_000, 20_000), 'trends')).toBe(100_000 / 80_000);
   });
 });

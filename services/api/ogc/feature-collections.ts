@@ -6,7 +6,7 @@
  */
 import { getDimension, getResource, type DimensionDef, type ResourceDef } from '../../../schemas/index.js';
 
-export type FeatureCollectionId = 'locations' | 'observations' | 'location-summaries' | 'guideline-comparisons' | 'water-quality-index';
+export type FeatureCollectionId = 'locations' | 'observations' | 'location-summaries' | 'guideline-comparisons' | 'water-quality-index' | 'trends';
 
 export interface FeatureCollectionDef {
   readonly id: FeatureCollectionId;
@@ -79,6 +79,17 @@ export const FEATURE_COLLECTIONS: readonly FeatureCollectionDef[] = [
       'the CCME Water Quality Index, its factors and its Category, so a map of categories is one request (Year=2020).',
     resource: resource('WaterQualityIndex'),
     odataResource: resource('WaterQualityIndex'),
+    point: { latitude: 'Latitude', longitude: 'Longitude' },
+  },
+  // A map of trend categories is one request (CharacteristicName=…&Period=10), and QGIS styles the layer by Category.
+  {
+    id: 'trends',
+    title: 'Trends',
+    description:
+      "A point per location, series (CharacteristicName, ResultSampleFraction, MethodSpeciation, ResultUnit) and period at the location's coordinates, " +
+      'with the fields of /v1/odata/v4/Trends: the Mann–Kendall or Seasonal Kendall test, the Sen slope, the Direction and its Category.',
+    resource: resource('Trends'),
+    odataResource: resource('Trends'),
     point: { latitude: 'Latitude', longitude: 'Longitude' },
   },
 ];

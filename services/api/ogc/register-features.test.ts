@@ -72,7 +72,7 @@ describe('OGC API – Features: discovery', () => {
     const [first, last] = (await ref.runAndReadAll(`SELECT strftime(min("ActivityStartDate"), '%Y-%m-%d'), strftime(max("ActivityStartDate"), '%Y-%m-%d') FROM observations`)).getRows()[0]!.map(String);
     const collections = body['collections'] as Json[];
     // The regions of REGIONS_FILE come last (regions.test.ts): not read from the published file, no temporal extent.
-    expect(collections.map((c) => c['id'])).toEqual(['locations', 'observations', 'location-summaries', 'guideline-comparisons', 'water-quality-index', 'regions']);
+    expect(collections.map((c) => c['id'])).toEqual(['locations', 'observations', 'location-summaries', 'guideline-comparisons', 'water-quality-index', 'trends', 'regions']);
     for (const c of collections.slice(0, 5)) {
       expect(c['itemType']).toBe('feature');
       expect(c['extent']['spatial']['bbox']).toEqual([row]);

@@ -24,7 +24,7 @@ const LOCATION_KEY = 'LocationId';
 
 /** A value ready to bind: `sqlType` is the cast the compiler applies to its parameter. */
 export interface BoundValue {
-  readonly sqlType: 'VARCHAR' | 'BIGINT' | 'DOUBLE' | 'DATE' | 'TIMESTAMP' | 'UUID';
+  readonly sqlType: 'VARCHAR' | 'BIGINT' | 'DOUBLE' | 'BOOLEAN' | 'DATE' | 'TIMESTAMP' | 'UUID';
   readonly value: string | number | bigint;
 }
 
@@ -305,6 +305,10 @@ function coerce(lit: Literal, dim: DimensionDef, p: Property): BoundValue {
         return { sqlType: 'DOUBLE', value: Number(text) };
       }
       throw badValue(p, dim, `${dim.name} wants a number, e.g. ${dim.name} gt 49.5; got ${JSON.stringify(text)}`);
+    case 'boolean':
+      // Bound as its text: CAST('true' AS BOOLEAN); the parameter types stay text, number and bigint.
+      if (lit.kind === 'boolean') return { sqlType: 'BOOLEAN', value: String(lit.value) };
+      throw badValue(p, dim, `${dim.name} wants true or false, e.g. ${dim.name} eq true; got ${JSON.stringify(text)}`);
     case 'timestamp': {
       const ts = lit.kind === 'string' || lit.kind === 'date' || lit.kind === 'datetime' ? toUtcTimestamp(text) : undefined;
       if (ts) return { sqlType: 'TIMESTAMP', value: ts };

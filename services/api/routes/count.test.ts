@@ -59,6 +59,7 @@ const FILTERS: Readonly<Record<string, string>> = {
   Guidelines: "startswith(CharacteristicName,'p')",
   GuidelineComparisons: "Verdict eq 'exceeds'",
   WaterQualityIndex: 'Year ge 2015',
+  Trends: "TimeIncrement eq 'unassessed'",
 };
 
 describe('/$count equals $count=true', () => {

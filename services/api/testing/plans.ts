@@ -44,6 +44,7 @@ export const FILTER_SHAPES: readonly (readonly [resource: string, qs: string])[]
   ['GuidelineComparisons', "$filter=Verdict eq 'exceeds' and RegionId eq 'hub.pacific' and not (Reason eq null) and ActivityMediaName eq 'Surface Water'"],
   ['WaterQualityIndex', "$filter=Category in ('Good','Fair') and Year ge 2018 and Latitude gt 49"],
   ['Guidelines', "$filter=startswith(Publisher, 'CC') and Bound eq 'range'"],
+  ['Trends', "$filter=(Seasonal eq true or Category eq null) and RegionId eq 'hub.pacific' and Period ge 10 and not (SenSlope lt 0)"],
 ];
 
 /**
