@@ -9,6 +9,8 @@ import { createApp } from './app.js';
 import type { Snapshot } from './db/snapshot.js';
 import { acquirer, openDatabase, type Database } from './db/database.js';
 import type { Acquired } from './http/lease.js';
+import { openKeyStore } from './keys/key-store.js';
+import { createQueryGate, type QueryGate } from './limits/query-gate.js';
 import { NODE_SERVER_OPTIONS } from './middleware/url-length.js';
 import { apiMetrics } from './observe/api-metrics.js';
 import { listen, type TestServer } from './testing/test-server.js';
@@ -31,10 +33,10 @@ afterAll(async () => {
 const aborted = (signal: AbortSignal | undefined) => new Promise<void>((resolve) => (signal?.aborted ? resolve() : signal?.addEventListener('abort', () => resolve(), { once: true })));
 
 /**
- * The published file, with each query held until its request's signal aborts, then run: the query is interrupted
- * because its client left, as DuckDB's is (`started` resolves when the first query is held).
+ * The published file, with each query (`columns`: counts and groups) held until `until(signal)` resolves, then run
+ * (`started` resolves when the first query is held).
  */
-function heldUntilClientLeaves(): { acquire: (publication?: string) => Promise<Acquired>; started: Promise<void> } {
+function heldQueries(until: (signal: AbortSignal | undefined) => Promise<void>): { acquire: (publication?: string) => Promise<Acquired>; started: Promise<void> } {
   const inner = acquirer(db);
   let started!: () => void;
   const arrived = new Promise<void>((resolve) => (started = resolve));
@@ -45,7 +47,7 @@ function heldUntilClientLeaves(): { acquire: (publication?: string) => Promise<A
         if (name !== 'columns') return Reflect.get(target, name, receiver) as unknown;
         return async (q: Parameters<Snapshot['columns']>[0], signal?: AbortSignal) => {
           started();
-          await aborted(signal);
+          await until(signal);
           return target.columns(q, signal);
         };
       },
@@ -54,6 +56,9 @@ function heldUntilClientLeaves(): { acquire: (publication?: string) => Promise<A
   };
   return { acquire, started: arrived };
 }
+
+/** Queries held until their client leaves, then run: interrupted because their client left, as DuckDB's are. */
+const heldUntilClientLeaves = () => heldQueries(aborted);
 
 describe('a client that leaves mid-query', () => {
   it('is logged and counted as a client close (499, cancelled), not a server error', async () => {
@@ -77,5 +82,58 @@ describe('a client that leaves mid-query', () => {
     expect(Number(sampleValue(families, 'tributary_http_requests_total', { family: 'odata', method: 'GET', status: '499' }))).toBe(1);
     expect(sampleValue(families, 'tributary_http_requests_total', { family: 'odata', method: 'GET', status: '500' })).toBeUndefined();
     expect(Number(sampleValue(families, 'tributary_http_responses_cut_total', { family: 'odata', outcome: 'cancelled' }))).toBe(1);
+  });
+});
+
+describe('200 keyless MCP calls from 200 addresses', () => {
+  const KEY = 'round-three-key';
+  const APP = 'https://app.example.org';
+
+  it('do not queue a keyed client out: keyless calls hold at most their share of the queue', async () => {
+    let open!: () => void;
+    const opened_ = new Promise<void>((resolve) => (open = resolve));
+    const held = heldQueries(() => opened_);
+    const inner = createQueryGate({ maxConcurrent: 2, maxQueue: 8, maxWaitMs: 60_000 });
+    let keyedAsked!: () => void;
+    const keyedQueued = new Promise<void>((resolve) => (keyedAsked = resolve));
+    // The gate as the app uses it, telling the test when a keyed request has taken its place.
+    const gate: QueryGate = Object.assign(Object.create(inner) as QueryGate, {
+      acquire: (signal?: AbortSignal, client?: string, keyless?: boolean) => {
+        const slot = inner.acquire(signal, client, keyless);
+        if (!keyless) keyedAsked();
+        return slot;
+      },
+    });
+    const keys = await openKeyStore({ plainKeys: [KEY], pollMs: 0 });
+    const s = await listen(createApp({ acquire: held.acquire, links: { trustProxy: true }, access: { keys, corsOrigins: [APP], trustProxy: true, queryGate: gate } }), NODE_SERVER_OPTIONS);
+    opened.push(s);
+    try {
+      const count = (headers: Record<string, string>) =>
+        fetch(`${s.origin}/mcp`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18', ...headers },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'count', arguments: { resource: 'Observations' } } }),
+        }).then(async (res) => ({ status: res.status, result: ((await res.json()) as { result: { isError?: boolean; content: { text: string }[] } }).result }));
+      const keyless = Array.from({ length: 200 }, (_, i) => count({ origin: APP, 'x-forwarded-for': `198.18.${Math.floor(i / 250)}.${(i % 250) + 1}` }));
+      // Two run (held), four wait (the keyless share of eight places), the other 194 are refused at once.
+      let refused!: () => void;
+      const allRefused = new Promise<void>((resolve) => (refused = resolve));
+      const answers: { isError?: boolean; content: { text: string }[] }[] = [];
+      for (const k of keyless) void k.then(({ result }) => (answers.push(result), answers.length === 194 && refused()));
+      await allRefused;
+      expect(answers.every((a) => a.isError && /calls without an API key have taken their share/.test(a.content[0]!.text))).toBe(true);
+      expect([inner.running, inner.waiting]).toEqual([2, 4]);
+      const keyed = count({ 'x-api-key': KEY });
+      await keyedQueued;
+      expect(inner.waiting).toBe(5);
+      open();
+      const answered = await keyed;
+      expect(answered.status).toBe(200);
+      expect(answered.result.isError, answered.result.content[0]?.text).toBeFalsy();
+      const rest = await Promise.all(keyless);
+      expect(rest.filter((r) => !r.result.isError)).toHaveLength(6);
+    } finally {
+      keys.close();
+    }
   });
 });
