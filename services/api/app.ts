@@ -31,7 +31,7 @@ import { registerFeatures } from './ogc/register-features.js';
 import { registerPages, type PagesDeps } from './pages/register-pages.js';
 import { regionSource } from './ogc/regions-collection.js';
 import { mcpHandler } from './mcp/mcp-handler.js';
-import { llmsFullTxt, llmsTxt, type LlmsFacts } from './mcp/llms-txt.js';
+import { llmsBody, llmsTemplates, type LlmsFacts } from './mcp/llms-txt.js';
 import { baseUrl } from './http/links.js';
 
 export interface AppDeps extends HandlerDeps {
@@ -136,9 +136,10 @@ export function createApp(deps: AppDeps): Hono {
   app.all(PATHS.mcp, (c) => {
     throw new ApiError('method_not_allowed', `${c.req.method} is not allowed: this MCP server is stateless (no SSE stream to GET, no session to DELETE). POST JSON-RPC messages to ${PATHS.mcp}.`, {}, { Allow: 'POST, OPTIONS' });
   });
-  const facts = (): LlmsFacts => ({ keysRequired: deps.access?.keys?.required === true, rateLimit: deps.access?.rateLimit, retentionMs: deps.retentionMs, maxPageBytes: deps.limits?.maxPageBytes, queryTimeoutMs: deps.limits?.queryTimeoutMs });
-  for (const [route, page] of [['llmsTxt', llmsTxt], ['llmsFullTxt', llmsFullTxt]] as const) {
-    mount(route, (c) => c.body(page(baseUrl(c.req.url, c.req.raw.headers, deps.links), facts()), 200, { 'Content-Type': 'text/plain; charset=utf-8' }));
+  const facts: LlmsFacts = { keysRequired: deps.access?.keys?.required === true, rateLimit: deps.access?.rateLimit, discoveryRateLimit: deps.access?.discoveryRateLimit, fileBytes: deps.access?.fileBytes, retentionMs: deps.retentionMs, maxPageBytes: deps.limits?.maxPageBytes, queryTimeoutMs: deps.limits?.queryTimeoutMs };
+  const llms = llmsTemplates(facts);
+  for (const route of ['llmsTxt', 'llmsFullTxt'] as const) {
+    mount(route, (c) => c.body(llmsBody(llms[route](), baseUrl(c.req.url, c.req.raw.headers, deps.links)), 200, { 'Content-Type': 'text/plain; charset=utf-8' }));
   }
 
   // Under /v1/features errors carry OGC's exception members (code, description) besides the API's own.

@@ -110,12 +110,14 @@ describe('the route table', () => {
     expect(missing).toEqual([]);
   });
 
-  it('holds every row\'s key rule to its path: keys and budgets cover /v1 and the MCP door, and only there', () => {
+  it('holds every row\'s key rule to its path: keys and budgets cover /v1 and the MCP door, and only there (and llms.txt\'s discovery budget)', () => {
     for (const name of ROUTE_NAMES) {
       const row = ROUTE_TABLE[name];
       // The MCP door is keyed as /v1 is (app.ts): its tool calls are /v1 requests of the same key.
       const v1 = row.path.startsWith('/v1/') || row.path === PATHS.mcp;
-      expect([name, row.key === 'open', row.cost === 'none']).toEqual([name, !v1, !v1]);
+      // llms.txt is open to anyone and costs a discovery request of the address that asks (issue 56 item 5).
+      const budgeted = v1 || row.path === PATHS.llmsTxt || row.path === PATHS.llmsFullTxt;
+      expect([name, row.key === 'open', row.cost === 'none']).toEqual([name, !v1, !budgeted]);
     }
   });
 

@@ -143,10 +143,11 @@ export const ROUTE_TABLE = {
 
   // The assistants' doors (mcp/): the MCP server is keyed as /v1 is (app.ts gives it the API's door) and costs a
   // discovery request; each tool call's reads are the caller's own /v1 requests, metered and gated as such, so the
-  // door itself takes no query slot. llms.txt is a document for anyone, as the docs page is.
+  // door itself takes no query slot. llms.txt is a document for anyone, as the docs page is, and costs a discovery
+  // request of the address that asks, as an assistant's other first reads do.
   mcp: { path: PATHS.mcp, aliases: [], methods: ['POST'], family: 'mcp', cost: 'discovery', querySlot: false, key: 'key', lease: 'none', openapi: api('postMcp') },
-  llmsTxt: open(PATHS.llmsTxt, 'docs', false, 'none', api('getLlmsTxt')),
-  llmsFullTxt: open(PATHS.llmsFullTxt, 'docs', false, 'none', api('getLlmsFullTxt')),
+  llmsTxt: { ...open(PATHS.llmsTxt, 'docs', false, 'none', api('getLlmsTxt')), cost: 'discovery' },
+  llmsFullTxt: { ...open(PATHS.llmsFullTxt, 'docs', false, 'none', api('getLlmsFullTxt')), cost: 'discovery' },
 } as const satisfies Readonly<Record<string, RouteRow>>;
 
 export type RouteName = keyof typeof ROUTE_TABLE;
