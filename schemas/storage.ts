@@ -169,6 +169,22 @@ export const storageTables = {
   guideline_comparison_totals: [...comparisonLocationKey, ...comparisonGuidelineKey, rowCount],
   // The CCME Water Quality Index per location, year and publisher, ordered by LocationId, Year, Publisher.
   water_quality_index: columnsOf(waterQualityIndexFields),
+  // search_datasets' index (issue 56 item 4), one row per dataset in DOI order: its words lower-cased by where they
+  // come from (name, keywords, organisations; SearchText all of them and the abstract, one per line), and its
+  // locations' bounding box. Written by the statistics stage; a merge drops a dataset's row by DOI and appends the
+  // delta's, then rewrites the table in DOI order.
+  dataset_search: [
+    { column: 'DatasetId', sqlType: 'UUID', nullable: false },
+    { column: storageKeys.doi, sqlType: 'VARCHAR', nullable: false },
+    { column: 'NameText', sqlType: 'VARCHAR', nullable: false },
+    { column: 'KeywordText', sqlType: 'VARCHAR', nullable: false },
+    { column: 'OrganisationText', sqlType: 'VARCHAR', nullable: false },
+    { column: 'SearchText', sqlType: 'VARCHAR', nullable: false },
+    { column: 'West', sqlType: 'DOUBLE', nullable: true },
+    { column: 'South', sqlType: 'DOUBLE', nullable: true },
+    { column: 'East', sqlType: 'DOUBLE', nullable: true },
+    { column: 'North', sqlType: 'DOUBLE', nullable: true },
+  ],
   tributary_meta: [
     { column: 'key', sqlType: 'VARCHAR', nullable: false },
     { column: 'value', sqlType: 'VARCHAR', nullable: false },
@@ -229,7 +245,7 @@ export function columnNames(table: StorageTable): string[] {
 }
 
 /** Schema version written to `tributary_meta`; the API refuses a file of another version. */
-export const STORAGE_SCHEMA_VERSION = '8';
+export const STORAGE_SCHEMA_VERSION = '9';
 
 /** `CREATE TABLE` for one storage table. Identifiers come from the catalogue only. */
 export function createTableSql(table: StorageTable): string {

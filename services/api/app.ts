@@ -23,6 +23,7 @@ import { ROUTE_TABLE, type RouteName } from './http/route-table.js';
 import { citationHandler } from './routes/citation.js';
 import { bodyQuery, collectionHandler } from './routes/collection.js';
 import { countHandler } from './routes/count.js';
+import { searchHandler } from './routes/search.js';
 import { registerDiscovery } from './routes/discovery.js';
 import { registerExplore, type ExploreOptions } from './routes/explore.js';
 import { registerDownloads } from './downloads/downloads.js';
@@ -127,6 +128,7 @@ export function createApp(deps: AppDeps): Hono {
   readOnly(app, mount, 'collection', collectionHandler(deps), 'this API is read-only. Use GET.');
   readOnly(app, mount, 'export', exportHandler(deps), 'exports are read-only. Use GET (or HEAD for the row count alone).');
   readOnly(app, mount, 'citation', citationHandler(deps), 'citations are read-only. Use GET.');
+  readOnly(app, mount, 'datasetSearch', searchHandler(), 'a search is read-only. Use GET.');
   registerDownloads(app, mount, { links: deps.links, filesDir: deps.filesDir });
   registerFeatures(app, mount, deps, regionSource(deps.regionsFile));
   registerPages(mount, { links: deps.links, ...deps.pages });

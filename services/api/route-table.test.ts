@@ -29,6 +29,7 @@ const SAMPLES: Record<RouteName, { readonly path: string; readonly init?: Reques
   collection: { path: '/v1/odata/v4/Records?$top=1' },
   export: { path: '/v1/export/Records?$format=csv&$top=1' },
   citation: { path: '/v1/citation/Records' },
+  datasetSearch: { path: '/v1/search/datasets?text=river' },
   downloads: { path: '/v1/downloads' },
   manifest: { path: '/v1/downloads/manifest.json' },
   publications: { path: '/v1/publications' },

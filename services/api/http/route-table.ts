@@ -102,6 +102,9 @@ export const ROUTE_TABLE = {
   // What to credit for a query's rows: a function of the publication, as the rows are (routes/citation.ts); it
   // counts its rows per dataset as $apply does.
   citation: { path: `${PATHS.citation}/:resource`, aliases: [], methods: GET, family: 'citation', cost: 'rows', querySlot: true, key: 'key', lease: firstRow, openapi: api('cite{resource}') },
+  // The datasets whose words match, ranked, from the index ingest builds at publish (routes/search.ts): a query,
+  // metered by the datasets it returns as a page is by its rows.
+  datasetSearch: { path: PATHS.datasetSearch, aliases: [], methods: GET, family: 'search', cost: 'rows', querySlot: true, key: 'key', lease: firstRow, openapi: api('searchDatasets') },
 
   downloads: discovery(PATHS.downloads, 'downloads', downloadDocument, api('getDownloads')),
   manifest: discovery(PATHS.manifest, 'downloads', downloadDocument, api('getParquetManifest')),

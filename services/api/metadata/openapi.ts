@@ -16,6 +16,7 @@ import { filterOnlyNames } from './csdl.js';
 import { DOWNLOAD_SCHEMAS, downloadPaths } from './openapi-downloads.js';
 import { CITATION_SCHEMAS, citationPaths } from './openapi-citation.js';
 import { pagePaths } from './openapi-pages.js';
+import { SEARCH_SCHEMAS, searchPaths } from './openapi-search.js';
 import { assistantPaths } from './openapi-assistants.js';
 
 type Schema = Record<string, unknown>;
@@ -281,6 +282,7 @@ export function buildOpenApi(serverUrl: string): Schema {
       ...Object.fromEntries(resources.filter((r) => (EXPORT_RESOURCES as readonly string[]).includes(r.name)).map((r) => [`${PATHS.export}/${r.name}`, { get: exportOperation(r) }])),
       ...downloadPaths(errorRefs),
       ...citationPaths(errorRefs),
+      ...searchPaths(errorRefs),
       ...pagePaths(errorRefs),
       ...assistantPaths(errorRefs),
       [`${PATHS.odata}/`]: discovery('getServiceDocument', `OData service document (also at ${PATHS.odata} without the slash).`, JSON_MEDIA, ref('ServiceDocument')),
@@ -317,6 +319,7 @@ export function buildOpenApi(serverUrl: string): Schema {
         ...Object.fromEntries(resources.map((r) => [`${r.entityType}Page`, pageSchema(r)])),
         ...DOWNLOAD_SCHEMAS,
         ...CITATION_SCHEMAS,
+        ...SEARCH_SCHEMAS,
         Count: { type: 'object', required: ['value'], properties: { value: { type: 'integer', minimum: 0 } }, additionalProperties: false },
         ApplyPage: collectionSchema(
           { type: 'object', additionalProperties: { type: ['string', 'number', 'null'] } },
