@@ -7,6 +7,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createApp } from '../app.js';
 import { acquirer, openDatabase, type Database } from '../db/database.js';
@@ -48,6 +49,22 @@ describe('JSON-RPC batches (issue 56 item 3)', () => {
       expect(res.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
       expect(res.body.error.message).toMatch(/batch.*not accepted.*one message per POST/);
     }
+  });
+
+  it('any array is refused the same way, whatever its messages (fast-check)', async () => {
+    const message = fc.oneof(
+      fc.record({ jsonrpc: fc.constant('2.0'), id: fc.integer(), method: fc.constantFrom('tools/list', 'tools/call', 'initialize', 'ping'), params: fc.object() }),
+      fc.record({ jsonrpc: fc.constant('2.0'), method: fc.constant('notifications/initialized') }),
+      fc.jsonValue(),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(message, { maxLength: 20 }), async (batch) => {
+        const res = await post(batch);
+        expect(res.status).toBe(400);
+        expect(res.body.error.code).toBe(-32600);
+      }),
+      { numRuns: 40 },
+    );
   });
 
   it('one message is answered as before', async () => {
