@@ -14,8 +14,8 @@
  * - `rows` (pages, counts, aggregates, OGC items, citations): the rows it returns, at least `minRows`
  *   (page-rows.ts), and `maxConcurrentPerKey` places;
  * - `export`: one request of the rows' budget (`minRows`), a place, and one of `maxConcurrentExports`;
- * - `discovery` (landing pages, conformance, collections, `$metadata`, OpenAPI, queryables, the downloads index, llms.txt,
- *   manifest and feed, the regions' outlines): `discoveryRateLimit`, generous, and no place: a client's first steps
+ * - `discovery` (landing pages, conformance, collections, `$metadata`, OpenAPI, queryables, the downloads index,
+ *   manifest and feed, the regions' outlines, llms.txt): `discoveryRateLimit`, generous, and no place: a client's first steps
  *   never wait on its pages' budget;
  * - `file-bytes` (dataset files): `fileBytes` (bytes per second, file-bytes.ts) and `maxConcurrentFileReads` places,
  *   fit for engines that read ranges in parallel; a whole file (GET without Range) is also an export's place.
