@@ -95,6 +95,7 @@ function doors(base: string): string[] {
     link('MCP server', `${base}${PATHS.mcp}`, 'the Model Context Protocol over Streamable HTTP (POST only, stateless, JSON answers), read-only, behind the same keys and limits. Tools:'),
     ...tools,
     link('OData v4', `${base}${PATHS.odata}/`, `the service document; \`${PATHS.odata}/$metadata\` is the CSDL. Compatible with the DataStream API and its clients.`),
+    link('Dataset search', `${base}${PATHS.datasetSearch}?text=river`, 'the datasets whose name, abstract, keywords or organisations hold every word of `text`, ranked, with their extent and licence; `$filter` narrows by region or characteristic. MCP: `search_datasets`.'),
     link('OpenAPI 3.1', `${base}${PATHS.openapi}`, 'every operation with its parameters and errors.'),
     link('OGC API – Features', `${base}${PATHS.features}`, 'GeoJSON for GIS clients (QGIS, GDAL, R sf, geopandas), with CQL2 filters.'),
     link('Bulk downloads', `${base}${PATHS.downloads}`, 'every dataset as Parquet and CSV files, a manifest to read them as one table, and a change feed.'),
