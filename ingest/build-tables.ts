@@ -10,7 +10,7 @@ import { ident } from './sql.js';
  * without their observation range, known only once every observation is in), all_stats, all_datasets.
  */
 
-export const finalTables: readonly StorageTable[] = ['datasets', 'locations', 'location_regions', 'observations', 'observation_stats', 'observation_value_stats', 'observation_rollup', 'observation_region_rollup', 'unit_conversions', 'location_summaries', 'tributary_meta', 'dataset_files', 'publication_history', 'publication_changes', 'guidelines', 'guideline_comparisons', 'guideline_comparison_stats', 'guideline_comparison_totals', 'water_quality_index', 'trends'];
+export const finalTables: readonly StorageTable[] = ['datasets', 'locations', 'location_regions', 'observations', 'observation_stats', 'observation_value_stats', 'observation_rollup', 'observation_region_rollup', 'unit_conversions', 'location_summaries', 'tributary_meta', 'dataset_files', 'publication_history', 'publication_changes', 'guidelines', 'guideline_comparisons', 'guideline_comparison_stats', 'guideline_comparison_totals', 'water_quality_index', 'trends', 'dataset_search'];
 
 export const list = (cols: readonly string[], prefix = '') => cols.map((c) => `${prefix}${ident(c)}`).join(', ');
 /** Locations without the observation range. */

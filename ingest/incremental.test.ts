@@ -103,6 +103,12 @@ const recounts: Record<string, string> = {
       FROM guideline_comparisons GROUP BY ALL) x
     FULL JOIN guideline_comparison_totals s USING ("LocationId", "DOI", "MonitoringLocationType", "CharacteristicName", "GuidelineId", "Publisher", "ProtectionLevel", "Verdict")
     WHERE x.n IS DISTINCT FROM s.n`,
+  // search_datasets' index: one row per published dataset, its name and its locations' bounding box as they are now.
+  dataset_search: `(SELECT d."Id" AS "DatasetId", d."DOI", lower(d."DatasetName") AS name, min(l."Longitude") AS west, min(l."Latitude") AS south, max(l."Longitude") AS east, max(l."Latitude") AS north
+      FROM datasets d LEFT JOIN locations l ON l."DOI" = d."DOI" GROUP BY ALL) x
+    FULL JOIN dataset_search s USING ("DOI")
+    WHERE x."DatasetId" IS DISTINCT FROM s."DatasetId" OR x.name IS DISTINCT FROM s."NameText" OR x.west IS DISTINCT FROM s."West" OR x.south IS DISTINCT FROM s."South"
+      OR x.east IS DISTINCT FROM s."East" OR x.north IS DISTINCT FROM s."North"`,
 };
 
 async function checkDerived(db: string): Promise<void> {
@@ -114,6 +120,9 @@ async function checkDerived(db: string): Promise<void> {
     const [order] = await query(db, `SELECT count(*)::INTEGER AS n FROM (SELECT "Id" - lag("Id") OVER () AS step FROM ${table}) WHERE step <= 0`);
     expect(order, table).toEqual({ n: 0 });
   }
+  // The search index is rewritten in DOI order by every merge.
+  const [unsorted] = await query(db, `SELECT count(*)::INTEGER AS n FROM (SELECT "DOI" < lag("DOI") OVER () AS back FROM dataset_search) WHERE back`);
+  expect(unsorted, 'dataset_search').toEqual({ n: 0 });
   // The comparisons' statistics stay in LocationId order (a merge appends the delta's): each location's rows together.
   for (const table of ['guideline_comparison_stats', 'guideline_comparison_totals']) {
     const [scattered] = await query(db, `SELECT count(*)::INTEGER AS n FROM (SELECT "LocationId" - lag("LocationId") OVER () AS step FROM ${table}) WHERE step < 0`);

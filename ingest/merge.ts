@@ -24,7 +24,8 @@ import { writeTrends, type TrendsWritten } from './trends/write-trends.js';
  * - the delta is numbered after the hub's high-water marks and appended at the end, so the table stays in
  *   ascending Id order physically and each new location is one contiguous range;
  * - observation_stats, observation_value_stats, location_summaries, trends and the comparisons' statistics are ordered by LocationId and new locations
- *   have the highest Ids, so appending keeps their order; the small tables ordered otherwise (datasets, location_regions, both rollups) are rewritten in order.
+ *   have the highest Ids, so appending keeps their order; the small tables ordered otherwise (datasets, location_regions, both rollups,
+ *   dataset_files, dataset_search) are rewritten in order.
  */
 
 export interface Change {
@@ -52,6 +53,7 @@ const reordered: readonly { table: StorageTable; order: string }[] = [
   { table: 'observation_region_rollup', order: keysOf('observation_region_rollup') },
   { table: 'dataset_files', order: '"DOI", "Format"' },
   { table: 'unit_conversions', order: keysOf('unit_conversions') },
+  { table: 'dataset_search', order: '"DOI"' },
 ];
 
 function keysOf(table: StorageTable): string {
@@ -132,7 +134,7 @@ async function dropDatasets(conn: DuckDBConnection, dois: readonly string[]): Pr
   await run(conn, `DELETE FROM location_summaries WHERE ${inDois}`, dois);
   for (const table of comparisonStatTables) await run(conn, `DELETE FROM ${table} WHERE ${inDois}`, dois);
   // A dropped dataset's files leave the listing; the files themselves go once no served publication lists them.
-  for (const table of ['locations', 'datasets', 'observation_rollup', 'observation_region_rollup', 'dataset_files', 'water_quality_index', 'trends']) {
+  for (const table of ['locations', 'datasets', 'observation_rollup', 'observation_region_rollup', 'dataset_files', 'water_quality_index', 'trends', 'dataset_search']) {
     await run(conn, `DELETE FROM ${ident(table)} WHERE ${inDois}`, dois);
   }
 }
@@ -143,7 +145,7 @@ async function appendDelta(conn: DuckDBConnection): Promise<void> {
   // guideline_comparisons and water_quality_index: the delta's are numbered after the hub's (observation and
   // location Ids), so appending keeps both in their order; location_summaries, trends and the comparisons' statistics
   // likewise (by LocationId first). A delta that holds every series has had the table emptied first.
-  for (const table of ['observations', 'observation_stats', 'observation_value_stats', 'locations', 'location_regions', 'datasets', 'observation_rollup', 'observation_region_rollup', 'dataset_files', 'location_summaries', 'guideline_comparisons', ...comparisonStatTables, 'water_quality_index', 'trends'] as const) {
+  for (const table of ['observations', 'observation_stats', 'observation_value_stats', 'locations', 'location_regions', 'datasets', 'observation_rollup', 'observation_region_rollup', 'dataset_files', 'location_summaries', 'guideline_comparisons', ...comparisonStatTables, 'water_quality_index', 'trends', 'dataset_search'] as const) {
     const cols = columnNames(table).map(ident).join(', ');
     await run(conn, `INSERT INTO ${ident(table)} (${cols}) SELECT ${cols} FROM delta.${ident(table)}`);
   }

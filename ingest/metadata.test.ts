@@ -66,3 +66,33 @@ describe('blank metadata fields', () => {
     expect(report.datasets[0]?.error).toBe('a/metadata.json is invalid: DatasetName: DatasetName is required: give it in metadata.json, e.g. "DatasetName": "Bow River Monitoring"');
   });
 });
+
+describe('formula text in metadata.json (issue 56 item 2, upstream\'s CSVInjection rule)', () => {
+  const formulas = { DatasetName: '=HYPERLINK("http://evil.example","Data")', Abstract: '@SUM(A1)', Keywords: ['river', '+cmd'], Version: '-1' };
+
+  it('refuses it at the default level, naming each field and how to publish it', async () => {
+    const dir = await tempDir();
+    await folderWithDoi(dir, 'a', '10.23719/formula', formulas);
+    const report = await runIngest({ src: dir, duckdbPath: join(dir, 'f.duckdb') });
+    const [d] = report.datasets;
+    expect(d?.status).toBe('failed');
+    expect(d?.error).toMatch(/^a\/metadata\.json is invalid: DatasetName starts with "=", which a spreadsheet runs as a formula \(DataStream's CSVInjection rule\): remove that first character, or declare "ValidationLevel": "storable"/);
+    expect(d?.error).toContain('Abstract starts with "@"');
+    expect(d?.error).toContain('Keywords[1] starts with "+"');
+    // A number is a value, not a formula.
+    expect(d?.error).not.toContain('Version');
+  });
+
+  it('publishes it as given at storable, with a warning per field', async () => {
+    const dir = await tempDir();
+    await folderWithDoi(dir, 'a', '10.23719/formula', { ...formulas, ValidationLevel: 'storable' });
+    const duckdbPath = join(dir, 'f.duckdb');
+    const report = await runIngest({ src: dir, duckdbPath });
+    const [d] = report.datasets;
+    expect(d?.status).toBe('loaded');
+    const warned = d!.warnings.filter((w) => w.file === 'a/metadata.json').map((w) => w.message.split(' starts with')[0]);
+    expect(warned).toEqual(['DatasetName', 'Abstract', 'Keywords[1]']);
+    const [row] = await query(duckdbPath, 'SELECT "DatasetName", "Abstract", "Keywords" FROM datasets');
+    expect(row).toEqual({ DatasetName: formulas.DatasetName, Abstract: formulas.Abstract, Keywords: formulas.Keywords });
+  });
+});

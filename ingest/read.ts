@@ -9,6 +9,7 @@ import { contentHash } from './content-hash.js';
 import { readCsvHeader } from './csv-header.js';
 import { sourceFileProblem } from './source-file-problem.js';
 import { datasetIdFromDoi } from './dataset-id.js';
+import { formulaMessage, metadataFormulas } from './metadata-formulas.js';
 import { loadRegionsFile } from './regions.js';
 import { failedReport, type DatasetReport, type Reject, type Warning } from './report.js';
 import type { ReadPart, ReadResult, SourceDataset, SourceFile } from './stage-parts.js';
@@ -84,6 +85,10 @@ async function readDataset(dir: string, folder: string, schema: ReturnType<typeo
     return { error: failedReport(rawDoi, folder, `${folder}/metadata.json is invalid: ${why}`) };
   }
   const metadata = { ...parsed.data, Id: parsed.data.Id ?? datasetIdFromDoi(parsed.data.DOI), ValidationLevel: (parsed.data.ValidationLevel ?? 'upstream') as ValidationLevel };
+  const formulas = metadataFormulas(metadata);
+  if (formulas.length > 0 && metadata.ValidationLevel === 'upstream') {
+    return { error: failedReport(metadata.DOI, folder, `${folder}/metadata.json is invalid: ${formulas.map((f) => formulaMessage(f, 'upstream')).join('; ')}`) };
+  }
   const names = (await readdir(dir)).filter(isDataFile).sort();
   if (names.length === 0) return { error: failedReport(metadata.DOI, folder, `${folder} has no .csv or .csv.gz data file`) };
   for (const name of names) {
@@ -91,7 +96,7 @@ async function readDataset(dir: string, folder: string, schema: ReturnType<typeo
     if (problem) return { error: failedReport(metadata.DOI, folder, problem) };
   }
   const files: SourceFile[] = [];
-  const found = { rejects: [] as Reject[], warnings: [] as Warning[] };
+  const found = { rejects: [] as Reject[], warnings: formulas.map((f): Warning => ({ file: `${folder}/metadata.json`, message: formulaMessage(f, metadata.ValidationLevel) })) };
   for (const name of names) {
     const file = await readFileHeader(join(dir, name), `${folder}/${name}`, found, metadata.ValidationLevel);
     if (file) files.push(file);

@@ -123,4 +123,21 @@ describe('the rejects file', () => {
     expect(clean.datasets[0]?.rejectsFile).toBeUndefined();
     expect(await readdir(join(dir, 't.duckdb.rejects'))).toEqual([]);
   });
+
+  it('writes a formula in a folder or file name as text: a leading quote, as OWASP asks of a CSV cell', async () => {
+    const dir = await tempDir();
+    const src = join(dir, 'src');
+    const folder = '=HYPERLINK("evil.example")';
+    await mkdir(join(src, folder), { recursive: true });
+    await writeFile(join(src, folder, 'metadata.json'), JSON.stringify({ DOI: '10.5066/FORMULA', DatasetName: 'Formula' }));
+    const bad = [...good];
+    bad[at('ResultValue')] = 'abc';
+    await writeFile(join(src, folder, '@data.csv'), `${header.join(',')}\n${good.map(csvCell).join(',')}\n${bad.map(csvCell).join(',')}\n`);
+    const report = await runIngest({ src, duckdbPath: join(dir, 't.duckdb') });
+    expect(report.datasets[0], JSON.stringify(report.datasets[0])).toMatchObject({ rowsRejected: 1 });
+    const lines = await readCsv(report.datasets[0]!.rejectsFile!);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ file: `'${folder}/@data.csv`, line: '3', severity: 'error' });
+    expect(lines[0]!.errors).toContain("ResultValue 'abc' is not a finite number");
+  });
 });

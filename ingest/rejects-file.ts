@@ -1,6 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { neutralisedCellSql } from '../schemas/csv-cell.js';
 import { appendRows, run } from './db.js';
 import type { Reject } from './report.js';
 import { failuresSql, type RowCheck } from './row-checks.js';
@@ -17,6 +18,9 @@ import { newlinesSql, type Staged } from './validate.js';
  *
  * Valid rows get a line too (severity `warning`) when warnings are asked for (REJECTS_WARNINGS=1), or at a
  * validation level that turns upstream's errors into warnings (validation-level.ts).
+ *
+ * People open it in a spreadsheet, and its text is the uploader's (a folder or file name, a value quoted in a
+ * message): a cell a spreadsheet would run as a formula is written with a leading `'` (schemas/csv-cell.ts).
  */
 
 export const REJECTS_HEADER = ['file', 'line', 'severity', 'errors', 'warnings'] as const;
@@ -82,11 +86,12 @@ export async function writeRejectsFile(conn: DuckDBConnection, path: string, inp
     )
     SELECT w.file, w.line, CASE WHEN NOT w.ok THEN 'error' ELSE 'warning' END AS severity, ${errors} AS errors, ${warnings} AS warnings
     FROM written w JOIN ${staged.table} s ON s.rowid = w.r`;
+  const columns = REJECTS_HEADER.map((c) => (c === 'line' ? `r.${ident(c)}` : `${neutralisedCellSql(`r.${ident(c)}`, literal)} AS ${ident(c)}`)).join(', ');
   const temp = `${path}.tmp-${process.pid}`;
   let written: number;
   await mkdir(join(path, '..'), { recursive: true });
   try {
-    written = await run(conn, `COPY (SELECT ${REJECTS_HEADER.map(ident).join(', ')} FROM (${rows} UNION ALL SELECT * FROM rejects_records) ORDER BY file, line) TO ${literal(temp)} (FORMAT csv, HEADER)`);
+    written = await run(conn, `COPY (SELECT ${columns} FROM (${rows} UNION ALL SELECT * FROM rejects_records) r ORDER BY r.file, r.line) TO ${literal(temp)} (FORMAT csv, HEADER)`);
     await rename(temp, path);
   } catch (err) {
     await rm(temp, { force: true });

@@ -3,6 +3,7 @@ import { columnNames, metadataFields, STORAGE_SCHEMA_VERSION, type FieldType } f
 import { newPublicationId } from '../schemas/publication.js';
 import { list } from './build-tables.js';
 import { run, scalarNumber } from './db.js';
+import { writeDatasetSearch } from './dataset-search.js';
 import { writeLocationSummaries } from './location-summaries.js';
 import { writeMeta, type MetaValues } from './meta-rows.js';
 import { writeUnitConversions } from './unit-conversions.js';
@@ -13,8 +14,8 @@ import type { IngestBuild, LoadPart, SourceDataset, StatisticsPart } from './sta
  * Stage 5 (statistics): the ordered writes of the small tables once every observation is in: observation_stats
  * (accumulated per dataset by load), observation_value_stats (the same split by ResultUnit, with the values' count,
  * sum, min and max, read from the build's observations), its rollups, locations with their observation Id ranges, location_regions, datasets
- * with TemporalExtent, unit_conversions (unit-conversions.ts) and location_summaries (location-summaries.ts), and
- * tributary_meta (meta-rows.ts).
+ * with TemporalExtent, dataset_search (dataset-search.ts), unit_conversions (unit-conversions.ts) and location_summaries
+ * (location-summaries.ts), and tributary_meta (meta-rows.ts).
  */
 
 /** The loaded datasets into all_datasets, then every small table in order, under a new publication id. */
@@ -90,6 +91,7 @@ export async function writeStatistics(conn: DuckDBConnection, meta: MetaValues, 
   await run(conn, `INSERT INTO location_regions SELECT "LocationId", "RegionId" FROM all_regions ORDER BY "RegionId", "LocationId"`);
   await run(conn, `INSERT INTO datasets SELECT ${list(columnNames('datasets'))} FROM all_datasets ORDER BY CAST("Id" AS VARCHAR)`);
   await writeUnitConversions(conn);
+  await writeDatasetSearch(conn);
   await writeLocationSummaries(conn);
   await writeMeta(conn, meta, schemaVersion);
 }

@@ -44,7 +44,7 @@ export async function query(path: string, sql: string): Promise<Record<string, u
   return (await readOnly(path, [sql]))[0]!;
 }
 
-const CONTRACT_TABLES = ['datasets', 'locations', 'location_regions', 'observations', 'observation_stats', 'guidelines', 'guideline_comparisons', 'guideline_comparison_stats', 'guideline_comparison_totals', 'water_quality_index', 'trends'] as const;
+const CONTRACT_TABLES = ['datasets', 'locations', 'location_regions', 'observations', 'observation_stats', 'guidelines', 'guideline_comparisons', 'guideline_comparison_stats', 'guideline_comparison_totals', 'water_quality_index', 'trends', 'dataset_search'] as const;
 /** tributary_meta without what differs between two publishes of the same content. */
 const META_SQL = `SELECT * FROM tributary_meta WHERE key NOT IN ('published_at', 'publication_id') ORDER BY key`;
 

@@ -6,6 +6,7 @@
  * Catalogue → SQL text only: no user input ever comes here. Quoting stays in each side's one sql.ts, handed in as
  * `SqlNames`, so this file escapes nothing itself.
  */
+import { neutralisedCellSql } from './csv-cell.js';
 import type { FieldDef } from './field.js';
 
 export interface SqlNames {
@@ -72,18 +73,21 @@ function isoTimestamp(c: string): string {
   return `strftime(${c}, '%Y-%m-%dT%H:%M:%S.%gZ')`;
 }
 
-/** One RFC 4180 line per row (without the line break): text always quoted, nulls empty. */
+/**
+ * One RFC 4180 line per row (without the line break): text always quoted, nulls empty, and a text cell a spreadsheet
+ * would run as a formula written with a leading `'` (csv-cell.ts); numbers, dates and times as they are.
+ */
 export function csvRowSql(fields: readonly FieldDef[], names: SqlNames): string {
   // concat_ws copies each value once; a chain of || re-copies the growing line at every step.
   return `concat_ws(',', ${fields.map((f) => csvValue(f, names)).join(', ')})`;
 }
 
 function csvValue(f: FieldDef, names: SqlNames): string {
-  const text = csvText(names.column(f.column), f.type);
+  const text = csvText(names.column(f.column), f.type, names);
   return f.nullable ? `COALESCE(${text}, '')` : text;
 }
 
-function csvText(c: string, type: FieldDef['type']): string {
+function csvText(c: string, type: FieldDef['type'], names: SqlNames): string {
   switch (type) {
     case 'integer':
     case 'boolean':
@@ -99,9 +103,9 @@ function csvText(c: string, type: FieldDef['type']): string {
     case 'date[]':
       return `'"' || array_to_string(list_transform(${c}, d -> strftime(d, '%Y-%m-%d')), ';') || '"'`;
     case 'string[]':
-      return `'"' || replace(array_to_string(${c}, ';'), '"', '""') || '"'`;
+      return `'"' || replace(${neutralisedCellSql(`array_to_string(${c}, ';')`, names.constant)}, '"', '""') || '"'`;
     case 'string':
-      return `'"' || replace(${c}, '"', '""') || '"'`;
+      return `'"' || replace(${neutralisedCellSql(c, names.constant)}, '"', '""') || '"'`;
     default: {
       const never: never = type;
       throw new Error(`no CSV text for type ${String(never)}`);

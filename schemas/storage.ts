@@ -187,6 +187,22 @@ export const storageTables = {
   // the trends stage for the changed datasets' series, so a merge drops a leaving dataset's rows by DOI and appends the
   // delta's, unless the end year or the periods moved (then the delta holds every series and replaces the table).
   trends: columnsOf(trendFields),
+  // search_datasets' index (issue 56 item 4), one row per dataset in DOI order: its words lower-cased by where they
+  // come from (name, keywords, organisations; SearchText all of them and the abstract, one per line), and its
+  // locations' bounding box. Written by the statistics stage; a merge drops a dataset's row by DOI and appends the
+  // delta's, then rewrites the table in DOI order.
+  dataset_search: [
+    { column: 'DatasetId', sqlType: 'UUID', nullable: false },
+    { column: storageKeys.doi, sqlType: 'VARCHAR', nullable: false },
+    { column: 'NameText', sqlType: 'VARCHAR', nullable: false },
+    { column: 'KeywordText', sqlType: 'VARCHAR', nullable: false },
+    { column: 'OrganisationText', sqlType: 'VARCHAR', nullable: false },
+    { column: 'SearchText', sqlType: 'VARCHAR', nullable: false },
+    { column: 'West', sqlType: 'DOUBLE', nullable: true },
+    { column: 'South', sqlType: 'DOUBLE', nullable: true },
+    { column: 'East', sqlType: 'DOUBLE', nullable: true },
+    { column: 'North', sqlType: 'DOUBLE', nullable: true },
+  ],
   tributary_meta: [
     { column: 'key', sqlType: 'VARCHAR', nullable: false },
     { column: 'value', sqlType: 'VARCHAR', nullable: false },

@@ -23,6 +23,7 @@ import { ROUTE_TABLE, type RouteName } from './http/route-table.js';
 import { citationHandler } from './routes/citation.js';
 import { bodyQuery, collectionHandler } from './routes/collection.js';
 import { countHandler } from './routes/count.js';
+import { searchHandler } from './routes/search.js';
 import { registerDiscovery } from './routes/discovery.js';
 import { registerExplore, type ExploreOptions } from './routes/explore.js';
 import { registerDownloads } from './downloads/downloads.js';
@@ -31,7 +32,7 @@ import { registerFeatures } from './ogc/register-features.js';
 import { registerPages, type PagesDeps } from './pages/register-pages.js';
 import { regionSource } from './ogc/regions-collection.js';
 import { mcpHandler } from './mcp/mcp-handler.js';
-import { llmsFullTxt, llmsTxt, type LlmsFacts } from './mcp/llms-txt.js';
+import { llmsBody, llmsTemplates, type LlmsFacts } from './mcp/llms-txt.js';
 import { baseUrl } from './http/links.js';
 
 export interface AppDeps extends HandlerDeps {
@@ -127,6 +128,7 @@ export function createApp(deps: AppDeps): Hono {
   readOnly(app, mount, 'collection', collectionHandler(deps), 'this API is read-only. Use GET.');
   readOnly(app, mount, 'export', exportHandler(deps), 'exports are read-only. Use GET (or HEAD for the row count alone).');
   readOnly(app, mount, 'citation', citationHandler(deps), 'citations are read-only. Use GET.');
+  readOnly(app, mount, 'datasetSearch', searchHandler(), 'a search is read-only. Use GET.');
   registerDownloads(app, mount, { links: deps.links, filesDir: deps.filesDir });
   registerFeatures(app, mount, deps, regionSource(deps.regionsFile));
   registerPages(mount, { links: deps.links, ...deps.pages });
@@ -136,9 +138,10 @@ export function createApp(deps: AppDeps): Hono {
   app.all(PATHS.mcp, (c) => {
     throw new ApiError('method_not_allowed', `${c.req.method} is not allowed: this MCP server is stateless (no SSE stream to GET, no session to DELETE). POST JSON-RPC messages to ${PATHS.mcp}.`, {}, { Allow: 'POST, OPTIONS' });
   });
-  const facts = (): LlmsFacts => ({ keysRequired: deps.access?.keys?.required === true, rateLimit: deps.access?.rateLimit, retentionMs: deps.retentionMs, maxPageBytes: deps.limits?.maxPageBytes, queryTimeoutMs: deps.limits?.queryTimeoutMs });
-  for (const [route, page] of [['llmsTxt', llmsTxt], ['llmsFullTxt', llmsFullTxt]] as const) {
-    mount(route, (c) => c.body(page(baseUrl(c.req.url, c.req.raw.headers, deps.links), facts()), 200, { 'Content-Type': 'text/plain; charset=utf-8' }));
+  const facts: LlmsFacts = { keysRequired: deps.access?.keys?.required === true, rateLimit: deps.access?.rateLimit, discoveryRateLimit: deps.access?.discoveryRateLimit, fileBytes: deps.access?.fileBytes, retentionMs: deps.retentionMs, maxPageBytes: deps.limits?.maxPageBytes, queryTimeoutMs: deps.limits?.queryTimeoutMs };
+  const llms = llmsTemplates(facts);
+  for (const route of ['llmsTxt', 'llmsFullTxt'] as const) {
+    mount(route, (c) => c.body(llmsBody(llms[route](), baseUrl(c.req.url, c.req.raw.headers, deps.links)), 200, { 'Content-Type': 'text/plain; charset=utf-8' }));
   }
 
   // Under /v1/features errors carry OGC's exception members (code, description) besides the API's own.

@@ -29,6 +29,8 @@ export const API_ERROR_CODES = {
   unknown_publication: 400,
   missing_api_key: 401,
   invalid_api_key: 403,
+  // A browser's request to /mcp from an origin neither on CORS_ORIGINS nor the instance's own (mcp/mcp-handler.ts).
+  origin_not_allowed: 403,
   // A publication (a next link's, or one a URL pins) past its retention: start again on the current one.
   publication_gone: 410,
   // A POSTed query body that did not arrive in time or fast enough (middleware/body-first.ts).

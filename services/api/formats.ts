@@ -42,7 +42,7 @@ export const FORMATS = {
     byAccept: true,
     rows: 'text',
     rowEnd: '\r\n',
-    description: '$format=csv or Accept: text/csv: RFC 4180, a header row, then one row per record; the next page in the Link header.',
+    description: "$format=csv or Accept: text/csv: RFC 4180, a header row, then one row per record; the next page in the Link header. Text a spreadsheet would run as a formula (first character = + - @, tab or CR, unless it is a number or a UTC offset) is written with a leading '.",
     api: 'odata',
   },
   arrow: {

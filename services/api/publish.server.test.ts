@@ -44,7 +44,8 @@ afterAll(async () => {
 
 function get(path: string): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path }, (res) => {
+    // A connection of its own: on Node's keep-alive global agent a request may go out on a socket the server is closing.
+    const req = request({ host: '127.0.0.1', port, path, agent: false }, (res) => {
       const parts: Buffer[] = [];
       res.on('data', (d: Buffer) => parts.push(d));
       res.on('end', () => resolve({ status: res.statusCode!, text: Buffer.concat(parts).toString('utf8') }));

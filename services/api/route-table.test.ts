@@ -29,6 +29,7 @@ const SAMPLES: Record<RouteName, { readonly path: string; readonly init?: Reques
   collection: { path: '/v1/odata/v4/Records?$top=1' },
   export: { path: '/v1/export/Records?$format=csv&$top=1' },
   citation: { path: '/v1/citation/Records' },
+  datasetSearch: { path: '/v1/search/datasets?text=river' },
   downloads: { path: '/v1/downloads' },
   manifest: { path: '/v1/downloads/manifest.json' },
   publications: { path: '/v1/publications' },
@@ -110,12 +111,14 @@ describe('the route table', () => {
     expect(missing).toEqual([]);
   });
 
-  it('holds every row\'s key rule to its path: keys and budgets cover /v1 and the MCP door, and only there', () => {
+  it('holds every row\'s key rule to its path: keys and budgets cover /v1 and the MCP door, and only there (and llms.txt\'s discovery budget)', () => {
     for (const name of ROUTE_NAMES) {
       const row = ROUTE_TABLE[name];
       // The MCP door is keyed as /v1 is (app.ts): its tool calls are /v1 requests of the same key.
       const v1 = row.path.startsWith('/v1/') || row.path === PATHS.mcp;
-      expect([name, row.key === 'open', row.cost === 'none']).toEqual([name, !v1, !v1]);
+      // llms.txt is open to anyone and costs a discovery request of the address that asks (issue 56 item 5).
+      const budgeted = v1 || row.path === PATHS.llmsTxt || row.path === PATHS.llmsFullTxt;
+      expect([name, row.key === 'open', row.cost === 'none']).toEqual([name, !v1, !budgeted]);
     }
   });
 

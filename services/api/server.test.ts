@@ -68,7 +68,8 @@ interface Raw {
 
 function fetchRaw(path: string, headers: Record<string, string> = {}): Promise<Raw> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, headers }, (res) => {
+    // A connection of its own: on Node's keep-alive global agent a request may go out on a socket the server is closing.
+    const req = request({ host: '127.0.0.1', port, path, headers, agent: false }, (res) => {
       const parts: Buffer[] = [];
       let aborted = false;
       res.on('data', (d: Buffer) => parts.push(d));

@@ -27,7 +27,8 @@ export function wholeGet(url: string, opts: WholeGetOptions = {}): Promise<Whole
     const done = (r: WholeGet) => {
       if (!settled) (settled = true), resolve(r);
     };
-    const req = request(url, { headers: { 'accept-encoding': 'gzip', ...opts.headers } }, (res) => {
+    // A connection of its own: on Node's keep-alive global agent a request may go out on a socket the proxy is closing.
+    const req = request(url, { headers: { 'accept-encoding': 'gzip', ...opts.headers }, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       const servedBy = typeof res.headers['x-served-by'] === 'string' ? res.headers['x-served-by'] : undefined;
       const base = { status: res.statusCode ?? 0, headers: res.headers, servedBy };

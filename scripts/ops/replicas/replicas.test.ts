@@ -99,7 +99,8 @@ describe('replicas behind HAProxy', () => {
     const open: { destroy: () => void }[] = [];
     const startPage = (base: string) =>
       new Promise<void>((resolve, reject) => {
-        const req = request(`${base}${RECORDS}?$top=10000`, { headers: { 'x-api-key': key } }, (res) => {
+        // A connection of its own per page in flight: the keep-alive global agent would share or reuse sockets.
+        const req = request(`${base}${RECORDS}?$top=10000`, { headers: { 'x-api-key': key }, agent: false }, (res) => {
           expect(res.statusCode).toBe(200);
           res.pause(); // a slow client: the response stays in flight
           open.push({ destroy: () => res.destroy() });

@@ -2,6 +2,7 @@
  * A citation as BibTeX: one `@misc` entry per dataset (BibTeX's standard styles know no `@dataset`; DOI resolvers
  * answer `@misc` for data too), the cited query in comments before them (BibTeX skips text outside entries).
  */
+import { neutraliseCell } from '../../../schemas/csv-cell.js';
 import type { CitationDocument, CitationEntry } from './citation-document.js';
 
 /**
@@ -44,9 +45,10 @@ export function toBibtex(doc: CitationDocument): string {
 }
 
 function entry(d: CitationEntry, key: string): string {
-  const text = (v: string | null | undefined) => (v ? bibtexText(v) : undefined);
+  // A value a spreadsheet would run as a formula (reference managers export fields as CSV) gets a leading `'`.
+  const text = (v: string | null | undefined) => (v ? bibtexText(neutraliseCell(v)) : undefined);
   // Double braces keep a title's capitals and an organisation's name whole (never split into first and last name).
-  const whole = (v: string | null | undefined) => (v ? `{${bibtexText(v)}}` : undefined);
+  const whole = (v: string | null | undefined) => (v ? `{${text(v)}}` : undefined);
   const fields: [string, string | undefined][] = [
     ['title', whole(d.DatasetName ?? d.DOI)],
     ['author', whole(d.DataCollectionOrganization)],

@@ -102,6 +102,32 @@ describe('CSL-JSON and text', () => {
   });
 });
 
+describe('formula text (issue 56 item 2)', () => {
+  const TITLE = '=HYPERLINK("http://evil.example","Data")';
+  const FORMULA: CitationDocument = {
+    ...DOC,
+    datasets: [{ ...DOC.datasets[1]!, DatasetName: TITLE, Citation: '@SUM(1+1)*cmd', Licence: '+CC', DataCollectionOrganization: '-Org(2)', Version: '-1' }],
+  };
+  /** Values as a reader takes them: after a RIS tag, between a BibTeX field's braces, after a text line's dash. */
+  const starts = (values: readonly string[]) => values.map((v) => v.trimStart()[0]);
+
+  it('RIS, BibTeX and text give each value a spreadsheet would run a leading quote; a number stays a number', () => {
+    const ris = toRis(FORMULA).split('\r\n').filter(Boolean).map((l) => l.slice(6));
+    expect(ris).toContain(`'${TITLE}`);
+    expect(ris).toContain("'@SUM(1+1)*cmd");
+    expect(ris).toContain("'-Org(2)");
+    expect(ris).toContain('-1');
+    const bib = toBibtex(FORMULA);
+    const fields = [...bib.matchAll(/^ {2}\w+ = \{+([^\n]*?)\}+,?$/gm)].map((m) => unTex(m[1]!));
+    expect(fields).toContain(`'${TITLE}`);
+    expect(fields).toContain("'-Org(2)");
+    expect(fields.find((f) => f.includes('SUM'))).toMatch(/^'@SUM/);
+    const text = CITATION_FORMATS.text.render(FORMULA).split('\n')[1]!;
+    expect(text).toMatch(/^- '@SUM\(1\+1\)\*cmd .* Licence: '\+CC\. 2 rows\.$/);
+    expect(starts([...ris, ...fields, text.slice(2)]).filter((c) => c === '=' || c === '@' || c === '+')).toEqual([]);
+  });
+});
+
 describe('negotiation', () => {
   it.each([
     [undefined, 'json'],

@@ -2,6 +2,7 @@
  * The formats a citation is written in, declared once: the route negotiates them as doi.org does (Accept, or
  * `format=`/`$format=` for a browser's link), OpenAPI and the docs list them.
  */
+import { neutraliseCell } from '../../../schemas/csv-cell.js';
 import { JSON_TYPE } from '../formats.js';
 import { CSL_JSON } from '../http/links.js';
 import { toBibtex } from './bibtex.js';
@@ -101,14 +102,15 @@ function toCslJson(doc: CitationDocument): object[] {
   }));
 }
 
+/** The text list; a dataset's own text that a spreadsheet would run as a formula gets a leading `'` (csv-cell.ts). */
 function toText(doc: CitationDocument): string {
   const head = `Cite these ${doc.datasets.length} dataset(s) for the ${doc.rows} ${doc.resource} rows of ${doc.url}${doc.publication ? ` (publication ${doc.publication})` : ''}:`;
   const lines = doc.datasets.map((d) => {
     const link = d.Citation.includes(d.url) ? '' : ` ${d.url}`;
-    return `- ${d.Citation.replace(/\s+/g, ' ').trim()}${link} Licence: ${d.Licence ?? 'not stated'}. ${d.Rows} rows.`;
+    return `- ${neutraliseCell(d.Citation.replace(/\s+/g, ' ').trim())}${link} Licence: ${neutraliseCell(d.Licence ?? 'not stated')}. ${d.Rows} rows.`;
   });
   const guidelines = doc.guidelines?.length
-    ? ['And the guidelines the rows are compared with:', ...doc.guidelines.map((g) => `- ${g.Publisher}${g.Source ? ` ${g.Source}` : ''}. ${g.Rows} rows.`)]
+    ? ['And the guidelines the rows are compared with:', ...doc.guidelines.map((g) => `- ${neutraliseCell(g.Publisher)}${g.Source ? ` ${g.Source}` : ''}. ${g.Rows} rows.`)]
     : [];
   return `${[head, ...lines, ...guidelines].join('\n')}\n`;
 }

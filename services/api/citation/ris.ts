@@ -1,7 +1,9 @@
 /**
  * A citation as RIS: one `TY  - DATA` record per dataset. A RIS line is `TG  - value`, so a value keeps to one
- * line: its line breaks become spaces (a newline followed by `XX  - ` would start a field of its own).
+ * line: its line breaks become spaces (a newline followed by `XX  - ` would start a field of its own). Reference
+ * managers export fields as CSV cells, so a value a spreadsheet would run as a formula gets a leading `'`.
  */
+import { neutraliseCell } from '../../../schemas/csv-cell.js';
 import type { CitationDocument, CitationEntry } from './citation-document.js';
 
 /** One line of text: every line break and tab one space, trimmed. */
@@ -28,7 +30,7 @@ function record(d: CitationEntry, doc: CitationDocument): string {
     ['N1', `Licence: ${d.Licence ?? 'not stated'}${d.LicenceUrl ? ` (${d.LicenceUrl})` : ''}`],
     ['N1', `${d.Rows} of the ${doc.rows} ${doc.resource} rows of ${doc.url}`],
   ];
-  const lines = tags.filter((t): t is [string, string] => typeof t[1] === 'string' && t[1] !== '').map(([tag, value]) => `${tag}  - ${risText(value)}`);
+  const lines = tags.filter((t): t is [string, string] => typeof t[1] === 'string' && t[1] !== '').map(([tag, value]) => `${tag}  - ${neutraliseCell(risText(value))}`);
   // `ER  - ` ends a record; its trailing space is part of the tag line.
   return `${[...lines, 'ER  - '].join('\r\n')}\r\n\r\n`;
 }

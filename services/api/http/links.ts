@@ -49,6 +49,7 @@ export function nextApplyLink(base: string, plan: ApplyPlan, query: Query, publi
   const params: [string, string][] = [['$apply', formatApply(query.apply!)]];
   if (query.filter) params.push(['$filter', formatFilter(query.filter)]);
   params.push(['$top', String(plan.top)]);
+  if (query.format) params.push(['$format', query.format]);
   if (publication) params.push([PIN_PARAM, publication]);
   params.push([NEXT_LINK_PARAM.odata, `Id:${(plan.after ?? 0n) + BigInt(plan.top)}`]);
   return collectionUrl(base, plan.resource.name, params);

@@ -18,6 +18,8 @@ export const PATHS = {
   publications: '/v1/publications',
   features: '/v1/features',
   citation: '/v1/citation',
+  // The datasets whose words match (issue 56 item 4): what MCP's search_datasets asks, read from an index built at publish.
+  datasetSearch: '/v1/search/datasets',
   // Landing pages and catalogues for search engines and harvesters (pages/register-pages.ts): outside /v1, so
   // crawlers that send no key read them, as they read the docs page.
   datasetPages: '/datasets',

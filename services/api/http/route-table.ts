@@ -102,6 +102,9 @@ export const ROUTE_TABLE = {
   // What to credit for a query's rows: a function of the publication, as the rows are (routes/citation.ts); it
   // counts its rows per dataset as $apply does.
   citation: { path: `${PATHS.citation}/:resource`, aliases: [], methods: GET, family: 'citation', cost: 'rows', querySlot: true, key: 'key', lease: firstRow, openapi: api('cite{resource}') },
+  // The datasets whose words match, ranked, from the index ingest builds at publish (routes/search.ts): a query,
+  // metered by the datasets it returns as a page is by its rows.
+  datasetSearch: { path: PATHS.datasetSearch, aliases: [], methods: GET, family: 'search', cost: 'rows', querySlot: true, key: 'key', lease: firstRow, openapi: api('searchDatasets') },
 
   downloads: discovery(PATHS.downloads, 'downloads', downloadDocument, api('getDownloads')),
   manifest: discovery(PATHS.manifest, 'downloads', downloadDocument, api('getParquetManifest')),
@@ -143,10 +146,11 @@ export const ROUTE_TABLE = {
 
   // The assistants' doors (mcp/): the MCP server is keyed as /v1 is (app.ts gives it the API's door) and costs a
   // discovery request; each tool call's reads are the caller's own /v1 requests, metered and gated as such, so the
-  // door itself takes no query slot. llms.txt is a document for anyone, as the docs page is.
+  // door itself takes no query slot. llms.txt is a document for anyone, as the docs page is, and costs a discovery
+  // request of the address that asks, as an assistant's other first reads do.
   mcp: { path: PATHS.mcp, aliases: [], methods: ['POST'], family: 'mcp', cost: 'discovery', querySlot: false, key: 'key', lease: 'none', openapi: api('postMcp') },
-  llmsTxt: open(PATHS.llmsTxt, 'docs', false, 'none', api('getLlmsTxt')),
-  llmsFullTxt: open(PATHS.llmsFullTxt, 'docs', false, 'none', api('getLlmsFullTxt')),
+  llmsTxt: { ...open(PATHS.llmsTxt, 'docs', false, 'none', api('getLlmsTxt')), cost: 'discovery' },
+  llmsFullTxt: { ...open(PATHS.llmsFullTxt, 'docs', false, 'none', api('getLlmsFullTxt')), cost: 'discovery' },
 } as const satisfies Readonly<Record<string, RouteRow>>;
 
 export type RouteName = keyof typeof ROUTE_TABLE;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createQueryGate, parkingPlaces, perClientShare, type QuerySlot } from './query-gate.js';
+import { createQueryGate, keylessQueue, parkingPlaces, perClientShare, type QuerySlot } from './query-gate.js';
 
 const slot = async (p: Promise<QuerySlot | string>): Promise<QuerySlot> => {
   const s = await p;
@@ -80,5 +80,31 @@ describe('createQueryGate', () => {
     working.release();
     (await slot(next)).release();
     expect([gate.running, gate.parked, gate.waiting]).toEqual([0, 0, 0]);
+  });
+
+  it('keyless calls hold at most their share of the queue, and a keyed request waiting goes before them (issue 56 item 5)', async () => {
+    expect([keylessQueue(64), keylessQueue(1), keylessQueue(0)]).toEqual([32, 1, 0]);
+    const gate = createQueryGate({ maxConcurrent: 1, maxQueue: 4, maxWaitMs: 60_000 });
+    const first = await slot(gate.acquire(undefined, 'browser:a', true));
+    const keyless = [gate.acquire(undefined, 'browser:b', true), gate.acquire(undefined, 'browser:c', true)];
+    expect(await gate.acquire(undefined, 'browser:d', true)).toBe('keyless_share');
+    const keyed = gate.acquire(undefined, 'key:k');
+    expect(gate.waiting).toBe(3);
+    const order: string[] = [];
+    for (const [name, p] of [['keyed', keyed], ['b', keyless[0]!], ['c', keyless[1]!]] as const) void p.then(() => order.push(name));
+    first.release();
+    (await slot(keyed)).release();
+    (await slot(keyless[0]!)).release();
+    (await slot(keyless[1]!)).release();
+    expect(order).toEqual(['keyed', 'b', 'c']);
+    expect([gate.running, gate.waiting]).toEqual([0, 0]);
+  });
+
+  it('a full queue still refuses a keyed request: the share bounds keyless calls, it adds no places', async () => {
+    const gate = createQueryGate({ maxConcurrent: 1, maxQueue: 2, maxWaitMs: 60_000 });
+    await slot(gate.acquire(undefined, 'key:a'));
+    void gate.acquire(undefined, 'key:b');
+    void gate.acquire(undefined, 'browser:c', true);
+    expect(await gate.acquire(undefined, 'key:d')).toBe('queue_full');
   });
 });

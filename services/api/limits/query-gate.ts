@@ -10,9 +10,14 @@
  * responses are bounded per client, and parking places are four times the slots by default: with as many places
  * as slots, eight clients with two stalled pages each parked eight and kept the eight slots (issue 47 item 4), while
  * now it takes twenty clients to pin a slot at all.
+ *
+ * Keyless calls (a browser's, let in without a key while keys are required: middleware/api-key.ts) may take at most
+ * `maxKeylessQueue` of the queue's places, and a keyed request waiting is granted a slot before them: 200 keyless MCP
+ * calls from 200 addresses filled the queue and a keyed client was answered 503 (issue 56 item 5). A key is issued to
+ * someone and revocable; an address is anyone's.
  */
 
-export type GateRefusal = 'queue_full' | 'wait_timeout' | 'aborted' | 'client_share';
+export type GateRefusal = 'queue_full' | 'wait_timeout' | 'aborted' | 'client_share' | 'keyless_share';
 
 /** A query's place in the gate. */
 export interface QuerySlot {
@@ -24,8 +29,11 @@ export interface QuerySlot {
 }
 
 export interface QueryGate {
-  /** Resolves with the slot, or with why none was given. `client` names who asks (middleware/api-key.ts apiClient). */
-  acquire(signal?: AbortSignal, client?: string): Promise<QuerySlot | GateRefusal>;
+  /**
+   * Resolves with the slot, or with why none was given. `client` names who asks (middleware/api-key.ts apiClient);
+   * `keyless` when it is a call let in without a key while keys are required.
+   */
+  acquire(signal?: AbortSignal, client?: string, keyless?: boolean): Promise<QuerySlot | GateRefusal>;
   /** Slots held by working queries. */
   readonly running: number;
   readonly waiting: number;
@@ -42,6 +50,17 @@ export interface QueryGateOptions {
   readonly maxPerClient?: number;
   /** Responses that may wait on their clients without a slot; default `parkingPlaces(maxConcurrent)`. */
   readonly maxParked?: number;
+  /** Places of the queue keyless calls may hold; default `keylessQueue(maxQueue)`. */
+  readonly maxKeylessQueue?: number;
+}
+
+/**
+ * Half the queue (at least one place when there is a queue) for keyless calls: the other half is always there for
+ * keyed requests, however many addresses call without a key.
+ * @example keylessQueue(64) // → 32
+ */
+export function keylessQueue(maxQueue: number): number {
+  return maxQueue === 0 ? 0 : Math.max(1, Math.floor(maxQueue / 2));
 }
 
 /**
@@ -71,11 +90,13 @@ export function createQueryGate(opts: QueryGateOptions): QueryGate {
   if (!Number.isInteger(opts.maxQueue) || opts.maxQueue < 0) throw new Error(`maxQueue must be ≥ 0, got ${opts.maxQueue}`);
   const maxPerClient = opts.maxPerClient ?? perClientShare(opts.maxConcurrent);
   const maxParked = opts.maxParked ?? parkingPlaces(opts.maxConcurrent);
+  const maxKeyless = opts.maxKeylessQueue ?? keylessQueue(opts.maxQueue);
   let running = 0;
   let parked = 0;
-  /** Parked responses taking their slot back go first; new requests after them. */
+  /** Parked responses taking their slot back go first; then keyed requests; keyless calls last. */
   const resuming: Waiter[] = [];
   const queue: Waiter[] = [];
+  const keylessWaiting: Waiter[] = [];
   const held = new Map<string, number>();
   const count = (client: string | undefined, delta: 1 | -1) => {
     if (client === undefined) return;
@@ -86,7 +107,7 @@ export function createQueryGate(opts: QueryGateOptions): QueryGate {
 
   /** A slot was freed: it passes straight to the next waiter, or is counted free. */
   function free(): void {
-    const next = resuming.shift() ?? queue.shift();
+    const next = resuming.shift() ?? queue.shift() ?? keylessWaiting.shift();
     if (next) next.grant();
     else running--;
   }
@@ -156,22 +177,24 @@ export function createQueryGate(opts: QueryGateOptions): QueryGate {
       return running;
     },
     get waiting() {
-      return queue.length;
+      return queue.length + keylessWaiting.length;
     },
     get parked() {
       return parked;
     },
-    async acquire(signal, client) {
+    async acquire(signal, client, keyless = false) {
       if (signal?.aborted) return 'aborted';
       if (client !== undefined && (held.get(client) ?? 0) >= maxPerClient) return 'client_share';
       count(client, 1);
       const refuse = (why: GateRefusal): GateRefusal => (count(client, -1), why);
-      if (running < opts.maxConcurrent && resuming.length === 0 && queue.length === 0) {
+      const waiting = queue.length + keylessWaiting.length;
+      if (running < opts.maxConcurrent && resuming.length === 0 && waiting === 0) {
         running++;
         return slotFor(client);
       }
-      if (queue.length >= opts.maxQueue) return refuse('queue_full');
-      if (await wait(queue, signal, opts.maxWaitMs)) return slotFor(client);
+      if (waiting >= opts.maxQueue) return refuse('queue_full');
+      if (keyless && keylessWaiting.length >= maxKeyless) return refuse('keyless_share');
+      if (await wait(keyless ? keylessWaiting : queue, signal, opts.maxWaitMs)) return slotFor(client);
       return refuse(signal?.aborted ? 'aborted' : 'wait_timeout');
     },
   };

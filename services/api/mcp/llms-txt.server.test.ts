@@ -20,7 +20,7 @@ beforeAll(async () => {
     links: { trustProxy: false },
     retentionMs: 3_600_000,
     limits: { maxPageBytes: 64 * 1024 * 1024, queryTimeoutMs: 30_000 },
-    access: { rateLimit: { rps: 1e9, burst: 1e9 } },
+    access: { rateLimit: { rps: 1e9, burst: 2e9, minRows: 500 }, discoveryRateLimit: { rps: 1e9, burst: 3e9 }, fileBytes: { bytesPerSecond: 64 * 1024 * 1024, burst: 512 * 1024 * 1024 } },
   });
   server = await listen(app);
 });
@@ -89,4 +89,39 @@ it('llms-full.txt adds every field of every resource and every operation of the 
   }
   expect(full).toContain('### GET `/v1/odata/v4/Records`');
   expect(full).toContain('### GET `/v1/citation/Records`');
+});
+
+describe('each budget in its unit (issue 53 item 6)', () => {
+  it('the pages\' budget in rows, the discovery documents\' in requests, the files\' in bytes', async () => {
+    const text = await (await fetch(`${server.origin}/llms.txt`)).text();
+    const rate = text.split('\n').filter((l) => l.startsWith('- Rate:') || l.startsWith('- Discovery') || l.startsWith('- Dataset files'));
+    expect(rate).toHaveLength(3);
+    expect(rate[0]).toContain('counted in rows: 1000000000 rows per second, bursts of 2000000000 rows; a request costs the rows it returns, at least 500 rows.');
+    expect(rate[1]).toContain('counted in requests: 1000000000 requests per second, bursts of 3000000000 requests.');
+    expect(rate[2]).toContain('counted in bytes: 64 MiB per second, bursts of 512 MiB.');
+    expect(text).not.toMatch(/1000000000 requests per second, bursts of 2000000000/);
+  });
+});
+
+describe('written once, budgeted as a discovery document (issue 56 item 5)', () => {
+  it('each Host gets its own links from the one text', async () => {
+    const read = (host: string) => fetch(`${server.origin}/llms-full.txt`, { headers: { 'x-forwarded-host': host } }).then((r) => r.text());
+    const app = createApp({ acquire: acquirer(db), links: { trustProxy: true } });
+    const [a, b] = await Promise.all(['a.example', 'b.example:8080'].map(async (host) => (await app.request('/llms-full.txt', { headers: { 'x-forwarded-host': host } })).text()));
+    expect(a).toContain('http://a.example/v1/odata/v4/Records');
+    expect(a!.replaceAll('http://a.example', 'BASE')).toBe(b!.replaceAll('http://b.example:8080', 'BASE'));
+    expect(await read('ignored.example')).toContain(server.origin);
+  });
+
+  it('spends the discovery budget of the address that asks: over it, 429 with Retry-After', async () => {
+    const app = createApp({ acquire: acquirer(db), links: { trustProxy: false }, access: { discoveryRateLimit: { rps: 0.001, burst: 2 } } });
+    const statuses: number[] = [];
+    for (const path of ['/llms.txt', '/llms-full.txt', '/llms.txt']) {
+      const res = await app.request(path);
+      statuses.push(res.status);
+      if (res.status === 429) expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
+      await res.arrayBuffer();
+    }
+    expect(statuses).toEqual([200, 200, 429]);
+  });
 });

@@ -7,6 +7,8 @@
  */
 import { resources } from '../../../schemas/index.js';
 import { EXPORT_RESOURCES } from '../export-formats.js';
+import { amount, BUDGET_UNITS, budgetRate } from '../limits/budgets.js';
+import { baseTemplate, PLACEHOLDER_BASE, templateStream, type BaseTemplate } from '../pages/base-template.js';
 import { encodeValue } from '../http/links.js';
 import { PATHS, PIN_PARAM, PUBLICATION_HEADER } from '../http/paths.js';
 import { buildOpenApi } from '../metadata/openapi.js';
@@ -18,7 +20,12 @@ import { MAX_QUERY_ROWS, TOOLS } from './tool-descriptions.js';
 /** The limits this process applies, as main.ts configured them; left out, that limit is off (tests). */
 export interface LlmsFacts {
   readonly keysRequired: boolean;
-  readonly rateLimit?: { readonly rps: number; readonly burst: number } | undefined;
+  /** The pages' budget (rows), and what a request costs at least. */
+  readonly rateLimit?: { readonly rps: number; readonly burst: number; readonly minRows?: number | undefined } | undefined;
+  /** The discovery documents' budget (requests): llms.txt itself, OpenAPI, $metadata, OGC's documents, /mcp. */
+  readonly discoveryRateLimit?: { readonly rps: number; readonly burst: number } | undefined;
+  /** The dataset files' budget (bytes). */
+  readonly fileBytes?: { readonly bytesPerSecond: number; readonly burst: number } | undefined;
   readonly retentionMs?: number | undefined;
   readonly maxPageBytes?: number | undefined;
   readonly queryTimeoutMs?: number | undefined;
@@ -33,6 +40,23 @@ const QUESTION = 'pH results above 9 in the Pacific hub since 2020';
 const link = (title: string, url: string, note: string) => `- [${title}](${url}): ${note}`;
 const hours = (ms: number) => (ms % 3_600_000 === 0 ? `${ms / 3_600_000} h` : `${Math.round(ms / 60_000)} min`);
 const mib = (bytes: number) => `${Math.round(bytes / (1024 * 1024))} MiB`;
+
+/**
+ * The two documents as a route serves them: written once per process with a placeholder origin (they depend on the
+ * settings, never on a request or a publication), each answer the pieces with its own base URL between them. Rebuilt
+ * per request, each cost the OpenAPI document's construction on the event loop, keyless and unbudgeted.
+ */
+export function llmsTemplates(facts: LlmsFacts): { readonly llmsTxt: () => BaseTemplate; readonly llmsFullTxt: () => BaseTemplate } {
+  let short: BaseTemplate | undefined;
+  let full: BaseTemplate | undefined;
+  return {
+    llmsTxt: () => (short ??= baseTemplate(llmsTxt(PLACEHOLDER_BASE, facts))),
+    llmsFullTxt: () => (full ??= baseTemplate(llmsFullTxt(PLACEHOLDER_BASE, facts))),
+  };
+}
+
+/** A template's text with `base` in every place, streamed. */
+export const llmsBody = templateStream;
 
 export function llmsTxt(base: string, facts: LlmsFacts): string {
   return [...head(base, facts), ...doors(base), ...examples(base, facts), ...limits(facts), ...citing(), '## Optional', '', link('llms-full.txt', `${base}${PATHS.llmsFullTxt}`, 'this page, then every operation of the OpenAPI document and every field of every resource.'), ''].join('\n');
@@ -71,6 +95,7 @@ function doors(base: string): string[] {
     link('MCP server', `${base}${PATHS.mcp}`, 'the Model Context Protocol over Streamable HTTP (POST only, stateless, JSON answers), read-only, behind the same keys and limits. Tools:'),
     ...tools,
     link('OData v4', `${base}${PATHS.odata}/`, `the service document; \`${PATHS.odata}/$metadata\` is the CSDL. Compatible with the DataStream API and its clients.`),
+    link('Dataset search', `${base}${PATHS.datasetSearch}?text=river`, 'the datasets whose name, abstract, keywords or organisations hold every word of `text`, ranked, with their extent and licence; `$filter` narrows by region or characteristic. MCP: `search_datasets`.'),
     link('OpenAPI 3.1', `${base}${PATHS.openapi}`, 'every operation with its parameters and errors.'),
     link('OGC API – Features', `${base}${PATHS.features}`, 'GeoJSON for GIS clients (QGIS, GDAL, R sf, geopandas), with CQL2 filters.'),
     link('Bulk downloads', `${base}${PATHS.downloads}`, 'every dataset as Parquet and CSV files, a manifest to read them as one table, and a change feed.'),
@@ -105,10 +130,14 @@ function examples(base: string, facts: LlmsFacts): string[] {
 }
 
 function limits(facts: LlmsFacts): string[] {
+  const { rateLimit, discoveryRateLimit, fileBytes } = facts;
+  const floor = rateLimit?.minRows && rateLimit.minRows > 1 ? `; a request costs the rows it returns, at least ${amount(rateLimit.minRows, BUDGET_UNITS.rows)}` : '';
   return [
     '## Limits',
     '',
-    `- Rate: everything that runs a query (pages, counts, \`$apply\`, exports, citations, OGC items, each read an MCP tool makes) draws from one budget per key (per address without keys): ${facts.rateLimit ? `${facts.rateLimit.rps} requests per second, bursts of ${facts.rateLimit.burst}` : 'not limited on this instance'}; discovery documents have a larger budget of their own. Over it: 429 with \`Retry-After\`.`,
+    `- Rate: everything that runs a query (pages, counts, \`$apply\`, exports, citations, OGC items, each read an MCP tool makes) draws from one budget per key (per address without keys), counted in ${BUDGET_UNITS.rows}: ${rateLimit ? `${budgetRate('rows', rateLimit)}${floor}` : 'not limited on this instance'}. Over it: 429 with \`Retry-After\`.`,
+    `- Discovery documents (this page, OpenAPI, \`$metadata\`, OGC API – Features' documents, an MCP message) have a budget of their own, counted in ${BUDGET_UNITS.discovery}: ${discoveryRateLimit ? budgetRate('discovery', discoveryRateLimit) : 'not limited on this instance'}.`,
+    `- Dataset files draw from a budget counted in ${BUDGET_UNITS['file-bytes']}: ${fileBytes ? budgetRate('file-bytes', { rps: fileBytes.bytesPerSecond, burst: fileBytes.burst }) : 'not limited on this instance'}.`,
     `- Page size: \`$top\` ${TOP_RANGE.min}–${TOP_RANGE.max} (default ${DEFAULT_TOP})${facts.maxPageBytes ? `; a page estimated over ${mib(facts.maxPageBytes)} is 413: lower \`$top\` or \`$select\` fewer fields` : ''}. For more rows, follow next links or export.`,
     `- Time: ${facts.queryTimeoutMs ? `a query with no first row after ${Math.round(facts.queryTimeoutMs / 1000)} s is 504` : 'no query deadline on this instance'}.`,
     `- Retention: a pinned URL (\`${PIN_PARAM}=<id>\`, next links) answers from its publication ${facts.retentionMs !== undefined ? `for ${hours(facts.retentionMs)} after a newer one replaces it` : 'while this server keeps it'} (the three newest always); after that, 410 \`publication_gone\` names the current one: start again from the first page.`,

@@ -5,14 +5,21 @@
  * anywhere) and nothing is held between requests. With no session there is no stream to GET and nothing to DELETE:
  * both are 405, which the specification allows.
  *
- * Read-only: the tools (tools.ts) only read, and each read is the API's own request (api-caller.ts).
+ * Read-only: the tools (tools.ts) only read, and each read is the API's own request (api-caller.ts). The body is
+ * one JSON-RPC message, never a batch (jsonrpc-message.ts), and `tools/list` is answered from a list built once
+ * (tool-list.ts).
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import type { Handler } from 'hono';
+import type { Context, Handler } from 'hono';
+import { ApiError } from '../errors.js';
 import { baseUrl, type BaseUrlOptions } from '../http/links.js';
 import { PATHS, PIN_PARAM } from '../http/paths.js';
+import { DEFAULT_MAX_BODY_BYTES, readQueryBody } from '../http/request-body.js';
+import { allowedOrigin } from '../middleware/cors.js';
 import { apiCaller, type AppFetch } from './api-caller.js';
+import { judgeMessage } from './jsonrpc-message.js';
+import { serveToolList } from './tool-list.js';
 import { registerTools } from './tools.js';
 
 export interface McpDeps {
@@ -36,16 +43,34 @@ const INSTRUCTIONS = [
 
 export function mcpHandler(deps: McpDeps): Handler {
   return async function answerMcp(c) {
-    const server = new McpServer({ name: MCP_SERVER_NAME, version: VERSION }, { instructions: INSTRUCTIONS, capabilities: { tools: {} } });
     const base = baseUrl(c.req.url, c.req.raw.headers, deps.links);
+    refuseForeignOrigin(c, base);
+    const text = await readQueryBody(c, { maxBytes: deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, types: ['application/json'], holds: 'one JSON-RPC message' });
+    const judged = judgeMessage(text);
+    if (judged.kind === 'answer') return judged.response;
+    const server = new McpServer({ name: MCP_SERVER_NAME, version: VERSION }, { instructions: INSTRUCTIONS, capabilities: { tools: {} } });
     registerTools(server, () => apiCaller(c, deps.fetch, base));
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, ...(deps.maxBodyBytes ? { maxRequestBodySize: deps.maxBodyBytes } : {}) });
+    serveToolList(server);
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {
-      return await transport.handleRequest(c.req.raw);
+      // The body was read above: the SDK gets it again as a request of its own, and the message parsed once.
+      const request = new Request(c.req.raw.url, { method: 'POST', headers: c.req.raw.headers, body: text, signal: c.req.raw.signal });
+      return await transport.handleRequest(request, judged.kind === 'message' ? { parsedBody: judged.message } : undefined);
     } finally {
       // JSON mode: the answer is whole once handleRequest returns; nothing outlives the request.
       await server.close();
     }
   };
+}
+
+/**
+ * The MCP specification's defence against DNS rebinding: a browser's request (it sends `Origin`) is served only from
+ * an origin on CORS_ORIGINS (the CORS rule found it: middleware/cors.ts) or the instance's own; any other is 403.
+ * Clients that are not browsers send no `Origin`.
+ */
+function refuseForeignOrigin(c: Context, base: string): void {
+  const origin = c.req.header('origin');
+  if (origin === undefined || allowedOrigin(c) !== undefined || origin.toLowerCase() === new URL(base).origin.toLowerCase()) return;
+  throw new ApiError('origin_not_allowed', `Origin ${JSON.stringify(origin).slice(0, 200)} may not call ${PATHS.mcp}: only this instance's own origin and those on CORS_ORIGINS may (the MCP specification's defence against DNS rebinding). A client that is not a browser sends no Origin.`);
 }

@@ -10,7 +10,7 @@ export const MAX_QUERY_ROWS = 1000;
 /** What each tool does, as its description says it and llms.txt lists it. */
 export const TOOLS = {
   describe: 'The fields of a resource with their types and meaning, which ones $filter accepts, and its row count.',
-  search_datasets: 'Datasets whose name, abstract, keywords or organisations contain every word of `text`, optionally only those with observations in a region or of a characteristic; each with its DOI, rows, extent (first and last date, bounding box), licence and landing page.',
+  search_datasets: 'Datasets whose name, abstract, keywords or organisations contain every word of `text`, ranked (a word in the name first), optionally only those with observations in a region or of a characteristic; each with its DOI, rows, extent (first and last date, bounding box), licence and landing page.',
   list_values: `The distinct values of a field (${GROUPABLE.join(', ')}) with the exact number of rows of each, under an optional $filter. Offered on the resources that aggregate (Observations, Records).`,
   count: 'The exact number of rows of a resource a $filter matches, and the pinned URL of that count.',
   query: `At most ${MAX_QUERY_ROWS} rows of a resource, always with the total the filter matches, the pinned URL of the whole result, its export URLs (Parquet and CSV) and its citation: the rows are a sample when total exceeds returned.`,

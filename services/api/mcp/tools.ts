@@ -2,8 +2,8 @@
  * The MCP tools (issue 49), named as the contract: describe, search_datasets, list_values, count, query, aggregate,
  * cite. Each answers with the API's own requests (api-caller.ts), so its numbers are the API's numbers, its errors
  * the API's messages, and every answer names the publication it was read from and the pinned URL that gives the same
- * answer again. Each returns structured content under its output schema, and the same JSON as text for clients
- * that read only text.
+ * answer again. Each returns structured content under its output schema, and a summary with its links as text for
+ * clients that read only text (answer-text.ts).
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -15,6 +15,7 @@ import { EXPORT_RESOURCES } from '../export-formats.js';
 import { PATHS } from '../http/paths.js';
 import { GROUPABLE } from '../query/plan.js';
 import { ApiRefusal, type ApiCaller } from './api-caller.js';
+import { answerText, type ToolName } from './answer-text.js';
 import { describeResource, resourceNames } from './describe-resource.js';
 import { searchDatasets, searchInput, searchOutput } from './search-datasets.js';
 import { MAX_QUERY_ROWS, TOOLS } from './tool-descriptions.js';
@@ -55,7 +56,7 @@ export function registerTools(server: McpServer, caller: Caller): void {
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     ({ resource: name }) =>
-      answer(async () => {
+      answer('describe', async () => {
         const api = caller();
         const { value } = await api.json<{ value: number }>(`${PATHS.odata}/${name}`, { $count: 'true' });
         return { ...describeResource(getResource(name)!), rows: value, publication: api.publication! };
@@ -71,7 +72,7 @@ export function registerTools(server: McpServer, caller: Caller): void {
       outputSchema: searchOutput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (args) => answer(() => searchDatasets(caller(), args)),
+    (args) => answer('search_datasets', () => searchDatasets(caller(), args)),
   );
 
   server.registerTool(
@@ -84,7 +85,7 @@ export function registerTools(server: McpServer, caller: Caller): void {
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     ({ resource: name, field, filter: f }) =>
-      answer(async () => {
+      answer('list_values', async () => {
         const api = caller();
         const params = { $apply: `${f ? `filter(${f})/` : ''}groupby((${field}),aggregate($count as Count))`, $top: String(MAX_GROUPS) };
         const page = await api.json<ODataPage>(`${PATHS.odata}/${name}`, params);
@@ -103,7 +104,7 @@ export function registerTools(server: McpServer, caller: Caller): void {
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     ({ resource: name, filter: f }) =>
-      answer(async () => {
+      answer('count', async () => {
         const api = caller();
         const params = { $filter: f, $count: 'true' };
         const { value } = await api.json<{ value: number }>(`${PATHS.odata}/${name}`, params);
@@ -131,7 +132,7 @@ export function registerTools(server: McpServer, caller: Caller): void {
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     ({ resource: name, filter: f, select, top }) =>
-      answer(async () => {
+      answer('query', async () => {
         const api = caller();
         const path = `${PATHS.odata}/${name}`;
         const page = await api.json<ODataPage>(path, { $filter: f, $select: select, $top: String(top) });
@@ -155,7 +156,7 @@ export function registerTools(server: McpServer, caller: Caller): void {
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     ({ resource: name, apply }) =>
-      answer(async () => {
+      answer('aggregate', async () => {
         const api = caller();
         const params = { $apply: apply, $top: String(MAX_GROUPS) };
         const page = await api.json<ODataPage>(`${PATHS.odata}/${name}`, params);
@@ -172,7 +173,7 @@ export function registerTools(server: McpServer, caller: Caller): void {
       outputSchema: { resource: z.string(), ...citation },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    ({ resource: name, filter: f }) => answer(async () => ({ resource: name, ...(await cite(caller(), name, f)) })),
+    ({ resource: name, filter: f }) => answer('cite', async () => ({ resource: name, ...(await cite(caller(), name, f)) })),
   );
 }
 
@@ -199,11 +200,11 @@ async function cite(api: ApiCaller, name: string, f: string | undefined) {
   };
 }
 
-/** The tool's structured answer and the same as text; the API's refusal as the tool's error, in the API's words. */
-async function answer(work: () => Promise<Record<string, unknown>>): Promise<CallToolResult> {
+/** The tool's structured answer with its summary as text; the API's refusal as the tool's error, in the API's words. */
+async function answer(tool: ToolName, work: () => Promise<Record<string, unknown>>): Promise<CallToolResult> {
   try {
     const structuredContent = await work();
-    return { structuredContent, content: [{ type: 'text', text: JSON.stringify(structuredContent) }] };
+    return { structuredContent, content: [{ type: 'text', text: answerText(tool, structuredContent) }] };
   } catch (err) {
     if (err instanceof ApiRefusal) return { isError: true, content: [{ type: 'text', text: err.message }] };
     throw err;

@@ -38,7 +38,7 @@ describe('OpenAPI document', () => {
     expect(Object.keys(doc['paths']).sort()).toEqual(
       ['/', '/healthz', '/readyz', '/v1/openapi.json', '/v1/odata/v4/', '/v1/odata/v4/$metadata', ...resources.map((r) => `/v1/odata/v4/${r.name}`), ...resources.map((r) => `/v1/odata/v4/${r.name}/$query`), ...resources.map((r) => `/v1/odata/v4/${r.name}/$count`), ...EXPORT_RESOURCES.map((r) => `/v1/export/${r}`),
        '/v1/downloads', '/v1/downloads/manifest.json', '/v1/downloads/files/{hash}/{name}', '/v1/publications',
-       '/datasets/{doi}', '/locations/{id}', '/catalogue', '/catalogue.jsonld', '/catalogue.ttl', '/catalogue/locations.ndjson', '/sitemap.xml', '/robots.txt', '/mcp', '/llms.txt', '/llms-full.txt', ...resources.map((r) => `/v1/citation/${r.name}`)].sort(),
+       '/datasets/{doi}', '/locations/{id}', '/catalogue', '/catalogue.jsonld', '/catalogue.ttl', '/catalogue/locations.ndjson', '/sitemap.xml', '/robots.txt', '/mcp', '/llms.txt', '/llms-full.txt', '/v1/search/datasets', ...resources.map((r) => `/v1/citation/${r.name}`)].sort(),
     );
   });
 

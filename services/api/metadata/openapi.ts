@@ -4,6 +4,7 @@
  */
 import { filterNames, isOwnTable, nullOnWire, resources, type FieldDef, type FieldType, type ResourceDef } from '../../../schemas/index.js';
 import { API_ERROR_CODES } from '../errors.js';
+import { BUDGET_UNITS } from '../limits/budgets.js';
 import { FORMAT_NAMES, FORMATS } from '../formats.js';
 import { AGGREGATE_METHODS, FILTER_LIMITS, ODATA_ERROR_CODES, TOP_RANGE } from '../odata/index.js';
 import { DEFAULT_TOP, groupableOf, offersApply } from '../query/plan.js';
@@ -15,6 +16,7 @@ import { filterOnlyNames } from './csdl.js';
 import { DOWNLOAD_SCHEMAS, downloadPaths } from './openapi-downloads.js';
 import { CITATION_SCHEMAS, citationPaths } from './openapi-citation.js';
 import { pagePaths } from './openapi-pages.js';
+import { SEARCH_SCHEMAS, searchPaths } from './openapi-search.js';
 import { assistantPaths } from './openapi-assistants.js';
 
 type Schema = Record<string, unknown>;
@@ -75,7 +77,9 @@ function pageSchema(resource: ResourceDef): Schema {
 
 /** What a 429 means: each kind of request has a budget of its own per key (middleware/access.ts, docs/api.md). */
 const BUDGETS =
-  'Each kind of request has a budget of its own per key (per address without keys): pages, counts, aggregates, OGC items and exports RATE_LIMIT_RPS (2/s) with bursts of RATE_LIMIT_BURST and MAX_CONCURRENT_PER_KEY in flight (exports also MAX_CONCURRENT_EXPORTS); discovery documents (landing pages, conformance, collections, queryables, $metadata, OpenAPI, the downloads index and manifest) DISCOVERY_RATE_LIMIT_RPS, never the pages\' budget; dataset files their bytes, FILE_BYTES_PER_SECOND with bursts of FILE_BYTES_BURST, and MAX_CONCURRENT_FILE_READS in flight, never a request rate. A request that would fit within RATE_LIMIT_MAX_WAIT_MS is held back until it does instead of refused; beyond that 429 with Retry-After.';
+  `Each kind of request has a budget of its own per key (per address without keys), each counted in its unit: pages, counts, aggregates, OGC items, citations and exports PAGE_ROWS_PER_SECOND ${BUDGET_UNITS.rows} per second with bursts of PAGE_ROWS_BURST ${BUDGET_UNITS.rows} (a request costs the rows it returns, at least PAGE_MIN_ROWS; an export PAGE_MIN_ROWS) and MAX_CONCURRENT_PER_KEY in flight (exports also MAX_CONCURRENT_EXPORTS); ` +
+  `discovery documents (landing pages, conformance, collections, queryables, $metadata, OpenAPI, the downloads index and manifest, llms.txt, an MCP message) DISCOVERY_RATE_LIMIT_RPS ${BUDGET_UNITS.discovery} per second, never the pages' budget; ` +
+  `dataset files FILE_BYTES_PER_SECOND ${BUDGET_UNITS['file-bytes']} per second with bursts of FILE_BYTES_BURST, and MAX_CONCURRENT_FILE_READS in flight, never a request rate. A request that would fit within RATE_LIMIT_MAX_WAIT_MS is held back until it does instead of refused; beyond that 429 with Retry-After.`;
 
 /** Every status the API answers with an error body, with the stable codes that produce it. */
 function errorResponses(): Record<string, unknown> {
@@ -279,6 +283,7 @@ export function buildOpenApi(serverUrl: string): Schema {
       ...Object.fromEntries(resources.filter((r) => (EXPORT_RESOURCES as readonly string[]).includes(r.name)).map((r) => [`${PATHS.export}/${r.name}`, { get: exportOperation(r) }])),
       ...downloadPaths(errorRefs),
       ...citationPaths(errorRefs),
+      ...searchPaths(errorRefs),
       ...pagePaths(errorRefs),
       ...assistantPaths(errorRefs),
       [`${PATHS.odata}/`]: discovery('getServiceDocument', `OData service document (also at ${PATHS.odata} without the slash).`, JSON_MEDIA, ref('ServiceDocument')),
@@ -315,6 +320,7 @@ export function buildOpenApi(serverUrl: string): Schema {
         ...Object.fromEntries(resources.map((r) => [`${r.entityType}Page`, pageSchema(r)])),
         ...DOWNLOAD_SCHEMAS,
         ...CITATION_SCHEMAS,
+        ...SEARCH_SCHEMAS,
         Count: { type: 'object', required: ['value'], properties: { value: { type: 'integer', minimum: 0 } }, additionalProperties: false },
         ApplyPage: collectionSchema(
           { type: 'object', additionalProperties: { type: ['string', 'number', 'null'] } },

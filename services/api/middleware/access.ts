@@ -15,7 +15,7 @@
  *   (page-rows.ts), and `maxConcurrentPerKey` places;
  * - `export`: one request of the rows' budget (`minRows`), a place, and one of `maxConcurrentExports`;
  * - `discovery` (landing pages, conformance, collections, `$metadata`, OpenAPI, queryables, the downloads index,
- *   manifest and feed, the regions' outlines): `discoveryRateLimit`, generous, and no place: a client's first steps
+ *   manifest and feed, the regions' outlines, llms.txt): `discoveryRateLimit`, generous, and no place: a client's first steps
  *   never wait on its pages' budget;
  * - `file-bytes` (dataset files): `fileBytes` (bytes per second, file-bytes.ts) and `maxConcurrentFileReads` places,
  *   fit for engines that read ranges in parallel; a whole file (GET without Range) is also an export's place.

@@ -3,7 +3,8 @@
  * returns: a page keeps its DuckDB query open while it streams.
  *
  * - per client (the documentation asks clients not to send parallel requests): beyond `max`, 429;
- * - global DuckDB query slots with a short queue (limits/query-gate.ts): when full, 503 with Retry-After. A response
+ * - global DuckDB query slots with a short queue (limits/query-gate.ts), of which calls without a key hold at most
+ *   their share: when full, 503 with Retry-After. A response
  *   waiting on its client parks its slot (another query runs meanwhile) and takes it back before it reads on; one
  *   client holds at most its share of the slots (beyond it, 429).
  */
@@ -85,7 +86,16 @@ export function concurrencyPerClient(opts: PerClientOptions): MiddlewareHandler 
 
 export function queryGate(gate: QueryGate, trustProxy: boolean | number = false): MiddlewareHandler {
   return async function waitForQuerySlot(c, next) {
-    const slot = await gate.acquire(c.req.raw.signal, apiClient(c, trustProxy).id);
+    const client = apiClient(c, trustProxy);
+    const slot = await gate.acquire(c.req.raw.signal, client.id, client.kind === 'browser');
+    if (slot === 'keyless_share') {
+      throw new ApiError(
+        'unavailable',
+        'The API is busy: the queries of calls without an API key have taken their share of the queue. Retry after the number of seconds in Retry-After, or send an API key (x-api-key).',
+        {},
+        { 'Retry-After': '2' },
+      );
+    }
     if (slot === 'client_share') {
       throw new ApiError(
         'rate_limited',

@@ -35,6 +35,13 @@ export interface ObserveOptions {
 
 type Outcome = ServedRequest['outcome'];
 
+/**
+ * The status logged and counted for a client that left before its answer was ready (nginx's "client closed
+ * request"): the 500 or 503 an interrupted query or an abandoned wait would have answered is nobody's answer, and
+ * counted as a server error it would page an operator for a client's choice.
+ */
+export const CLIENT_CLOSED = 499;
+
 export function observe(opts: ObserveOptions = {}): MiddlewareHandler {
   const { metrics, accessLog } = opts;
   if (!metrics && !accessLog) return async function unobserved(_c, next) {
@@ -50,20 +57,20 @@ export function observe(opts: ObserveOptions = {}): MiddlewareHandler {
     const family = routeFamily(c.req.path);
     metrics?.started(family);
     let ended = false;
-    const end = (bytes: number, outcome: Outcome) => {
+    const end = (bytes: number, outcome: Outcome, unanswered = false) => {
       if (ended) return;
       ended = true;
       const durationMs = now() - start;
       const served: ServedRequest = {
         family,
         method: c.req.method,
-        status: c.res.status,
+        status: unanswered ? CLIENT_CLOSED : c.res.status,
         contentType: c.res.headers.get('content-type') ?? undefined,
         bytes,
         seconds: durationMs / 1000,
         rows: servedRows(c),
         outcome,
-        refusal: refusal(c, family),
+        refusal: unanswered ? undefined : refusal(c, family),
       };
       metrics?.finished(served);
       if (!accessLog) return;
@@ -75,15 +82,15 @@ export function observe(opts: ObserveOptions = {}): MiddlewareHandler {
       }
     };
     // A client that left before its answer was ready (mid-body, or while its query ran) was not answered: that is
-    // `cancelled`, whatever status the answer nobody reads would have had.
+    // `cancelled` with CLIENT_CLOSED, whatever status the answer nobody reads would have had.
     const left = () => c.req.raw.signal.aborted;
     try {
       await next();
     } catch (err) {
-      end(0, left() ? 'cancelled' : 'cut');
+      end(0, left() ? 'cancelled' : 'cut', left());
       throw err;
     }
-    if (left()) return end(0, 'cancelled');
+    if (left()) return end(0, 'cancelled', true);
     const body = c.res.body;
     if (!body || c.req.method === 'HEAD') return end(0, 'complete');
     const reader = body.getReader();
@@ -177,7 +184,7 @@ function accessRecord(c: Context, served: ServedRequest, durationMs: number, tru
     ...(publication ? { publication } : {}),
     ...(served.contentType ? { format: responseFormat(served.contentType) } : {}),
     ...(served.rows !== undefined && served.outcome === 'complete' ? { rows: served.rows } : {}),
-    ...(c.error instanceof ApiError ? { error: c.error.code } : c.error ? { error: 'internal' } : {}),
+    ...(served.status === CLIENT_CLOSED ? {} : c.error instanceof ApiError ? { error: c.error.code } : c.error ? { error: 'internal' } : {}),
   };
 }
 

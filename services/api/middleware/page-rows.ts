@@ -16,6 +16,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { ApiError } from '../errors.js';
 import { servedRows } from '../http/served-rows.js';
+import { amount, BUDGET_UNITS } from '../limits/budgets.js';
 import { apiClient } from './api-key.js';
 import { holdBack, tokenBuckets, type Decision, type Take } from './rate-limit.js';
 
@@ -48,7 +49,7 @@ export function pageRows(opts: PageRowsOptions): MiddlewareHandler {
   const refuse = (d: Decision) =>
     new ApiError(
       'rate_limited',
-      `Too many rows: this API sends ${opts.per ?? 'each key'} ${opts.rps} rows per second (bursts of ${opts.burst}), each request counting at least ${minRows}. Wait ${d.retryAfter} s (Retry-After), then read on; fewer, larger pages ($top, limit) are as fast as many small ones.`,
+      `Too many rows: this API sends ${opts.per ?? 'each key'} ${amount(opts.rps, BUDGET_UNITS.rows)} per second (bursts of ${opts.burst}), each request counting at least ${minRows}. Wait ${d.retryAfter} s (Retry-After), then read on; fewer, larger pages ($top, limit) are as fast as many small ones.`,
       {},
       { ...headers(d), 'Retry-After': String(d.retryAfter) },
     );

@@ -16,6 +16,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { ApiError } from '../errors.js';
 import { apiClient } from './api-key.js';
+import { amount, BUDGET_UNITS } from '../limits/budgets.js';
 
 export interface RateLimitOptions {
   /** Sustained requests per second. */
@@ -142,7 +143,7 @@ export function rateLimit(opts: RateLimitOptions): MiddlewareHandler {
     if (!d.allowed) {
       throw new ApiError(
         'rate_limited',
-        `Too many ${opts.what ?? 'requests'}: this API allows ${opts.rps} requests per second ${opts.per ?? 'per key'} (bursts of ${opts.burst}). Wait ${d.retryAfter} s (Retry-After) and space requests at least ${1 / opts.rps} s apart.`,
+        `Too many ${opts.what ?? 'requests'}: this API allows ${amount(opts.rps, BUDGET_UNITS.discovery)} per second ${opts.per ?? 'per key'} (bursts of ${opts.burst}). Wait ${d.retryAfter} s (Retry-After) and space requests at least ${1 / opts.rps} s apart.`,
         {},
         { ...headers, 'Retry-After': String(d.retryAfter) },
       );

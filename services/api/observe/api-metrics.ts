@@ -79,7 +79,7 @@ export function apiMetrics(sources: ScrapeSources = {}): ApiMetrics {
   const cut = registry.counter('tributary_http_responses_cut_total', 'Bodies that did not end whole: outcome="cut" failed midway (connection cut), "cancelled" the client went away.', ['family', 'outcome']);
   const refused = registry.counter('tributary_limit_refusals_total', 'Requests refused by a limit: limit="rate" the per-key token bucket (429), "concurrency" the per-key places, exports or query share (429), "busy" the query gate (503).', ['family', 'limit']);
   const gateWait = registry.histogram('tributary_query_gate_wait_seconds', 'Time a data request waited for a DuckDB query slot (MAX_CONCURRENT_QUERIES), whether it got one or not.', [], GATE_WAIT_BUCKETS);
-  const gateRefused = registry.counter('tributary_query_gate_refusals_total', 'Requests the query gate gave no slot: queue_full, wait_timeout, client_share, aborted (the client left while waiting).', ['reason']);
+  const gateRefused = registry.counter('tributary_query_gate_refusals_total', 'Requests the query gate gave no slot: queue_full, wait_timeout, client_share, keyless_share (calls without a key at their share of the queue), aborted (the client left while waiting).', ['reason']);
   const now = sources.now ?? (() => Date.now() / 1000);
   const startTime = now();
   registry.collect(() => scrapeFamilies(sources, now(), startTime));

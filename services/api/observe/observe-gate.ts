@@ -16,9 +16,9 @@ export function observeGate(gate: QueryGate, metrics: Pick<ApiMetrics, 'gateWait
     get parked() {
       return gate.parked;
     },
-    async acquire(signal, client) {
+    async acquire(signal, client, keyless) {
       const start = now();
-      const slot = await gate.acquire(signal, client);
+      const slot = await gate.acquire(signal, client, keyless);
       metrics.gateWaited((now() - start) / 1000);
       if (typeof slot !== 'object') metrics.gateRefused(slot);
       return slot;

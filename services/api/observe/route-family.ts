@@ -5,7 +5,7 @@
  */
 import { ROUTE_TABLE, routeOf } from '../http/route-table.js';
 
-export const ROUTE_FAMILIES = ['health', 'docs', 'explore', 'discovery', 'odata', 'export', 'citation', 'downloads', 'files', 'publications', 'features', 'items', 'pages', 'mcp', 'other'] as const;
+export const ROUTE_FAMILIES = ['health', 'docs', 'explore', 'discovery', 'odata', 'export', 'citation', 'search', 'downloads', 'files', 'publications', 'features', 'items', 'pages', 'mcp', 'other'] as const;
 export type RouteFamily = (typeof ROUTE_FAMILIES)[number];
 
 /**

@@ -8,6 +8,9 @@ import { compileCursorRows } from './compile-cursor.js';
 import { compilePageIds, compilePageRows } from './compile-page.js';
 import { FILTER_SHAPES, page, run, useFixture } from '../testing/plans.js';
 
+/** A text cell as CSV writes it (schemas/csv-cell.ts): a leading quote where a spreadsheet would read a formula. */
+const cell = (c: string) => `CASE WHEN ascii(${c}) IN (61, 43, 45, 64, 9, 13) AND NOT regexp_full_match(${c}, '[+-]?([0-9]+([.][0-9]*)?|[.][0-9]+)([eE][+-]?[0-9]+)?|[+-][0-9]{2}:[0-9]{2}') THEN chr(39) || ${c} ELSE ${c} END`;
+
 const fixture = useFixture();
 
 const CURSORS: readonly (readonly [resource: string, qs: string, format: TextFormat, sql: string, params: readonly unknown[]])[] = [
@@ -29,7 +32,7 @@ const CURSORS: readonly (readonly [resource: string, qs: string, format: TextFor
     'Records',
     '$select=Id,DOI',
     'csv',
-    `SELECT t."Id" AS id, concat_ws(',', CAST(t."Id" AS VARCHAR), '"' || replace(t."DOI", '"', '""') || '"') AS row FROM "observations" t`,
+    `SELECT t."Id" AS id, concat_ws(',', CAST(t."Id" AS VARCHAR), '"' || replace(${cell('t."DOI"')}, '"', '""') || '"') AS row FROM "observations" t`,
     [],
   ],
 ];

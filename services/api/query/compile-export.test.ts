@@ -9,6 +9,9 @@ import { compileExport } from './compile-export.js';
 import { compilePageIds, compilePageRows } from './compile-page.js';
 import { FILTER_SHAPES, page, run, useFixture } from '../testing/plans.js';
 
+/** A text cell as CSV writes it (schemas/csv-cell.ts): a leading quote where a spreadsheet would read a formula. */
+const cell = (c: string) => `CASE WHEN ascii(${c}) IN (61, 43, 45, 64, 9, 13) AND NOT regexp_full_match(${c}, '[+-]?([0-9]+([.][0-9]*)?|[.][0-9]+)([eE][+-]?[0-9]+)?|[+-][0-9]{2}:[0-9]{2}') THEN chr(39) || ${c} ELSE ${c} END`;
+
 const fixture = useFixture();
 
 const TEXT_OPTIONS = (newline: string) => `FORMAT csv, HEADER false, QUOTE '', ESCAPE '', DELIMITER '\x01', NEW_LINE '${newline}'`;
@@ -25,7 +28,7 @@ const EXPORTS: readonly (readonly [resource: string, qs: string, format: ExportF
     'Records',
     PH,
     'csv',
-    `SELECT concat_ws(',', CAST(t."Id" AS VARCHAR), '"' || replace(t."CharacteristicName", '"', '""') || '"', COALESCE(CAST(t."ResultValue" AS VARCHAR), '')) AS row ${PH_WHERE}`,
+    `SELECT concat_ws(',', CAST(t."Id" AS VARCHAR), '"' || replace(${cell('t."CharacteristicName"')}, '"', '""') || '"', COALESCE(CAST(t."ResultValue" AS VARCHAR), '')) AS row ${PH_WHERE}`,
     ['pH'],
     TEXT_OPTIONS('\\r\\n'),
   ],
@@ -35,7 +38,7 @@ const EXPORTS: readonly (readonly [resource: string, qs: string, format: ExportF
     'Locations',
     LOCATIONS_PH,
     'csv',
-    `SELECT concat_ws(',', CAST(t."Id" AS VARCHAR), '"' || replace(t."Name", '"', '""') || '"') AS row FROM "locations" t WHERE EXISTS (SELECT 1 FROM "observation_stats" s WHERE s."LocationId" = t."Id" AND (s."CharacteristicName" = CAST($1 AS VARCHAR)))`,
+    `SELECT concat_ws(',', CAST(t."Id" AS VARCHAR), '"' || replace(${cell('t."Name"')}, '"', '""') || '"') AS row FROM "locations" t WHERE EXISTS (SELECT 1 FROM "observation_stats" s WHERE s."LocationId" = t."Id" AND (s."CharacteristicName" = CAST($1 AS VARCHAR)))`,
     ['pH'],
     TEXT_OPTIONS('\\r\\n'),
   ],

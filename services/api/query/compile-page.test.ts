@@ -9,6 +9,9 @@ import { compilePageIds, compilePageRows, type PageQueryOptions } from './compil
 import type { Key } from './plan.js';
 import { FILTER_SHAPES, page, run, useFixture } from '../testing/plans.js';
 
+/** A text cell as CSV writes it (schemas/csv-cell.ts): a leading quote where a spreadsheet would read a formula. */
+const cell = (c: string) => `CASE WHEN ascii(${c}) IN (61, 43, 45, 64, 9, 13) AND NOT regexp_full_match(${c}, '[+-]?([0-9]+([.][0-9]*)?|[.][0-9]+)([eE][+-]?[0-9]+)?|[+-][0-9]{2}:[0-9]{2}') THEN chr(39) || ${c} ELSE ${c} END`;
+
 const fixture = useFixture();
 
 describe('compilePageIds: golden SQL and parameters', () => {
@@ -112,7 +115,7 @@ const ROWS: readonly RowsCase[] = [
     qs: "$select=Id,DOI,ResultValue,ActivityStartDate,ActivityStartTime&$filter=CharacteristicName eq 'pH'",
     format: 'csv',
     window: { first: 100n, last: 200n },
-    sql: `SELECT concat_ws(',', CAST(t."Id" AS VARCHAR), '"' || replace(t."DOI", '"', '""') || '"', strftime(t."ActivityStartDate", '%Y-%m-%d'), COALESCE(left(CAST(t."ActivityStartTime" AS VARCHAR), 8), ''), COALESCE(CAST(t."ResultValue" AS VARCHAR), '')) AS row FROM "observations" t WHERE t."Id" BETWEEN CAST($1 AS BIGINT) AND CAST($2 AS BIGINT) AND (t."CharacteristicName" = CAST($3 AS VARCHAR)) ORDER BY t."Id"`,
+    sql: `SELECT concat_ws(',', CAST(t."Id" AS VARCHAR), '"' || replace(${cell('t."DOI"')}, '"', '""') || '"', strftime(t."ActivityStartDate", '%Y-%m-%d'), COALESCE(left(CAST(t."ActivityStartTime" AS VARCHAR), 8), ''), COALESCE(CAST(t."ResultValue" AS VARCHAR), '')) AS row FROM "observations" t WHERE t."Id" BETWEEN CAST($1 AS BIGINT) AND CAST($2 AS BIGINT) AND (t."CharacteristicName" = CAST($3 AS VARCHAR)) ORDER BY t."Id"`,
     params: [100n, 200n, 'pH'],
   },
   {
@@ -121,7 +124,7 @@ const ROWS: readonly RowsCase[] = [
     qs: '$select=Id,Keywords,CreateTimestamp,TemporalExtent',
     format: 'csv',
     window: METADATA_WINDOW,
-    sql: `SELECT concat_ws(',', CAST(t."Id" AS VARCHAR), COALESCE('"' || replace(array_to_string(t."Keywords", ';'), '"', '""') || '"', ''), COALESCE(strftime(t."CreateTimestamp", '%Y-%m-%dT%H:%M:%S.%gZ'), ''), COALESCE('"' || array_to_string(list_transform(t."TemporalExtent", d -> strftime(d, '%Y-%m-%d')), ';') || '"', '')) AS row FROM "datasets" t WHERE t."Id" BETWEEN CAST($1 AS UUID) AND CAST($2 AS UUID) ORDER BY t."Id"`,
+    sql: `SELECT concat_ws(',', CAST(t."Id" AS VARCHAR), COALESCE('"' || replace(${cell(`array_to_string(t."Keywords", ';')`)}, '"', '""') || '"', ''), COALESCE(strftime(t."CreateTimestamp", '%Y-%m-%dT%H:%M:%S.%gZ'), ''), COALESCE('"' || array_to_string(list_transform(t."TemporalExtent", d -> strftime(d, '%Y-%m-%d')), ';') || '"', '')) AS row FROM "datasets" t WHERE t."Id" BETWEEN CAST($1 AS UUID) AND CAST($2 AS UUID) ORDER BY t."Id"`,
     params: [METADATA_WINDOW.first, METADATA_WINDOW.last],
   },
   {

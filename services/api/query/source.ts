@@ -49,6 +49,8 @@ export const DATASETS: Source = { alias: 'd', table: 'datasets' };
 export const DATASET_FILES: TableSource = { alias: 'f', table: 'dataset_files' };
 export const PUBLICATION_HISTORY: TableSource = { alias: 'h', table: 'publication_history' };
 export const PUBLICATION_CHANGES: TableSource = { alias: 'c', table: 'publication_changes' };
+/** search_datasets' index (one row per dataset), joined to the datasets `t` it ranks. */
+export const DATASET_SEARCH: TableSource = { alias: 'q', table: 'dataset_search' };
 /** Region memberships joined to group by region; the table is the dimension's `membership`. */
 export const MEMBERSHIP_ALIAS = 'm';
 /** UCUM's factor of each (limit unit → ResultUnit) pair, joined to the observations by the km methods (compile-apply-km.ts). */

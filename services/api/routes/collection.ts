@@ -4,6 +4,7 @@
  */
 import type { Context } from 'hono';
 import { getResource, type ResourceDef } from '../../../schemas/index.js';
+import { assertNever } from '../assert-never.js';
 import { ApiError } from '../errors.js';
 import type { Query } from '../odata/ast.js';
 import { execute, type ApplyResult, type PageResult, type PageRows } from '../exec/execute.js';
@@ -13,7 +14,7 @@ import { citedFilter } from '../query/plan-citation.js';
 import { signposts } from '../citation/signposts.js';
 import { PlanError } from '../query/plan-error.js';
 import { checkApplySize, checkPageSize } from '../limits/page-size.js';
-import { applyBytes, applyStream } from '../stream/apply-stream.js';
+import { applyBytes, applyCsvFrame, applyStream, type ApplyFormat } from '../stream/apply-stream.js';
 import { PAGE_WRITERS } from '../stream/page-writers.js';
 import type { Lease } from '../http/lease.js';
 import type { HandlerDeps } from '../http/handler-deps.js';
@@ -86,9 +87,10 @@ async function page(c: Context, query: Query, result: PageResult, lease: Lease, 
   return c.body(body, 200, headers);
 }
 
-/** The groups of a page are at most `$top`, in memory; their JSON is sized, then streamed. */
+/** The groups of a page are at most `$top`, in memory; their JSON is sized, then streamed as JSON or CSV. */
 function applyPage(c: Context, query: Query, result: ApplyResult, deps: HandlerDeps, signs: Signposts): Response {
   const { plan } = result;
+  const format = applyFormat(query);
   const base = baseUrl(c.req.url, c.req.raw.headers, deps.links);
   const next = result.hasNext ? nextApplyLink(base, plan, query, c.get('lease').publication) : undefined;
   const keys = plan.groupBy.map((d) => d.name);
@@ -103,5 +105,21 @@ function applyPage(c: Context, query: Query, result: ApplyResult, deps: HandlerD
   checkApplySize(applyBytes(result.groups, frame), result.groups.length, deps.limits?.maxPageBytes);
   servesRows(c, result.groups.length);
   const link = linkHeader(next, query, signs);
-  return c.body(applyStream(result.groups, frame), 200, { 'Content-Type': JSON_TYPE, ...(link ? { Link: link } : {}) });
+  const body = format === 'csv' ? applyStream(result.groups, applyCsvFrame(keys, aliases), 'csv') : applyStream(result.groups, frame);
+  return c.body(body, 200, { 'Content-Type': FORMATS[format].contentType, ...(link ? { Link: link } : {}) });
+}
+
+/** JSON or CSV; Arrow's stream has no form for groups, so asking for it is a 400 rather than JSON in its place. */
+function applyFormat(query: Query): ApplyFormat {
+  const format = query.format ?? 'json';
+  switch (format) {
+    case 'json':
+    case 'csv':
+      return format;
+    case 'arrow':
+    case 'geojson':
+      throw new ApiError('invalid_parameter', '$apply answers JSON or CSV ($format=json or csv, or Accept: application/json or text/csv); Arrow is offered for pages of rows.', { parameter: '$format' });
+    default:
+      return assertNever(format);
+  }
 }

@@ -104,6 +104,8 @@ describe('selecting by area in the explorer', () => {
     expect(await page.textContent('#total')).toMatch(/inside the drawn shape/);
     expect(await page.isVisible('#facets-note')).toBe(true);
     // The map's points and the preview's rows are asked for with the shape's filter.
+    // The map's own event: its points are set when its locations request is answered, not when the results settle.
+    await page.waitForFunction((n) => document.getElementById('map')?.dataset['points'] === String(n), matched.length, { timeout: 30_000 }).catch(() => {});
     expect(Number(await page.getAttribute('#map', 'data-points'))).toBe(matched.length);
     const sent = requested.slice(before);
     expect(sent.some((u) => u.includes('/v1/odata/v4/Observations?') && u.includes('$top=') && u.includes(shapeFilter(shape!)))).toBe(true);

@@ -1,0 +1,139 @@
+/**
+ * Hostile clients, round three (issue 56 item 5): each finding's repro on a real loopback socket, kept as a
+ * regression test named for what broke. The app runs over the shared fixture file with the limits each case needs.
+ */
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { parsePrometheusText, sampleValue } from '../../scripts/testing/prometheus-parse.js';
+import { createApp } from './app.js';
+import type { Snapshot } from './db/snapshot.js';
+import { acquirer, openDatabase, type Database } from './db/database.js';
+import type { Acquired } from './http/lease.js';
+import { openKeyStore } from './keys/key-store.js';
+import { createQueryGate, type QueryGate } from './limits/query-gate.js';
+import { NODE_SERVER_OPTIONS } from './middleware/url-length.js';
+import { apiMetrics } from './observe/api-metrics.js';
+import { listen, type TestServer } from './testing/test-server.js';
+
+let db: Database;
+const opened: TestServer[] = [];
+
+beforeAll(async () => {
+  db = await openDatabase(inject('apiFixtureDb'));
+});
+afterAll(async () => {
+  for (const s of opened) {
+    if ('closeAllConnections' in s.server) s.server.closeAllConnections();
+    await s.close();
+  }
+  await db.close();
+});
+
+/** Resolves when `signal` aborts. */
+const aborted = (signal: AbortSignal | undefined) => new Promise<void>((resolve) => (signal?.aborted ? resolve() : signal?.addEventListener('abort', () => resolve(), { once: true })));
+
+/**
+ * The published file, with each query (`columns`: counts and groups) held until `until(signal)` resolves, then run
+ * (`started` resolves when the first query is held).
+ */
+function heldQueries(until: (signal: AbortSignal | undefined) => Promise<void>): { acquire: (publication?: string) => Promise<Acquired>; started: Promise<void> } {
+  const inner = acquirer(db);
+  let started!: () => void;
+  const arrived = new Promise<void>((resolve) => (started = resolve));
+  const acquire = async (publication?: string): Promise<Acquired> => {
+    const taken = await inner(publication);
+    const snapshot = new Proxy(taken.snapshot, {
+      get(target, name, receiver) {
+        if (name !== 'columns') return Reflect.get(target, name, receiver) as unknown;
+        return async (q: Parameters<Snapshot['columns']>[0], signal?: AbortSignal) => {
+          started();
+          await until(signal);
+          return target.columns(q, signal);
+        };
+      },
+    });
+    return { ...taken, snapshot, release: () => taken.release() };
+  };
+  return { acquire, started: arrived };
+}
+
+/** Queries held until their client leaves, then run: interrupted because their client left, as DuckDB's are. */
+const heldUntilClientLeaves = () => heldQueries(aborted);
+
+describe('a client that leaves mid-query', () => {
+  it('is logged and counted as a client close (499, cancelled), not a server error', async () => {
+    const held = heldUntilClientLeaves();
+    const metrics = apiMetrics();
+    let line!: (text: string) => void;
+    const logged = new Promise<string>((resolve) => (line = resolve));
+    const errors: unknown[] = [];
+    const s = await listen(createApp({ acquire: held.acquire, links: { trustProxy: false }, observe: { metrics, accessLog: (l) => line(l) }, logError: (e) => errors.push(e) }), NODE_SERVER_OPTIONS);
+    opened.push(s);
+    const socket = connect(s.port, '127.0.0.1');
+    socket.on('error', () => {});
+    socket.write(`GET /v1/odata/v4/Observations/$count HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+    await held.started;
+    socket.destroy();
+    const record = JSON.parse(await logged) as Record<string, unknown>;
+    expect(record).toMatchObject({ status: 499, outcome: 'cancelled', path: '/v1/odata/v4/Observations/$count' });
+    expect(record).not.toHaveProperty('error');
+    expect(errors).toEqual([]);
+    const families = parsePrometheusText(metrics.render());
+    expect(Number(sampleValue(families, 'tributary_http_requests_total', { family: 'odata', method: 'GET', status: '499' }))).toBe(1);
+    expect(sampleValue(families, 'tributary_http_requests_total', { family: 'odata', method: 'GET', status: '500' })).toBeUndefined();
+    expect(Number(sampleValue(families, 'tributary_http_responses_cut_total', { family: 'odata', outcome: 'cancelled' }))).toBe(1);
+  });
+});
+
+describe('200 keyless MCP calls from 200 addresses', () => {
+  const KEY = 'round-three-key';
+  const APP = 'https://app.example.org';
+
+  it('do not queue a keyed client out: keyless calls hold at most their share of the queue', async () => {
+    let open!: () => void;
+    const opened_ = new Promise<void>((resolve) => (open = resolve));
+    const held = heldQueries(() => opened_);
+    const inner = createQueryGate({ maxConcurrent: 2, maxQueue: 8, maxWaitMs: 60_000 });
+    let keyedAsked!: () => void;
+    const keyedQueued = new Promise<void>((resolve) => (keyedAsked = resolve));
+    // The gate as the app uses it, telling the test when a keyed request has taken its place.
+    const gate: QueryGate = Object.assign(Object.create(inner) as QueryGate, {
+      acquire: (signal?: AbortSignal, client?: string, keyless?: boolean) => {
+        const slot = inner.acquire(signal, client, keyless);
+        if (!keyless) keyedAsked();
+        return slot;
+      },
+    });
+    const keys = await openKeyStore({ plainKeys: [KEY], pollMs: 0 });
+    const s = await listen(createApp({ acquire: held.acquire, links: { trustProxy: true }, access: { keys, corsOrigins: [APP], trustProxy: true, queryGate: gate } }), NODE_SERVER_OPTIONS);
+    opened.push(s);
+    try {
+      const count = (headers: Record<string, string>) =>
+        fetch(`${s.origin}/mcp`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18', ...headers },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'count', arguments: { resource: 'Observations' } } }),
+        }).then(async (res) => ({ status: res.status, result: ((await res.json()) as { result: { isError?: boolean; content: { text: string }[] } }).result }));
+      const keyless = Array.from({ length: 200 }, (_, i) => count({ origin: APP, 'x-forwarded-for': `198.18.${Math.floor(i / 250)}.${(i % 250) + 1}` }));
+      // Two run (held), four wait (the keyless share of eight places), the other 194 are refused at once.
+      let refused!: () => void;
+      const allRefused = new Promise<void>((resolve) => (refused = resolve));
+      const answers: { isError?: boolean; content: { text: string }[] }[] = [];
+      for (const k of keyless) void k.then(({ result }) => (answers.push(result), answers.length === 194 && refused()));
+      await allRefused;
+      expect(answers.every((a) => a.isError && /calls without an API key have taken their share/.test(a.content[0]!.text))).toBe(true);
+      expect([inner.running, inner.waiting]).toEqual([2, 4]);
+      const keyed = count({ 'x-api-key': KEY });
+      await keyedQueued;
+      expect(inner.waiting).toBe(5);
+      open();
+      const answered = await keyed;
+      expect(answered.status).toBe(200);
+      expect(answered.result.isError, answered.result.content[0]?.text).toBeFalsy();
+      const rest = await Promise.all(keyless);
+      expect(rest.filter((r) => !r.result.isError)).toHaveLength(6);
+    } finally {
+      keys.close();
+    }
+  });
+});
