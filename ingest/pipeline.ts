@@ -19,7 +19,7 @@ export type { Log } from './stage-parts.js';
 
 /**
  * `make ingest`: read → load (validate and load, explaining rejects as a sub-step) → derive → statistics →
- * guidelines (guideline comparisons and the water quality index, guidelines-stage.ts) → files (each new dataset's Parquet and CSV and its comparisons' Parquet, dataset-files-stage.ts) → publish, each stage a file taking the build
+ * guidelines (guideline comparisons and the water quality index, guidelines-stage.ts with its steps in guidelines/) → files (each new dataset's Parquet and CSV and its comparisons' Parquet, dataset-files-stage.ts) → publish, each stage a file taking the build
  * context (opened by ingest-build.ts) and returning its part of the report (both typed in stage-parts.ts), which is
  * put together here. With a publication in place, load to statistics build the new and changed datasets
  * alone (a delta) and publish merges it into a copy of the published file (merge.ts); the first ingest builds the
@@ -49,14 +49,15 @@ export async function runIngest(options: IngestOptions): Promise<Report> {
       await abandonBuild(build.file);
       return finish({ published: false, error: 'no dataset has a valid row (see rejects)', datasets: datasetReports(sources, loaded) }, started);
     }
-    await clock.time('derive', () => derive(build));
+    const derived = await clock.time('derive', () => derive(build));
     const stats = await clock.time('statistics', () => statistics(build, loaded));
-    await clock.time('guidelines', () => guidelinesStage(build, { comparisons: options.guidelineComparisons }));
+    const guidelines = await clock.time('guidelines', () => guidelinesStage(build, { comparisons: options.guidelineComparisons }));
     publication = stats.meta.publicationId;
     const files = await clock.time('files', () => datasetFilesStage(build, loaded, stats));
     const published = await clock.time('publish', () => publishIngest(build, loaded, stats, files));
-    const report = { ...publishedReport(sources, loaded, published, started, clock.laps), cpuMs: clock.cpu };
+    const report: Report = { ...publishedReport(sources, loaded, published, started, clock.laps), cpuMs: clock.cpu, derive: derived, guidelines };
     for (const d of report.datasets) build.log.info(summaryLine(d));
+    for (const line of stageLines(report)) build.log.info(line);
     build.log.info(`published ${options.duckdbPath}: ${report.datasets.reduce((n, d) => n + d.rowsLoaded, 0)} rows loaded in ${(report.durationMs / 1000).toFixed(1)} s (${report.rowsPerSecond} rows/s)`);
     return report;
   } catch (err) {
@@ -121,6 +122,15 @@ function stageClock() {
       return result;
     },
   };
+}
+
+/** What the stages after load did beyond the datasets' counts, a line each. */
+export function stageLines(report: Report): string[] {
+  const lines: string[] = [];
+  if (report.derive) lines.push(`derive: ${report.derive.memberships} region membership(s) of the new and changed locations`);
+  const g = report.guidelines;
+  if (g) lines.push(`guidelines: ${g.guidelines} guidelines; ${g.comparisons} comparison(s) and ${g.indexRows} water quality index row(s) for the new and changed datasets`);
+  return lines;
 }
 
 export function summaryLine(d: DatasetReport): string {

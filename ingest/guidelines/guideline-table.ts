@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import correctionsJson from './guidelines/corrections.json' with { type: 'json' };
-import { parseCsv } from './csv-text.js';
+import correctionsJson from './corrections.json' with { type: 'json' };
+import { parseCsv } from '../csv-text.js';
 import { ExpressionError, inputsOf, parseExpression, type Expr, type InputName } from './guideline-expression.js';
 
 /**

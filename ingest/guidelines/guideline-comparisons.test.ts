@@ -1,11 +1,11 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseCsv } from '../scripts/sample/test-support.js';
-import corrections from './guidelines/corrections.json' with { type: 'json' };
-import { runIngest } from './pipeline.js';
-import type { Report } from './report.js';
-import { query, tempDir } from './test-support.js';
+import { parseCsv } from '../../scripts/sample/test-support.js';
+import corrections from './corrections.json' with { type: 'json' };
+import { runIngest } from '../pipeline.js';
+import type { Report } from '../report.js';
+import { query, tempDir } from '../test-support.js';
 
 /**
  * Proof of the comparisons and the water quality index on a generated hub: three Alberta locations (a river with
@@ -312,7 +312,7 @@ beforeAll(async () => {
   await writeFile(join(ds, 'data.csv'), `${header.join(',')}\n${rows.map(csvLine).join('\n')}\n`);
   dbPath = join(dir, 'hub.duckdb');
   report = await runIngest({ src: join(dir, 'src'), duckdbPath: dbPath });
-  const [head, ...body] = parseCsv(await readFile(new URL('./guidelines/guidelines.csv', import.meta.url), 'utf8'));
+  const [head, ...body] = parseCsv(await readFile(new URL('./guidelines.csv', import.meta.url), 'utf8'));
   const at = (name: string) => head!.findIndex((h) => h.trim() === name);
   const t = (s: string | undefined) => (s ?? '').trim();
   inventory = body.map((r, i) => ({

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import corrections from './guidelines/corrections.json' with { type: 'json' };
+import corrections from './corrections.json' with { type: 'json' };
 import { ExpressionError, inputsOf, parseExpression } from './guideline-expression.js';
 import { compileGuideline } from './guideline-sql.js';
 import { loadGuidelines, type Correction } from './guideline-table.js';
 
-const csv = readFileSync(new URL('./guidelines/guidelines.csv', import.meta.url), 'utf8');
+const csv = readFileSync(new URL('./guidelines.csv', import.meta.url), 'utf8');
 
 describe('the guideline summary as loaded', () => {
   const guidelines = loadGuidelines();

@@ -1,0 +1,96 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { appendRows, run, type AppendValue } from '../db.js';
+import { ident, literal } from '../sql.js';
+import { ecosystemOf, marineMedia, mediaOf, regionOfJurisdiction } from './guideline-pairing.js';
+import type { Guideline } from './guideline-table.js';
+import { workTables as T } from './work-tables.js';
+
+/**
+ * The pairing step (docs/guidelines.md, "Pairing"): the guidelines this build compares with, and which of them
+ * apply to each location × characteristic × medium of the build's statistics.
+ */
+
+/** A constant guideline's value (a number or a range of numbers); undefined for a formula. */
+export function constantOf(g: Guideline): { lo: number; hi: number } | undefined {
+  const f = g.formula;
+  if (f?.kind === 'number') return { lo: f.value, hi: f.value };
+  if (f?.kind === 'range' && f.lo.kind === 'number' && f.hi.kind === 'number') return { lo: f.lo.value, hi: f.hi.value };
+  return undefined;
+}
+
+const guidelineColumns = [
+  ['GuidelineId', 'BIGINT'], ['CharacteristicName', 'VARCHAR'], ['fractions', 'VARCHAR[]'], ['MethodSpeciation', 'VARCHAR'], ['MediaName', 'VARCHAR'],
+  ['Ecosystem', 'VARCHAR'], ['Publisher', 'VARCHAR'], ['ProtectionLevel', 'VARCHAR'], ['Bound', 'VARCHAR'], ['Unit', 'VARCHAR'], ['regions', 'VARCHAR[]'],
+  ['inputs', 'VARCHAR[]'], ['is_formula', 'BOOLEAN'], ['const_lo', 'DOUBLE'], ['const_hi', 'DOUBLE'],
+] as const;
+
+function guidelineRow(g: Guideline): AppendValue[] {
+  const constant = constantOf(g);
+  return [
+    BigInt(g.Id), g.CharacteristicName, g.fractions, g.MethodSpeciation, g.MediaName, g.Ecosystem, g.Publisher, g.ProtectionLevel, g.Bound, g.Unit ?? '',
+    g.Jurisdictions.map(regionOfJurisdiction).filter((r) => r !== undefined), g.Inputs, constant === undefined, constant?.lo ?? null, constant?.hi ?? null,
+  ];
+}
+
+/**
+ * The guidelines compared (those with a value, of the characteristics `compared` names), the pairing tables, and
+ * every publisher of the summary (`every`), so that a publisher's rank never varies by build.
+ */
+export async function applicableGuidelines(conn: DuckDBConnection, compared: readonly Guideline[], every: readonly Guideline[]): Promise<void> {
+  await run(conn, `CREATE OR REPLACE TEMP TABLE ${T.guidelines} (${guidelineColumns.map(([n, t]) => `${ident(n)} ${t}`).join(', ')})`);
+  await appendRows(conn, T.guidelines, compared.filter((g) => g.formula !== undefined).map(guidelineRow), 'main', 'temp');
+  await run(conn, `CREATE OR REPLACE TEMP TABLE ${T.media} (ActivityMediaName VARCHAR, MediaName VARCHAR)`);
+  await appendRows(conn, T.media, Object.entries(mediaOf), 'main', 'temp');
+  await run(conn, `CREATE OR REPLACE TEMP TABLE ${T.ecosystems} (MonitoringLocationType VARCHAR, Ecosystem VARCHAR)`);
+  await appendRows(conn, T.ecosystems, Object.entries(ecosystemOf), 'main', 'temp');
+  await writePublishers(conn, every);
+  // Each location of the build: its type's ecosystem and its regions (all_regions, derive.ts).
+  await run(
+    conn,
+    `CREATE OR REPLACE TEMP TABLE ${T.locations} AS
+     SELECT l."Id" AS LocationId, l."MonitoringLocationType" AS MonitoringLocationType, e.Ecosystem AS ecosystem,
+            coalesce((SELECT list(r."RegionId") FROM all_regions r WHERE r."LocationId" = l."Id"), []) AS regions
+     FROM all_locations l LEFT JOIN ${T.ecosystems} e ON e.MonitoringLocationType = l."MonitoringLocationType"`,
+  );
+  await applicableByLocation(conn);
+}
+
+/** The publishers in name order: their rank orders an index row's Id after its location and year. */
+async function writePublishers(conn: DuckDBConnection, every: readonly Guideline[]): Promise<void> {
+  await run(conn, `CREATE OR REPLACE TEMP TABLE ${T.publishers} (Publisher VARCHAR, rank BIGINT)`);
+  const publishers = [...new Set(every.map((g) => g.Publisher))].sort();
+  if (publishers.length > 64) throw new Error(`the guideline summary has ${publishers.length} publishers; water_quality_index Ids hold 64`);
+  await appendRows(conn, T.publishers, publishers.map((p, i) => [p, i]), 'main', 'temp');
+}
+
+/**
+ * Which guidelines apply to each location's characteristics and media, decided once per (location,
+ * characteristic, medium) of the build's statistics (all_stats, thousands of rows) rather than per observation:
+ * the medium, the ecosystem and the jurisdiction depend on nothing else. The guideline's own columns are copied in,
+ * so that pairing an observation is one hash join on this table.
+ */
+async function applicableByLocation(conn: DuckDBConnection): Promise<void> {
+  await run(
+    conn,
+    `CREATE OR REPLACE TEMP TABLE ${T.applicable} AS
+     SELECT s."LocationId", s."CharacteristicName", s."ActivityMediaName", l.MonitoringLocationType, g.*
+     FROM (SELECT DISTINCT "LocationId", "CharacteristicName", CAST("ActivityMediaName" AS VARCHAR) AS "ActivityMediaName" FROM all_stats) s
+     JOIN ${T.media} m ON m.ActivityMediaName = s."ActivityMediaName"
+     JOIN ${T.guidelines} g ON g.CharacteristicName = s."CharacteristicName" AND g.MediaName = m.MediaName
+     JOIN ${T.locations} l ON l.LocationId = s."LocationId"
+     WHERE (g.Ecosystem IS NULL OR g.Ecosystem = CASE WHEN s."ActivityMediaName" = ${literal(marineMedia)} THEN 'Marine' ELSE l.ecosystem END)
+       AND list_has_any(g.regions, l.regions)`,
+  );
+}
+
+/**
+ * The FROM and WHERE that pair each observation `o` with each applicable guideline `g` (the fraction and the
+ * speciation, either side blank matching any): what the later steps compute per result.
+ */
+export function pairedObservations(guidelineFilter = 'TRUE'): string {
+  return `FROM observations o
+     JOIN ${T.applicable} g ON g."LocationId" = o."LocationId" AND g."CharacteristicName" = o."CharacteristicName" AND g."ActivityMediaName" = o."ActivityMediaName"
+     WHERE ${guidelineFilter}
+       AND (len(g.fractions) = 0 OR o."ResultSampleFraction" IS NULL OR list_contains(g.fractions, o."ResultSampleFraction"))
+       AND (g.MethodSpeciation IS NULL OR o."MethodSpeciation" IS NULL OR g.MethodSpeciation = o."MethodSpeciation")`;
+}
