@@ -3,6 +3,7 @@ import { all, scalarNumber } from './db.js';
 import { applicableGuidelines } from './guidelines/applicable-guidelines.js';
 import { writeComparisons } from './guidelines/comparisons.js';
 import { formulaValues } from './guidelines/formula-values.js';
+import { pairedCharacteristics } from './guidelines/guideline-pairing.js';
 import { servedGuidelines } from './guidelines/guideline-table.js';
 import { formulaDays, inputsByDay } from './guidelines/inputs-by-day.js';
 import { unitConversions } from './guidelines/unit-conversions.js';
@@ -28,7 +29,7 @@ export async function guidelinesStage(build: IngestBuild, options: { readonly co
   const none: GuidelinesPart = { guidelines: guidelines.length, comparisons: 0, indexRows: 0 };
   if (options.comparisons === false) return none;
   // Only the guidelines of characteristics the build measured (a publish of a few datasets pairs with few).
-  const measured = new Set((await all(conn, 'SELECT DISTINCT "CharacteristicName" AS c FROM all_stats')).map((r) => String(r.c)));
+  const measured = pairedCharacteristics((await all(conn, 'SELECT DISTINCT "CharacteristicName" AS c FROM all_stats')).map((r) => String(r.c)));
   await applicableGuidelines(conn, guidelines.filter((g) => measured.has(g.CharacteristicName)), guidelines);
   try {
     if ((await scalarNumber(conn, `SELECT count(*) FROM ${workTables.applicable}`)) === 0) return none;

@@ -229,7 +229,7 @@ export function columnNames(table: StorageTable): string[] {
 }
 
 /** Schema version written to `tributary_meta`; the API refuses a file of another version. */
-export const STORAGE_SCHEMA_VERSION = '8';
+export const STORAGE_SCHEMA_VERSION = '9';
 
 /** `CREATE TABLE` for one storage table. Identifiers come from the catalogue only. */
 export function createTableSql(table: StorageTable): string {

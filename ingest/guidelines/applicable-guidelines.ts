@@ -1,7 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { appendRows, run, type AppendValue } from '../db.js';
 import { ident, literal } from '../sql.js';
-import { ecosystemOf, marineMedia, mediaOf, regionOfJurisdiction } from './guideline-pairing.js';
+import { ambiguousCharacteristics, ecosystemOf, marineMedia, mediaOf, regionOfJurisdiction } from './guideline-pairing.js';
 import type { Guideline } from './guideline-table.js';
 import { workTables as T } from './work-tables.js';
 
@@ -43,6 +43,9 @@ export async function applicableGuidelines(conn: DuckDBConnection, compared: rea
   await appendRows(conn, T.media, Object.entries(mediaOf), 'main', 'temp');
   await run(conn, `CREATE OR REPLACE TEMP TABLE ${T.ecosystems} (MonitoringLocationType VARCHAR, Ecosystem VARCHAR)`);
   await appendRows(conn, T.ecosystems, Object.entries(ecosystemOf), 'main', 'temp');
+  await run(conn, `CREATE OR REPLACE TEMP TABLE ${T.ambiguous} (CharacteristicName VARCHAR, candidate VARCHAR, reason VARCHAR)`);
+  const ambiguous = Object.entries(ambiguousCharacteristics).flatMap(([c, a]) => a.candidates.map((candidate) => [c, candidate, a.reason]));
+  await appendRows(conn, T.ambiguous, ambiguous, 'main', 'temp');
   await writePublishers(conn, every);
   // Each location of the build: its type's ecosystem and its regions (all_regions, derive.ts).
   await run(
@@ -67,16 +70,18 @@ async function writePublishers(conn: DuckDBConnection, every: readonly Guideline
  * Which guidelines apply to each location's characteristics and media, decided once per (location,
  * characteristic, medium) of the build's statistics (all_stats, thousands of rows) rather than per observation:
  * the medium, the ecosystem and the jurisdiction depend on nothing else. The guideline's own columns are copied in,
- * so that pairing an observation is one hash join on this table.
+ * so that pairing an observation is one hash join on this table. An ambiguous characteristic pairs with its
+ * candidates' guidelines, `ambiguity` saying why its comparisons decide nothing.
  */
 async function applicableByLocation(conn: DuckDBConnection): Promise<void> {
   await run(
     conn,
     `CREATE OR REPLACE TEMP TABLE ${T.applicable} AS
-     SELECT s."LocationId", s."CharacteristicName", s."ActivityMediaName", l.MonitoringLocationType, g.*
+     SELECT s."LocationId", s."CharacteristicName", s."ActivityMediaName", l.MonitoringLocationType, a.reason AS ambiguity, g.* EXCLUDE (CharacteristicName)
      FROM (SELECT DISTINCT "LocationId", "CharacteristicName", CAST("ActivityMediaName" AS VARCHAR) AS "ActivityMediaName" FROM all_stats) s
+     LEFT JOIN ${T.ambiguous} a ON a.CharacteristicName = s."CharacteristicName"
      JOIN ${T.media} m ON m.ActivityMediaName = s."ActivityMediaName"
-     JOIN ${T.guidelines} g ON g.CharacteristicName = s."CharacteristicName" AND g.MediaName = m.MediaName
+     JOIN ${T.guidelines} g ON g.CharacteristicName = coalesce(a.candidate, s."CharacteristicName") AND g.MediaName = m.MediaName
      JOIN ${T.locations} l ON l.LocationId = s."LocationId"
      WHERE (g.Ecosystem IS NULL OR g.Ecosystem = CASE WHEN s."ActivityMediaName" = ${literal(marineMedia)} THEN 'Marine' ELSE l.ecosystem END)
        AND list_has_any(g.regions, l.regions)`,

@@ -18,10 +18,13 @@ const limitSentence = `CASE
     ELSE "ResultDetectionCondition" || ': its limit ' || ${num('d')} || ' ' || r_unit || ' is ' || CASE WHEN below THEN 'above' ELSE 'below' END || ' the guideline (' || ${bound} || '), so the result may or may not exceed it'
   END`;
 
-/** A result with nothing to compare says so alone; otherwise each sentence that applies, in this order. */
+/**
+ * A result of an ambiguous characteristic, or with nothing to compare, says so alone; otherwise each sentence that
+ * applies, in this order.
+ */
 const nothing = `"ResultValue" IS NULL AND (limit_value IS NULL OR NOT coalesce(below OR above, false))`;
 
-export const reasonSql = `CASE WHEN ${nothing} THEN coalesce("ResultDetectionCondition" || ': no value or limit to compare', 'no value and no detection condition') ELSE NULLIF(concat_ws('; ',
+export const reasonSql = `CASE WHEN ambiguity IS NOT NULL THEN ambiguity WHEN ${nothing} THEN coalesce("ResultDetectionCondition" || ': no value or limit to compare', 'no value and no detection condition') ELSE NULLIF(concat_ws('; ',
     CASE WHEN r_unit IS NULL THEN 'the result has no unit'
          WHEN NOT converts THEN 'unit ' || r_unit || ' does not convert to the guideline''s unit ' || CASE WHEN g_unit = '' THEN '(none)' ELSE g_unit END END,
     CASE WHEN is_formula AND lo_g IS NULL AND hi_g IS NULL THEN coalesce(missing, 'the inputs fall outside every case of the formula') END,

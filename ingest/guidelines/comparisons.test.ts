@@ -107,3 +107,37 @@ describe('the comparison step', () => {
     expect(reasons.some((r) => /a lower limit .* cannot place a result within a range/.test(r))).toBe(true);
   });
 });
+
+describe('the comparison step on an ambiguous characteristic', () => {
+  // Ammonia is total or un-ionized ammonia: its result pairs with the guidelines of both and decides neither.
+  const ammonia = testSummary([
+    /* 1 */ { characteristic: 'Ammonia and ammonium', speciation: 'as N', value: '1.5' },
+    /* 2 */ { characteristic: 'Ammonia, un-ionized', speciation: 'as N', value: '0.016' },
+    /* 3 */ { characteristic: 'Ammonia, un-ionized', speciation: 'as NH3', value: '0.019' },
+  ]);
+  let amb: StepDb;
+  beforeAll(async () => {
+    amb = await stepDb();
+    await addObservations(amb.conn, [
+      { Id: 1, LocationId: 1, date: '2022-05-03', characteristic: 'Ammonia', speciation: 'as N', value: 0.05, unit: 'mg/L' },
+      { Id: 2, LocationId: 1, date: '2022-05-03', characteristic: 'Ammonia and ammonium', speciation: 'as N', value: 0.05, unit: 'mg/L' },
+    ]);
+    await applicableGuidelines(amb.conn, ammonia, ammonia);
+    await formulaDays(amb.conn);
+    await unitConversions(amb.conn);
+    await inputsByDay(amb.conn);
+    await formulaValues(amb.conn, ammonia);
+    await writeComparisons(amb.conn);
+  });
+  afterAll(() => amb.close());
+
+  it('pairs it with the guidelines of each characteristic it may stand for, indeterminate, and says why', async () => {
+    const got = await rowsOf(amb.conn, 'SELECT "ObservationId", "GuidelineId", "CharacteristicName", "Verdict", "Reason" FROM guideline_comparisons ORDER BY "Id"');
+    expect(got.map((r) => [r.ObservationId, r.GuidelineId, r.CharacteristicName, r.Verdict])).toEqual([
+      [1, 1, 'Ammonia', 'indeterminate'], [1, 2, 'Ammonia', 'indeterminate'], [2, 1, 'Ammonia and ammonium', 'meets'],
+    ]);
+    expect(got[0]!.Reason).toMatch(/^'Ammonia' does not say whether total or un-ionized ammonia was measured .*'Ammonia and ammonium' \(total\) or 'Ammonia, un-ionized'/);
+    expect(got[1]!.Reason).toBe(got[0]!.Reason);
+    expect(got[2]!.Reason).toBeNull();
+  });
+});

@@ -24,7 +24,7 @@ const valued = `
               o."ResultSampleFraction", o."MethodSpeciation", o."ResultValue", o."ResultUnit", o."ResultDetectionCondition",
               o."ResultDetectionQuantitationLimitMeasure" AS limit_value, o."ResultDetectionQuantitationLimitUnit" AS limit_unit,
               g.MonitoringLocationType, o."ActivityMediaName", o."ActivityGroupType",
-              g.Publisher, g.ProtectionLevel, g.Bound, g.Unit AS g_unit, g.is_formula, g.const_lo, g.const_hi
+              g.Publisher, g.ProtectionLevel, g.Bound, g.Unit AS g_unit, g.is_formula, g.const_lo, g.const_hi, g.ambiguity
        ${pairedObservations()}
      ), b AS (
        SELECT p.*, coalesce(p."ResultUnit", p.limit_unit) AS r_unit,
@@ -50,9 +50,12 @@ const converted = `
        FROM c
      )`;
 
-/** The verdict table: a value against its bounds; a limit below or above the result against them; else indeterminate. */
+/**
+ * The verdict table: a value against its bounds; a limit below or above the result against them; else
+ * indeterminate, as is every result of an ambiguous characteristic.
+ */
 export const verdictSql = `CASE
-         WHEN NOT bounded THEN 'indeterminate'
+         WHEN NOT bounded OR ambiguity IS NOT NULL THEN 'indeterminate'
          WHEN "ResultValue" IS NOT NULL THEN CASE WHEN "ResultValue" < L OR "ResultValue" > U THEN 'exceeds' ELSE 'meets' END
          WHEN d IS NULL THEN 'indeterminate'
          WHEN below THEN CASE WHEN Bound = 'maximum' THEN CASE WHEN d <= U THEN 'meets' ELSE 'indeterminate' END

@@ -59,6 +59,8 @@ const rows: R[] = [
   ['river', d[3], 'Nickel', 'Total', '10', 'ug/L'], ['river', d[4], 'Nickel', 'Total', '200', 'ug/L'], ['river', d[5], 'Nickel', 'Total', '26', 'ppm'],
   // Ammonia (total, as N).
   ...d.map((day, i): R => ['river', day, 'Ammonia and ammonium', 'Unfiltered', String([0.5, 0.02, 0.1, 1.2, 3, 0.05][i]), 'mg/L', undefined, undefined, undefined, 'as N']),
+  // Ammonia, which does not say whether it is total or un-ionized ammonia.
+  ['river', d[0], 'Ammonia', 'Unfiltered', '0.5', 'mg/L', undefined, undefined, undefined, 'as N'], ['river', d[3], 'Ammonia', 'Unfiltered', '0.01', 'mg/L', undefined, undefined, undefined, 'as N'],
   // Dissolved oxygen (minima).
   ['river', d[0], 'Dissolved oxygen (DO)', 'Dissolved', '7.0', 'mg/L'], ['river', d[1], 'Dissolved oxygen (DO)', 'Dissolved', '5.0', 'mg/L'], ['river', d[2], 'Dissolved oxygen (DO)', 'Dissolved', '9.8', 'mg/L'],
   ['river', d[3], 'Dissolved oxygen (DO)', 'Dissolved', '6.2', 'mg/L'], ['river', d[4], 'Dissolved oxygen (DO)', 'Dissolved', '12', 'mg/L'], ['river', d[5], 'Dissolved oxygen (DO)', 'Dissolved', '', '', 'Below Detection/Quantification Limit', '2', 'mg/L'],
@@ -131,7 +133,11 @@ const formulas: Record<number, (i: Partial<Record<Input, number>>) => Value> = {
         },
 };
 /** Rows served but not compared (corrections.json with no expression) and rows with no value. */
-const notCompared = new Set((corrections as { id: number; expression: string | null }[]).filter((c) => c.expression === null).map((c) => c.id));
+const notCompared = new Set((corrections as { id: number; expression?: string | null }[]).filter((c) => c.expression === null).map((c) => c.id));
+/** The characteristic each re-keyed row is compared by (corrections.json, the key audit). */
+const rekeyed = new Map((corrections as { id: number; rekey?: { CharacteristicName: string } }[]).flatMap((c) => (c.rekey ? [[c.id, c.rekey.CharacteristicName] as const] : [])));
+/** DataStream's ambiguous 'Ammonia': compared with total and un-ionized ammonia's guidelines, deciding neither. */
+const mayBe: Record<string, readonly string[]> = { Ammonia: ['Ammonia and ammonium', 'Ammonia, un-ionized'] };
 
 /** Grams per litre of each mass concentration, and the one unitless unit (pH). */
 const perLitre: Record<string, number> = { 'g/L': 1, 'mg/L': 1e-3, 'ug/L': 1e-6, 'ng/L': 1e-9 };
@@ -210,7 +216,8 @@ function expectedComparisons(inventory: readonly Inventory[], obs: readonly Obs[
   for (const o of obs) {
     if (o.ActivityMediaName !== 'Surface Water' || !['River/Stream', 'Lake/Pond'].includes(o.MonitoringLocationType)) continue;
     for (const g of inventory) {
-      if (g.characteristic !== o.CharacteristicName || g.media !== 'Water' || g.ecosystem !== 'Freshwater') continue;
+      const ambiguous = mayBe[o.CharacteristicName] !== undefined;
+      if (!(g.characteristic === o.CharacteristicName || (mayBe[o.CharacteristicName] ?? []).includes(g.characteristic)) || g.media !== 'Water' || g.ecosystem !== 'Freshwater') continue;
       if (g.fractions.length > 0 && o.ResultSampleFraction !== null && !g.fractions.includes(o.ResultSampleFraction)) continue;
       if (g.speciation !== '' && o.MethodSpeciation !== null && g.speciation !== o.MethodSpeciation) continue;
       if (!g.jurisdictions.includes('CA') && !g.jurisdictions.includes('CA-AB')) continue;
@@ -239,7 +246,8 @@ function expectedComparisons(inventory: readonly Inventory[], obs: readonly Obs[
       let reason: RegExp | null = null;
       const cond = o.ResultDetectionCondition;
       const limited = ['Not Detected', 'Below Detection/Quantification Limit', 'Above Detection/Quantification Limit'].includes(cond ?? '');
-      if (o.ResultValue === null && (limit === undefined || !limited)) reason = new RegExp(`^${cond}: no value or limit to compare$`);
+      if (ambiguous) reason = /^'Ammonia' does not say whether total or un-ionized ammonia was measured/;
+      else if (o.ResultValue === null && (limit === undefined || !limited)) reason = new RegExp(`^${cond}: no value or limit to compare$`);
       else if (convert(1, g.unit, rUnit) === undefined) reason = /does not convert/;
       else if (!bounded) reason = /measured at this location on this day/;
       else if (o.ResultValue !== null) verdict = (L !== undefined && o.ResultValue < L) || (U !== undefined && o.ResultValue > U) ? 'exceeds' : 'meets';
@@ -251,6 +259,7 @@ function expectedComparisons(inventory: readonly Inventory[], obs: readonly Obs[
           verdict = bound === 'maximum' ? (limit >= U! ? 'exceeds' : 'indeterminate') : bound === 'minimum' ? (limit >= L! ? 'meets' : 'indeterminate') : 'indeterminate';
         }
       }
+      if (ambiguous) verdict = 'indeterminate';
       if (reason === null && value?.clamped) reason = /calibrated range/;
       if (reason === null && formula.some((n) => day.values[n] === undefined) && bounded) reason = /the value the guideline gives without it is used/;
       out.push({
@@ -316,7 +325,7 @@ beforeAll(async () => {
   const at = (name: string) => head!.findIndex((h) => h.trim() === name);
   const t = (s: string | undefined) => (s ?? '').trim();
   inventory = body.map((r, i) => ({
-    id: i + 1, characteristic: t(r[at('Characteristic Name')]) || t(r[at('Parameter')]), fractions: t(r[at('Sample Fraction')]).split(',').map(t).filter(Boolean),
+    id: i + 1, characteristic: rekeyed.get(i + 1) ?? (t(r[at('Characteristic Name')]) || t(r[at('Parameter')])), fractions: t(r[at('Sample Fraction')]).split(',').map(t).filter(Boolean),
     speciation: t(r[at('Method Speciation')]), jurisdictions: t(r[at('Region')]).split(',').map(t), media: t(r[at('Media Name')]), ecosystem: t(r[at('Ecosystem')]),
     publisher: t(r[at('Publisher')]) === 'USEPA' ? 'US EPA' : t(r[at('Publisher')]), level: t(r[at('Protection Level')]), value: t(r[at('Value')]), unit: t(r[at('Unit')]),
   }));
@@ -365,6 +374,7 @@ describe('guideline comparisons of a generated hub', () => {
     expect(got.some((r) => /calibrated range/.test(String(r.Reason)))).toBe(true);
     expect(got.some((r) => /does not convert/.test(String(r.Reason)))).toBe(true);
     expect(got.some((r) => /no hardness measured/.test(String(r.Reason)))).toBe(true);
+    expect(got.filter((r) => r.CharacteristicName === 'Ammonia').map((r) => Number(r.GuidelineId)).sort((a, b) => a - b)).toEqual([143, 143, 1337, 1337]);
   });
 
   it('writes the water quality index of each location-year and publisher as the independent implementation computes it', async () => {

@@ -40,7 +40,7 @@ describe('the guideline summary as loaded', () => {
 
   it('refuses a correction whose row no longer says what it was written for', () => {
     const moved: Correction[] = [{ ...(corrections[0] as Correction), key: { ...(corrections[0] as Correction).key, Publisher: 'Someone else' } }];
-    expect(() => loadGuidelines(csv, moved)).toThrow(/corrections\.json: row 75 is .*review the corrections/);
+    expect(() => loadGuidelines(csv, moved)).toThrow(new RegExp(`corrections\\.json: row ${(corrections[0] as Correction).id} is .*review the corrections`));
   });
 
   it('refuses an expression that does not parse, naming the row and asking for a correction', () => {

@@ -11,6 +11,8 @@ export const workTables = {
   /** ActivityMediaName → the summary's Media Name; MonitoringLocationType → Ecosystem (guideline-pairing.ts). */
   media: 'gl_media',
   ecosystems: 'gl_eco',
+  /** Each ambiguous CharacteristicName × a characteristic it may stand for, with why (guideline-pairing.ts). */
+  ambiguous: 'gl_amb',
   /** Each location of the build: its ecosystem and its regions. */
   locations: 'gl_loc',
   /** Every publisher of the summary with its rank in name order (a water quality index row's Id). */
