@@ -20,7 +20,7 @@ import type { GuidelinesPart, IngestBuild } from './stage-parts.js';
  * or writes one published table:
  *
  *   summary → pairing → formula days → unit conversions → inputs by day → formula values → comparisons
- *           → statistics → index
+ *           (with the governing verdicts) → statistics → index
  */
 export async function guidelinesStage(build: IngestBuild, options: { readonly comparisons?: boolean } = {}): Promise<GuidelinesPart> {
   const conn = build.conn;

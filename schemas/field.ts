@@ -9,6 +9,7 @@ export type FieldType =
   | 'string'
   | 'integer' // JSON number; BIGINT in DuckDB
   | 'number' // JSON number; DOUBLE in DuckDB
+  | 'boolean' // JSON true/false; BOOLEAN in DuckDB
   | 'date' // YYYY-MM-DD
   | 'time' // HH:MM:SS
   | 'timestamp' // ISO 8601 UTC with milliseconds

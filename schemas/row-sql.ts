@@ -91,6 +91,8 @@ function csvText(c: string, type: FieldDef['type']): string {
       return `CAST(${c} AS VARCHAR)`;
     case 'timestamp':
       return isoTimestamp(c);
+    case 'boolean':
+      return `CAST(${c} AS VARCHAR)`;
     case 'date':
       return `strftime(${c}, '%Y-%m-%d')`;
     case 'time':

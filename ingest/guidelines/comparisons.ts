@@ -5,12 +5,13 @@ import { run } from '../db.js';
 import { ident, literal } from '../sql.js';
 import { pairedObservations } from './applicable-guidelines.js';
 import { reasonSql } from './comparison-reason.js';
+import { governedSql } from './governing.js';
 import { workTables as T } from './work-tables.js';
 
 /**
  * The comparison step: every observation of the build with every guideline that applies to it, its bounds in the
- * result's unit, the verdict of docs/guidelines.md's table ("Verdicts"; shared guidelines README §4) and the
- * reason, into `guideline_comparisons` in Id order. One statement from the observations to the table: the pairs
+ * result's unit, the verdict of docs/guidelines.md's table ("Verdicts"; shared guidelines README §4), the reason,
+ * and which comparison governs the result's verdict (governing.ts), into `guideline_comparisons` in Id order. One statement from the observations to the table: the pairs
  * are never materialised on their own.
  */
 
@@ -68,10 +69,10 @@ export const verdictSql = `CASE
 
 /** Writes the comparisons; returns how many. */
 export async function writeComparisons(conn: DuckDBConnection): Promise<number> {
-  const compared = `WITH ${valued}, ${converted}, w AS (SELECT v.*, ${verdictSql} AS Verdict FROM v)`;
+  const compared = `WITH ${valued}, ${converted}, w AS (SELECT v.*, ${verdictSql} AS Verdict FROM v), ${governedSql('w', 'gov')}`;
   const cols = columnNames('guideline_comparisons');
   const exprs: Record<string, string> = {
     Id: 'ObservationId * 4096 + GuidelineId', GuidelineLower: 'L', GuidelineUpper: 'U', Reason: reasonSql, Inputs: 'inputs_json', ResultUnit: 'r_unit',
   };
-  return run(conn, `INSERT INTO guideline_comparisons (${list(cols)}) ${compared} SELECT ${cols.map((c) => `${exprs[c] ?? ident(c)} AS ${ident(c)}`).join(', ')} FROM w ORDER BY ObservationId, GuidelineId`);
+  return run(conn, `INSERT INTO guideline_comparisons (${list(cols)}) ${compared} SELECT ${cols.map((c) => `${exprs[c] ?? ident(c)} AS ${ident(c)}`).join(', ')} FROM gov ORDER BY ObservationId, GuidelineId`);
 }

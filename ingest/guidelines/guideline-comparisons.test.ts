@@ -374,6 +374,20 @@ describe('guideline comparisons of a generated hub', () => {
     expect(got.some((r) => /calibrated range/.test(String(r.Reason)))).toBe(true);
     expect(got.some((r) => /does not convert/.test(String(r.Reason)))).toBe(true);
     expect(got.some((r) => /no hardness measured/.test(String(r.Reason)))).toBe(true);
+    // One governing comparison per result, publisher and term: the most protective with a verdict, else of all.
+    const term = (level: string) => (level.startsWith('Acute') ? 'short-term' : level.startsWith('Chronic') ? 'long-term' : level);
+    const protective = (a: Expected, b: Expected) => (a.U ?? Infinity) - (b.U ?? Infinity) || (b.L ?? -Infinity) - (a.L ?? -Infinity) || a.GuidelineId - b.GuidelineId;
+    for (const group of Map.groupBy(expected, (e) => `${e.ObservationId}|${e.Publisher}|${term(e.ProtectionLevel)}`).values()) {
+      const determinate = group.filter((e) => e.verdict !== 'indeterminate');
+      const governing = [...(determinate.length > 0 ? determinate : group)].sort(protective)[0]!;
+      for (const e of group) {
+        const r = byKey.get(key(e.ObservationId, e.GuidelineId))!;
+        expect(r.Governing, `observation ${e.ObservationId} × guideline ${e.GuidelineId} governs`).toBe(e === governing);
+        expect(r.Term).toBe(term(e.ProtectionLevel));
+        expect(r.Alternatives === null, `observation ${e.ObservationId} × guideline ${e.GuidelineId} alternatives`).toBe(group.length === 1);
+      }
+    }
+    expect(got.some((r) => r.Governing === false)).toBe(true);
     expect(got.filter((r) => r.CharacteristicName === 'Ammonia').map((r) => Number(r.GuidelineId)).sort((a, b) => a - b)).toEqual([143, 143, 1337, 1337]);
   });
 

@@ -17,14 +17,16 @@ export async function writeWaterQualityIndex(conn: DuckDBConnection): Promise<nu
   return inserted;
 }
 
-/** The tests: each observation's most protective long-term guideline of the publisher that gives a verdict. */
+/**
+ * The tests: each observation's governing long-term comparison of the publisher, when it gives a verdict (the most
+ * protective guideline stands for the variable, governing.ts).
+ */
 const tests = `
      c AS (
        SELECT "ObservationId", "GuidelineId", "DOI", "LocationId", "ActivityStartYear", "Publisher", "CharacteristicName", "ResultSampleFraction", "MethodSpeciation",
          "ResultValue", "ResultUnit", "Verdict", "GuidelineLower" AS L, "GuidelineUpper" AS U
        FROM guideline_comparisons
-       WHERE "ProtectionLevel" LIKE 'Chronic%' AND "Verdict" IN ('meets', 'exceeds')
-       QUALIFY row_number() OVER (PARTITION BY "ObservationId", "Publisher" ORDER BY U ASC NULLS LAST, L DESC NULLS LAST, "GuidelineId") = 1
+       WHERE "Governing" AND "Term" = 'long-term' AND "Verdict" IN ('meets', 'exceeds')
      ), limits AS (
        -- A failed test with no value failed by its limit (a non-detect below a minimum, a result above a maximum's
        -- quantification limit): its excursion is the limit's, in the result's unit as the bounds are.

@@ -13,6 +13,7 @@ import { buildOpenApi } from '../metadata/openapi.js';
 import { TOP_RANGE } from '../odata/parse-query.js';
 import { DEFAULT_TOP } from '../query/plan.js';
 import { describeResource } from './describe-resource.js';
+import { GOVERNING_FILTER } from './governing-default.js';
 import { MAX_QUERY_ROWS, TOOLS } from './tool-descriptions.js';
 
 /** The limits this process applies, as main.ts configured them; left out, that limit is off (tests). */
@@ -95,6 +96,7 @@ function examples(base: string, facts: LlmsFacts): string[] {
     link('Cite', `${base}${PATHS.citation}/Records?$filter=${f}&format=text`, 'every dataset the rows come from, with its DOI, licence and rows; `format=csl` for CSL-JSON, `bibtex`, `ris`. MCP: `cite`.'),
     link('GIS', `${base}${PATHS.features}/collections/observations/items?filter=${encodeValue(CQL2_EXAMPLE)}&limit=100`, 'the same observations as GeoJSON points (OGC API – Features, a CQL2 `filter`; `bbox=west,south,east,north` narrows by place), for QGIS, GDAL, R sf or geopandas.'),
     link('Group', `${base}${PATHS.odata}/Observations?$apply=${encodeValue(`filter(${EXAMPLE})/groupby((LocationId),aggregate($count as Count))`)}`, 'where: the count per location (`$apply`, on Observations and Records). MCP: `aggregate`, `list_values`.'),
+    link('Exceedances', `${base}${PATHS.odata}/GuidelineComparisons?$apply=${encodeValue(`filter(${GOVERNING_FILTER} and Verdict eq 'exceeds')/groupby((LocationId,CharacteristicName),aggregate($count as Count))`)}`, `results exceeding a guideline, per location and characteristic: \`${GOVERNING_FILTER}\` counts each result once per publisher and term (its governing comparison), where every comparison would count it once per guideline that applies. The MCP tools read the governing comparisons unless the filter names \`Governing\`.`),
     '',
   ];
 }

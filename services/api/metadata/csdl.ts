@@ -30,6 +30,7 @@ const EDM_TYPES: Readonly<Record<FieldType, string>> = {
   string: 'Edm.String',
   integer: 'Edm.Int64',
   number: 'Edm.Double',
+  boolean: 'Edm.Boolean',
   date: 'Edm.Date',
   time: 'Edm.TimeOfDay',
   timestamp: 'Edm.DateTimeOffset',

@@ -27,6 +27,7 @@ const FIELD_SCHEMAS: Readonly<Record<FieldType, Schema>> = {
   string: { type: 'string' },
   integer: { type: 'integer', format: 'int64' },
   number: { type: 'number', format: 'double' },
+  boolean: { type: 'boolean' },
   date: { type: 'string', format: 'date' },
   // JSON Schema's `time` format demands a UTC offset; these are local wall-clock times.
   time: { type: 'string', pattern: '^\\d{2}:\\d{2}:\\d{2}$' },

@@ -14,6 +14,7 @@ const SCHEMA_OF: { readonly [T in FieldType]: JsonSchema } = {
   string: { type: 'string' },
   integer: { type: 'integer' },
   number: { type: 'number' },
+  boolean: { type: 'boolean' },
   date: { type: 'string', format: 'date' },
   time: { type: 'string', format: 'time' },
   timestamp: { type: 'string', format: 'date-time' },

@@ -24,7 +24,7 @@ const LOCATION_KEY = 'LocationId';
 
 /** A value ready to bind: `sqlType` is the cast the compiler applies to its parameter. */
 export interface BoundValue {
-  readonly sqlType: 'VARCHAR' | 'BIGINT' | 'DOUBLE' | 'DATE' | 'TIMESTAMP' | 'UUID';
+  readonly sqlType: 'VARCHAR' | 'BIGINT' | 'DOUBLE' | 'BOOLEAN' | 'DATE' | 'TIMESTAMP' | 'UUID';
   readonly value: string | number | bigint;
 }
 
@@ -232,6 +232,7 @@ function planFilter(expr: Expr, resource: ResourceDef): Cond {
       if (dim.membership && expr.op !== 'eq' && expr.op !== 'ne') {
         throw badValue(expr.property, dim, `RegionId is a membership test: use eq, ne or in`);
       }
+      if (dim.type === 'boolean' && expr.op !== 'eq' && expr.op !== 'ne') throw badValue(expr.property, dim, `${dim.name} is true or false: use eq or ne, e.g. ${dim.name} eq true`);
       return { kind: 'compare', dim, op: expr.op, value: coerce(expr.value, dim, expr.property) };
     }
     case 'in': {
@@ -307,6 +308,10 @@ function coerce(lit: Literal, dim: DimensionDef, p: Property): BoundValue {
       if (ts) return { sqlType: 'TIMESTAMP', value: ts };
       throw badValue(p, dim, `${dim.name} wants a date or date-time, e.g. ${dim.name} gt 2020-03-23 or '2020-03-23T10:00:00Z'; got ${JSON.stringify(text)}`);
     }
+    case 'boolean':
+      // Bound as its text: a parameter is a string or a number, and the cast makes it a BOOLEAN.
+      if (lit.kind === 'boolean') return { sqlType: 'BOOLEAN', value: String(lit.value) };
+      throw badValue(p, dim, `${dim.name} is true or false, unquoted, e.g. ${dim.name} eq true; got ${JSON.stringify(text)}`);
     case 'date': {
       // A date-time would have to be cut to its day in some time zone: ask for the day instead.
       const day = lit.kind === 'date' || lit.kind === 'string' ? calendarDate(text) : undefined;

@@ -7,6 +7,7 @@
  * `tableToIPC` and the schema message and end marker are written once around them.
  */
 import {
+  Bool,
   type Data,
   DateDay,
   Field,
@@ -37,6 +38,8 @@ function arrowType(type: FieldType): DataType {
       return new Int64();
     case 'number':
       return new Float64();
+    case 'boolean':
+      return new Bool();
     case 'string':
     case 'uuid':
       return new Utf8();
