@@ -129,7 +129,10 @@ export function stageLines(report: Report): string[] {
   const lines: string[] = [];
   if (report.derive) lines.push(`derive: ${report.derive.memberships} region membership(s) of the new and changed locations`);
   const g = report.guidelines;
-  if (g) lines.push(`guidelines: ${g.guidelines} guidelines; ${g.comparisons} comparison(s) and ${g.indexRows} water quality index row(s) for the new and changed datasets`);
+  if (g) {
+    const qc = g.qualityControlSetAside > 0 ? `; ${g.qualityControlSetAside} quality-control result(s) (blanks, replicates, spikes) set aside, compared with nothing` : '';
+    lines.push(`guidelines: ${g.guidelines} guidelines; ${g.comparisons} comparison(s) and ${g.indexRows} water quality index row(s) for the new and changed datasets${qc}`);
+  }
   return lines;
 }
 

@@ -67,11 +67,15 @@ export interface DerivePart {
   readonly memberships: number;
 }
 
-/** The guidelines stage's part: rows written to guidelines, guideline_comparisons and water_quality_index. */
+/**
+ * The guidelines stage's part: rows written to guidelines, guideline_comparisons and water_quality_index, and the
+ * build's quality-control results set aside (compared with nothing, no input, not in the index).
+ */
 export interface GuidelinesPart {
   readonly guidelines: number;
   readonly comparisons: number;
   readonly indexRows: number;
+  readonly qualityControlSetAside: number;
 }
 
 export const DEFAULT_MAX_REJECTS = 1000;

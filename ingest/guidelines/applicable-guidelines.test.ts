@@ -39,6 +39,8 @@ const observations = [
   { Id: 10, LocationId: 1, date: '2022-05-03', characteristic: 'Nitrate', speciation: 'as N', value: 1, unit: 'mg/L' },
   { Id: 11, LocationId: 1, date: '2022-05-03', characteristic: 'Nitrate', value: 1, unit: 'mg/L' },
   { Id: 12, LocationId: 1, date: '2022-05-03', characteristic: 'Copper', value: 1, unit: 'ug/L' },
+  { Id: 13, LocationId: 1, date: '2022-05-03', characteristic: 'Zinc', fraction: 'Dissolved', value: 12, unit: 'ug/L', activityType: 'Quality Control Sample-Field Blank' },
+  { Id: 14, LocationId: 1, date: '2022-05-03', characteristic: 'Zinc', fraction: 'Dissolved', value: 12, unit: 'ug/L', activityType: 'Quality Control Field Replicate Msr/Obs' },
 ];
 
 /** Observation Id → the guideline Ids that apply to it, by the rules of docs/guidelines.md. */
@@ -55,6 +57,8 @@ const expected: Record<number, number[]> = {
   10: [6], // as N: not as NO3
   11: [6, 7], // no speciation: either
   12: [], // a guideline with no value is served, never compared
+  13: [], // a field blank is not water
+  14: [], // nor a field replicate
 };
 
 let db: StepDb;

@@ -1,4 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { qualityControlSql } from '../../schemas/index.js';
 import { appendRows, run, type AppendValue } from '../db.js';
 import { ident, literal } from '../sql.js';
 import { ambiguousCharacteristics, ecosystemOf, marineMedia, mediaOf, regionOfJurisdiction } from './guideline-pairing.js';
@@ -90,12 +91,13 @@ async function applicableByLocation(conn: DuckDBConnection): Promise<void> {
 
 /**
  * The FROM and WHERE that pair each observation `o` with each applicable guideline `g` (the fraction and the
- * speciation, either side blank matching any): what the later steps compute per result.
+ * speciation, either side blank matching any): what the later steps compute per result. A quality-control result
+ * (a blank, a replicate, a spike: schemas/activity-group.ts) is not water and pairs with nothing.
  */
 export function pairedObservations(guidelineFilter = 'TRUE'): string {
   return `FROM observations o
      JOIN ${T.applicable} g ON g."LocationId" = o."LocationId" AND g."CharacteristicName" = o."CharacteristicName" AND g."ActivityMediaName" = o."ActivityMediaName"
-     WHERE ${guidelineFilter}
+     WHERE ${guidelineFilter} AND NOT ${qualityControlSql('o."ActivityGroupType"')}
        AND (len(g.fractions) = 0 OR o."ResultSampleFraction" IS NULL OR list_contains(g.fractions, o."ResultSampleFraction"))
        AND (g.MethodSpeciation IS NULL OR o."MethodSpeciation" IS NULL OR g.MethodSpeciation = o."MethodSpeciation")`;
 }

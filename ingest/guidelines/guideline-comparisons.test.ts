@@ -30,7 +30,7 @@ const locations = {
   rain: ['AB-RAIN', 'Calgary rain gauge', '51.0500', '-114.0700', 'Unspecified', 'Rainwater'],
 } as const;
 
-type R = [loc: keyof typeof locations, date: string, characteristic: string, fraction: string, value: string, unit: string, condition?: string, limit?: string, limitUnit?: string, speciation?: string];
+type R = [loc: keyof typeof locations, date: string, characteristic: string, fraction: string, value: string, unit: string, condition?: string, limit?: string, limitUnit?: string, speciation?: string, activity?: string];
 
 const d = ['2022-05-03', '2022-05-17', '2022-06-07', '2022-06-21', '2022-07-05', '2022-07-19'] as const;
 const rows: R[] = [
@@ -67,15 +67,22 @@ const rows: R[] = [
   // The lake: two days of 2023, too few tests for an index.
   ['lake', '2023-08-01', 'Total hardness', '', '80', 'mg/L'], ['lake', '2023-08-01', 'pH', '', '8.0', 'None'], ['lake', '2023-08-01', 'Zinc', 'Dissolved', '15', 'ug/L'],
   ['lake', '2023-08-15', 'pH', '', '8.2', 'None'], ['lake', '2023-08-15', 'Cadmium', 'Total', '0.3', 'ug/L'],
+  // Quality-control results are not water: a field blank's zinc above every guideline, a trip blank's cadmium, a
+  // replicate's pH that would change the day's hardness-free zinc formula's pH were it an input.
+  ['river', d[0], 'Zinc', 'Dissolved', '900', 'ug/L', undefined, undefined, undefined, undefined, 'Quality Control Sample-Field Blank'],
+  ['river', d[2], 'Cadmium', 'Total', '9', 'ug/L', undefined, undefined, undefined, undefined, 'Quality Control Sample-Trip Blank'],
+  ['river', d[0], 'pH', '', '4.0', 'None', undefined, undefined, undefined, undefined, 'Quality Control Field Replicate Msr/Obs'],
+  ['river', d[1], 'Total hardness', '', '999', 'mg/L', undefined, undefined, undefined, undefined, 'Sample-Positive Control'],
   // Rain has no aquatic-life guideline.
   ['rain', '2022-05-03', 'Zinc', 'Dissolved', '20', 'ug/L'],
 ];
 
 function csvLine(r: R): string {
-  const [loc, date, characteristic, fraction, value, unit, condition = '', limit = '', limitUnit = '', speciation = ''] = r;
+  const [loc, date, characteristic, fraction, value, unit, condition = '', limit = '', limitUnit = '', speciation = '', given] = r;
   const [id, name, lat, lon, type, media] = locations[loc];
-  const activity = ['pH', 'Temperature, water'].includes(characteristic) ? 'Field Msr/Obs' : 'Sample-Routine';
-  return ['Guideline proof', id, name, lat, lon, 'WGS84', type, activity, media, date, characteristic, speciation, fraction, value, unit, condition, limit, limitUnit, 'Actual', 'Accepted', ...(activity === 'Sample-Routine' ? ['Undefined', 'Test Lab'] : ['', '']), limit === '' ? '' : 'Method Detection Level']
+  const activity = given ?? (['pH', 'Temperature, water'].includes(characteristic) ? 'Field Msr/Obs' : 'Sample-Routine');
+  const lab = !/Msr\/Obs/.test(activity);
+  return ['Guideline proof', id, name, lat, lon, 'WGS84', type, activity, media, date, characteristic, speciation, fraction, value, unit, condition, limit, limitUnit, 'Actual', 'Validated', ...(lab ? ['Undefined', 'Test Lab'] : ['', '']), limit === '' ? '' : 'Method Detection Level']
     .map((f) => (/[",\n]/.test(f) ? `"${f.replaceAll('"', '""')}"` : f))
     .join(',');
 }
@@ -163,7 +170,11 @@ interface Obs {
   readonly MonitoringLocationType: string;
   readonly ActivityMediaName: string;
   readonly ActivityStartYear: number;
+  readonly ActivityType: string;
 }
+
+/** Quality control, by its definition (../shared plan): every `Quality Control…` ActivityType and `Sample-Positive Control`. */
+const qualityControl = (o: Obs) => o.ActivityType.startsWith('Quality Control') || o.ActivityType === 'Sample-Positive Control';
 
 interface Expected {
   readonly ObservationId: number;
@@ -183,7 +194,7 @@ interface Expected {
 }
 
 function inputsOn(obs: readonly Obs[]): Map<string, Day> {
-  const days = Map.groupBy(obs, (o) => `${o.LocationId}|${o.ActivityStartDate}`);
+  const days = Map.groupBy(obs.filter((o) => !qualityControl(o)), (o) => `${o.LocationId}|${o.ActivityStartDate}`);
   const out = new Map<string, Day>();
   for (const [key, list] of days) {
     const pick = (c: string, f?: string, to = 'mg/L') => {
@@ -214,7 +225,7 @@ function expectedComparisons(inventory: readonly Inventory[], obs: readonly Obs[
   const days = inputsOn(obs);
   const out: Expected[] = [];
   for (const o of obs) {
-    if (o.ActivityMediaName !== 'Surface Water' || !['River/Stream', 'Lake/Pond'].includes(o.MonitoringLocationType)) continue;
+    if (qualityControl(o) || o.ActivityMediaName !== 'Surface Water' || !['River/Stream', 'Lake/Pond'].includes(o.MonitoringLocationType)) continue;
     for (const g of inventory) {
       const ambiguous = mayBe[o.CharacteristicName] !== undefined;
       if (!(g.characteristic === o.CharacteristicName || (mayBe[o.CharacteristicName] ?? []).includes(g.characteristic)) || g.media !== 'Water' || g.ecosystem !== 'Freshwater') continue;
@@ -332,9 +343,19 @@ beforeAll(async () => {
 }, 240_000);
 
 describe('guideline comparisons of a generated hub', () => {
-  it('publishes every row', () => {
+  it('publishes every row, and reports the quality-control results it set aside', () => {
     expect(report.published, JSON.stringify(report).slice(0, 3000)).toBe(true);
     expect(report.datasets[0]!.rowsRejected, JSON.stringify(report.datasets[0]!.rejects)).toBe(0);
+    expect(report.guidelines?.qualityControlSetAside).toBe(rows.filter((r) => r[10] !== undefined).length);
+  });
+
+  it('compares no quality-control result, and takes none as an input, but keeps them as observations', async () => {
+    const qc = await query(dbPath, `SELECT count(*) AS n, count(c."Id") AS compared FROM observations o LEFT JOIN guideline_comparisons c ON c."ObservationId" = o."Id" WHERE o."ActivityType" LIKE 'Quality Control%' OR o."ActivityType" = 'Sample-Positive Control'`);
+    expect(qc.map((r) => [Number(r.n), Number(r.compared)])).toEqual([[4, 0]]);
+    const inputs = await query(dbPath, `SELECT "Inputs" FROM guideline_comparisons WHERE "Inputs" IS NOT NULL`);
+    const ids = new Set((await query(dbPath, `SELECT "Id" FROM observations WHERE "ActivityGroupType" LIKE 'Quality Control%'`)).map((r) => Number(r.Id)));
+    expect(ids.size).toBe(4);
+    for (const r of inputs) for (const i of JSON.parse(String(r.Inputs)) as { observationIds: number[] }[]) for (const id of i.observationIds) expect(ids.has(Number(id))).toBe(false);
   });
 
   it('gives every comparison and only those the independent implementation gives, with its bounds, verdict, reason and inputs', async () => {

@@ -1,4 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { qualityControlSql } from '../../schemas/index.js';
 import { run } from '../db.js';
 import { literal } from '../sql.js';
 import { pairedObservations } from './applicable-guidelines.js';
@@ -10,7 +11,8 @@ import { workTables as T } from './work-tables.js';
 /**
  * The inputs step (docs/guidelines.md, "Inputs"): the location-days a formula guideline is compared on, and on each
  * the paired inputs (paired-inputs.ts) from the same location and ActivityStartDate: quantified values converted to
- * the input's unit and averaged, with the Ids they came from, each input from the first of its sources found.
+ * the input's unit and averaged, with the Ids they came from, each input from the first of its sources found. A
+ * quality-control result (a blank's pH, a replicate's hardness) is no input: it is not the water's.
  */
 
 /** The column of an input's observation Ids on a day. */
@@ -38,6 +40,7 @@ export async function inputsByDay(conn: DuckDBConnection): Promise<void> {
        SEMI JOIN days d ON d."LocationId" = o."LocationId" AND d."ActivityStartDate" = o."ActivityStartDate"
        LEFT JOIN ${T.units} u ON u.from_unit = coalesce(o."ResultUnit", '') AND u.to_unit = ${inputUnitSql('o."CharacteristicName"')}
        WHERE o."CharacteristicName" IN (${measuredCharacteristics().map((m) => literal(m.characteristic)).join(', ')}) AND o."ResultValue" IS NOT NULL
+         AND NOT ${qualityControlSql('o."ActivityGroupType"')}
      ),
      m AS (SELECT "LocationId", "ActivityStartDate", ${means.join(', ')} FROM v WHERE v IS NOT NULL GROUP BY ALL)
      SELECT "LocationId", "ActivityStartDate", ${inputs.join(', ')} FROM m`,
