@@ -32,7 +32,7 @@ export const guidelineComparisonFields: readonly FieldDef[] = [
   field('Reason', 'string', true, 'Why the verdict is not a plain comparison: a missing input, a clamped input, a detection limit above the guideline, a unit that does not convert.'),
   field(
     'Alternatives', 'string', true,
-    'The other guidelines of the same Publisher and Term that apply to this result (e.g. dissolved oxygen\'s life stages), most protective first, as Id and ProtectionLevel, the governing one marked; null when it stands alone.',
+    'The other guidelines of the same Publisher and Term that apply to this result (e.g. dissolved oxygen\'s life stages), in Id order, each as its Id and ProtectionLevel; null when it stands alone.',
   ),
   field('Inputs', 'string', true, 'JSON array of the inputs used: name, value, unit and the Ids of the observations it came from.'),
 ];

@@ -76,9 +76,15 @@ describe('the pairing step', () => {
     for (const o of observations) expect(byObservation[o.Id] ?? [], `observation ${o.Id}`).toEqual(expected[o.Id]);
   });
 
-  it('decides once per location, characteristic and medium, and ranks every publisher of the summary', async () => {
-    const keys = await rowsOf(db.conn, `SELECT count(*) AS n, count(DISTINCT ("LocationId", "CharacteristicName", "ActivityMediaName", GuidelineId)) AS k FROM ${workTables.applicable}`);
+  it('decides once per pairing key (location, characteristic, medium, fraction, speciation), and ranks every publisher of the summary', async () => {
+    const keys = await rowsOf(
+      db.conn,
+      `SELECT count(*) AS n, count(DISTINCT ("LocationId", "CharacteristicName", "ActivityMediaName", "ResultSampleFraction", "MethodSpeciation", GuidelineId)) AS k FROM ${workTables.applicable}`,
+    );
     expect(keys[0]!.n).toBe(keys[0]!.k);
+    // Observation 1 (Dissolved zinc at the river) stands among two long-term CCME rows (Canada's, Alberta's): each names the other.
+    const alternatives = await rowsOf(db.conn, `SELECT GuidelineId, Term, Alternatives FROM ${workTables.applicable} WHERE "LocationId" = 1 AND "ResultSampleFraction" = 'Dissolved' AND "ActivityMediaName" = 'Surface Water' ORDER BY GuidelineId`);
+    expect(alternatives).toEqual([{ GuidelineId: 1, Term: 'long-term', Alternatives: '2 Chronic' }, { GuidelineId: 2, Term: 'long-term', Alternatives: '1 Chronic' }]);
     expect(await rowsOf(db.conn, `SELECT Publisher, rank FROM ${workTables.publishers} ORDER BY rank`)).toEqual([{ Publisher: 'CCME', rank: 0 }]);
   });
 });

@@ -2,13 +2,14 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { qualityControlSql } from '../../schemas/index.js';
 import { appendRows, run, type AppendValue } from '../db.js';
 import { ident, literal } from '../sql.js';
+import { alternativesSql, termSql } from './governing.js';
 import { ambiguousCharacteristics, ecosystemOf, marineMedia, mediaOf, regionOfJurisdiction } from './guideline-pairing.js';
 import type { Guideline } from './guideline-table.js';
 import { workTables as T } from './work-tables.js';
 
 /**
  * The pairing step (docs/guidelines.md, "Pairing"): the guidelines this build compares with, and which of them
- * apply to each location × characteristic × medium of the build's statistics.
+ * apply to each location × characteristic × medium × fraction × speciation of the build's results.
  */
 
 /** A constant guideline's value (a number or a range of numbers); undefined for a formula. */
@@ -67,37 +68,47 @@ async function writePublishers(conn: DuckDBConnection, every: readonly Guideline
   await appendRows(conn, T.publishers, publishers.map((p, i) => [p, i]), 'main', 'temp');
 }
 
+/** What pairs a result with guidelines: its location, characteristic, medium, fraction and speciation. */
+const pairingKey = ['LocationId', 'CharacteristicName', 'ActivityMediaName', 'ResultSampleFraction', 'MethodSpeciation'].map((c) => `"${c}"`);
+
 /**
- * Which guidelines apply to each location's characteristics and media, decided once per (location,
- * characteristic, medium) of the build's statistics (all_stats, thousands of rows) rather than per observation:
- * the medium, the ecosystem and the jurisdiction depend on nothing else. The guideline's own columns are copied in,
- * so that pairing an observation is one hash join on this table. An ambiguous characteristic pairs with its
- * candidates' guidelines, `ambiguity` saying why its comparisons decide nothing.
+ * Which guidelines apply to each pairing key of the build's environmental results (a quality-control result, a
+ * blank, a replicate, a spike, is not water: schemas/activity-group.ts), decided once per distinct key rather than
+ * per observation: the medium, the ecosystem, the jurisdiction, the fraction and the speciation depend on nothing
+ * else. The guideline's own columns are copied in with its Term and the Alternatives it stands among
+ * (governing.ts), so that pairing an observation is one hash join on this table. An ambiguous characteristic pairs
+ * with its candidates' guidelines, `ambiguity` saying why its comparisons decide nothing.
  */
 async function applicableByLocation(conn: DuckDBConnection): Promise<void> {
   await run(
     conn,
     `CREATE OR REPLACE TEMP TABLE ${T.applicable} AS
-     SELECT s."LocationId", s."CharacteristicName", s."ActivityMediaName", l.MonitoringLocationType, a.reason AS ambiguity, g.* EXCLUDE (CharacteristicName)
-     FROM (SELECT DISTINCT "LocationId", "CharacteristicName", CAST("ActivityMediaName" AS VARCHAR) AS "ActivityMediaName" FROM all_stats) s
-     LEFT JOIN ${T.ambiguous} a ON a.CharacteristicName = s."CharacteristicName"
-     JOIN ${T.media} m ON m.ActivityMediaName = s."ActivityMediaName"
-     JOIN ${T.guidelines} g ON g.CharacteristicName = coalesce(a.candidate, s."CharacteristicName") AND g.MediaName = m.MediaName
-     JOIN ${T.locations} l ON l.LocationId = s."LocationId"
-     WHERE (g.Ecosystem IS NULL OR g.Ecosystem = CASE WHEN s."ActivityMediaName" = ${literal(marineMedia)} THEN 'Marine' ELSE l.ecosystem END)
-       AND list_has_any(g.regions, l.regions)`,
+     WITH k AS (
+       SELECT DISTINCT "LocationId", "CharacteristicName", CAST("ActivityMediaName" AS VARCHAR) AS "ActivityMediaName", "ResultSampleFraction", "MethodSpeciation"
+       FROM observations WHERE NOT ${qualityControlSql('"ActivityGroupType"')}
+     ), a AS (
+       SELECT k.*, l.MonitoringLocationType, amb.reason AS ambiguity, g.* EXCLUDE (CharacteristicName, MethodSpeciation, fractions), ${termSql('g.ProtectionLevel')} AS Term
+       FROM k
+       LEFT JOIN ${T.ambiguous} amb ON amb.CharacteristicName = k."CharacteristicName"
+       JOIN ${T.media} m ON m.ActivityMediaName = k."ActivityMediaName"
+       JOIN ${T.guidelines} g ON g.CharacteristicName = coalesce(amb.candidate, k."CharacteristicName") AND g.MediaName = m.MediaName
+       JOIN ${T.locations} l ON l.LocationId = k."LocationId"
+       WHERE (g.Ecosystem IS NULL OR g.Ecosystem = CASE WHEN k."ActivityMediaName" = ${literal(marineMedia)} THEN 'Marine' ELSE l.ecosystem END)
+         AND list_has_any(g.regions, l.regions)
+         AND (len(g.fractions) = 0 OR k."ResultSampleFraction" IS NULL OR list_contains(g.fractions, k."ResultSampleFraction"))
+         AND (g.MethodSpeciation IS NULL OR k."MethodSpeciation" IS NULL OR g.MethodSpeciation = k."MethodSpeciation")
+     )
+     SELECT a.*, ${alternativesSql([...pairingKey, 'Publisher', 'Term'].join(', '))} AS Alternatives FROM a`,
   );
 }
 
 /**
- * The FROM and WHERE that pair each observation `o` with each applicable guideline `g` (the fraction and the
- * speciation, either side blank matching any): what the later steps compute per result. A quality-control result
- * (a blank, a replicate, a spike: schemas/activity-group.ts) is not water and pairs with nothing.
+ * The FROM and WHERE that pair each environmental observation `o` with each guideline `g` that applies to it: what
+ * the later steps compute per result.
  */
 export function pairedObservations(guidelineFilter = 'TRUE'): string {
+  const on = pairingKey.map((c) => `g.${c} IS NOT DISTINCT FROM o.${c}`).join(' AND ');
   return `FROM observations o
-     JOIN ${T.applicable} g ON g."LocationId" = o."LocationId" AND g."CharacteristicName" = o."CharacteristicName" AND g."ActivityMediaName" = o."ActivityMediaName"
-     WHERE ${guidelineFilter} AND NOT ${qualityControlSql('o."ActivityGroupType"')}
-       AND (len(g.fractions) = 0 OR o."ResultSampleFraction" IS NULL OR list_contains(g.fractions, o."ResultSampleFraction"))
-       AND (g.MethodSpeciation IS NULL OR o."MethodSpeciation" IS NULL OR g.MethodSpeciation = o."MethodSpeciation")`;
+     JOIN ${T.applicable} g ON ${on}
+     WHERE ${guidelineFilter} AND NOT ${qualityControlSql('o."ActivityGroupType"')}`;
 }

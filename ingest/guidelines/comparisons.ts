@@ -5,7 +5,7 @@ import { run } from '../db.js';
 import { ident, literal } from '../sql.js';
 import { pairedObservations } from './applicable-guidelines.js';
 import { reasonSql } from './comparison-reason.js';
-import { governedSql } from './governing.js';
+import { governingSql } from './governing.js';
 import { workTables as T } from './work-tables.js';
 
 /**
@@ -25,7 +25,7 @@ const valued = `
               o."ResultSampleFraction", o."MethodSpeciation", o."ResultValue", o."ResultUnit", o."ResultDetectionCondition",
               o."ResultDetectionQuantitationLimitMeasure" AS limit_value, o."ResultDetectionQuantitationLimitUnit" AS limit_unit,
               g.MonitoringLocationType, o."ActivityMediaName", o."ActivityGroupType",
-              g.Publisher, g.ProtectionLevel, g.Bound, g.Unit AS g_unit, g.is_formula, g.const_lo, g.const_hi, g.ambiguity
+              g.Publisher, g.ProtectionLevel, g.Term, g.Alternatives, g.Bound, g.Unit AS g_unit, g.is_formula, g.const_lo, g.const_hi, g.ambiguity
        ${pairedObservations()}
      ), b AS (
        SELECT p.*, coalesce(p."ResultUnit", p.limit_unit) AS r_unit,
@@ -69,10 +69,10 @@ export const verdictSql = `CASE
 
 /** Writes the comparisons; returns how many. */
 export async function writeComparisons(conn: DuckDBConnection): Promise<number> {
-  const compared = `WITH ${valued}, ${converted}, w AS (SELECT v.*, ${verdictSql} AS Verdict FROM v), ${governedSql('w', 'gov')}`;
+  const compared = `WITH ${valued}, ${converted}, w AS (SELECT v.*, ${verdictSql} AS Verdict FROM v)`;
   const cols = columnNames('guideline_comparisons');
   const exprs: Record<string, string> = {
-    Id: 'ObservationId * 4096 + GuidelineId', GuidelineLower: 'L', GuidelineUpper: 'U', Reason: reasonSql, Inputs: 'inputs_json', ResultUnit: 'r_unit',
+    Id: 'ObservationId * 4096 + GuidelineId', GuidelineLower: 'L', GuidelineUpper: 'U', Reason: reasonSql, Inputs: 'inputs_json', ResultUnit: 'r_unit', Governing: governingSql,
   };
-  return run(conn, `INSERT INTO guideline_comparisons (${list(cols)}) ${compared} SELECT ${cols.map((c) => `${exprs[c] ?? ident(c)} AS ${ident(c)}`).join(', ')} FROM gov ORDER BY ObservationId, GuidelineId`);
+  return run(conn, `INSERT INTO guideline_comparisons (${list(cols)}) ${compared} SELECT ${cols.map((c) => `${exprs[c] ?? ident(c)} AS ${ident(c)}`).join(', ')} FROM w ORDER BY ObservationId, GuidelineId`);
 }

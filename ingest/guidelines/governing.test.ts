@@ -1,12 +1,12 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { governedSql } from './governing.js';
+import { alternativesSql, governingSql, termSql } from './governing.js';
 
 /**
- * The governing step on generated comparisons (several publishers, terms, bounds and verdicts per result), against
- * the rule written here from its definition: per result, publisher and term, the most protective guideline among
- * those with a verdict of meets or exceeds (the lowest maximum, else the highest minimum), else among all; and the
- * alternatives each row stands among.
+ * The governing verdicts on generated comparisons (several publishers, terms, bounds and verdicts per result),
+ * against the rule written here from its definition: per result, publisher and term, the most protective guideline
+ * among those with a verdict of meets or exceeds (the lowest maximum, else the highest minimum), else among all; and
+ * the alternatives each row stands among.
  */
 
 interface Row {
@@ -65,11 +65,10 @@ function expected(rows: readonly Row[]): Map<string, { governing: boolean; term:
     (a.U ?? Infinity) - (b.U ?? Infinity) || (b.L ?? -Infinity) - (a.L ?? -Infinity) || a.GuidelineId - b.GuidelineId;
   for (const group of groups.values()) {
     const determinate = group.filter((r) => r.Verdict !== 'indeterminate');
-    const order = [...(determinate.length > 0 ? determinate : group)].sort(moreProtective);
-    const ranked = [...order, ...group.filter((r) => !order.includes(r)).sort(moreProtective)];
+    const governing = [...(determinate.length > 0 ? determinate : group)].sort(moreProtective)[0];
     for (const r of group) {
-      const others = ranked.filter((x) => x !== r).map((x) => `${x.GuidelineId} ${x.ProtectionLevel}${x === ranked[0] ? ' (governing)' : ''}`);
-      out.set(`${r.ObservationId}|${r.GuidelineId}`, { governing: r === ranked[0], term: termOf(r.ProtectionLevel), alternatives: others.length > 0 ? others.join('; ') : null });
+      const others = group.filter((x) => x !== r).sort((a, b) => a.GuidelineId - b.GuidelineId).map((x) => `${x.GuidelineId} ${x.ProtectionLevel}`);
+      out.set(`${r.ObservationId}|${r.GuidelineId}`, { governing: r === governing, term: termOf(r.ProtectionLevel), alternatives: others.length > 0 ? others.join('; ') : null });
     }
   }
   return out;
@@ -99,12 +98,15 @@ async function governed(rows: readonly Row[]) {
     appender.endRow();
   }
   appender.closeSync();
-  const reader = await conn.runAndReadAll(`WITH ${governedSql('cmp', 'gov')} SELECT ObservationId, GuidelineId, Term, Governing, Alternatives FROM gov`);
+  const reader = await conn.runAndReadAll(
+    `WITH t AS (SELECT cmp.*, ${termSql('ProtectionLevel')} AS Term FROM cmp)
+     SELECT ObservationId, GuidelineId, Term, ${governingSql} AS Governing, ${alternativesSql('ObservationId, Publisher, Term')} AS Alternatives FROM t`,
+  );
   return reader.getRowObjectsJS().map((r) => ({ key: `${Number(r.ObservationId)}|${Number(r.GuidelineId)}`, term: r.Term, governing: r.Governing, alternatives: r.Alternatives }));
 }
 
 describe('the governing step', () => {
-  it('marks, per result, publisher and term, the most protective comparison with a verdict (else of all), and names the alternatives', async () => {
+  it('marks, per result, publisher and term, the most protective comparison with a verdict (else of all), and names the others', async () => {
     const rows = generate(400, random(52));
     const want = expected(rows);
     const got = await governed(rows);
@@ -126,7 +128,7 @@ describe('the governing step', () => {
     ]);
     expect(got.filter((g) => g.governing).map((g) => g.key).sort()).toEqual(['1|623', '2|5']);
     expect(got.find((g) => g.key === '1|621')!.alternatives).toBe(
-      '623 Chronic - cold water biota, early life stage (governing); 624 Chronic - cold water biota, other life stage; 622 Chronic - warm water biota, other life stage',
+      '622 Chronic - warm water biota, other life stage; 623 Chronic - cold water biota, early life stage; 624 Chronic - cold water biota, other life stage',
     );
   });
 });

@@ -17,7 +17,7 @@ export const workTables = {
   locations: 'gl_loc',
   /** Every publisher of the summary with its rank in name order (a water quality index row's Id). */
   publishers: 'gl_pub',
-  /** Which guidelines apply to each location × characteristic × medium of the build (applicable-guidelines.ts). */
+  /** Which guidelines apply to each pairing key of the build's results, with Term and Alternatives (applicable-guidelines.ts). */
   applicable: 'gl_lg',
   /** Each location-day × formula guideline compared on it (inputs-by-day.ts). */
   formulaDays: 'gl_fkeys',
