@@ -1,6 +1,6 @@
 import { all, appendRows, run } from './db.js';
 import { boundaryRegionsAt, regionsContaining } from './regions.js';
-import type { IngestBuild } from './stage-parts.js';
+import type { DerivePart, IngestBuild } from './stage-parts.js';
 
 /**
  * Stage 4 (derive): RegionId memberships of every location of the build, by point-in-polygon in JS over the
@@ -8,11 +8,6 @@ import type { IngestBuild } from './stage-parts.js';
  * need, regions.ts), then REGIONS_FILE's (read with the sources). ActivityStartYear and ActivityGroupType are
  * derived in the load's bulk insert, where the rows already pass.
  */
-
-/** The derive stage's part: how many memberships were found. */
-export interface DerivePart {
-  readonly memberships: number;
-}
 
 const pointKey = (l: Record<string, unknown>) => `${String(l.Longitude)},${String(l.Latitude)}`;
 

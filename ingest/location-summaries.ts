@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { columnNames, notQualityControlSql } from '../schemas/index.js';
+import { columnNames, qualityControlSql } from '../schemas/index.js';
 import { kmConversionOn, kmRowSql, kmSummarySql, UNIT_CONVERSION_COLUMNS, type KmNames, type KmOutput } from '../schemas/km-sql.js';
 import { run, scalarNumber } from './db.js';
 import { list } from './build-tables.js';
@@ -68,7 +68,7 @@ function summaryRows(): string {
   const kept = ['LocationId', 'DOI', 'CharacteristicName', 'ResultSampleFraction', 'MethodSpeciation', 'Id', 'ActivityStartDate', 'ActivityStartTime', 'ResultValue', 'ResultDetectionCondition'];
   return (
     `(SELECT ${kept.map(o).join(', ')}, ${sql.unit} AS "ResultUnit", ${sql.kind} AS km_k, ${sql.number} AS km_x ` +
-    `FROM observations o LEFT JOIN unit_conversions u ON ${kmConversionOn(row, conv)} WHERE ${notQualityControlSql(o('ActivityGroupType'), literal)})`
+    `FROM observations o LEFT JOIN unit_conversions u ON ${kmConversionOn(row, conv)} WHERE ${'NOT ' + qualityControlSql(o('ActivityGroupType'))})`
   );
 }
 

@@ -130,6 +130,23 @@ describe('ingest of the fixture datasets', () => {
     expect(keys).toEqual([...keys].sort());
   });
 
+  it("keeps the derive and guidelines stages' parts in the report, as the file holds them, and prints them", async () => {
+    const [counts] = await query(db, `SELECT (SELECT count(*) FROM location_regions) AS memberships, (SELECT count(*) FROM guidelines) AS guidelines,
+      (SELECT count(*) FROM guideline_comparisons) AS comparisons, (SELECT count(*) FROM water_quality_index) AS indexRows,
+      (SELECT count(*) FROM observations WHERE "ActivityType" LIKE 'Quality Control%' OR "ActivityType" = 'Sample-Positive Control') AS qc`);
+    const n = (k: string) => Number(counts![k]);
+    expect(report.derive).toEqual({ memberships: n('memberships') });
+    expect(report.guidelines).toEqual({ guidelines: n('guidelines'), comparisons: n('comparisons'), indexRows: n('indexRows'), qualityControlSetAside: n('qc') });
+    expect(report.guidelines!.comparisons).toBeGreaterThan(0);
+    const lines: string[] = [];
+    const dir = await tempDir();
+    await runIngest({ src: await copyFixtures(join(dir, 'src'), ['alpha']), duckdbPath: join(dir, 'tributary.duckdb'), regionsFile: hubs, log: { info: (l) => lines.push(l) } });
+    expect(lines.filter((l) => /^(derive|guidelines): /.test(l))).toEqual([
+      expect.stringMatching(/^derive: \d+ region membership\(s\) of the new and changed locations$/),
+      expect.stringMatching(/^guidelines: 1913 guidelines; \d+ comparison\(s\) and \d+ water quality index row\(s\) for the new and changed datasets(; \d+ quality-control result\(s\) \(blanks, replicates, spikes\) set aside, compared with nothing)?$/),
+    ]);
+  });
+
   it('writes statistics whose counts add up to the rows', async () => {
     const [s] = await query(db, `SELECT (SELECT sum(n) FROM observation_stats) AS stats, (SELECT count(*) FROM observations) AS rows,
       (SELECT count(*) FROM observation_stats s WHERE (SELECT count(*) FROM observations o WHERE o."Id" BETWEEN s.min_id AND s.max_id AND o."LocationId" = s."LocationId"

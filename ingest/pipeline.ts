@@ -14,14 +14,14 @@ import { datasetReport, failedReport, finish, type DatasetReport, type Report } 
 import type { DatasetLoad, LoadPart, PublishPart, ReadPart, SourceDataset } from './stage-parts.js';
 import { defaultTrendSettings } from './settings.js';
 import { statistics } from './statistics.js';
-import { trendsStage } from './trends-stage.js';
+import { trendsLine, trendsStage } from './trends-stage.js';
 
 export type { IngestOptions } from './ingest-build.js';
 export type { Log } from './stage-parts.js';
 
 /**
  * `make ingest`: read → load (validate and load, explaining rejects as a sub-step) → derive → statistics →
- * guidelines (guideline comparisons and the water quality index, guidelines-stage.ts) → trends (trends-stage.ts) → files (each new dataset's Parquet and CSV and its comparisons' Parquet, dataset-files-stage.ts) → publish, each stage a file taking the build
+ * guidelines (guideline comparisons and the water quality index, guidelines-stage.ts with its steps in guidelines/) → trends (trends-stage.ts) → files (each new dataset's Parquet and CSV and its comparisons' Parquet, dataset-files-stage.ts) → publish, each stage a file taking the build
  * context (opened by ingest-build.ts) and returning its part of the report (both typed in stage-parts.ts), which is
  * put together here. With a publication in place, load to statistics build the new and changed datasets
  * alone (a delta) and publish merges it into a copy of the published file (merge.ts); the first ingest builds the
@@ -51,15 +51,16 @@ export async function runIngest(options: IngestOptions): Promise<Report> {
       await abandonBuild(build.file);
       return finish({ published: false, error: 'no dataset has a valid row (see rejects)', datasets: datasetReports(sources, loaded) }, started);
     }
-    await clock.time('derive', () => derive(build));
+    const derived = await clock.time('derive', () => derive(build));
     const stats = await clock.time('statistics', () => statistics(build, loaded));
-    await clock.time('guidelines', () => guidelinesStage(build, { comparisons: options.guidelineComparisons }));
+    const guidelines = await clock.time('guidelines', () => guidelinesStage(build, { comparisons: options.guidelineComparisons }));
     const trends = await clock.time('trends', () => trendsStage(build, loaded, options.trends ?? defaultTrendSettings));
     publication = stats.meta.publicationId;
     const files = await clock.time('files', () => datasetFilesStage(build, loaded, stats));
     const published = await clock.time('publish', () => publishIngest(build, loaded, stats, trends, files));
-    const report = { ...publishedReport(sources, loaded, published, started, clock.laps), cpuMs: clock.cpu, trends };
+    const report: Report = { ...publishedReport(sources, loaded, published, started, clock.laps), cpuMs: clock.cpu, derive: derived, guidelines, trends };
     for (const d of report.datasets) build.log.info(summaryLine(d));
+    for (const line of stageLines(report)) build.log.info(line);
     build.log.info(`published ${options.duckdbPath}: ${report.datasets.reduce((n, d) => n + d.rowsLoaded, 0)} rows loaded in ${(report.durationMs / 1000).toFixed(1)} s (${report.rowsPerSecond} rows/s)`);
     return report;
   } catch (err) {
@@ -124,6 +125,19 @@ function stageClock() {
       return result;
     },
   };
+}
+
+/** What the stages after load did beyond the datasets' counts, a line each. */
+export function stageLines(report: Report): string[] {
+  const lines: string[] = [];
+  if (report.derive) lines.push(`derive: ${report.derive.memberships} region membership(s) of the new and changed locations`);
+  const g = report.guidelines;
+  if (g) {
+    const qc = g.qualityControlSetAside > 0 ? `; ${g.qualityControlSetAside} quality-control result(s) (blanks, replicates, spikes) set aside, compared with nothing` : '';
+    lines.push(`guidelines: ${g.guidelines} guidelines; ${g.comparisons} comparison(s) and ${g.indexRows} water quality index row(s) for the new and changed datasets${qc}`);
+  }
+  if (report.trends) lines.push(trendsLine(report.trends));
+  return lines;
 }
 
 export function summaryLine(d: DatasetReport): string {

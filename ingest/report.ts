@@ -52,9 +52,32 @@ export interface Report {
   timingsMs?: Record<string, number>;
   /** CPU time per stage (the process's, DuckDB's threads included): the figure to compare on a loaded machine. */
   cpuMs?: Record<string, number>;
+  /** What the derive stage found, when it ran. */
+  derive?: DerivePart;
+  /** What the guidelines stage wrote, when it ran. */
+  guidelines?: GuidelinesPart;
   /** What the trends stage (or a removal's merge) computed, and whether it was every series or the changed ones. */
   trends?: TrendsReport;
   datasets: DatasetReport[];
+}
+
+// The parts of the stages that report more than their datasets' counts: declared here, where the report is shaped,
+// and handed between the stages through stage-parts.ts.
+
+/** The derive stage's part: how many region memberships of the build's locations it found. */
+export interface DerivePart {
+  readonly memberships: number;
+}
+
+/**
+ * The guidelines stage's part: rows written to guidelines, guideline_comparisons and water_quality_index, and the
+ * build's quality-control results set aside (compared with nothing, no input, not in the index).
+ */
+export interface GuidelinesPart {
+  readonly guidelines: number;
+  readonly comparisons: number;
+  readonly indexRows: number;
+  readonly qualityControlSetAside: number;
 }
 
 /** The trends' part of a report (docs/trends.md, "What a publish costs"). */

@@ -10,6 +10,8 @@ import type { Region } from './regions.js';
 import type { DatasetReport, Findings, Reject, TrendsReport, Warning } from './report.js';
 import type { IngestMemory } from './settings.js';
 
+export type { DerivePart, GuidelinesPart } from './report.js';
+
 /**
  * What the stages of pipeline.ts hand each other: the build context every stage after read takes, and each stage's
  * part of the report. They live here, beside the orchestrator, so that stages stand side by side: a stage imports
@@ -121,13 +123,6 @@ export interface LoadPart {
 /** The statistics stage's part: what tributary_meta says of the new publication. */
 export interface StatisticsPart {
   readonly meta: MetaValues;
-}
-
-/** The guidelines stage's part: rows written to guidelines, guideline_comparisons and water_quality_index. */
-export interface GuidelinesPart {
-  readonly guidelines: number;
-  readonly comparisons: number;
-  readonly indexRows: number;
 }
 
 /** The trends stage's part: the report's `trends`. */

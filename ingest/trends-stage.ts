@@ -21,11 +21,10 @@ export async function trendsStage(build: IngestBuild, loaded: LoadPart, settings
   const written = await writeTrends(conn, source, resolvePeriods(settings.periods, meta.endYear));
   await writeTrendsMeta(conn, meta);
   const part: TrendsPart = { ...meta, recomputed: why === undefined ? 'changed' : 'all', ...(why ? { reason: why } : {}), ...written };
-  build.log.info(trendsLine(part));
   return part;
 }
 
-/** The stage's line of the ingest's log. */
+/** The stage's line of the ingest's log (pipeline.ts's stageLines). */
 export function trendsLine(part: TrendsPart): string {
   const scope = part.recomputed === 'all' ? `every series recomputed (${part.reason})` : "the new and changed datasets' series";
   return `trends: ${part.rows} rows of ${part.series} series, periods ${part.periods} to ${part.endYear ?? '(no data)'}: ${scope}`;

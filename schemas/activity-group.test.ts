@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { activityGroupFor, activityGroupOf, activityGroupTypes, isQualityControl, qualityControlGroups } from './activity-group.js';
+import { activityGroupFor, activityGroupOf, activityGroupTypes, isQualityControl, qualityControlGroups, qualityControlSql } from './activity-group.js';
 import { dimensions } from './dimensions.js';
 import { vocabularies } from './vocabularies.js';
 
@@ -36,12 +36,17 @@ describe('activity groups', () => {
   ])('%s → %s', (type, group) => {
     expect(activityGroupFor(type)).toBe(group);
   });
+});
 
-  it("quality control is exactly the README's rule over the vocabulary: a type starting with 'Quality Control', or Sample-Positive Control", () => {
-    for (const type of vocabularies.ActivityType) {
-      expect(isQualityControl(type), type).toBe(type.startsWith('Quality Control') || type === 'Sample-Positive Control');
-    }
-    expect(qualityControlGroups.every((g) => activityGroupTypes.includes(g))).toBe(true);
-    expect(isQualityControl('Sample-Routine')).toBe(false);
+describe('quality-control results', () => {
+  it("are exactly the ActivityTypes upstream's lookup groups as quality control: every Quality Control… type and Sample-Positive Control", () => {
+    const qc = Object.keys(activityGroupOf).filter(isQualityControl).sort();
+    expect(qc).toEqual(Object.keys(activityGroupOf).filter((t) => t.startsWith('Quality Control') || t === 'Sample-Positive Control').sort());
+    expect(qualityControlGroups).toEqual(activityGroupTypes.filter((g) => g.startsWith('Quality Control')));
+    for (const t of ['Sample-Routine', 'Field Msr/Obs', 'Field Msr/Obs-Continuous Time Series', 'Sample-Other', 'a legacy WQX type']) expect(isQualityControl(t), t).toBe(false);
+  });
+
+  it('are selected in SQL by their stored group', () => {
+    expect(qualityControlSql('o."ActivityGroupType"')).toBe(`o."ActivityGroupType" IN ('Quality Control - Field Measure', 'Quality Control - Lab Sample')`);
   });
 });

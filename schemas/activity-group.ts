@@ -16,19 +16,19 @@ export function activityGroupFor(activityType: string): string {
 }
 
 /**
- * The groups of quality-control results (field and trip blanks, replicates, duplicates, spikes, reference samples,
- * calibration checks: every `Quality Control…` ActivityType and `Sample-Positive Control`, by upstream's lookup).
- * They describe the sampling and the laboratory, not the water: no statistic or trend counts them, and they stay in
- * Observations and Records (../shared/statistics/README.md §2.4).
+ * The groups of quality-control results: field and trip blanks, replicates, duplicates, spikes, calibration checks
+ * (upstream's lookup puts every `Quality Control…` ActivityType and `Sample-Positive Control` in them). They tell how
+ * good the sampling and the analysis were, not what the water holds: no guideline comparison, water quality index
+ * or statistic of the water is computed from them; they stay in Observations and Records.
  */
 export const qualityControlGroups: readonly string[] = Object.freeze(['Quality Control - Field Measure', 'Quality Control - Lab Sample']);
 
-/** Whether a result of this ActivityType is a quality-control result. */
+/** Whether a result of this ActivityType is a quality-control result, not an environmental one. */
 export function isQualityControl(activityType: string): boolean {
   return qualityControlGroups.includes(activityGroupFor(activityType));
 }
 
-/** SQL: the stored ActivityGroupType `column` is not a quality-control group (`constant`: the caller's quoting). */
-export function notQualityControlSql(column: string, constant: (text: string) => string): string {
-  return `${column} NOT IN (${qualityControlGroups.map(constant).join(', ')})`;
+/** SQL: true when the stored ActivityGroupType in `groupColumn` is a quality-control group (upstream's names hold no quote). */
+export function qualityControlSql(groupColumn: string): string {
+  return `${groupColumn} IN (${qualityControlGroups.map((g) => `'${g}'`).join(', ')})`;
 }

@@ -88,7 +88,9 @@ export const resources: readonly ResourceDef[] = [
     stored: ['ActivityMediaName', 'ActivityGroupType'],
     description:
       'One row per observation and applicable guideline: the bounds in the result\'s unit, the Verdict (exceeds, meets, indeterminate), ' +
-      'the Reason when it is not a plain comparison and the Inputs used. Filterable by every field and by the location\'s (MonitoringLocationType, RegionId).',
+      'the Reason when it is not a plain comparison and the Inputs used. Governing marks the one comparison per result, publisher and Term that decides its verdict ' +
+      '(the others it stands among are named in Alternatives): filter Governing eq true to count each result once. ' +
+      'Filterable by every field and by the location\'s (MonitoringLocationType, RegionId).',
   }),
   ownResource({
     name: 'WaterQualityIndex', entityType: 'WaterQualityIndexRow', table: 'water_quality_index', fields: waterQualityIndexFields,

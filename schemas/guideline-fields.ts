@@ -7,7 +7,8 @@ import { servedField as field, type FieldDef } from './field.js';
  */
 export const guidelineFields: readonly FieldDef[] = [
   field('Id', 'integer', false, 'Guideline identifier, stable for a given version of the summary.'),
-  field('CharacteristicName', 'string', false, 'DataStream CharacteristicName the guideline applies to.'),
+  field('CharacteristicName', 'string', false, 'DataStream CharacteristicName the guideline applies to (where the summary keys it by another, Correction says why).'),
+  field('Parameter', 'string', false, "The publisher's own name for what the guideline bounds, as the summary gives it (e.g. Ammonia (un-ionized))."),
   field('ResultSampleFraction', 'string', true, 'Sample fraction it applies to (Total, Dissolved, …); blank applies to any.'),
   field('MethodSpeciation', 'string', true, 'Speciation it applies to (as N, as NH3, …); blank applies to any.'),
   field('Publisher', 'string', false, 'Who publishes the guideline: CCME, a province, ECCC, US EPA, ….'),
@@ -21,5 +22,5 @@ export const guidelineFields: readonly FieldDef[] = [
   field('Unit', 'string', true, "The guideline's unit as published (DataStream's unit name)."),
   field('Inputs', 'string[]', false, 'Inputs the formula reads: hardness, pH, temperature, DOC; empty for a constant.'),
   field('Source', 'string', true, "URL of the publisher's document."),
-  field('Correction', 'string', true, 'When the served formula differs from the summary: what was wrong and the source of the correction.'),
+  field('Correction', 'string', true, 'When the served row differs from the summary (its formula, or the characteristic it is keyed by): what was wrong and the source of the correction.'),
 ];

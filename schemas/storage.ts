@@ -75,12 +75,14 @@ const comparisonLocationKey = [
   { column: 'MonitoringLocationType', sqlType: 'VARCHAR', nullable: false },
   { column: 'CharacteristicName', sqlType: 'VARCHAR', nullable: false },
 ] as const satisfies readonly ColumnDef[];
-/** …then the guideline's and the Verdict. */
+/** …then the guideline's, the Verdict and whether it governs. */
 const comparisonGuidelineKey = [
   { column: 'GuidelineId', sqlType: 'BIGINT', nullable: false },
   { column: 'Publisher', sqlType: 'VARCHAR', nullable: false },
   { column: 'ProtectionLevel', sqlType: 'VARCHAR', nullable: false },
+  { column: 'Term', sqlType: 'VARCHAR', nullable: false },
   { column: 'Verdict', sqlType: 'VARCHAR', nullable: false },
+  { column: 'Governing', sqlType: 'BOOLEAN', nullable: false },
 ] as const satisfies readonly ColumnDef[];
 
 /** observation_rollup's key and count; the region rollup is the same with RegionId first. */

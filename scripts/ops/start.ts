@@ -1,13 +1,15 @@
 /**
  * `make start`: the whole service on embedded defaults. On first run it generates the sample datasets and
  * ingests them; then it runs the data API and the message board side by side until either stops or a
- * signal arrives, which it passes on so both drain.
+ * signal arrives, which it passes on so both drain. Once both answer, it prints where: the API, its explorer, the
+ * board.
  */
 import { DuckDBInstance } from '@duckdb/node-api';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { STORAGE_SCHEMA_VERSION } from '../../schemas/index.js';
+import { PATHS } from '../../services/api/http/paths.js';
 import { makeStartApiEnv } from '../../services/api/make-start-env.js';
 import { SAMPLE_GENERATOR_VERSION } from '../sample/generate.js';
 
@@ -19,6 +21,8 @@ env['REGIONS_FILE'] ??= 'scripts/sample/hubs.geojson';
 // Beyond config.ts's defaults, the settings the API runs with here (the explorer's origin): shared with the tests
 // that run real clients as make start would.
 const apiPort = env['API_PORT'] ?? '3000';
+// services/board/config.ts: the board's port is PORT.
+const boardPort = env['PORT'] ?? '8080';
 for (const [name, value] of Object.entries(makeStartApiEnv(apiPort))) env[name] ??= value;
 
 function run(script: string, args: string[] = []): ChildProcess {
@@ -98,6 +102,32 @@ function stop(signal: NodeJS.Signals): void {
   for (const child of children) if (child.exitCode === null) child.kill(signal);
 }
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => stop(signal));
+/** Whether `url` answers 200 before `child` stops, asked again every quarter second until it does. */
+async function answers(url: string, child: ChildProcess): Promise<boolean> {
+  while (child.exitCode === null && child.signalCode === null && !stopping) {
+    const ok = await fetch(url).then((r) => r.ok, () => false);
+    if (ok) return true;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return false;
+}
+
+/** Once the API and the board are ready: where they are, the explorer among them. */
+async function announce([api, board]: ChildProcess[]): Promise<void> {
+  const origin = `http://localhost:${apiPort}`;
+  if (!(await answers(`${origin}${PATHS.readyz}`, api!)) || !(await answers(`http://localhost:${boardPort}/readyz`, board!))) return;
+  console.log(
+    [
+      'Tributary is running:',
+      `  data API  ${origin}${PATHS.odata}  (its documentation: ${origin}${PATHS.docs})`,
+      `  explorer  ${origin}${PATHS.explore}`,
+      `  board     http://localhost:${boardPort}/`,
+      'Ctrl-C stops both.',
+    ].join('\n'),
+  );
+}
+
+void announce(children);
 for (const child of children) {
   child.on('exit', (code) => {
     // A service that stops on its own is a failure of the whole: take the other one down with it.

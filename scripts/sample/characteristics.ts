@@ -23,6 +23,8 @@ export interface Profile {
   readonly methodId?: string;
   readonly methodContext?: string;
   readonly methodName?: string;
+  /** ActivityMediaName, when not the water's (air temperature is measured in the air). */
+  readonly media?: string;
 }
 
 const field = (p: Omit<Profile, 'min' | 'max'> & Partial<Pick<Profile, 'min' | 'max'>>): Profile => ({ min: 0, max: 1e6, ...p });
@@ -36,7 +38,7 @@ export const ph = field({ name: 'pH', unit: 'None', mean: 7.6, sd: 0.25, seasona
 export const fieldExtras: readonly Profile[] = [
   field({ name: 'Dissolved oxygen saturation', unit: '%', mean: 98, sd: 5, seasonal: -4, decimals: 1, max: 160 }),
   field({ name: 'Turbidity', unit: 'NTU', mean: 4, sd: 3, seasonal: 2, decimals: 1 }),
-  field({ name: 'Temperature, air', unit: 'deg C', mean: 8, sd: 4, seasonal: 14, decimals: 1, min: -40, max: 40 }),
+  field({ name: 'Temperature, air', unit: 'deg C', mean: 8, sd: 4, seasonal: 14, decimals: 1, min: -40, max: 40, media: 'Ambient Air' }),
   field({ name: 'Depth, Secchi disk depth', unit: 'm', mean: 2.5, sd: 0.8, seasonal: -0.5, decimals: 2 }),
   field({ name: 'Salinity', unit: 'ppth', mean: 0.2, sd: 0.05, seasonal: 0.05, decimals: 2 }),
 ];
@@ -50,7 +52,9 @@ export const labProfiles: readonly Profile[] = [
   lab({ name: 'Total Phosphorus, mixed forms', unit: 'mg/L', mean: 0.04, sd: 0.7, decimals: 4, detectionLimit: 0.002, fraction: 'Unfiltered', speciation: 'as P', ...apha('4500-P E', 'Persulfate digestion, ascorbic acid') }),
   lab({ name: 'Total Nitrogen, mixed forms', unit: 'mg/L', mean: 0.6, sd: 0.5, decimals: 3, detectionLimit: 0.02, fraction: 'Unfiltered', speciation: 'as N', ...apha('4500-N C', 'Persulfate method') }),
   lab({ name: 'Nitrate', unit: 'mg/L', mean: 0.15, sd: 0.9, decimals: 3, detectionLimit: 0.005, fraction: 'Filtered', speciation: 'as N', ...epa('300.0', 'Ion chromatography') }),
-  lab({ name: 'Ammonia', unit: 'mg/L', mean: 0.02, sd: 0.8, decimals: 3, detectionLimit: 0.01, fraction: 'Unfiltered', speciation: 'as N', ...apha('4500-NH3 G', 'Automated phenate') }),
+  // Total ammonia (NH3 + NH4+) as N by the phenate method: DataStream's 'Ammonia and ammonium' ('Ammonia' is deprecated
+  // as ambiguous, and un-ionized ammonia is computed from it, not measured).
+  lab({ name: 'Ammonia and ammonium', unit: 'mg/L', mean: 0.02, sd: 0.8, decimals: 3, detectionLimit: 0.01, fraction: 'Unfiltered', speciation: 'as N', ...apha('4500-NH3 G', 'Automated phenate') }),
   lab({ name: 'Chloride', unit: 'mg/L', mean: 12, sd: 0.6, decimals: 2, detectionLimit: 0.1, fraction: 'Dissolved', ...epa('300.0', 'Ion chromatography') }),
   lab({ name: 'Total suspended solids', unit: 'mg/L', mean: 6, sd: 0.9, decimals: 1, detectionLimit: 1, ...apha('2540 D', 'Dried at 103-105 C') }),
   lab({ name: 'Escherichia coli', unit: 'MPN/100mL', mean: 25, sd: 1.1, decimals: 0, detectionLimit: 1, ...apha('9223 B', 'Colilert') }),
@@ -82,4 +86,9 @@ export const RARE_CHARACTERISTIC = 'Microcystin';
 export const rareProfile: Profile = {
   name: RARE_CHARACTERISTIC, unit: 'ug/L', mean: 0.3, sd: 0.9, seasonal: 0, min: 0, max: 1e4, decimals: 2, logNormal: true,
   detectionLimit: 0.15, fraction: 'Total', methodName: 'ELISA',
+};
+
+/** The same, measured in place by a field programme: no sample fraction (DataStream's rule ActivityType-ResultSampleFraction). */
+export const rareFieldProfile: Profile = {
+  name: RARE_CHARACTERISTIC, unit: 'ug/L', mean: 0.3, sd: 0.9, seasonal: 0, min: 0, max: 1e4, decimals: 2, logNormal: true, detectionLimit: 0.15, methodName: 'ELISA',
 };

@@ -52,6 +52,13 @@ describe('sample generator', () => {
     expect(summary.datasets.reduce((s, d) => s + d.rows, 0)).toBe(ROWS);
   });
 
+  it('every row passes every quality-control rule too: the sample warns about nothing (no deprecated name or status)', () => {
+    const rules = checkableRules('warning');
+    expect(rules.length).toBeGreaterThan(10);
+    const failures = records().flatMap((r) => rules.filter((rule) => !ajvAccepts(rule, r)).map((rule) => `${r.dataset}: ${rule.name}`));
+    expect([...new Set(failures)].slice(0, 5)).toEqual([]);
+  });
+
   it('every row passes every error rule of DataStream schema 3.0.0 (ajv, as upstream validates)', () => {
     const rules = checkableRules('error');
     const failures = records().flatMap((r) => rules.filter((rule) => !ajvAccepts(rule, r)).map((rule) => `${r.dataset}: ${rule.name}`));

@@ -14,7 +14,7 @@ import { writeLocation } from './write-location.js';
 export { RARE_CHARACTERISTIC } from './characteristics.js';
 
 /** Bump when the output for a given seed and ROWS changes, so benchmark caches keyed on it are invalidated. */
-export const SAMPLE_GENERATOR_VERSION = '2';
+export const SAMPLE_GENERATOR_VERSION = '3';
 
 /** Rows per file, about, when every file is gzipped (SampleOptions.gzipAll). */
 export const GZIP_FILE_ROWS = 2_000_000;

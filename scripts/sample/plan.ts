@@ -1,4 +1,4 @@
-import { fieldExtras, labProfiles, rareProfile, specificConductance, dissolvedOxygen, ph, temperatureWater, type Profile } from './characteristics.js';
+import { fieldExtras, labProfiles, rareFieldProfile, rareProfile, specificConductance, dissolvedOxygen, ph, temperatureWater, type Profile } from './characteristics.js';
 import { siteSuffixes, type DatasetSpec, type ProgrammeKind } from './datasets.js';
 import { apportion, type Random } from './prng.js';
 
@@ -67,7 +67,7 @@ export function planLocations(spec: DatasetSpec, rows: number, random: Random): 
   return rowCounts.map((locationRows, i) => {
     const [water, type] = random.pick(spec.waters);
     const profiles = pickProfiles(spec.kind, type, random);
-    if (spec.kind !== 'continuous' && i === Math.floor(count / 2)) profiles.push(rareProfile);
+    if (spec.kind !== 'continuous' && i === Math.floor(count / 2)) profiles.push(spec.kind === 'lab' ? rareProfile : rareFieldProfile);
     const events = Math.ceil(locationRows / profiles.length);
     let stepDays = spec.kind === 'field' ? 10 + random.int(12) : 28 + random.int(8);
     let years = yearsNeeded(spec.kind, events, stepDays);

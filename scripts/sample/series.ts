@@ -30,6 +30,8 @@ function fixedValues(spec: DatasetSpec, location: LocationPlan, profile: Profile
   const lab = spec.kind === 'lab';
   const lake = location.type !== 'River/Stream';
   const secchi = profile.name === 'Depth, Secchi disk depth';
+  // A depth is the water's: none for the Secchi disk's own reading, nor for what is measured in the air.
+  const depth = lake && !lab && !secchi && profile.media === undefined;
   return {
     DatasetName: spec.name,
     MonitoringLocationID: location.id,
@@ -45,16 +47,17 @@ function fixedValues(spec: DatasetSpec, location: LocationPlan, profile: Profile
     MonitoringLocationVerticalMeasure: null,
     MonitoringLocationVerticalUnit: null,
     MonitoringLocationType: location.type,
-    ActivityMediaName: 'Surface Water',
+    ActivityMediaName: profile.media ?? 'Surface Water',
     ActivityStartTimeZone: spec.timeZone,
-    ActivityDepthHeightMeasure: lake && !lab && !secchi ? (spec.kind === 'continuous' ? '-1.0' : '-0.5') : null,
-    ActivityDepthHeightUnit: lake && !lab && !secchi ? 'm' : null,
+    ActivityDepthHeightMeasure: depth ? (spec.kind === 'continuous' ? '-1.0' : '-0.5') : null,
+    ActivityDepthHeightUnit: depth ? 'm' : null,
     SampleCollectionEquipmentName: lab ? 'Water Bottle' : secchi ? 'Secchi Disk' : profile.methodName === 'ELISA' ? 'Test strip' : 'Probe/Sensor',
     CharacteristicName: profile.name,
     MethodSpeciation: profile.speciation ?? null,
     ResultSampleFraction: profile.fraction ?? null,
     ResultValueType: 'Actual',
-    ResultStatusID: spec.kind === 'continuous' ? 'Provisional' : lab ? 'Validated' : 'Accepted',
+    // Schema 3.0.0 deprecates 'Accepted' and 'Final' (rule ResultStatusID-Deprecated).
+    ResultStatusID: spec.kind === 'continuous' ? 'Provisional' : 'Validated',
     ResultAnalyticalMethodID: profile.methodId ?? null,
     ResultAnalyticalMethodContext: profile.methodContext ?? null,
     ResultAnalyticalMethodName: profile.methodName ?? (spec.kind === 'continuous' ? 'Temperature/DO logger, 15-minute interval' : 'Multiparameter meter'),

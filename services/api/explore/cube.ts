@@ -6,7 +6,7 @@
  * exact counts, not estimates. The browser test checks them against `$count` requests.
  */
 import { allRows, query } from './api.js';
-import { LIST_FACETS, type ListFacet, type Selection } from './selection.js';
+import { GOVERNING, LIST_FACETS, type ListFacet, type Selection } from './selection.js';
 
 export interface CubeRow extends Readonly<Record<ListFacet, string>> {
   readonly ActivityStartYear: number;
@@ -32,11 +32,12 @@ export interface CubeSource {
 }
 
 /**
- * Exceedances (issue 45): the guideline comparisons whose Verdict is exceeds. A comparison has every facet field
- * (the observation's, its location's type and regions), so the same sums give each facet value's exceedances under
- * the other selections; an observation exceeding two guidelines is two exceedances.
+ * Exceedances (issue 45): the governing guideline comparisons whose Verdict is exceeds. A comparison has every facet
+ * field (the observation's, its location's type and regions), so the same sums give each facet value's exceedances
+ * under the other selections; a result counts once per publisher and term whatever alternatives it stands among (a
+ * result exceeding CCME's long-term and short-term guidelines is two exceedances).
  */
-export const EXCEEDANCES: CubeSource = { path: '/GuidelineComparisons', filter: "Verdict eq 'exceeds'" };
+export const EXCEEDANCES: CubeSource = { path: '/GuidelineComparisons', filter: `${GOVERNING} and Verdict eq 'exceeds'` };
 
 export async function loadCube(source: CubeSource = { path: '/Observations' }): Promise<Cube> {
   const get = (fields: string) =>

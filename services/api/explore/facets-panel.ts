@@ -27,7 +27,7 @@ export interface FacetsPanel {
 
 /** A value's exceedances beside its count, when it has any. */
 function exceeding(n: number | undefined): HTMLElement | null {
-  return n ? h('span', { class: 'exceed', title: 'Comparisons with a guideline that exceed it (GuidelineComparisons)' }, `${fmt(n)} exceed`) : null;
+  return n ? h('span', { class: 'exceed', title: 'Results that exceed a guideline: governing GuidelineComparisons, one per result, publisher and term' }, `${fmt(n)} exceed`) : null;
 }
 
 export function facetsPanel(root: HTMLElement, label: (f: Facet, value: string) => string, onChange: (s: Selection) => void): FacetsPanel {

@@ -13,7 +13,7 @@ import { byId, fmt, h, say } from './dom.js';
 import { facetsPanel } from './facets-panel.js';
 import { mapPanel, SHARE_CLASSES, type MapLocation, type Share } from './map-panel.js';
 import { previewPanel } from './preview-panel.js';
-import { emptySelection, filterText, LIST_FACETS, MAX_CHART_LOCATIONS, rowsOf, searchOfSelection, selectionFromSearch, VIEWS, type Selection } from './selection.js';
+import { andFilter, emptySelection, filterText, GOVERNING, LIST_FACETS, MAX_CHART_LOCATIONS, rowsOf, searchOfSelection, selectionFromSearch, VIEWS, type Selection } from './selection.js';
 import { takeAwayPanel } from './take-away-panel.js';
 import { PATHS } from '../http/paths.js';
 import type { Shape } from './shape.js';
@@ -91,7 +91,7 @@ async function boot(): Promise<void> {
   const preview = previewPanel(byId('preview'), showError);
   const takeAway = takeAwayPanel(byId('take-away'), showError);
   const chartPicker = byId<HTMLSelectElement>('chart-location');
-  byId('map-legend').replaceChildren(h('span', {}, 'Share of guideline comparisons that exceed:'),
+  byId('map-legend').replaceChildren(h('span', {}, 'Share of governing guideline comparisons (one per result, publisher and term) that exceed:'),
     ...SHARE_CLASSES.map(([, fill, label]) => h('span', { class: 'swatch' }, h('span', { class: 'dot', style: `background:${fill}` }), label)),
     h('span', { class: 'swatch' }, h('span', { class: 'dot', style: 'background:#2563eb' }), 'none (or no guideline)'));
   // The exceedances' cube arrives after the page is usable: the facets gain their counts when it does. A
@@ -186,8 +186,9 @@ async function boot(): Promise<void> {
         renderChosen();
       }));
       // After the locations (whose markers it colours): each location's share of exceedances under the filter, one
-      // groupby. A publication without comparisons, or a filter they cannot take, leaves the markers plain.
-      jobs.push(located.then(() => allRows<{ LocationId: number; Verdict: string; N: number }>(`/GuidelineComparisons${query({ $apply: 'groupby((LocationId,Verdict),aggregate($count as N))', $filter: filter, $top: '10000' })}`, signal, 5))
+      // groupby of the governing comparisons (one per result, publisher and term). A publication without
+      // comparisons, or a filter they cannot take, leaves the markers plain.
+      jobs.push(located.then(() => allRows<{ LocationId: number; Verdict: string; N: number }>(`/GuidelineComparisons${query({ $apply: 'groupby((LocationId,Verdict),aggregate($count as N))', $filter: andFilter(filter, GOVERNING), $top: '10000' })}`, signal, 5))
         .then(({ rows }) => {
           const shares = new Map<number, Share>();
           for (const r of rows) {

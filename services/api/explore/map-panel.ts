@@ -98,7 +98,7 @@ export function mapPanel(el: HTMLElement, config: MapConfig, boundaries: { provi
   };
   const shareText = (id: number): string => {
     const s = shares.get(id);
-    return s ? `: ${fmt(s.exceeds)} of ${fmt(s.total)} guideline comparisons exceed` : '';
+    return s ? `: ${fmt(s.exceeds)} of ${fmt(s.total)} governing guideline comparisons exceed` : '';
   };
 
   async function popupFor(loc: MapLocation, marker: L.CircleMarker): Promise<void> {

@@ -9,11 +9,11 @@ import type { Rows } from './selection.js';
 
 const COLUMNS: Readonly<Record<Rows['resource'], readonly string[]>> = {
   Observations: ['Id', 'DOI', 'LocationId', 'ActivityStartDate', 'CharacteristicName', 'ResultValue', 'ResultUnit', 'ResultDetectionCondition'],
-  GuidelineComparisons: ['ObservationId', 'LocationId', 'ActivityStartDate', 'CharacteristicName', 'ResultValue', 'ResultUnit', 'Publisher', 'ProtectionLevel', 'GuidelineLower', 'GuidelineUpper', 'Verdict', 'Reason'],
+  GuidelineComparisons: ['ObservationId', 'LocationId', 'ActivityStartDate', 'CharacteristicName', 'ResultValue', 'ResultUnit', 'Publisher', 'Term', 'ProtectionLevel', 'GuidelineLower', 'GuidelineUpper', 'Verdict', 'Reason', 'Alternatives'],
 };
 const CAPTIONS: Readonly<Record<Rows['resource'], string>> = {
   Observations: 'Observations under the filters, in Id order',
-  GuidelineComparisons: 'Guideline comparisons under the filters, in observation order',
+  GuidelineComparisons: 'Governing guideline comparisons under the filters (one per result, publisher and term; Alternatives names the others), in observation order',
 };
 export const PREVIEW_ROWS = 20;
 

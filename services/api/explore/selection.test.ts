@@ -37,9 +37,9 @@ describe('selection', () => {
     expect(rowsOf(chosen)).toEqual({ resource: 'Observations', filter: filterText(chosen) });
     const exceeds = { ...chosen, view: 'exceeds' as const };
     expect(selectionFromSearch(searchOfSelection(exceeds))).toEqual(exceeds);
-    expect(rowsOf(exceeds)).toEqual({ resource: 'GuidelineComparisons', filter: `${filterText(chosen)} and Verdict eq 'exceeds'` });
-    expect(rowsOf({ ...emptySelection(), view: 'exceeds' }).filter).toBe("Verdict eq 'exceeds'");
-    expect(rowsOf({ ...emptySelection(), view: 'comparisons' })).toEqual({ resource: 'GuidelineComparisons', filter: '' });
+    expect(rowsOf(exceeds)).toEqual({ resource: 'GuidelineComparisons', filter: `${filterText(chosen)} and Governing eq true and Verdict eq 'exceeds'` });
+    expect(rowsOf({ ...emptySelection(), view: 'exceeds' }).filter).toBe("Governing eq true and Verdict eq 'exceeds'");
+    expect(rowsOf({ ...emptySelection(), view: 'comparisons' })).toEqual({ resource: 'GuidelineComparisons', filter: 'Governing eq true' });
     expect(selectionFromSearch('?view=everything').view).toBe('observations');
   });
 

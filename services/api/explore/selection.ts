@@ -85,11 +85,17 @@ export interface Rows {
   readonly filter: string;
 }
 
+/**
+ * The comparisons the page counts, maps and lists: the governing ones, one per result, publisher and term (the
+ * alternatives a result also stands among, e.g. dissolved oxygen's life stages, are in the API).
+ */
+export const GOVERNING = 'Governing eq true';
+
 /** The resource and `$filter` of the rows the preview shows and the take-away downloads: exactly what is seen. */
 export function rowsOf(s: Selection): Rows {
   const filter = filterText(s);
   if (s.view === 'observations') return { resource: 'Observations', filter };
-  return { resource: 'GuidelineComparisons', filter: s.view === 'exceeds' ? andFilter(filter, "Verdict eq 'exceeds'") : filter };
+  return { resource: 'GuidelineComparisons', filter: andFilter(filter, s.view === 'exceeds' ? `${GOVERNING} and Verdict eq 'exceeds'` : GOVERNING) };
 }
 
 export function toggled(s: Selection, facet: ListFacet, value: string, on: boolean): Selection {

@@ -15,6 +15,7 @@ import { buildOpenApi } from '../metadata/openapi.js';
 import { TOP_RANGE } from '../odata/parse-query.js';
 import { DEFAULT_TOP } from '../query/plan.js';
 import { describeResource } from './describe-resource.js';
+import { GOVERNING_FILTER } from './governing-default.js';
 import { MAX_QUERY_ROWS, TOOLS } from './tool-descriptions.js';
 
 /** The limits this process applies, as main.ts configured them; left out, that limit is off (tests). */
@@ -125,6 +126,7 @@ function examples(base: string, facts: LlmsFacts): string[] {
       `${base}${PATHS.odata}/LocationSummaries?$filter=${encodeValue("CharacteristicName eq 'Lead'")}`,
       "per location and unit, with non-detects counted (Kaplan–Meier where results are censored): read each statistic with its qualifier, `MedianQualifier` `<` and `Median` 0.5 is \"below 0.5\"; `Method` says how it was computed. In `$apply`: `ResultValue with Tributary.km_median as Median` beside `Tributary.km_median_qualifier` (`Tributary.median` and `average` leave non-detects out).",
     ),
+    link('Exceedances', `${base}${PATHS.odata}/GuidelineComparisons?$apply=${encodeValue(`filter(${GOVERNING_FILTER} and Verdict eq 'exceeds')/groupby((LocationId,CharacteristicName),aggregate($count as Count))`)}`, `results exceeding a guideline, per location and characteristic: \`${GOVERNING_FILTER}\` counts each result once per publisher and term (its governing comparison), where every comparison would count it once per guideline that applies. The MCP tools read the governing comparisons unless the filter names \`Governing\`.`),
     '',
   ];
 }

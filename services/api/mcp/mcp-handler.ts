@@ -20,6 +20,7 @@ import { allowedOrigin } from '../middleware/cors.js';
 import { apiCaller, type AppFetch } from './api-caller.js';
 import { judgeMessage } from './jsonrpc-message.js';
 import { serveToolList } from './tool-list.js';
+import { GOVERNING_FILTER } from './governing-default.js';
 import { registerTools } from './tools.js';
 
 export interface McpDeps {
@@ -37,6 +38,7 @@ const INSTRUCTIONS = [
   'Tributary serves water-quality monitoring data (DataStream schema): Metadata (datasets), Locations, Observations and Records (observations with their dataset and location columns).',
   "Filters are OData $filter expressions, e.g. CharacteristicName eq 'pH' and ResultValue gt 9 and RegionId eq 'hub.pacific' and ActivityStartYear ge 2020; call describe for a resource's fields and list_values for the values a field takes.",
   'count gives exact counts; query gives at most 1,000 rows with the total, the whole result\'s URL and its exports: never present its rows as the whole result when total exceeds returned.',
+  `On GuidelineComparisons the tools read the governing comparisons only (${GOVERNING_FILTER}: one verdict per result, publisher and term) unless your filter names Governing, and say so in note.`,
   `Every answer names the publication it was read from; its URLs carry ${PIN_PARAM}=<id> and answer the same while that publication is retained. Cite results with cite (or query's citation).`,
   `More: ${PATHS.llmsTxt} and ${PATHS.openapi}.`,
 ].join(' ');

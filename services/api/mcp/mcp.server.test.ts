@@ -135,6 +135,26 @@ describe('MCP over Streamable HTTP, the official TypeScript client', () => {
     expect(answer.url).toContain(`publication=${answer.publication}`);
   });
 
+  it('reads the governing guideline comparisons unless the filter names Governing, and says so', async () => {
+    const exceeds = "Verdict eq 'exceeds'";
+    const [ref] = await sql(`SELECT count(*) FILTER (WHERE "Governing")::INTEGER AS governing, count(*)::INTEGER AS every FROM guideline_comparisons WHERE "Verdict" = 'exceeds'`);
+    expect(ref!.every).toBeGreaterThan(ref!.governing as number);
+    const counted = await structured('count', { resource: 'GuidelineComparisons', filter: exceeds });
+    expect(counted.count).toBe(ref!.governing);
+    expect(counted.note).toMatch(/governing comparisons only \(Governing eq true\)/);
+    expect((await http(counted.url)).body).toEqual({ value: ref!.governing });
+    const every = await structured('count', { resource: 'GuidelineComparisons', filter: `${exceeds} and (Governing eq true or Governing eq false)` });
+    expect(every.count).toBe(ref!.every);
+    expect(every.note).toBeUndefined();
+    const grouped = await structured('aggregate', { resource: 'GuidelineComparisons', apply: `filter(${exceeds})/aggregate($count as N)` });
+    expect(grouped.groups).toEqual([{ N: ref!.governing }]);
+    expect(grouped.note).toMatch(/Governing eq true/);
+    const rows = await structured('query', { resource: 'GuidelineComparisons', filter: exceeds, select: 'Id,Governing', top: 5 });
+    expect(rows.total).toBe(ref!.governing);
+    expect(rows.rows.every((r: Record<string, unknown>) => r.Governing === true)).toBe(true);
+    expect((await structured('count', { resource: 'Observations', filter: PH })).note).toBeUndefined();
+  });
+
   it('describe lists the catalogue\'s fields with what $filter accepts, and the row count', async () => {
     const answer = await structured('describe', { resource: 'Observations' });
     const names = answer.fields.map((f: { name: string }) => f.name);

@@ -17,6 +17,7 @@ import { GROUPABLE } from '../query/plan.js';
 import { ApiRefusal, type ApiCaller } from './api-caller.js';
 import { answerText, type ToolName } from './answer-text.js';
 import { describeResource, resourceNames } from './describe-resource.js';
+import { governingApply, governingFilter } from './governing-default.js';
 import { searchDatasets, searchInput, searchOutput } from './search-datasets.js';
 import { MAX_QUERY_ROWS, TOOLS } from './tool-descriptions.js';
 
@@ -27,6 +28,7 @@ const resource = z.enum(resourceNames()).describe('A resource of the API (see de
 const filter = z.string().max(8000).optional().describe("An OData $filter, e.g. CharacteristicName eq 'pH' and ResultValue gt 9 and RegionId eq 'hub.pacific' and ActivityStartYear ge 2020.");
 const publication = z.string().describe('The publication the answer was read from (the API\'s Tributary-Publication header).');
 const row = z.record(z.string(), z.unknown());
+const note = z.string().optional().describe('What the tool read on your behalf: on GuidelineComparisons, the governing comparisons only unless the filter names Governing.');
 
 const citation = {
   publication,
@@ -81,16 +83,17 @@ export function registerTools(server: McpServer, caller: Caller): void {
       title: 'List the values of a dimension',
       description: TOOLS.list_values,
       inputSchema: { resource, field: z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,127}$/).describe(`The field to group by: ${GROUPABLE.join(', ')}.`), filter },
-      outputSchema: { resource: z.string(), field: z.string(), publication, values: z.array(z.object({ value: z.unknown(), count: z.number() })), complete: z.boolean(), url: z.string(), next: z.string().optional() },
+      outputSchema: { resource: z.string(), field: z.string(), publication, values: z.array(z.object({ value: z.unknown(), count: z.number() })), complete: z.boolean(), url: z.string(), next: z.string().optional(), note },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    ({ resource: name, field, filter: f }) =>
+    ({ resource: name, field, filter: given }) =>
       answer('list_values', async () => {
         const api = caller();
+        const { filter: f, note: chose } = governingFilter(name, given);
         const params = { $apply: `${f ? `filter(${f})/` : ''}groupby((${field}),aggregate($count as Count))`, $top: String(MAX_GROUPS) };
         const page = await api.json<ODataPage>(`${PATHS.odata}/${name}`, params);
         const values = page.value.map((r) => ({ value: r[field], count: Number(r.Count) }));
-        return { resource: name, field, publication: api.publication!, values, ...more(page), url: api.url(`${PATHS.odata}/${name}`, params) };
+        return { resource: name, field, publication: api.publication!, values, ...more(page), url: api.url(`${PATHS.odata}/${name}`, params), ...(chose ? { note: chose } : {}) };
       }),
   );
 
@@ -100,15 +103,16 @@ export function registerTools(server: McpServer, caller: Caller): void {
       title: 'Count rows',
       description: TOOLS.count,
       inputSchema: { resource, filter },
-      outputSchema: { resource: z.string(), filter: z.string().optional(), count: z.number(), publication, url: z.string() },
+      outputSchema: { resource: z.string(), filter: z.string().optional(), count: z.number(), publication, url: z.string(), note },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    ({ resource: name, filter: f }) =>
+    ({ resource: name, filter: given }) =>
       answer('count', async () => {
         const api = caller();
+        const { filter: f, note: chose } = governingFilter(name, given);
         const params = { $filter: f, $count: 'true' };
         const { value } = await api.json<{ value: number }>(`${PATHS.odata}/${name}`, params);
-        return { resource: name, ...(f ? { filter: f } : {}), count: value, publication: api.publication!, url: api.url(`${PATHS.odata}/${name}`, params) };
+        return { resource: name, ...(f ? { filter: f } : {}), count: value, publication: api.publication!, url: api.url(`${PATHS.odata}/${name}`, params), ...(chose ? { note: chose } : {}) };
       }),
   );
 
@@ -128,12 +132,14 @@ export function registerTools(server: McpServer, caller: Caller): void {
         next: z.string().optional().describe('The page after these rows.'),
         exports: z.object({ parquet: z.string(), csv: z.string() }).nullable().describe('The whole result in one file (needs an API key); null where the resource has no export.'),
         citation: z.object(citation),
+        note,
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    ({ resource: name, filter: f, select, top }) =>
+    ({ resource: name, filter: given, select, top }) =>
       answer('query', async () => {
         const api = caller();
+        const { filter: f, note: chose } = governingFilter(name, given);
         const path = `${PATHS.odata}/${name}`;
         const page = await api.json<ODataPage>(path, { $filter: f, $select: select, $top: String(top) });
         const cited = await cite(api, name, f);
@@ -142,7 +148,7 @@ export function registerTools(server: McpServer, caller: Caller): void {
           ? { parquet: api.url(`${PATHS.export}/${name}`, { ...whole, $format: 'parquet' }), csv: api.url(`${PATHS.export}/${name}`, { ...whole, $format: 'csv' }) }
           : null;
         const { next } = more(page);
-        return { resource: name, publication: api.publication!, total: cited.rows, returned: page.value.length, rows: page.value, url: api.url(path, whole), ...(next ? { next } : {}), exports, citation: cited };
+        return { resource: name, publication: api.publication!, total: cited.rows, returned: page.value.length, rows: page.value, url: api.url(path, whole), ...(next ? { next } : {}), exports, citation: cited, ...(chose ? { note: chose } : {}) };
       }),
   );
 
@@ -152,15 +158,16 @@ export function registerTools(server: McpServer, caller: Caller): void {
       title: 'Aggregate',
       description: TOOLS.aggregate,
       inputSchema: { resource, apply: z.string().min(1).max(8000).describe('An OData $apply: [filter(…)/]groupby((F1,…),aggregate($count as Name)).') },
-      outputSchema: { resource: z.string(), apply: z.string(), publication, groups: z.array(row), complete: z.boolean(), url: z.string(), next: z.string().optional() },
+      outputSchema: { resource: z.string(), apply: z.string(), publication, groups: z.array(row), complete: z.boolean(), url: z.string(), next: z.string().optional(), note },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    ({ resource: name, apply }) =>
+    ({ resource: name, apply: given }) =>
       answer('aggregate', async () => {
         const api = caller();
+        const { apply, note: chose } = governingApply(name, given);
         const params = { $apply: apply, $top: String(MAX_GROUPS) };
         const page = await api.json<ODataPage>(`${PATHS.odata}/${name}`, params);
-        return { resource: name, apply, publication: api.publication!, groups: page.value, ...more(page), url: api.url(`${PATHS.odata}/${name}`, params) };
+        return { resource: name, apply, publication: api.publication!, groups: page.value, ...more(page), url: api.url(`${PATHS.odata}/${name}`, params), ...(chose ? { note: chose } : {}) };
       }),
   );
 
@@ -170,10 +177,14 @@ export function registerTools(server: McpServer, caller: Caller): void {
       title: 'Cite a result',
       description: TOOLS.cite,
       inputSchema: { resource, filter },
-      outputSchema: { resource: z.string(), ...citation },
+      outputSchema: { resource: z.string(), ...citation, note },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    ({ resource: name, filter: f }) => answer('cite', async () => ({ resource: name, ...(await cite(caller(), name, f)) })),
+    ({ resource: name, filter: given }) =>
+      answer('cite', async () => {
+        const { filter: f, note: chose } = governingFilter(name, given);
+        return { resource: name, ...(await cite(caller(), name, f)), ...(chose ? { note: chose } : {}) };
+      }),
   );
 }
 

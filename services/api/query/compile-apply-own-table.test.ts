@@ -43,6 +43,11 @@ describe('tables of their own: golden SQL and parameters', () => {
       `SELECT COALESCE(SUM(s."n"), 0)::BIGINT AS n FROM "guideline_comparison_totals" s JOIN "locations" l ON l."Id" = s."LocationId" WHERE ((l."Latitude" > CAST($1 AS DOUBLE)) AND ` +
         `(s."LocationId" IN (SELECT "LocationId" FROM "location_regions" WHERE "RegionId" = CAST($2 AS VARCHAR))))`,
     );
+    // Governing is a key of the statistics: one verdict per result is counted from them too, its value bound as a BOOLEAN.
+    expect(compileCount(count('GuidelineComparisons', "$count=true&$filter=Governing eq true and Verdict eq 'exceeds'"))).toEqual({
+      sql: `SELECT COALESCE(SUM(s."n"), 0)::BIGINT AS n FROM "guideline_comparison_totals" s WHERE ((s."Governing" = CAST($1 AS BOOLEAN)) AND (s."Verdict" = CAST($2 AS VARCHAR)))`,
+      params: ['true', 'exceeds'],
+    });
     for (const filter of ["Reason eq null and Verdict eq 'exceeds'", "Verdict eq 'exceeds' and ResultUnit eq 'mg/L'", 'ActivityStartDate ge 2019-01-01', 'ResultValue gt 0']) {
       expect(compileCount(count('GuidelineComparisons', `$count=true&$filter=${filter}`)).sql, filter).toMatch(/^SELECT count\(\*\)::BIGINT AS n FROM "guideline_comparisons" t/);
     }
@@ -78,6 +83,8 @@ describe('comparisons: the statistics answer exactly what a scan of the rows ans
     "$filter=Verdict ne 'meets' and (Publisher eq 'CCME' or ActivityStartYear ge 2015) and RegionId eq 'hub.pacific'",
     "$filter=not (ProtectionLevel eq 'Acute') and GuidelineId gt 3 and Latitude gt 0",
     "$filter=ActivityMediaName eq 'Surface Water' and ActivityStartYear le 2018 and Verdict eq 'exceeds'",
+    "$filter=Governing eq true and Verdict eq 'exceeds' and Term eq 'long-term'",
+    "$filter=Governing ne true and ActivityStartYear ge 2015",
     '',
   ])('$count %s', async (filter) => {
     const q = compileCount(count('GuidelineComparisons', `$count=true&${filter}`));
@@ -92,6 +99,7 @@ describe('comparisons: the statistics answer exactly what a scan of the rows ans
     '$apply=groupby((LocationId,CharacteristicName,Verdict),aggregate($count as N))',
     "$apply=groupby((DOI,CharacteristicName,ActivityMediaName,ActivityGroupType,MonitoringLocationType,ActivityStartYear),aggregate($count as N))&$filter=Verdict eq 'exceeds'",
     '$apply=groupby((RegionId,Publisher,ProtectionLevel,GuidelineId),aggregate($count as N))',
+    "$apply=groupby((LocationId,Term,Governing,Verdict),aggregate($count as N))&$filter=Publisher eq 'CCME'",
   ])('%s', async (qs) => {
     const q = compileApply(apply('GuidelineComparisons', `${qs}&$top=10000`));
     expect(q.sql).toMatch(STATISTICS);

@@ -235,6 +235,7 @@ function planFilter(expr: Expr, resource: ResourceDef): Cond {
       if (dim.membership && expr.op !== 'eq' && expr.op !== 'ne') {
         throw badValue(expr.property, dim, `RegionId is a membership test: use eq, ne or in`);
       }
+      if (dim.type === 'boolean' && expr.op !== 'eq' && expr.op !== 'ne') throw badValue(expr.property, dim, `${dim.name} is true or false: use eq or ne, e.g. ${dim.name} eq true`);
       return { kind: 'compare', dim, op: expr.op, value: coerce(expr.value, dim, expr.property) };
     }
     case 'in': {
@@ -305,15 +306,15 @@ function coerce(lit: Literal, dim: DimensionDef, p: Property): BoundValue {
         return { sqlType: 'DOUBLE', value: Number(text) };
       }
       throw badValue(p, dim, `${dim.name} wants a number, e.g. ${dim.name} gt 49.5; got ${JSON.stringify(text)}`);
-    case 'boolean':
-      // Bound as its text: CAST('true' AS BOOLEAN); the parameter types stay text, number and bigint.
-      if (lit.kind === 'boolean') return { sqlType: 'BOOLEAN', value: String(lit.value) };
-      throw badValue(p, dim, `${dim.name} wants true or false, e.g. ${dim.name} eq true; got ${JSON.stringify(text)}`);
     case 'timestamp': {
       const ts = lit.kind === 'string' || lit.kind === 'date' || lit.kind === 'datetime' ? toUtcTimestamp(text) : undefined;
       if (ts) return { sqlType: 'TIMESTAMP', value: ts };
       throw badValue(p, dim, `${dim.name} wants a date or date-time, e.g. ${dim.name} gt 2020-03-23 or '2020-03-23T10:00:00Z'; got ${JSON.stringify(text)}`);
     }
+    case 'boolean':
+      // Bound as its text: a parameter is a string or a number, and the cast makes it a BOOLEAN.
+      if (lit.kind === 'boolean') return { sqlType: 'BOOLEAN', value: String(lit.value) };
+      throw badValue(p, dim, `${dim.name} is true or false, unquoted, e.g. ${dim.name} eq true; got ${JSON.stringify(text)}`);
     case 'date': {
       // A date-time would have to be cut to its day in some time zone: ask for the day instead.
       const day = lit.kind === 'date' || lit.kind === 'string' ? calendarDate(text) : undefined;

@@ -458,11 +458,11 @@ describe('the explorer page in Chromium', () => {
     expect(r).toContain('resp_link_url(resp, "next")');
   });
 
-  it('filters to exceedances only: the preview, download, pinned link and snippets all follow GuidelineComparisons with Verdict eq exceeds', async () => {
+  it('filters to exceedances only: the preview, download, pinned link and snippets all follow the governing GuidelineComparisons with Verdict eq exceeds', async () => {
     const byCharacteristic = (await get<{ value: { CharacteristicName: string; N: number }[] }>(
-      `/GuidelineComparisons?$apply=${encodeURIComponent("filter(Verdict eq 'exceeds')/groupby((CharacteristicName),aggregate($count as N))")}`)).value;
+      `/GuidelineComparisons?$apply=${encodeURIComponent("filter(Governing eq true and Verdict eq 'exceeds')/groupby((CharacteristicName),aggregate($count as N))")}`)).value;
     const { CharacteristicName: characteristic } = byCharacteristic.filter((r) => r.N <= 10_000).sort((a, b) => b.N - a.N)[0]!;
-    const shown = and(`CharacteristicName eq ${q(characteristic)}`, "Verdict eq 'exceeds'");
+    const shown = and(`CharacteristicName eq ${q(characteristic)}`, "Governing eq true and Verdict eq 'exceeds'");
     const expected = await count(shown, 'GuidelineComparisons');
     expect(expected).toBeGreaterThan(0);
     await page.goto(`${api.origin}/explore?CharacteristicName=${encodeURIComponent(characteristic)}`);
@@ -493,19 +493,19 @@ describe('the explorer page in Chromium', () => {
     expect(stdout.trim()).toBe(`${expected} rows written to guideline-comparisons.csv`);
     expect(readFileSync(join(work, 'guideline-comparisons.csv'), 'utf8')).toBe(text);
 
-    // Every comparison, with the reason of an indeterminate one, exactly as the API pages them.
+    // Every governing comparison, with the reason of an indeterminate one, exactly as the API pages them.
     await page.selectOption('#view', 'comparisons');
     await settled();
     const headers = await page.$$eval('#preview th', (ths) => ths.map((th) => th.textContent));
-    expect(headers).toEqual(expect.arrayContaining(['Verdict', 'Reason', 'GuidelineUpper']));
-    const first = (await get<{ value: { Verdict: string; Reason: string | null }[] }>(`/GuidelineComparisons?$select=Verdict,Reason&$top=20&$filter=${encodeURIComponent(`CharacteristicName eq ${q(characteristic)}`)}`)).value;
+    expect(headers).toEqual(expect.arrayContaining(['Verdict', 'Reason', 'GuidelineUpper', 'Term', 'Alternatives']));
+    const first = (await get<{ value: { Verdict: string; Reason: string | null }[] }>(`/GuidelineComparisons?$select=Verdict,Reason&$top=20&$filter=${encodeURIComponent(`CharacteristicName eq ${q(characteristic)} and Governing eq true`)}`)).value;
     const cells = await page.$$eval('#preview tbody tr', (trs) => trs.map((tr) => [tr.querySelector('[data-column="Verdict"]')!.textContent, tr.querySelector('[data-column="Reason"]')!.textContent]));
     expect(cells).toEqual(first.map((r) => [r.Verdict, r.Reason ?? '—']));
     await page.selectOption('#view', 'observations');
     await settled();
   });
 
-  it('colours each location by its share of exceedances under the filter, from one groupby of its comparisons', async () => {
+  it('colours each location by its share of exceedances under the filter, from one groupby of its governing comparisons', async () => {
     const characteristic = (await get<{ value: { CharacteristicName: string; N: number }[] }>(
       `/GuidelineComparisons?$apply=${encodeURIComponent("filter(Verdict eq 'exceeds')/groupby((CharacteristicName),aggregate($count as N))")}`)).value.sort((a, b) => b.N - a.N)[0]!.CharacteristicName;
     const filter = `CharacteristicName eq ${q(characteristic)}`;
@@ -517,7 +517,7 @@ describe('the explorer page in Chromium', () => {
     page.off('request', listen);
     // Expected from the comparisons' own rows, counted here (not from the API's groupby).
     const rows: { LocationId: number; Verdict: string }[] = [];
-    for (let next: string | undefined = `/GuidelineComparisons?$select=LocationId,Verdict&$top=10000&$filter=${encodeURIComponent(filter)}`; next;) {
+    for (let next: string | undefined = `/GuidelineComparisons?$select=LocationId,Verdict&$top=10000&$filter=${encodeURIComponent(`${filter} and Governing eq true`)}`; next;) {
       const got: { value: typeof rows; '@odata.nextLink'?: string } = await get(next);
       rows.push(...got.value);
       next = got['@odata.nextLink']?.replace(/^.*\/v1\/odata\/v4/, '');

@@ -96,8 +96,8 @@ function page(config: { tileUrl?: string; tileAttribution?: string; bulkNeedsKey
       <p id="view-line"><label for="view">Show</label>
         <select id="view">
           <option value="observations">Observations</option>
-          <option value="comparisons">Guideline comparisons (verdict and reason)</option>
-          <option value="exceeds">Exceedances only</option>
+          <option value="comparisons">Guideline comparisons (the governing one per result, publisher and term)</option>
+          <option value="exceeds">Exceedances only (governing comparisons)</option>
         </select></p>
       <form id="facets"></form>
       <button type="button" id="clear">Clear all filters</button>

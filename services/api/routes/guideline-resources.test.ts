@@ -5,6 +5,7 @@
  * in plain TypeScript: the dimensions of issue 45 (`Verdict eq 'exceeds' and RegionId eq 'hub.pacific'`), keyset
  * pages, $count, $apply, exports, the OGC collections with the location's point, pins and citations.
  */
+import { tableFromIPC } from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { PUBLICATION_HEADER } from '../http/paths.js';
 import { openFixtureApp, type FixtureApp } from '../testing/fixture-app.js';
@@ -97,6 +98,9 @@ describe('GuidelineComparisons', () => {
       // ResultUnit and Reason are fields of the rows the statistics do not keep: the count scans the comparisons.
       [`Verdict eq 'exceeds' and ResultUnit eq '${unit}'`, (c) => c['Verdict'] === 'exceeds' && c['ResultUnit'] === unit],
       ["Verdict ne 'meets' and Reason ne null", (c) => c['Verdict'] !== 'meets' && c['Reason'] !== null],
+      // One verdict per result, publisher and term: counted from the statistics, which keep Governing.
+      ["Governing eq true and Verdict eq 'exceeds'", (c) => c['Governing'] === true && c['Verdict'] === 'exceeds'],
+      ["Governing eq false", (c) => c['Governing'] === false],
     ];
     for (const [filter, want] of cases) {
       const n = comparisons.filter(want).length;
@@ -105,6 +109,26 @@ describe('GuidelineComparisons', () => {
       expect(body.value, filter).toBe(n);
       const inline = (await (await get(`/v1/odata/v4/GuidelineComparisons?$filter=${enc(filter)}&$count=true&$top=0`)).json()) as { '@odata.count': number };
       expect(inline['@odata.count'], filter).toBe(n);
+    }
+  });
+
+  it('serves Governing as a JSON boolean and filters it by true or false alone', async () => {
+    const rows = await allPages(`/v1/odata/v4/GuidelineComparisons?$filter=${enc("Governing eq true and Verdict eq 'exceeds'")}&$select=Id,Governing,Term,Alternatives&$top=10000`);
+    expect(sorted(ids(rows))).toEqual(sorted(ids(comparisons.filter((c) => c['Governing'] === true && c['Verdict'] === 'exceeds'))));
+    expect(rows.every((r) => r['Governing'] === true)).toBe(true);
+    expect(rows.some((r) => typeof r['Alternatives'] === 'string')).toBe(true);
+    // CSV writes true and false; Arrow a Bool column, the same values as the stored rows in Id order.
+    const first = comparisons.slice(0, 200);
+    const csv = await (await get(`/v1/odata/v4/GuidelineComparisons?$format=csv&$top=200&$select=Id,Governing`)).text();
+    expect(csv.split('\r\n').filter(Boolean).slice(1)).toEqual(first.map((c) => `${String(c['Id'])},${String(c['Governing'])}`));
+    const arrow = tableFromIPC(new Uint8Array(await (await get('/v1/odata/v4/GuidelineComparisons?$format=arrow&$top=200&$select=Id,Governing')).arrayBuffer()));
+    expect(String(arrow.schema.fields[1]!.type)).toBe('Bool');
+    expect(arrow.getChild('Governing')!.toArray().length).toBe(200);
+    expect([...arrow.getChild('Governing')!]).toEqual(first.map((c) => c['Governing']));
+    for (const bad of ["Governing eq 'true'", 'Governing gt false', 'Governing eq 1']) {
+      const res = await fx.app.request(`/v1/odata/v4/GuidelineComparisons?$filter=${enc(bad)}`);
+      expect(res.status, bad).toBe(400);
+      expect(await res.text(), bad).toMatch(/Governing is true or false/);
     }
   });
 
@@ -124,10 +148,10 @@ describe('GuidelineComparisons', () => {
     expect(new Map(groups.map((g) => [JSON.stringify([Number(g['LocationId']), g['CharacteristicName'], g['Verdict']]), Number(g['N'])]))).toEqual(want);
   });
 
-  it("answers the explorer's exceedance cube: exceedances by every facet field, and by region too", async () => {
+  it("answers the explorer's exceedance cube: governing exceedances by every facet field, and by region too", async () => {
     const fields = 'DOI,CharacteristicName,ActivityMediaName,ActivityGroupType,MonitoringLocationType,ActivityStartYear';
-    const exceeds = comparisons.filter((c) => c['Verdict'] === 'exceeds');
-    const cube = (groups: string) => allPages(`/v1/odata/v4/GuidelineComparisons?$apply=${enc(`groupby((${groups}),aggregate($count as Count))`)}&$filter=${enc("Verdict eq 'exceeds'")}&$top=10000`);
+    const exceeds = comparisons.filter((c) => c['Governing'] === true && c['Verdict'] === 'exceeds');
+    const cube = (groups: string) => allPages(`/v1/odata/v4/GuidelineComparisons?$apply=${enc(`groupby((${groups}),aggregate($count as Count))`)}&$filter=${enc("Governing eq true and Verdict eq 'exceeds'")}&$top=10000`);
     const want = new Map<string, number>();
     for (const c of exceeds) {
       const key = JSON.stringify(fields.split(',').map((f) => c[f]));

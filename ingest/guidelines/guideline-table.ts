@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import correctionsJson from './guidelines/corrections.json' with { type: 'json' };
-import { parseCsv } from './csv-text.js';
+import correctionsJson from './corrections.json' with { type: 'json' };
+import { parseCsv } from '../csv-text.js';
 import { ExpressionError, inputsOf, parseExpression, type Expr, type InputName } from './guideline-expression.js';
 
 /**
@@ -29,8 +29,10 @@ export interface Correction {
   readonly id: number;
   /** What the row must say, so that a new version of the summary cannot silently shift a correction. */
   readonly key: { readonly CharacteristicName: string; readonly Publisher: string; readonly ProtectionLevel: string; readonly Region: string };
-  /** The corrected expression in the summary's notation, or null: the row is served but not compared. */
-  readonly expression: string | null;
+  /** The corrected expression in the summary's notation, or null: the row is served but not compared; absent: as published. */
+  readonly expression?: string | null;
+  /** The characteristic the row is compared by, where the summary keys it by another (the key audit, docs/guidelines.md). */
+  readonly rekey?: { readonly CharacteristicName: string };
   readonly wrong: string;
   readonly source: string;
 }
@@ -40,6 +42,8 @@ export type Bound = 'maximum' | 'minimum' | 'range';
 export interface Guideline {
   readonly Id: number;
   readonly CharacteristicName: string;
+  /** The publisher's own name for what it bounds, as the summary gives it. */
+  readonly Parameter: string;
   readonly ResultSampleFraction: string | null;
   readonly MethodSpeciation: string | null;
   readonly Publisher: string;
@@ -89,7 +93,7 @@ export function loadGuidelines(csvText = readFileSync(findCsv(), 'utf8'), correc
       }
     }
     const published = blank(r[c.value]);
-    const served = correction ? correction.expression : published || null;
+    const served = correction?.expression !== undefined ? correction.expression : published || null;
     let formula: Expr | undefined;
     if (served !== null) {
       try {
@@ -100,12 +104,12 @@ export function loadGuidelines(csvText = readFileSync(findCsv(), 'utf8'), correc
       }
     }
     const fractions = blank(r[c.fraction]).split(',').map(blank).filter(Boolean);
-    const characteristic = blank(r[c.characteristic]) || blank(r[c.parameter]);
+    const characteristic = correction?.rekey?.CharacteristicName ?? (blank(r[c.characteristic]) || blank(r[c.parameter]));
     const notes = blank(r[c.notes]);
     const publisher = blank(r[c.publisher]);
     const Bound: Bound = formula && isRange(formula) ? 'range' : /oxygen/i.test(characteristic) || /\bminim/i.test(notes) ? 'minimum' : 'maximum';
     return {
-      Id, CharacteristicName: characteristic, ResultSampleFraction: fractions.length > 0 ? fractions.join(', ') : null, MethodSpeciation: orNull(r[c.speciation]),
+      Id, CharacteristicName: characteristic, Parameter: blank(r[c.parameter]), ResultSampleFraction: fractions.length > 0 ? fractions.join(', ') : null, MethodSpeciation: orNull(r[c.speciation]),
       Publisher: publisherNames[publisher] ?? publisher, Jurisdictions: blank(r[c.region]).split(',').map(blank).filter(Boolean),
       MediaName: blank(r[c.media]), Ecosystem: orNull(r[c.ecosystem]), ProtectionLevel: blank(r[c.level]) || 'Unspecified', Status: orNull(r[c.status]),
       Bound, Expression: published, Unit: orNull(r[c.unit]), Inputs: formula ? inputsOf(formula) : [], Source: orNull(r[c.source]),

@@ -1,5 +1,5 @@
 import { valueChildren, type Cond, type Expr, type InputName } from './guideline-expression.js';
-import { literal } from './sql.js';
+import { literal } from '../sql.js';
 
 /**
  * A guideline's parsed expression (guideline-expression.ts) compiled to DuckDB SQL over the input columns of the

@@ -47,3 +47,28 @@ export function regionOfJurisdiction(code: string): string | undefined {
   if (!m) return undefined;
   return m[2] ? `admin.4.${m[1]!.toLowerCase()}.${m[2].toLowerCase()}` : `admin.2.${m[1]!.toLowerCase()}`;
 }
+
+/**
+ * CharacteristicNames that do not say what was measured, with what they may stand for. A result of one pairs with
+ * the guidelines of each candidate and is `indeterminate`, its Reason saying why: never compared as if it were
+ * either. No guideline is keyed by one (the key audit's test, guideline-key-audit.test.ts).
+ */
+export const ambiguousCharacteristics: Readonly<Record<string, { readonly candidates: readonly string[]; readonly reason: string }>> = {
+  // DataStream's quality-control rule CharacteristicName-Ammonia: "Ammonia is ambiguous and planned for deprecation."
+  Ammonia: {
+    candidates: ['Ammonia and ammonium', 'Ammonia, un-ionized'],
+    reason:
+      "'Ammonia' does not say whether total or un-ionized ammonia was measured (DataStream deprecates it as ambiguous): " +
+      "reported as 'Ammonia and ammonium' (total) or 'Ammonia, un-ionized', the result would be compared",
+  },
+};
+
+/** The characteristics whose guidelines a build measuring `measured` pairs with: those, and the candidates of the ambiguous ones. */
+export function pairedCharacteristics(measured: Iterable<string>): Set<string> {
+  const out = new Set<string>();
+  for (const c of measured) {
+    out.add(c);
+    for (const candidate of ambiguousCharacteristics[c]?.candidates ?? []) out.add(candidate);
+  }
+  return out;
+}

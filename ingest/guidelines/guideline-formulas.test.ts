@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExpressionError, inputNames, parseExpression, type InputName } from './guideline-expression.js';
 import { compileGuideline, inputColumn } from './guideline-sql.js';
 import { loadGuidelines, type Guideline } from './guideline-table.js';
+import { inputUnits } from './paired-inputs.js';
 
 /**
  * The summary's formulas as served (with the reviewed corrections), evaluated by the SQL they compile to, against
@@ -33,7 +34,7 @@ interface Value {
 
 /** The production SQL of guideline `g` evaluated at each of `points` (a missing input is NULL), in one query. */
 async function servedAt(g: Guideline, points: readonly Inputs[]): Promise<Value[]> {
-  const c = compileGuideline(g.formula!, { hardness: 'mg/L', DOC: 'mg/L', temperature: '°C' });
+  const c = compileGuideline(g.formula!, inputUnits);
   const params: (number | null)[] = [];
   const rows = points.map((p, k) => `(${[k, ...inputNames.map((n) => p[n] ?? null)].map((v) => (params.push(v), `CAST($${params.length} AS DOUBLE)`)).join(', ')})`);
   const clamps = c.clamps.length === 0 ? 'CAST([] AS VARCHAR[])' : `list_filter([${c.clamps.join(', ')}], x -> x IS NOT NULL)`;
