@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compileApply, compileMixedUnits } from './compile-apply.js';
+import { getResource } from '../../../schemas/index.js';
 import { getMeasure } from './measures.js';
 import { apply, run, useFixture } from '../testing/plans.js';
 
@@ -92,7 +93,7 @@ describe('compileApply: aggregates of values', () => {
   });
 
   it('names the first group of several units and its units', () => {
-    const q = compileMixedUnits(apply('Observations', '$apply=groupby((ActivityMediaName),aggregate(ResultValue with sum as S))'), getMeasure('ResultValue')!);
+    const q = compileMixedUnits(apply('Observations', '$apply=groupby((ActivityMediaName),aggregate(ResultValue with sum as S))'), getMeasure(getResource('Records')!, 'ResultValue')!);
     expect(q.sql).toBe(
       `SELECT s."ActivityMediaName" AS g0, to_json(list_sort(list(DISTINCT coalesce(s."ResultUnit", '')) FILTER (WHERE s."value_n" > 0)))::VARCHAR AS units ` +
         `FROM "observation_value_stats" s GROUP BY g0 HAVING count(DISTINCT coalesce(s."ResultUnit", '')) FILTER (WHERE s."value_n" > 0) > 1 ORDER BY g0 LIMIT 1`,
@@ -111,14 +112,14 @@ describe('compileApply: aggregates run on the fixture file', () => {
     const rows = await run(fixture(), compileApply(apply('Records', qs)));
     expect(rows.length).toBeGreaterThan(0);
     // Grouped by characteristic or unit, no group of the fixture mixes units.
-    expect(await run(fixture(), compileMixedUnits(apply('Records', qs), getMeasure(measure)!))).toEqual([]);
+    expect(await run(fixture(), compileMixedUnits(apply('Records', qs), getMeasure(getResource('Records')!, measure)!))).toEqual([]);
   });
 
   it('finds several units where values of many characteristics meet', async () => {
     const plan = apply('Records', '$apply=aggregate(ResultValue with sum as S)');
     const rows = await run(fixture(), compileApply(plan));
     expect(Number(rows[0]!['x0'])).toBeGreaterThan(1);
-    const mixed = await run(fixture(), compileMixedUnits(plan, getMeasure('ResultValue')!));
+    const mixed = await run(fixture(), compileMixedUnits(plan, getMeasure(getResource('Records')!, 'ResultValue')!));
     expect(JSON.parse(String(mixed[0]!['units']))).toEqual(expect.arrayContaining(['mg/L', 'deg C']));
   });
 });

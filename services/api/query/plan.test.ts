@@ -93,7 +93,7 @@ describe('planQuery: errors name the code, the parameter and where', () => {
     ['Records', '$skiptoken=Id:0b8e9c56-8a2f-4a8a-9a55-1f2d3c4b5a69', 'invalid_skiptoken', '$skiptoken', /must look like Id:1234/],
     ['Locations', '$apply=groupby((CharacteristicName),aggregate($count as N))', 'unsupported_apply', '$apply', /offered on Observations, Records/],
     ['Records', '$apply=groupby((ResultValue),aggregate($count as N))', 'unsupported_apply', '$apply', /'ResultValue' is not one of them/],
-    ['Records', '$apply=aggregate(CharacteristicName with max as M)', 'unsupported_apply', '$apply', /Records aggregates ResultValue, ResultDetectionQuantitationLimitMeasure, ActivityDepthHeightMeasure, ActivityStartDate \(and \$count\); 'CharacteristicName' is not one of them/],
+    ['Records', '$apply=aggregate(CharacteristicName with max as M)', 'unsupported_apply', '$apply', /Records aggregates ResultValue, ResultDetectionQuantitationLimitMeasure, ActivityDepthHeightMeasure, ActivityStartDate \(and \$count\); countdistinct also counts LocationId, DOI, CharacteristicName.*; 'CharacteristicName' with max is not one of them/],
     ['Records', '$apply=aggregate(ActivityStartDate with sum as S)', 'unsupported_apply', '$apply', /sum does not apply to ActivityStartDate \(a date\); use one of min, max, countdistinct, Tributary.countnull/],
   ];
   it.each(cases)('%s ? %s → %s', (resource, qs, code, parameter, message) => {

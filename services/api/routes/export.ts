@@ -33,9 +33,10 @@ export function exportHandler(deps: Pick<HandlerDeps, 'links'>) {
   return async function exportResult(c: Context): Promise<Response> {
     const lease = c.get('lease');
     const name = c.req.param('resource') ?? '';
-    const resource = EXPORT_RESOURCES.includes(name) ? getResource(name) : undefined;
-    if (!resource) {
-      throw new ApiError('not_found', `No export at ${c.req.path}. Exports: ${EXPORT_RESOURCES.map((r) => `${PATHS.export}/${r}`).join(', ')}, with $filter and $select as on ${PATHS.odata}.`);
+    const resource = getResource(name);
+    if (!resource?.export) {
+      const why = resource ? `${resource.name} declares no export (its rows are small: page them at ${PATHS.odata}/${resource.name}, or take every dataset's files at ${PATHS.downloads})` : `No export at ${c.req.path}`;
+      throw new ApiError('not_found', `${why}. Exports: ${EXPORT_RESOURCES.map((r) => `${PATHS.export}/${r}`).join(', ')}, with $filter and $select as on ${PATHS.odata}.`);
     }
     // `$format` is the export's own (parquet, csv, ndjson, arrow); everything else is the OData query as a page reads it.
     const { query: raw, value: formatParam } = takeOption(rawQueryString(c), ['$format']);
