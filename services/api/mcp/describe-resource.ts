@@ -34,6 +34,8 @@ export interface ResourceDescription {
   readonly export: boolean;
   /** Its OGC API – Features collection (GeoJSON for GIS clients), if it has one. */
   readonly ogcCollection: string | null;
+  /** The formats of each dataset's bulk files of it (`/v1/downloads`). */
+  readonly files: readonly string[];
 }
 
 /** The names of the resources offered to assistants, in the service document's order. */
@@ -66,5 +68,6 @@ export function describeResource(resource: ResourceDef): ResourceDescription {
     countDistinct: resource.apply === 'none' ? [] : resource.apply.distinct,
     export: resource.export,
     ogcCollection: resource.ogc === 'none' ? null : resource.ogc.id,
+    files: resource.files,
   };
 }

@@ -54,6 +54,7 @@ export function registerTools(server: McpServer, caller: Caller): void {
         measures: z.array(z.string()).describe('The fields aggregate takes with sum, min, max, average and the percentiles.'),
         countDistinct: z.array(z.string()).describe('Identifiers and dimensions countdistinct counts besides the measures.'),
         export: z.boolean(), ogcCollection: z.string().nullable().describe('Its OGC API – Features collection id, for GIS clients.'),
+        files: z.array(z.string()).describe("Formats of each dataset's bulk files of this resource, listed by /v1/downloads."),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },

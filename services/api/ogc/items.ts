@@ -4,6 +4,7 @@
  * (the statistics, exactly as `$count`); stream/ writes the FeatureCollection around the rows DuckDB renders.
  */
 import type { Context } from 'hono';
+import { resources } from '../../../schemas/index.js';
 import { ApiError } from '../errors.js';
 import { execute, type PageRows } from '../exec/execute.js';
 import { checkPageSize } from '../limits/page-size.js';
@@ -13,10 +14,10 @@ import { PAGE_WRITERS } from '../stream/page-writers.js';
 import type { HandlerDeps } from '../http/handler-deps.js';
 import { signposts } from '../citation/signposts.js';
 import { baseUrl, linkHeader } from '../http/links.js';
-import { PATHS } from '../http/paths.js';
+import { PATHS, REGIONS_COLLECTION } from '../http/paths.js';
 import { rawQueryString } from '../http/request-query.js';
 import { servesRows } from '../http/served-rows.js';
-import { featureCollection, type FeatureCollectionDef } from './feature-collections.js';
+import { FEATURE_COLLECTIONS, featureCollection, type FeatureCollectionDef } from './feature-collections.js';
 import { boundedLinks, collectionUrl, GEOJSON, itemsUrl, JSON_MEDIA, link, nextItemsUrl, odataAlternate, type Link } from './feature-links.js';
 import { featureHtml, HTML_CSP, itemsHtml } from './features-html.js';
 import { HTML_MEDIA, responseEncoding, withF } from './html-negotiation.js';
@@ -26,7 +27,12 @@ import { DEFAULT_MAX_BODY_BYTES, readQueryBody } from '../http/request-body.js';
 export function collectionOf(c: Context): FeatureCollectionDef {
   const id = c.req.param('collectionId') ?? '';
   const collection = featureCollection(id);
-  if (!collection) throw new ApiError('not_found', `No collection '${id}'. Collections: locations, observations, regions (GET ${PATHS.features}/collections lists them).`);
+  if (!collection) {
+    // A resource without an OGC door (schemas/catalogue.ts) is named as such: its rows are in the OData API only.
+    const resource = resources.find((r) => r.name.toLowerCase() === id.toLowerCase() && r.ogc === 'none');
+    const why = resource ? `${resource.name} has no OGC collection (read it at ${PATHS.odata}/${resource.name})` : `No collection '${id}'`;
+    throw new ApiError('not_found', `${why}. Collections: ${[...FEATURE_COLLECTIONS.map((f) => f.id), REGIONS_COLLECTION].join(', ')} (GET ${PATHS.features}/collections lists them).`);
+  }
   return collection;
 }
 

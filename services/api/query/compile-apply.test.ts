@@ -35,6 +35,42 @@ describe('compileApply: golden SQL and parameters', () => {
   });
 });
 
+describe('compileApply: distinct dimensions, orderby and top (golden, then on the fixture file)', () => {
+  it('counts distinct locations and datasets from the statistics as $count would, the datasets through the locations', async () => {
+    const q = compileApply(apply('Records', '$apply=groupby((CharacteristicName),aggregate(LocationId with countdistinct as Sites,DOI with countdistinct as D,$count as N))'));
+    expect(q.sql).toBe(
+      `SELECT s."CharacteristicName" AS g0, count(DISTINCT s."LocationId")::BIGINT AS a0, count(DISTINCT l."DOI")::BIGINT AS a1, SUM(s."n")::BIGINT AS a2 ` +
+        `FROM "observation_stats" s JOIN "locations" l ON l."Id" = s."LocationId" GROUP BY g0 ORDER BY g0 LIMIT 1001`,
+    );
+    expect((await run(fixture(), q)).length).toBeGreaterThan(0);
+  });
+
+  it('counts distinct characteristics from the rollup when nothing names a location', () => {
+    expect(compileApply(apply('Records', '$apply=groupby((ActivityStartYear),aggregate(CharacteristicName with countdistinct as C))')).sql).toBe(
+      `SELECT r."ActivityStartYear" AS g0, count(DISTINCT r."CharacteristicName")::BIGINT AS a0 FROM "observation_rollup" r GROUP BY g0 ORDER BY g0 LIMIT 1001`,
+    );
+  });
+
+  it('sorts by orderby\'s keys as OData does, then the other group fields, and reads no group past top(n)', async () => {
+    const sql = (qs: string) => compileApply(apply('Records', qs));
+    expect(sql('$apply=groupby((CharacteristicName,ResultUnit),aggregate($count as N))/orderby(N desc,ResultUnit)/top(10)&$top=4').sql).toBe(
+      `SELECT s."CharacteristicName" AS g0, s."ResultUnit" AS g1, SUM(s."n")::BIGINT AS a0 FROM "observation_value_stats" s GROUP BY g0, g1 ORDER BY a0 DESC NULLS LAST, g1 ASC NULLS FIRST, g0 LIMIT 5`,
+    );
+    // The third page of four within top(10): two groups left, so two are read and no next page is known.
+    const last = sql('$apply=groupby((CharacteristicName),aggregate($count as N))/orderby(N desc)/top(10)&$top=4&$skiptoken=Id:8');
+    expect(last.sql).toMatch(/ORDER BY a0 DESC NULLS LAST, g0 LIMIT 2 OFFSET CAST\(\$1 AS BIGINT\)$/);
+    expect(await run(fixture(), last)).toHaveLength(2);
+    expect(sql('$apply=groupby((CharacteristicName))/top(10)&$skiptoken=Id:12').sql).toMatch(/LIMIT 0 OFFSET/);
+  });
+
+  it('groups a table of its own over itself with its location joined, counting distinct observations', () => {
+    expect(compileApply(apply('GuidelineComparisons', "$apply=filter(Verdict eq 'exceeds')/groupby((RegionId),aggregate(ObservationId with countdistinct as O))")).sql).toBe(
+      `SELECT m."RegionId" AS g0, count(DISTINCT t."ObservationId")::BIGINT AS a0 FROM "guideline_comparisons" t JOIN "location_regions" m ON m."LocationId" = t."LocationId" ` +
+        `WHERE (t."Verdict" = CAST($1 AS VARCHAR)) GROUP BY g0 ORDER BY g0 LIMIT 1001`,
+    );
+  });
+});
+
 describe('compileApply: each source runs on the fixture file and finds groups', () => {
   it.each([
     '$apply=groupby((CharacteristicName),aggregate($count as N))',
