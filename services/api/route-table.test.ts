@@ -43,6 +43,8 @@ const SAMPLES: Record<RouteName, { readonly path: string; readonly init?: Reques
   region: { path: '/v1/features/collections/regions/items/huc8.1' },
   featureCollection: { path: '/v1/features/collections/locations' },
   queryables: { path: '/v1/features/collections/locations/queryables' },
+  schema: { path: '/v1/features/collections/water-quality-index/schema' },
+  geojsonSchema: { path: '/v1/features/collections/water-quality-index/schema/geojson' },
   items: { path: '/v1/features/collections/observations/items?limit=1' },
   feature: { path: '/v1/features/collections/locations/items/1' },
   datasetPage: { path: '/datasets/10.25976/abcd-ef12' },

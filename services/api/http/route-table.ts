@@ -122,6 +122,9 @@ export const ROUTE_TABLE = {
   region: discovery(`${regions}/items/:regionId`, 'items', 'none', features('getRegion')),
   featureCollection: discovery(`${PATHS.features}/collections/:collectionId`, 'features', snapshotOnly, features('describeCollection')),
   queryables: discovery(`${PATHS.features}/collections/:collectionId/queryables`, 'features', 'none', features('getQueryables')),
+  // Each collection's properties typed (OGC API – Features Part 5's logical schema; a GeoJSON Feature's, GDAL's describedby).
+  schema: discovery(`${PATHS.features}/collections/:collectionId/schema`, 'features', 'none', features('getSchema')),
+  geojsonSchema: discovery(`${PATHS.features}/collections/:collectionId/schema/geojson`, 'features', 'none', features('getGeoJsonSchema')),
   // POST: the filter as a CQL2-JSON body, for filters too long for a URL.
   items: { path: items, aliases: [], methods: ['GET', 'POST'], family: 'items', cost: 'rows', querySlot: true, key: 'key', lease: { ...firstRow, continuation: NEXT_LINK_PARAM.items }, openapi: features('{method}{collection}Features') },
   feature: { path: `${items}/:featureId`, aliases: [], methods: GET, family: 'items', cost: 'rows', querySlot: true, key: 'key', lease: firstRow, openapi: features('getFeature') },

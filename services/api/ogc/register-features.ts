@@ -11,14 +11,15 @@ import { baseUrl } from '../http/links.js';
 import type { Mount } from '../http/mount.js';
 import { PATHS } from '../http/paths.js';
 import { FEATURE_COLLECTIONS, type FeatureCollectionDef } from './feature-collections.js';
-import { collectionUrl, GEOJSON, JSON_MEDIA, link, OPENAPI_MEDIA, SCHEMA_MEDIA } from './feature-links.js';
+import { collectionUrl, GEOJSON, JSON_MEDIA, link, OPENAPI_MEDIA, schemaLinks, SCHEMA_MEDIA } from './feature-links.js';
 import { collectionHtml, collectionsHtml, conformanceHtml, HTML_CSP, landingHtml } from './features-html.js';
 import { featuresOpenApi } from './features-openapi.js';
 import { HTML_CONFORMANCE, HTML_MEDIA, responseEncoding, withF } from './html-negotiation.js';
 import { collectionOf, featureHandler, itemsBodyQuery, itemsHandler } from './items.js';
-import { CRS84 } from './items-query.js';
+import { CRS84, DATETIME_FIELD } from './items-query.js';
+import { collectionSubject, geojsonSchema, logicalSchema, regionsSubject } from './collection-schema.js';
 import { queryables } from './queryables.js';
-import { describeRegions, registerRegions, type RegionSource } from './regions-collection.js';
+import { describeRegions, REGIONS_COLLECTION, registerRegions, type RegionSource } from './regions-collection.js';
 
 /** Only what the tests beside this file exercise against a real file and real clients. */
 export const CONFORMANCE = [
@@ -87,6 +88,9 @@ export function registerFeatures(app: Hono, mount: Mount, deps: HandlerDeps, reg
     return respond(c, collectionUrl(base(c), collection), collectionHtml, describe(base(c), collection, await readExtent(c.get('lease').snapshot)));
   });
   mount('queryables', (c) => c.body(JSON.stringify(queryables(base(c), collectionOf(c))), 200, { 'Content-Type': SCHEMA_MEDIA }));
+  const subject = (c: Context) => (c.req.param('collectionId') === REGIONS_COLLECTION ? regionsSubject(`${base(c)}${PATHS.features}/collections/${REGIONS_COLLECTION}`) : collectionSubject(base(c), collectionOf(c), DATETIME_FIELD));
+  mount('schema', (c) => c.body(JSON.stringify(logicalSchema(subject(c))), 200, { 'Content-Type': SCHEMA_MEDIA }));
+  mount('geojsonSchema', (c) => c.body(JSON.stringify(geojsonSchema(subject(c))), 200, { 'Content-Type': SCHEMA_MEDIA }));
   mount('items', { GET: itemsHandler(deps), POST: itemsHandler(deps, itemsBodyQuery) });
   mount('feature', featureHandler(deps));
 
@@ -129,6 +133,7 @@ function describe(base: string, collection: FeatureCollectionDef, extent: Extent
       link(`${url}/items`, 'items', GEOJSON, `${collection.title} as GeoJSON`),
       link(withF(`${url}/items`, 'html'), 'items', HTML_MEDIA, `${collection.title} as HTML, with a map`),
       link(`${url}/queryables`, 'http://www.opengis.net/def/rel/ogc/1.0/queryables', SCHEMA_MEDIA, 'The fields it filters by'),
+      ...schemaLinks(url),
     ],
   };
 }
