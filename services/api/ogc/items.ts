@@ -13,7 +13,7 @@ import type { PagePlan } from '../query/plan.js';
 import { PAGE_WRITERS } from '../stream/page-writers.js';
 import type { HandlerDeps } from '../http/handler-deps.js';
 import { signposts } from '../citation/signposts.js';
-import { baseUrl, linkHeader } from '../http/links.js';
+import { linkHeader } from '../http/links.js';
 import { PATHS, REGIONS_COLLECTION } from '../http/paths.js';
 import { rawQueryString } from '../http/request-query.js';
 import { servesRows } from '../http/served-rows.js';
@@ -93,7 +93,7 @@ export function itemsHandler(deps: HandlerDeps, readQuery: (c: Context, deps: Ha
     ]);
     lease.timing.mark('execute');
     checkPageSize(plan.resource.table, plan.fields, page.ids.length, lease.snapshot.columnWidths, deps.limits?.maxPageBytes);
-    const base = baseUrl(c.req.url, c.req.raw.headers, deps.links);
+    const base = c.get('base');
     const params = decodeQueryString(raw).map(({ name, value }) => [name, value] as const);
     const self = itemsUrl(base, collection, params);
     const odata = odataAlternate(base, collection, plan, query);
@@ -138,7 +138,7 @@ export function featureHandler(deps: HandlerDeps) {
     const page = await execute(plan, lease.snapshot, lease.signal, { log: deps.log });
     if (page.ids[0] !== BigInt(id)) throw missing();
     const text = await readText(page.rows);
-    const base = baseUrl(c.req.url, c.req.raw.headers, deps.links);
+    const base = c.get('base');
     const self = `${collectionUrl(base, collection)}/items/${id}`;
     const feature = JSON.parse(text.replace(/,$/, '')) as Record<string, unknown>;
     feature['links'] = [

@@ -8,8 +8,7 @@
 import type { Context } from 'hono';
 import { readRegionSets, type RegionFeature } from '../../../schemas/region-sets.js';
 import { ApiError } from '../errors.js';
-import type { BaseUrlOptions } from '../http/links.js';
-import { baseUrl, encodeValue } from '../http/links.js';
+import { encodeValue } from '../http/links.js';
 import type { Mount } from '../http/mount.js';
 import { PATHS, PIN_PARAM, REGIONS_COLLECTION } from '../http/paths.js';
 import { GEOJSON, JSON_MEDIA, link, schemaLinks, SCHEMA_MEDIA } from './feature-links.js';
@@ -130,8 +129,8 @@ function itemsParams(params: URLSearchParams) {
 }
 
 /** Registers the collection's routes; called before the generic collection routes, which would take `regions` for a resource. */
-export function registerRegions(mount: Mount, regions: RegionSource, links: BaseUrlOptions): void {
-  const base = (c: Context) => baseUrl(c.req.url, c.req.raw.headers, links);
+export function registerRegions(mount: Mount, regions: RegionSource): void {
+  const base = (c: Context) => c.get('base');
   // Every collection has its HTML (features.md): the regions' pages are the others', each region marked by its box.
   mount('regionsCollection', async (c) => {
     const doc = await describeRegions(base(c), regions);

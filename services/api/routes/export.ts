@@ -20,7 +20,7 @@ import { arrowFrame } from '../stream/arrow-frame.js';
 import { exportStream } from '../stream/export-stream.js';
 import { pageStream } from '../stream/page-stream.js';
 import type { HandlerDeps } from '../http/handler-deps.js';
-import { baseUrl, linkHeader } from '../http/links.js';
+import { linkHeader } from '../http/links.js';
 import { NEXT_LINK_PARAM, PATHS } from '../http/paths.js';
 import { rawQueryString, takeOption } from '../http/request-query.js';
 import { servesRows } from '../http/served-rows.js';
@@ -46,7 +46,7 @@ export function exportHandler(deps: Pick<HandlerDeps, 'links'>) {
       'Content-Type': EXPORT_FORMATS[format].contentType,
       'Content-Disposition': `attachment; filename="${resource.name}.${EXPORT_FORMATS[format].extension}"`,
     };
-    const link = linkHeader(undefined, query, await signposts(baseUrl(c.req.url, c.req.raw.headers, deps.links), resource.name, query.filter, query, lease));
+    const link = linkHeader(undefined, query, await signposts(c.get('base'), resource.name, query.filter, query, lease));
     if (link) headers['Link'] = link;
     const result = await executeExport(plan, format, lease.snapshot, lease.signal);
     headers[COUNT_HEADER] = String(result.count);
