@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { getDimension, getResource, resources } from './catalogue.js';
 import { dimensionAliases, dimensions } from './dimensions.js';
-import type { TableName } from './field.js';
+import { ownTables, type TableName } from './field.js';
 import { metadataFields } from './metadata-fields.js';
 import { activityFields, observationFields } from './observation-fields.js';
 import { monitoringLocationFields, recordFields, storedUploadColumns } from './record-fields.js';
@@ -109,5 +109,48 @@ describe('field catalogue integrity', () => {
     const byName = new Map(metadataFields.map((f) => [f.name, f]));
     for (const n of ['Id', 'DOI', 'DatasetName']) expect(byName.get(n)?.nullable).toBe(false);
     expect(byName.get('TemporalExtent')?.type).toBe('date[]');
+  });
+});
+
+describe('each resource\'s doors are declared in terms of its own fields and dimensions', () => {
+  it.each(resources.filter((r) => r.apply !== 'none').map((r) => [r.name, r] as const))('%s: $apply groups by filterable dimensions, aggregates its number and date fields', (_n, r) => {
+    if (r.apply === 'none') return;
+    for (const g of r.apply.groupBy) {
+      expect(r.filterable, `${r.name} groups by ${g}`).toContain(g);
+      // Never a key, a coordinate or a measure (issue 56): a group per row is no aggregate.
+      expect(['Id', 'ObservationId', 'Latitude', 'Longitude', ...r.apply.measures.map((m) => m.field)], `${r.name} groups by ${g}`).not.toContain(g);
+    }
+    for (const m of r.apply.measures) {
+      expect(['number', 'integer', 'date'], `${r.name}.${m.field}`).toContain(r.fields.find((f) => f.name === m.field)?.type);
+      if (m.unit) expect(r.filterable, `${r.name}.${m.field}'s unit`).toContain(m.unit);
+    }
+    for (const d of r.apply.distinct) expect(getDimension(d, r), `${r.name} counts ${d} distinctly`).toBeDefined();
+    for (const s of r.apply.statistics) expect(r.apply.measures.map((m) => m.field)).toContain(s.measure);
+  });
+
+  it('OGC collection ids are unique, and their points and dates are filterable names of the collection', () => {
+    const ids = resources.flatMap((r) => (r.ogc === 'none' ? [] : [r.ogc.id]));
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const r of resources) {
+      if (r.ogc === 'none') continue;
+      const names = [...r.filterable, ...(r.ogc.filterable ?? [])];
+      for (const n of [r.ogc.point.latitude, r.ogc.point.longitude]) expect(names, `${r.ogc.id} ${n}`).toContain(n);
+      if (r.ogc.datetime) expect(r.fields.map((f) => f.name)).toContain(r.ogc.datetime);
+    }
+  });
+
+  it('a table of its own is kind own-table; the kinds of the others are their tables', () => {
+    for (const r of resources) {
+      if (r.kind === 'own-table') expect(ownTables as readonly string[]).toContain(r.table);
+      else expect(r.table).toBe(r.kind);
+    }
+  });
+
+  it('a citation credits datasets exactly where the rows have a DOI, guidelines by a field of the rows', () => {
+    for (const r of resources) {
+      expect(r.citation.datasets, r.name).toBe(columnsOf(r.table).includes('DOI'));
+      const g = r.citation.guidelines;
+      if (typeof g === 'object') expect(r.fields.map((f) => f.name)).toContain(g.column);
+    }
   });
 });

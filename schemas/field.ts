@@ -1,3 +1,5 @@
+import type { DownloadFormat } from './publication-files.js';
+
 /**
  * The shape of the field catalogue: every resource's fields and every filter dimension are declared once, as
  * data, and the ingest DDL, the API planner, `$metadata`, OpenAPI and the docs derive from them.
@@ -58,10 +60,6 @@ export function nullOnWire(f: FieldDef): boolean {
 export const ownTables = ['location_summaries', 'guidelines', 'guideline_comparisons', 'water_quality_index', 'trends'] as const;
 export type OwnTable = (typeof ownTables)[number];
 
-export function isOwnTable(table: string): table is OwnTable {
-  return (ownTables as readonly string[]).includes(table);
-}
-
 /** Tables of the published DuckDB file that filters can read. */
 export type TableName =
   | 'datasets'
@@ -92,11 +90,112 @@ export interface DimensionDef {
 
 export type ResourceName = 'Metadata' | 'Locations' | 'Observations' | 'Records' | 'LocationSummaries' | 'Guidelines' | 'GuidelineComparisons' | 'WaterQualityIndex' | 'Trends';
 
-export interface ResourceDef {
+/**
+ * What a resource's rows are, which decides how a filter on a finer field reaches them and what counts them; every
+ * switch on it ends in `assertNever`:
+ * - `datasets`, `locations`: one row per dataset or location; a filter on an observation's field means "has a matching
+ *   observation", answered from the statistics tables (or the observations for a value or a date);
+ * - `observations`: one row per observation (Observations and Records share the table); counted and grouped from
+ *   the statistics tables;
+ * - `own-table`: a table of its own (`ownTables`), one stored row per served row, filtered by its own columns and
+ *   its location's; counted and grouped over itself, or over statistics tables of its own.
+ */
+export type ResourceKind = 'datasets' | 'locations' | 'observations' | 'own-table';
+
+/** How a resource's pages are found (services/api/exec/page-window.ts); pages are always in Id order. */
+export interface PagesDoor {
+  /**
+   * `stored`: the table is written in Id order (checked when a file opens), so a page is a LIMIT in stored order;
+   * `sorted`: ORDER BY Id, for the small tables.
+   */
+  readonly order: 'stored' | 'sorted';
+  /** A region filter is walked as its regions' Id ranges (rows numbered by location): else it is a semi-join, sorted. */
+  readonly regionRanges: boolean;
+  /** A text page may continue the extract cursor of the page before (the one large table). */
+  readonly cursors: boolean;
+  /** Ids one apart (`dense`), with gaps (`sparse`: e.g. LocationId × 65536 + rank) or UUIDs: how a sample window is cut. */
+  readonly ids: 'dense' | 'sparse' | 'uuid';
+}
+
+/** `$count` (and `/$count`): the statistics tables that may answer it, smallest first; the rows are counted otherwise. */
+export interface CountDoor {
+  readonly statistics: readonly TableName[];
+}
+
+/** A measure `aggregate(Field with method as Alias)` reads: a number or a date field, with the field naming its unit. */
+export interface MeasureDecl {
+  readonly field: string;
+  /** The field holding the value's unit: values of two units are never aggregated together. None for a date or a pure number. */
+  readonly unit?: string;
+}
+
+/** Methods over a measure a statistics table answers without reading the rows. */
+export interface StatisticsAnswer {
+  readonly table: TableName;
+  readonly measure: string;
+  /** Aggregation methods as `$apply` names them (services/api/query/measures.ts). */
+  readonly methods: readonly string[];
+}
+
+/** `$apply` (OData Data Aggregation): what groups, what aggregates and what statistics answer. */
+export interface ApplyDoor {
+  /**
+   * The dimensions `groupby` accepts: a vocabulary, a year, an identifier of a bounded set (a location, a dataset, a
+   * guideline). Never a key of the rows, a measure, a coordinate or free text: each group is a row of the answer.
+   */
+  readonly groupBy: readonly string[];
+  readonly measures: readonly MeasureDecl[];
+  /** What `countdistinct` counts besides the measures: identifiers and dimensions (`LocationId with countdistinct as Sites`). */
+  readonly distinct: readonly string[];
+  /** Counts (and `countdistinct` of a dimension) come from the `$count` door's statistics; these answer methods of measures. */
+  readonly statistics: readonly StatisticsAnswer[];
+}
+
+/** An OGC API – Features collection over the resource (services/api/ogc/). */
+export interface OgcDoor {
+  /** Its id in `/v1/features/collections/{id}`: a contract once published. */
+  readonly id: string;
+  readonly title: string;
+  readonly description: string;
+  /** The dimensions of the feature's point: what `Latitude` and `Longitude` of an envelope (bbox) mean here. */
+  readonly point: { readonly latitude: string; readonly longitude: string };
+  /** The date `datetime` filters on, when not ActivityStartDate. */
+  readonly datetime?: string;
+  /** Filter names the collection accepts besides the resource's (the observations' coordinates, for bbox). */
+  readonly filterable?: readonly string[];
+}
+
+/** What a citation of the resource's rows credits (services/api/routes/citation.ts). */
+export interface CitationDoor {
+  /** The datasets the rows come from, by their DOI column. */
+  readonly datasets: boolean;
+  /** The guidelines the rows rest on: the rows are guidelines (`row`), or name one in a column; `none`. */
+  readonly guidelines: 'none' | 'row' | { readonly column: string };
+}
+
+/**
+ * Every door a resource offers, declared beside its fields: the planner, the compilers, `$metadata`, OpenAPI, OGC,
+ * MCP and llms.txt read these, never the resource's table name. A door left out (`none`, `false`, `[]`) answers a
+ * 400 or a 404 that says where the door is.
+ */
+export interface ResourceDoors {
+  readonly pages: PagesDoor;
+  readonly count: CountDoor;
+  readonly apply: ApplyDoor | 'none';
+  /** `/v1/export/{resource}`: every matching row in one file. */
+  readonly export: boolean;
+  readonly ogc: OgcDoor | 'none';
+  readonly citation: CitationDoor;
+  /** Offered to assistants by the MCP tools (describe, count, query, cite; aggregate and list_values with `apply`). */
+  readonly mcp: boolean;
+  /** Each dataset's bulk files of this resource (schemas/publication-files.ts), listed by `/v1/downloads`. */
+  readonly files: readonly DownloadFormat[];
+}
+
+interface ResourceBase extends ResourceDoors {
   readonly name: ResourceName;
   /** Entity type name in `$metadata`. */
   readonly entityType: string;
-  readonly table: 'datasets' | 'locations' | 'observations' | OwnTable;
   /** Key field; `$skiptoken=Id:<key>` pages by it (UUID text order on Metadata). */
   readonly key: 'Id';
   readonly fields: readonly FieldDef[];
@@ -109,3 +208,15 @@ export interface ResourceDef {
   readonly ownDimensions?: readonly DimensionDef[];
   readonly description: string;
 }
+
+/** A resource: its kind with the table that serves it, its fields and filters, and every door it offers. */
+export type ResourceDef = ResourceBase &
+  (
+    | { readonly kind: 'datasets'; readonly table: 'datasets' }
+    | { readonly kind: 'locations'; readonly table: 'locations' }
+    | { readonly kind: 'observations'; readonly table: 'observations' }
+    | { readonly kind: 'own-table'; readonly table: OwnTable }
+  );
+
+/** The table of a resource. */
+export type ResourceTable = ResourceDef['table'];

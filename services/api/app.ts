@@ -2,7 +2,7 @@
  * The data API as a Hono app, built from its dependencies so tests can run it with `app.request()` or on a
  * real socket. Only main.ts opens files and ports.
  */
-import { Hono, type Context, type Handler } from 'hono';
+import { Hono, type Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { ApiError, errorBody, featuresErrorBody } from './errors.js';
 import { accessPolicy, type AccessOptions } from './middleware/access.js';
@@ -15,11 +15,10 @@ import { securityHeaders } from './middleware/security-headers.js';
 import { JSON_TYPE } from './formats.js';
 import type { HandlerDeps } from './http/handler-deps.js';
 import type { Acquired } from './http/lease.js';
-import { mounter, type Mount } from './http/mount.js';
+import { mounter } from './http/mount.js';
 import { DEFAULT_MAX_BODY_BYTES } from './http/request-body.js';
 import { notFound } from './http/not-found.js';
-import { PATHS } from './http/paths.js';
-import { ROUTE_TABLE, type RouteName } from './http/route-table.js';
+import { nearestRoute, ROUTE_TABLE, type RouteRow } from './http/route-table.js';
 import { citationHandler } from './routes/citation.js';
 import { bodyQuery, collectionHandler } from './routes/collection.js';
 import { countHandler } from './routes/count.js';
@@ -33,7 +32,7 @@ import { registerPages, type PagesDeps } from './pages/register-pages.js';
 import { regionSource } from './ogc/regions-collection.js';
 import { mcpHandler } from './mcp/mcp-handler.js';
 import { llmsBody, llmsTemplates, type LlmsFacts } from './mcp/llms-txt.js';
-import { baseUrl } from './http/links.js';
+import { requestBase } from './http/request-base.js';
 
 export interface AppDeps extends HandlerDeps {
   /** The snapshot a request is served from (db/database.ts); taken and released by the lease alone (http/lease.ts). */
@@ -74,40 +73,37 @@ export interface AppDeps extends HandlerDeps {
   readonly regionsFile?: string;
 }
 
-const ALLOW = 'GET, HEAD, OPTIONS';
-/** Keys, CORS and budgets cover every path under it (middleware/access.ts). */
-const API_DOOR = '/v1/*';
-
 export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
   const logError = deps.logError ?? ((err: unknown) => console.error(err));
 
   app.use('*', requestId({ trustProxy: deps.links.trustProxy }));
+  app.use('*', requestBase(deps.links));
   // Around the cut below: it counts the bytes the socket was handed and sees a body cut as cut.
   app.use('*', observe(deps.observe));
   // Outermost: it must wrap the body as finally sent (compressed or not), and a stall is the socket's.
   app.use('*', cutOnError({ stallMs: deps.limits?.streamStallMs, pageStallMs: deps.limits?.pageStallMs }));
-  app.use('*', securityHeaders({ noStore: [PATHS.healthz, PATHS.readyz] }));
+  app.use('*', securityHeaders());
   app.use('*', async (c, next) => {
     await next();
     c.header('OData-Version', '4.0');
   });
   app.use('*', compress());
-  // A POSTed query's body is read whole, within its limits, before any limit below takes a slot or place for it.
+  const access = accessPolicy(deps.access);
+  for (const m of access.everyRequest) app.use('*', m);
+
+  // Every route is a row of http/route-table.ts, mounted here or by the register functions this hands `mount` to;
+  // the row decides its key rule, body, budget, cache, lease, methods (405 and OPTIONS) and error body.
+  // A POSTed query's body is read whole, within its limits, before any limit of its row takes a slot or place for it.
   const body = bodyFirst({
     maxBytes: deps.limits?.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     timeoutMs: deps.limits?.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
     minBytesPerSecond: deps.limits?.bodyMinBytesPerSecond ?? DEFAULT_BODY_MIN_BYTES_PER_SECOND,
   });
-  app.use(ROUTE_TABLE.collectionQuery.path, body);
-  app.use(ROUTE_TABLE.items.path, body);
-  const access = accessPolicy(deps.access);
-  for (const m of access.everyRequest) app.use('*', m);
-  // The MCP door is keyed as /v1 is: its tool calls are /v1 requests, checked again.
-  for (const door of [API_DOOR, ROUTE_TABLE.mcp.path]) for (const m of access.apiDoor) app.use(door, m);
-
-  // Every route is a row of http/route-table.ts, mounted here or by the register functions this hands `mount` to.
-  const mount = mounter(app, { access: access.forRoute, acquire: deps.acquire, retentionMs: deps.retentionMs, queryTimeoutMs: deps.limits?.queryTimeoutMs, exportTimeoutMs: deps.exportTimeoutMs, beforeNextLink: deps.beforeNextLink });
+  const mount = mounter(app, {
+    cors: access.cors, key: access.key, body, access: access.forRoute,
+    acquire: deps.acquire, retentionMs: deps.retentionMs, queryTimeoutMs: deps.limits?.queryTimeoutMs, exportTimeoutMs: deps.exportTimeoutMs, beforeNextLink: deps.beforeNextLink,
+  });
 
   mount('healthz', (c) => c.json({ status: 'ok' }));
   mount('readyz', async (c) => {
@@ -118,36 +114,28 @@ export function createApp(deps: AppDeps): Hono {
   });
 
   if (deps.explore) registerExplore(mount, { keysRequired: () => deps.access?.keys?.required === true, ...deps.explore });
-  registerDiscovery(mount, deps); // before the collection route, which would take `$metadata` for a resource
+  registerDiscovery(mount); // before the collection route, which would take `$metadata` for a resource
   mount('collectionQuery', collectionHandler(deps, bodyQuery));
-  app.all(ROUTE_TABLE.collectionQuery.path, (c) => {
-    if (c.req.method === 'OPTIONS') return c.body(null, 204, { Allow: 'POST, OPTIONS' });
-    throw new ApiError('method_not_allowed', `${c.req.method} is not allowed here: POST the query options as text/plain ($filter=…&$top=…), or GET ${PATHS.odata}/{resource}?… for a query that fits in a URL.`, {}, { Allow: 'POST, OPTIONS' });
-  });
-  readOnly(app, mount, 'count', countHandler(deps), 'a count is read-only. Use GET.');
-  readOnly(app, mount, 'collection', collectionHandler(deps), 'this API is read-only. Use GET.');
-  readOnly(app, mount, 'export', exportHandler(deps), 'exports are read-only. Use GET (or HEAD for the row count alone).');
-  readOnly(app, mount, 'citation', citationHandler(deps), 'citations are read-only. Use GET.');
-  readOnly(app, mount, 'datasetSearch', searchHandler(), 'a search is read-only. Use GET.');
-  registerDownloads(app, mount, { links: deps.links, filesDir: deps.filesDir });
-  registerFeatures(app, mount, deps, regionSource(deps.regionsFile));
+  mount('count', countHandler(deps));
+  mount('collection', collectionHandler(deps));
+  mount('export', exportHandler(deps));
+  mount('citation', citationHandler(deps));
+  mount('datasetSearch', searchHandler());
+  registerDownloads(mount, { filesDir: deps.filesDir });
+  registerFeatures(mount, deps, regionSource(deps.regionsFile));
   registerPages(mount, { links: deps.links, ...deps.pages });
   // Each tool call is this app's own request (mcp/api-caller.ts), so it passes every middleware above again.
   mount('mcp', mcpHandler({ fetch: (request, env) => app.fetch(request, env), links: deps.links, maxBodyBytes: deps.limits?.maxBodyBytes }));
-  app.options(PATHS.mcp, (c) => c.body(null, 204, { Allow: 'POST, OPTIONS' }));
-  app.all(PATHS.mcp, (c) => {
-    throw new ApiError('method_not_allowed', `${c.req.method} is not allowed: this MCP server is stateless (no SSE stream to GET, no session to DELETE). POST JSON-RPC messages to ${PATHS.mcp}.`, {}, { Allow: 'POST, OPTIONS' });
-  });
   const facts: LlmsFacts = { keysRequired: deps.access?.keys?.required === true, rateLimit: deps.access?.rateLimit, discoveryRateLimit: deps.access?.discoveryRateLimit, fileBytes: deps.access?.fileBytes, retentionMs: deps.retentionMs, maxPageBytes: deps.limits?.maxPageBytes, queryTimeoutMs: deps.limits?.queryTimeoutMs };
   const llms = llmsTemplates(facts);
   for (const route of ['llmsTxt', 'llmsFullTxt'] as const) {
-    mount(route, (c) => c.body(llmsBody(llms[route](), baseUrl(c.req.url, c.req.raw.headers, deps.links)), 200, { 'Content-Type': 'text/plain; charset=utf-8' }));
+    mount(route, (c) => c.body(llmsBody(llms[route](), c.get('base')), 200, { 'Content-Type': 'text/plain; charset=utf-8' }));
   }
 
-  // Under /v1/features errors carry OGC's exception members (code, description) besides the API's own.
-  const errorText = (c: Context, e: ApiError) => JSON.stringify(isFeatures(c.req.path) ? featuresErrorBody(e, requestIdOf(c)) : errorBody(e, requestIdOf(c)));
+  // The error body of the row a request was matched to (or, for a path no row answers, of the row nearest it).
+  const errorText = (c: Context, e: ApiError) => JSON.stringify(errorFormat(c) === 'features' ? featuresErrorBody(e, requestIdOf(c)) : errorBody(e, requestIdOf(c)));
   app.notFound((c) => {
-    const err = notFound(c.req.path);
+    const err = notFound(c.req.path, errorFormat(c));
     return c.body(errorText(c, err), 404, { 'Content-Type': JSON_TYPE });
   });
   app.onError((thrown, c) => {
@@ -167,16 +155,8 @@ export function createApp(deps: AppDeps): Hono {
   return app;
 }
 
-/** The row's GET (and HEAD); OPTIONS names them; any other method is a 405. */
-function readOnly(app: Hono, mount: Mount, route: RouteName, handler: Handler, refusal: string): void {
-  const { path } = ROUTE_TABLE[route];
-  mount(route, handler);
-  app.options(path, (c) => c.body(null, 204, { Allow: ALLOW }));
-  app.all(path, (c) => {
-    throw new ApiError('method_not_allowed', `${c.req.method} is not allowed: ${refusal}`, {}, { Allow: ALLOW });
-  });
-}
-
-function isFeatures(path: string): boolean {
-  return path === PATHS.features || path.startsWith(`${PATHS.features}/`);
+/** The error body's shape: the matched row's, else the row of the path's nearest ancestor that has one. */
+function errorFormat(c: Context): RouteRow['errors'] {
+  const route = c.get('route') ?? nearestRoute(c.req.path);
+  return route ? ROUTE_TABLE[route].errors : 'api';
 }

@@ -3,14 +3,14 @@
  * route negotiates them (`$format` or `Accept`), query/compile-export.ts compiles each one's query (a COPY for
  * Parquet, CSV and NDJSON; typed columns for Arrow, which DuckDB's core cannot COPY), OpenAPI offers them. Separate from formats.ts, the paged formats: an export never pages, and Parquet cannot be a page.
  */
-import { isOwnTable, resources } from '../../schemas/index.js';
+import { resources } from '../../schemas/index.js';
 import { negotiate, type AcceptOffer } from './accept-ranges.js';
 
 /**
- * The resources a whole result can be exported from: the row-per-observation ones and the tables of their own
- * (location summaries, guidelines, comparisons, the index); Locations and Metadata are their dataset files' job.
+ * The resources a whole result can be exported from: those whose `export` door is open (schemas/catalogue.ts: the
+ * row-per-observation ones and the tables of their own); Locations and Metadata are their dataset files' job.
  */
-export const EXPORT_RESOURCES: readonly string[] = resources.filter((r) => r.table === 'observations' || isOwnTable(r.table)).map((r) => r.name);
+export const EXPORT_RESOURCES: readonly string[] = resources.filter((r) => r.export).map((r) => r.name);
 /** The header carrying the exact number of rows an export's body holds. */
 export const COUNT_HEADER = 'X-Total-Count';
 

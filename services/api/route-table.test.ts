@@ -12,7 +12,8 @@ import type { ApiMetrics, ServedRequest } from './observe/api-metrics.js';
 import { ROUTE_FAMILIES } from './observe/route-family.js';
 import { featuresOpenApi } from './ogc/features-openapi.js';
 import { PATHS } from './http/paths.js';
-import { ROUTE_NAMES, ROUTE_TABLE, routeOf, type RouteName } from './http/route-table.js';
+import { allowOf } from './http/mount.js';
+import { ROUTE_NAMES, ROUTE_TABLE, routeOf, type RouteName, type RouteRow } from './http/route-table.js';
 
 /** A request each row answers: a new row needs one here, which the first test asks for. */
 const SAMPLES: Record<RouteName, { readonly path: string; readonly init?: RequestInit }> = {
@@ -44,6 +45,8 @@ const SAMPLES: Record<RouteName, { readonly path: string; readonly init?: Reques
   region: { path: '/v1/features/collections/regions/items/huc8.1' },
   featureCollection: { path: '/v1/features/collections/locations' },
   queryables: { path: '/v1/features/collections/locations/queryables' },
+  schema: { path: '/v1/features/collections/water-quality-index/schema' },
+  geojsonSchema: { path: '/v1/features/collections/water-quality-index/schema/geojson' },
   items: { path: '/v1/features/collections/observations/items?limit=1' },
   feature: { path: '/v1/features/collections/locations/items/1' },
   datasetPage: { path: '/datasets/10.25976/abcd-ef12' },
@@ -114,7 +117,7 @@ describe('the route table', () => {
   it('holds every row\'s key rule to its path: keys and budgets cover /v1 and the MCP door, and only there (and llms.txt\'s discovery budget)', () => {
     for (const name of ROUTE_NAMES) {
       const row = ROUTE_TABLE[name];
-      // The MCP door is keyed as /v1 is (app.ts): its tool calls are /v1 requests of the same key.
+      // The MCP door is keyed as /v1 is (its row's key rule): its tool calls are /v1 requests of the same key.
       const v1 = row.path.startsWith('/v1/') || row.path === PATHS.mcp;
       // llms.txt is open to anyone and costs a discovery request of the address that asks (issue 56 item 5).
       const budgeted = v1 || row.path === PATHS.llmsTxt || row.path === PATHS.llmsFullTxt;
@@ -132,6 +135,75 @@ describe('the route table', () => {
       const res = await app.request(SAMPLES[name].path, SAMPLES[name].init);
       await res.text();
       expect([name, families[0]?.[0]]).toEqual([name, ROUTE_TABLE[name].family]);
+    }
+  });
+});
+
+describe('the edge from the row (issue 53 item 4)', () => {
+  /** Every documented path, its parameters filled as a client would: the API's and the features API's OpenAPI. */
+  const documented = (): { readonly path: string; readonly methods: readonly string[] }[] => {
+    const fill = (path: string) => path.replace('{resource}', 'Records').replace('{collectionId}', 'locations').replace('{featureId}', '1').replace('{regionId}', 'huc8.1')
+      .replace('{hash}', `sha256-${'0'.repeat(64)}`).replace('{name}', 'x.parquet').replace('{doi}', '10.25976/abcd-ef12').replace('{id}', '1');
+    const of = (doc: { paths: object }, prefix: string) =>
+      Object.entries(doc.paths as Record<string, Record<string, unknown>>).map(([path, ops]) => ({
+        path: fill(`${prefix}${path === '/' && prefix ? '' : path}`),
+        methods: Object.keys(ops).filter((m) => ['get', 'post'].includes(m)).map((m) => m.toUpperCase()),
+      }));
+    return [...of(buildOpenApi('http://x') as { paths: object }, ''), ...of(featuresOpenApi('http://x'), PATHS.features)];
+  };
+
+  it('every documented path: a wrong method is 405 with its row\'s Allow and error body, and OPTIONS is 204 with the same Allow', async () => {
+    const app = createApp({ acquire: () => db.acquire(), links: { trustProxy: false } });
+    const paths = documented();
+    expect(paths.length).toBeGreaterThan(40);
+    for (const { path, methods } of paths) {
+      const route = routeOf(path);
+      expect(route, path).toBeDefined();
+      const row: RouteRow = ROUTE_TABLE[route!];
+      const allow = allowOf(row);
+      for (const m of methods) expect(allow.split(', '), `${path} documents ${m}`).toContain(m);
+      for (const wrong of ['DELETE', 'PUT', 'PATCH', ...(row.methods.includes('GET') ? [] : ['GET'])]) {
+        const res = await app.request(path, { method: wrong });
+        const body = (await res.json()) as Record<string, any>;
+        expect([path, wrong, res.status, res.headers.get('allow')]).toEqual([path, wrong, 405, allow]);
+        expect(body['errors'][0].code).toBe('method_not_allowed');
+        // The features API's error body carries OGC's code and description besides the API's own.
+        expect([path, 'description' in body]).toEqual([path, row.errors === 'features']);
+      }
+      const options = await app.request(path, { method: 'OPTIONS' });
+      expect([path, options.status, options.headers.get('allow')]).toEqual([path, 204, allow]);
+    }
+  });
+
+  it('a path no row answers is a 404 in the body of the row nearest it', async () => {
+    const app = createApp({ acquire: () => db.acquire(), links: { trustProxy: false } });
+    const features = (await (await app.request('/v1/features/collections/locations/nothing/here')).json()) as Record<string, unknown>;
+    expect(String(features['description'])).toContain('OGC API – Features');
+    const odata = await app.request('/v1/odata/v4/Records/nothing/here');
+    expect(odata.status).toBe(404);
+    expect((await odata.json()) as Record<string, unknown>).not.toHaveProperty('description');
+  });
+
+  it('a row\'s cache rule: health answers are never stored, other GETs are public for a minute or as their lease says', async () => {
+    const app = createApp({ acquire: () => db.acquire(), links: { trustProxy: false } });
+    for (const name of ROUTE_NAMES) {
+      const row: RouteRow = ROUTE_TABLE[name];
+      if (!row.methods.includes('GET')) continue;
+      const res = await app.request(SAMPLES[name].path, SAMPLES[name].init);
+      await res.body?.cancel();
+      if (res.status !== 200) continue;
+      const cache = res.headers.get('cache-control');
+      if (row.cache === 'no-store') expect([name, cache]).toEqual([name, 'no-store']);
+      else expect([name, cache]).toEqual([name, row.lease !== 'none' && row.lease.cacheControl ? row.lease.cacheControl : 'public, max-age=60']);
+    }
+  });
+
+  it('handlers read the base URL the request computed once: PUBLIC_BASE_URL in every link', async () => {
+    const app = createApp({ acquire: () => db.acquire(), links: { trustProxy: false, publicBaseUrl: 'https://public.example.org' } });
+    for (const path of ['/v1/odata/v4/Records?$top=1', '/v1/features/collections/locations', '/v1/downloads', '/llms.txt', '/v1/openapi.json']) {
+      const text = await (await app.request(path)).text();
+      expect([path, text.includes('https://public.example.org')]).toEqual([path, true]);
+      expect([path, text.includes('http://localhost')]).toEqual([path, false]);
     }
   });
 });

@@ -20,7 +20,7 @@ function faulty(snapshot: Snapshot): Snapshot {
   return {
     ...snapshot,
     path: snapshot.path,
-    ordered: snapshot.ordered,
+    inIdOrder: snapshot.inIdOrder,
     running: snapshot.running,
     columns: (q, s) => snapshot.columns(q, s),
     close: () => snapshot.close(),

@@ -3,7 +3,8 @@
  * n rows will weigh, known before the page is streamed (limits/page-size.ts). One query per table, a few
  * milliseconds each, once when a snapshot opens.
  */
-import { isOwnTable, resources } from '../../../schemas/index.js';
+import { resources, type PagesDoor, type ResourceTable } from '../../../schemas/index.js';
+import { assertNever } from '../assert-never.js';
 import { constant, ident, Params } from '../query/sql.js';
 import type { QueryRunner } from './query-runner.js';
 
@@ -16,15 +17,13 @@ const WINDOWS = 10;
 
 export async function measureWidths(run: QueryRunner['columns']): Promise<ColumnWidths> {
   const widths = new Map<string, number>();
-  const byTable = new Map<string, Set<string>>();
-  for (const r of resources) for (const f of r.fields) (byTable.get(r.table) ?? byTable.set(r.table, new Set()).get(r.table)!).add(f.column);
-  for (const [table, set] of byTable) {
+  const byTable = new Map<ResourceTable, { readonly ids: PagesDoor['ids']; readonly columns: Set<string> }>();
+  for (const r of resources) for (const f of r.fields) (byTable.get(r.table) ?? byTable.set(r.table, { ids: r.pages.ids, columns: new Set() }).get(r.table)!).columns.add(f.column);
+  for (const [table, { ids, columns: set }] of byTable) {
     const columns = [...set];
     const avg = columns.map((c, i) => `avg(strlen(COALESCE(to_json(${ident(c)})::VARCHAR, ${constant('null')})))::DOUBLE AS w${i}`).join(', ');
     const params = new Params();
-    // Tables of their own number their rows sparsely (LocationId × 65536 + rank, ObservationId × 4096 + guideline):
-    // an Id window of 500 would hold a row or none, so their windows are of stored row numbers (DuckDB's rowid).
-    const sample = table === 'datasets' ? `SELECT * FROM ${ident(table)} LIMIT 5000` : await sampleWindows(run, table, params, isOwnTable(table) ? 'rowid' : '"Id"');
+    const sample = await sampleOf(run, table, ids, params);
     const cols = await run({ sql: `SELECT ${avg} FROM (${sample})`, params: params.values });
     columns.forEach((c, i) => {
       const w = cols[`w${i}`]?.[0];
@@ -32,6 +31,24 @@ export async function measureWidths(run: QueryRunner['columns']): Promise<Column
     });
   }
   return widths;
+}
+
+/**
+ * A table's sample by how its resource's Ids are spaced (its `pages` door): UUIDs have no windows, so the first rows;
+ * sparse Ids (LocationId × 65536 + rank, ObservationId × 4096 + guideline) would put a row or none in a window of 500,
+ * so windows of stored row numbers (DuckDB's rowid); dense ones windows of Ids.
+ */
+async function sampleOf(run: QueryRunner['columns'], table: ResourceTable, ids: PagesDoor['ids'], params: Params): Promise<string> {
+  switch (ids) {
+    case 'uuid':
+      return `SELECT * FROM ${ident(table)} LIMIT 5000`;
+    case 'sparse':
+      return sampleWindows(run, table, params, 'rowid');
+    case 'dense':
+      return sampleWindows(run, table, params, '"Id"');
+    default:
+      return assertNever(ids);
+  }
 }
 
 /**

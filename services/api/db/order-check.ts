@@ -1,14 +1,14 @@
 /**
- * What the ordered fast paths rely on (exec/page-window.ts): that `observations` (and each table of its own) is
- * stored in Id order, checked once at open, and that DuckDB keeps that stored order for a given query, checked with
- * EXPLAIN.
+ * What the ordered fast paths rely on (exec/page-window.ts): that each table whose resource declares its pages
+ * `stored` (schemas/catalogue.ts: the observations, each table of its own) is stored in Id order, checked once at
+ * open, and that DuckDB keeps that stored order for a given query, checked with EXPLAIN.
  */
-import { ownTables, type OwnTable } from '../../../schemas/index.js';
+import { resources, type ResourceTable } from '../../../schemas/index.js';
 import { ident, type CompiledQuery } from '../query/sql.js';
 import type { QueryRunner } from './query-runner.js';
 
 /** Whether a table is physically in Id order: every row's Id above the one stored before it. */
-export async function storedInIdOrder(run: QueryRunner['columns'], table: 'observations' | OwnTable = 'observations'): Promise<boolean> {
+export async function storedInIdOrder(run: QueryRunner['columns'], table: ResourceTable): Promise<boolean> {
   const disorder = await run({
     sql: `SELECT count(*) AS n FROM (SELECT "Id" - lag("Id") OVER () AS step FROM ${ident(table)}) WHERE step <= 0`,
     params: [],
@@ -16,9 +16,10 @@ export async function storedInIdOrder(run: QueryRunner['columns'], table: 'obser
   return disorder['n']?.[0] === 0n;
 }
 
-/** The tables of their own stored in Id order (ingest writes them so; a file that is not is paged sorted). */
-export async function ownTablesInIdOrder(run: QueryRunner['columns']): Promise<ReadonlySet<OwnTable>> {
-  const ordered = await Promise.all(ownTables.map(async (t) => [t, await storedInIdOrder(run, t)] as const));
+/** The tables declared stored in Id order that are (ingest writes them so; a file that is not is paged sorted). */
+export async function tablesInIdOrder(run: QueryRunner['columns']): Promise<ReadonlySet<ResourceTable>> {
+  const declared = [...new Set(resources.filter((r) => r.pages.order === 'stored').map((r) => r.table))];
+  const ordered = await Promise.all(declared.map(async (t) => [t, await storedInIdOrder(run, t)] as const));
   return new Set(ordered.filter(([, yes]) => yes).map(([t]) => t));
 }
 

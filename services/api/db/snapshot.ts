@@ -5,11 +5,11 @@
  * (db/extract/extract.ts).
  */
 import { DuckDBInstance } from '@duckdb/node-api';
-import { STORAGE_SCHEMA_VERSION, type OwnTable } from '../../../schemas/index.js';
+import { STORAGE_SCHEMA_VERSION, type ResourceTable } from '../../../schemas/index.js';
 import type { CompiledQuery } from '../query/sql.js';
 import { measureWidths, type ColumnWidths } from './column-widths.js';
 import { createExtract, type Cursor, type ExtractCursors, type ExtractOptions } from './extract/extract.js';
-import { keepsOrderCheck, ownTablesInIdOrder, storedInIdOrder } from './order-check.js';
+import { keepsOrderCheck, tablesInIdOrder } from './order-check.js';
 import { createQueryRunner, type QueryRunner } from './query-runner.js';
 
 export type { ChunkColumn, ColumnChunk } from './query-runner.js';
@@ -28,10 +28,11 @@ export interface Snapshot extends QueryRunner {
   readonly publication?: string;
   /** Measured once at open on a sample of each table; absent when it could not be measured. */
   readonly columnWidths?: ColumnWidths;
-  /** Whether `observations` is physically in Id order (checked once at open); pages rely on it. */
-  readonly ordered: boolean;
-  /** The tables of their own physically in Id order (checked once at open): their pages may scan in stored order. */
-  readonly ownOrdered?: ReadonlySet<OwnTable>;
+  /**
+   * The tables of the resources whose pages are declared `stored` (schemas/catalogue.ts) found physically in Id order
+   * when the file opened: their pages may scan in stored order (exec/page-window.ts); the others are sorted.
+   */
+  readonly inIdOrder: ReadonlySet<ResourceTable>;
   /**
    * Whether DuckDB returns this query's rows in the table's stored order: its plan has no join and no
    * streaming (possibly unordered) limit. Checked with EXPLAIN; a yes is cached per SQL text.
@@ -61,13 +62,12 @@ export async function openSnapshot(path: string, opts: SnapshotOptions = {}): Pr
     return extract.close();
   };
 
-  let ordered: boolean;
-  let ownOrdered: ReadonlySet<OwnTable>;
+  let inIdOrder: ReadonlySet<ResourceTable>;
   let columnWidths: ColumnWidths | undefined;
   let publication: string | undefined;
   try {
     publication = await checkMeta(path, runner);
-    [ordered, ownOrdered] = await Promise.all([storedInIdOrder(runner.columns), ownTablesInIdOrder(runner.columns)]);
+    inIdOrder = await tablesInIdOrder(runner.columns);
     columnWidths = await measureWidths(runner.columns).catch(() => undefined);
   } catch (err) {
     void close();
@@ -76,8 +76,7 @@ export async function openSnapshot(path: string, opts: SnapshotOptions = {}): Pr
   return {
     path,
     ...(publication ? { publication } : {}),
-    ordered,
-    ownOrdered,
+    inIdOrder,
     columnWidths,
     columns: runner.columns,
     copyText: runner.copyText,

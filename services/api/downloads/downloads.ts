@@ -5,33 +5,28 @@
  * neither listed nor served. The JSON documents are a function of the publication: its weak ETag, revalidated
  * with If-None-Match, as pages are. Keys, CORS and rate limits are middleware/access.ts's, as for every /v1 route.
  */
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import { BBOX_COLUMN, GEOMETRY_COLUMN, GEOPARQUET_VERSION } from '../../../schemas/geoparquet.js';
 import { DOWNLOAD_FORMATS } from '../../../schemas/publication-files.js';
 import { ApiError } from '../errors.js';
 import { readPublicationFiles, type DownloadDataset, type PublicationFiles } from '../exec/downloads.js';
 import { JSON_TYPE } from '../formats.js';
-import type { HandlerDeps } from '../http/handler-deps.js';
-import { baseUrl } from '../http/links.js';
 import type { Mount } from '../http/mount.js';
 import { PATHS } from '../http/paths.js';
-import { ROUTE_TABLE, type RouteName } from '../http/route-table.js';
+import type { RouteName } from '../http/route-table.js';
 import { datasetFileHandler } from './dataset-file.js';
 import { fileEntry, filePath, fileUrl } from './download-links.js';
 
-export interface DownloadsDeps extends Pick<HandlerDeps, 'links'> {
+export interface DownloadsDeps {
   /** Where the dataset files are; by default `<published file>.files` (schemas/publication-files.ts). */
   readonly filesDir?: string | undefined;
 }
 
-const ALLOW = 'GET, HEAD, OPTIONS';
-
-export function registerDownloads(app: Hono, mount: Mount, deps: DownloadsDeps): void {
+export function registerDownloads(mount: Mount, deps: DownloadsDeps): void {
   const json = (build: (base: string, listing: PublicationFiles, publication: string, c: Context) => unknown) => async (c: Context): Promise<Response> => {
     const { snapshot, publication } = c.get('lease');
     const listing = await readPublicationFiles(snapshot);
-    const base = baseUrl(c.req.url, c.req.raw.headers, deps.links);
-    return c.body(JSON.stringify(build(base, listing, publication ?? '', c)), 200, { 'Content-Type': JSON_TYPE });
+    return c.body(JSON.stringify(build(c.get('base'), listing, publication ?? '', c)), 200, { 'Content-Type': JSON_TYPE });
   };
 
   const routes: [RouteName, (c: Context) => Promise<Response>][] = [
@@ -40,14 +35,7 @@ export function registerDownloads(app: Hono, mount: Mount, deps: DownloadsDeps):
     ['publications', json(publicationFeed)],
     ['file', datasetFileHandler(deps)],
   ];
-  for (const [route, handler] of routes) {
-    const { path } = ROUTE_TABLE[route];
-    mount(route, handler);
-    app.options(path, (c) => c.body(null, 204, { Allow: ALLOW }));
-    app.all(path, (c) => {
-      throw new ApiError('method_not_allowed', `${c.req.method} is not allowed: downloads are read-only. Use GET (or HEAD).`, {}, { Allow: ALLOW });
-    });
-  }
+  for (const [route, handler] of routes) mount(route, handler);
 }
 
 function datasetEntry(base: string, d: DownloadDataset, publication: string) {

@@ -182,8 +182,8 @@ export type RowSourceKind = 'columns' | 'window-text' | 'cursor-text';
 /** The one decision of phase two: where this page's rows come from. */
 export function chooseRowSource(plan: PagePlan, snapshot: Pick<Snapshot, 'cursors'>): RowSourceKind {
   if (!isTextFormat(plan.format)) return 'columns';
-  // Cursors continue plain-filter scans of the one large table; everything else is small enough per page.
-  return snapshot.cursors && plan.resource.table === 'observations' ? 'cursor-text' : 'window-text';
+  // Cursors continue plain-filter scans of the one large table (its `pages` door says so); the rest is small enough per page.
+  return snapshot.cursors && plan.resource.pages.cursors ? 'cursor-text' : 'window-text';
 }
 
 const ROW_SOURCES: { readonly [K in RowSourceKind]: (req: RowsRequest) => PageRows } = {

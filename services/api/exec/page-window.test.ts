@@ -54,17 +54,18 @@ describe('chooseWindowStrategy', () => {
       if (p.kind !== 'page') throw new Error('not a page');
       return p;
     };
-    expect(chooseWindowStrategy(on('Records', 'ActivityStartYear ge 2012'), { ordered: true })).toBe('ordered-scan');
-    expect(chooseWindowStrategy(on('Records', "RegionId eq 'admin.2.ca' and ActivityStartYear ge 2012"), { ordered: true })).toBe('region-ranges');
+    const observations = { inIdOrder: new Set(['observations'] as const) };
+    expect(chooseWindowStrategy(on('Records', 'ActivityStartYear ge 2012'), observations)).toBe('ordered-scan');
+    expect(chooseWindowStrategy(on('Records', "RegionId eq 'admin.2.ca' and ActivityStartYear ge 2012"), observations)).toBe('region-ranges');
     // A negated region is not a set of ranges: it stays a filter of the ordered scan.
-    expect(chooseWindowStrategy(on('Records', "RegionId ne 'admin.2.ca'"), { ordered: true })).toBe('ordered-scan');
-    expect(chooseWindowStrategy(on('Records', "RegionId eq 'admin.2.ca'"), { ordered: false })).toBe('sorted');
-    expect(chooseWindowStrategy(on('Locations', "RegionId eq 'admin.2.ca'"), { ordered: true })).toBe('sorted');
+    expect(chooseWindowStrategy(on('Records', "RegionId ne 'admin.2.ca'"), observations)).toBe('ordered-scan');
+    expect(chooseWindowStrategy(on('Records', "RegionId eq 'admin.2.ca'"), { inIdOrder: new Set() })).toBe('sorted');
+    expect(chooseWindowStrategy(on('Locations', "RegionId eq 'admin.2.ca'"), { inIdOrder: new Set(['observations', 'locations'] as const) })).toBe('sorted');
     // A table of its own scans in stored order when it is stored so; its region filters are a semi-join: sorted.
-    const own = new Set(['guideline_comparisons'] as const);
-    expect(chooseWindowStrategy(on('GuidelineComparisons', "Verdict eq 'exceeds'"), { ordered: false, ownOrdered: own })).toBe('ordered-scan');
-    expect(chooseWindowStrategy(on('GuidelineComparisons', "Verdict eq 'exceeds' and RegionId eq 'hub.pacific'"), { ordered: true, ownOrdered: own })).toBe('sorted');
-    expect(chooseWindowStrategy(on('GuidelineComparisons', "Verdict eq 'exceeds'"), { ordered: true, ownOrdered: new Set() })).toBe('sorted');
+    const own = { inIdOrder: new Set(['guideline_comparisons'] as const) };
+    expect(chooseWindowStrategy(on('GuidelineComparisons', "Verdict eq 'exceeds'"), own)).toBe('ordered-scan');
+    expect(chooseWindowStrategy(on('GuidelineComparisons', "Verdict eq 'exceeds' and RegionId eq 'hub.pacific'"), own)).toBe('sorted');
+    expect(chooseWindowStrategy(on('GuidelineComparisons', "Verdict eq 'exceeds'"), observations)).toBe('sorted');
   });
 });
 

@@ -11,7 +11,6 @@
  * Each strategy's invariant is written on its entry in WINDOW_STRATEGIES with the test that pins it
  * (exec/page-window.test.ts unless named otherwise).
  */
-import { isOwnTable } from '../../../schemas/index.js';
 import type { Snapshot } from '../db/snapshot.js';
 import { compileMembershipRanges } from '../query/compile-membership-ranges.js';
 import { compilePageIds, compilePageRows, type PageQueryOptions } from '../query/compile-page.js';
@@ -47,14 +46,16 @@ interface WindowStrategy {
   find(snapshot: Snapshot, plan: PagePlan, signal: AbortSignal): Promise<PageWindow>;
 }
 
-/** The one decision: which strategy finds this plan's page on this snapshot. */
-export function chooseWindowStrategy(plan: PagePlan, snapshot: Pick<Snapshot, 'ordered' | 'ownOrdered'>): WindowStrategyKind {
-  const table = plan.resource.table;
-  // A table of its own in Id order scans like the observations; its region filters are a semi-join (no Id
-  // ranges of its own to walk), which keeps no order: sorted.
-  if (isOwnTable(table)) return snapshot.ownOrdered?.has(table) && splitMemberships(plan.where).memberships.length === 0 ? 'ordered-scan' : 'sorted';
-  if (table !== 'observations' || !snapshot.ordered) return 'sorted';
-  return splitMemberships(plan.where).memberships.length > 0 ? 'region-ranges' : 'ordered-scan';
+/**
+ * The one decision: which strategy finds this plan's page on this snapshot, from the resource's `pages` door
+ * (schemas/catalogue.ts) and what the snapshot checked at open. A table whose region filters have no Id ranges to
+ * walk answers them by a semi-join, which keeps no order: sorted.
+ */
+export function chooseWindowStrategy(plan: PagePlan, snapshot: Pick<Snapshot, 'inIdOrder'>): WindowStrategyKind {
+  const { pages, table } = plan.resource;
+  if (pages.order === 'sorted' || !snapshot.inIdOrder.has(table)) return 'sorted';
+  if (splitMemberships(plan.where).memberships.length === 0) return 'ordered-scan';
+  return pages.regionRanges ? 'region-ranges' : 'sorted';
 }
 
 export const WINDOW_STRATEGIES: { readonly [K in WindowStrategyKind]: WindowStrategy } = {
@@ -65,8 +66,7 @@ export const WINDOW_STRATEGIES: { readonly [K in WindowStrategyKind]: WindowStra
    */
   sorted: { find: sortedPage },
   /**
-   * Invariant: `observations` (a table of its own: Snapshot.ownOrdered) is stored in Id order (Snapshot.ordered,
-   * checked at open) and DuckDB keeps stored
+   * Invariant: the resource's table is stored in Id order (Snapshot.inIdOrder, checked at open) and DuckDB keeps stored
    * order under a LIMIT of at most ORDERED_LIMIT_MAX when EXPLAIN shows no join, union, aggregate or
    * STREAMING_LIMIT (Snapshot.keepsOrder); the Ids found are still checked to ascend, and any doubt sorts.
    * Pinned by: 'at $top=10000, every strategy returns the reference Ids without sorting, in LIMITs of at most

@@ -59,6 +59,17 @@ export interface RouteRow {
   readonly lease: LeaseRule | 'none';
   /** `none` only outside /v1 (a test holds every /v1 row to an operation). */
   readonly openapi: OpenApiOperation | 'none';
+  /**
+   * What its POST carries: `query`, a query read whole before any budget or slot is taken for it
+   * (middleware/body-first.ts: MAX_BODY_BYTES, BODY_TIMEOUT_MS); `none`, no body of ours to read.
+   */
+  readonly body: 'query' | 'none';
+  /** `no-store`: its answer is of this instant (health); `cacheable`: a successful GET is public for a minute, or as its lease says. */
+  readonly cache: 'no-store' | 'cacheable';
+  /** Its error bodies: the API's (errors.ts), or with OGC API – Features' `code` and `description` besides. */
+  readonly errors: 'api' | 'features';
+  /** Why another method is refused, after the 405's `Allow` (what to do instead), where the methods alone do not say. */
+  readonly wrongMethod?: string;
 }
 
 const items = `${PATHS.features}/collections/:collectionId/items`;
@@ -71,18 +82,22 @@ const GET = ['GET'] as const;
 const api = (operationId: string): OpenApiOperation => ({ document: 'api', operationId });
 const features = (operationId: string): OpenApiOperation => ({ document: 'features', operationId });
 
+/** What a GET route reads and answers unless it says otherwise: no body, cacheable, its document's error body. */
+const getOnly = (openapi: OpenApiOperation | 'none') => ({ body: 'none', cache: 'cacheable', errors: openapi !== 'none' && openapi.document === 'features' ? 'features' : 'api' }) as const;
 /** A discovery document under /v1: its own budget, a key, no query slot. */
 const discovery = (path: string, family: RouteFamily, lease: LeaseRule | 'none', openapi: OpenApiOperation, aliases: readonly string[] = []): RouteRow => ({
-  path, aliases, methods: GET, family, cost: 'discovery', querySlot: false, key: 'key', lease, openapi,
+  path, aliases, methods: GET, family, cost: 'discovery', querySlot: false, key: 'key', lease, openapi, ...getOnly(openapi),
 });
 /** A page for people or crawlers outside /v1: no key, no budget; `querySlot` when it queries per request. */
 const open = (path: string, family: RouteFamily, querySlot: boolean, lease: LeaseRule | 'none', openapi: OpenApiOperation | 'none'): RouteRow => ({
-  path, aliases: [], methods: GET, family, cost: 'none', querySlot, key: 'open', lease, openapi,
+  path, aliases: [], methods: GET, family, cost: 'none', querySlot, key: 'open', lease, openapi, ...getOnly(openapi),
 });
+/** A health check: outside /v1, never cached (a proxy must not answer for a later state). */
+const health = (path: string, lease: LeaseRule | 'none', openapi: OpenApiOperation): RouteRow => ({ ...open(path, 'health', false, lease, openapi), cache: 'no-store' });
 
 export const ROUTE_TABLE = {
-  healthz: open(PATHS.healthz, 'health', false, 'none', api('getHealth')),
-  readyz: open(PATHS.readyz, 'health', false, snapshotOnly, api('getReady')),
+  healthz: health(PATHS.healthz, 'none', api('getHealth')),
+  readyz: health(PATHS.readyz, snapshotOnly, api('getReady')),
   docs: open(PATHS.docs, 'docs', false, 'none', api('getDocsPage')),
   explore: open(PATHS.explore, 'explore', false, 'none', 'none'),
   exploreAsset: open(`${PATHS.explore}/assets/:file`, 'explore', false, 'none', 'none'),
@@ -92,25 +107,29 @@ export const ROUTE_TABLE = {
   metadata: discovery(`${PATHS.odata}/$metadata`, 'discovery', 'none', api('getMetadataDocument'), [`${PATHS.odata}/%24metadata`]),
   openapi: discovery(PATHS.openapi, 'discovery', 'none', api('getOpenApi')),
   // OData 4.01 §11.2.5.x, passing query options in the request body: the same query, too long for a URL.
-  collectionQuery: { path: `${PATHS.odata}/:resource/$query`, aliases: [], methods: ['POST'], family: 'odata', cost: 'rows', querySlot: true, key: 'key', lease: firstRow, openapi: api('query{resource}') },
+  collectionQuery: {
+    path: `${PATHS.odata}/:resource/$query`, aliases: [], methods: ['POST'], family: 'odata', cost: 'rows', querySlot: true, key: 'key', lease: firstRow, openapi: api('query{resource}'),
+    body: 'query', cache: 'cacheable', errors: 'api',
+    wrongMethod: `POST the query options as text/plain ($filter=…&$top=…), or GET ${PATHS.odata}/{resource}?… for a query that fits in a URL.`,
+  },
   // OData 4.01 Part 2 §4.8, the count of a collection as plain text: a count query, so it costs and waits as
   // `$count=true` does, and it is one publication's number (its ETag) as a page is.
-  count: { path: `${PATHS.odata}/:resource/$count`, aliases: [`${PATHS.odata}/:resource/%24count`], methods: GET, family: 'odata', cost: 'rows', querySlot: true, key: 'key', lease: firstRow, openapi: api('count{resource}') },
-  collection: { path: `${PATHS.odata}/:resource`, aliases: [], methods: GET, family: 'odata', cost: 'rows', querySlot: true, key: 'key', lease: { ...firstRow, continuation: NEXT_LINK_PARAM.odata }, openapi: api('get{resource}') },
+  count: { path: `${PATHS.odata}/:resource/$count`, aliases: [`${PATHS.odata}/:resource/%24count`], methods: GET, family: 'odata', cost: 'rows', querySlot: true, key: 'key', lease: firstRow, openapi: api('count{resource}'), ...getOnly('none') },
+  collection: { path: `${PATHS.odata}/:resource`, aliases: [], methods: GET, family: 'odata', cost: 'rows', querySlot: true, key: 'key', lease: { ...firstRow, continuation: NEXT_LINK_PARAM.odata }, openapi: api('get{resource}'), ...getOnly('none') },
   // An export is one publication's rows: cacheable only as long as the publication is served.
-  export: { path: `${PATHS.export}/:resource`, aliases: [], methods: GET, family: 'export', cost: 'export', querySlot: true, key: 'key-only', lease: { etag: 'publication', deadline: 'whole-body', cacheControl: 'no-cache' }, openapi: api('export{resource}') },
+  export: { path: `${PATHS.export}/:resource`, aliases: [], methods: GET, family: 'export', cost: 'export', querySlot: true, key: 'key-only', lease: { etag: 'publication', deadline: 'whole-body', cacheControl: 'no-cache' }, openapi: api('export{resource}'), ...getOnly('none') },
   // What to credit for a query's rows: a function of the publication, as the rows are (routes/citation.ts); it
   // counts its rows per dataset as $apply does.
-  citation: { path: `${PATHS.citation}/:resource`, aliases: [], methods: GET, family: 'citation', cost: 'rows', querySlot: true, key: 'key', lease: firstRow, openapi: api('cite{resource}') },
+  citation: { path: `${PATHS.citation}/:resource`, aliases: [], methods: GET, family: 'citation', cost: 'rows', querySlot: true, key: 'key', lease: firstRow, openapi: api('cite{resource}'), ...getOnly('none') },
   // The datasets whose words match, ranked, from the index ingest builds at publish (routes/search.ts): a query,
   // metered by the datasets it returns as a page is by its rows.
-  datasetSearch: { path: PATHS.datasetSearch, aliases: [], methods: GET, family: 'search', cost: 'rows', querySlot: true, key: 'key', lease: firstRow, openapi: api('searchDatasets') },
+  datasetSearch: { path: PATHS.datasetSearch, aliases: [], methods: GET, family: 'search', cost: 'rows', querySlot: true, key: 'key', lease: firstRow, openapi: api('searchDatasets'), ...getOnly('none') },
 
   downloads: discovery(PATHS.downloads, 'downloads', downloadDocument, api('getDownloads')),
   manifest: discovery(PATHS.manifest, 'downloads', downloadDocument, api('getParquetManifest')),
   publications: discovery(PATHS.publications, 'publications', downloadDocument, api('getPublications')),
   // no-transform: a cache or proxy must not recompress the bytes the ranges and the hash count.
-  file: { path: `${PATHS.files}/:hash/:name`, aliases: [], methods: GET, family: 'files', cost: 'file-bytes', querySlot: false, key: 'key-only', lease: { etag: 'content', deadline: 'none', cacheControl: `${IMMUTABLE}, no-transform` }, openapi: api('getDatasetFile') },
+  file: { path: `${PATHS.files}/:hash/:name`, aliases: [], methods: GET, family: 'files', cost: 'file-bytes', querySlot: false, key: 'key-only', lease: { etag: 'content', deadline: 'none', cacheControl: `${IMMUTABLE}, no-transform` }, openapi: api('getDatasetFile'), ...getOnly('none') },
 
   // OWSLib asks for the landing page with a trailing slash.
   featuresLanding: discovery(PATHS.features, 'features', 'none', features('getLandingPage'), [`${PATHS.features}/`]),
@@ -125,9 +144,15 @@ export const ROUTE_TABLE = {
   region: discovery(`${regions}/items/:regionId`, 'items', 'none', features('getRegion')),
   featureCollection: discovery(`${PATHS.features}/collections/:collectionId`, 'features', snapshotOnly, features('describeCollection')),
   queryables: discovery(`${PATHS.features}/collections/:collectionId/queryables`, 'features', 'none', features('getQueryables')),
+  // Each collection's properties typed (OGC API – Features Part 5's logical schema; a GeoJSON Feature's, GDAL's describedby).
+  schema: discovery(`${PATHS.features}/collections/:collectionId/schema`, 'features', 'none', features('getSchema')),
+  geojsonSchema: discovery(`${PATHS.features}/collections/:collectionId/schema/geojson`, 'features', 'none', features('getGeoJsonSchema')),
   // POST: the filter as a CQL2-JSON body, for filters too long for a URL.
-  items: { path: items, aliases: [], methods: ['GET', 'POST'], family: 'items', cost: 'rows', querySlot: true, key: 'key', lease: { ...firstRow, continuation: NEXT_LINK_PARAM.items }, openapi: features('{method}{collection}Features') },
-  feature: { path: `${items}/:featureId`, aliases: [], methods: GET, family: 'items', cost: 'rows', querySlot: true, key: 'key', lease: firstRow, openapi: features('getFeature') },
+  items: {
+    path: items, aliases: [], methods: ['GET', 'POST'], family: 'items', cost: 'rows', querySlot: true, key: 'key', lease: { ...firstRow, continuation: NEXT_LINK_PARAM.items }, openapi: features('{method}{collection}Features'),
+    body: 'query', cache: 'cacheable', errors: 'features',
+  },
+  feature: { path: `${items}/:featureId`, aliases: [], methods: GET, family: 'items', cost: 'rows', querySlot: true, key: 'key', lease: firstRow, openapi: features('getFeature'), ...getOnly(features('getFeature')) },
 
   // Landing pages and catalogues for search engines and harvesters (pages/register-pages.ts): outside /v1, so
   // crawlers that send no key read them; those that query per request wait for a slot as any client does.
@@ -144,11 +169,16 @@ export const ROUTE_TABLE = {
   sitemapPart: open('/:file{sitemap-[0-9]+\\.xml}', 'pages', true, firstRow, 'none'),
   robots: open(PATHS.robots, 'pages', false, 'none', api('getRobots')),
 
-  // The assistants' doors (mcp/): the MCP server is keyed as /v1 is (app.ts gives it the API's door) and costs a
+  // The assistants' doors (mcp/): the MCP server is keyed as /v1 is (its key rule is `key`) and costs a
   // discovery request; each tool call's reads are the caller's own /v1 requests, metered and gated as such, so the
   // door itself takes no query slot. llms.txt is a document for anyone, as the docs page is, and costs a discovery
-  // request of the address that asks, as an assistant's other first reads do.
-  mcp: { path: PATHS.mcp, aliases: [], methods: ['POST'], family: 'mcp', cost: 'discovery', querySlot: false, key: 'key', lease: 'none', openapi: api('postMcp') },
+  // request of the address that asks, as an assistant's other first reads do. The MCP body is the SDK transport's to
+  // read (mcp/mcp-handler.ts).
+  mcp: {
+    path: PATHS.mcp, aliases: [], methods: ['POST'], family: 'mcp', cost: 'discovery', querySlot: false, key: 'key', lease: 'none', openapi: api('postMcp'),
+    body: 'none', cache: 'cacheable', errors: 'api',
+    wrongMethod: `this MCP server is stateless (no SSE stream to GET, no session to DELETE). POST JSON-RPC messages to ${PATHS.mcp}.`,
+  },
   llmsTxt: { ...open(PATHS.llmsTxt, 'docs', false, 'none', api('getLlmsTxt')), cost: 'discovery' },
   llmsFullTxt: { ...open(PATHS.llmsFullTxt, 'docs', false, 'none', api('getLlmsFullTxt')), cost: 'discovery' },
 } as const satisfies Readonly<Record<string, RouteRow>>;
@@ -168,4 +198,17 @@ for (const name of ROUTE_NAMES) for (const path of [ROUTE_TABLE[name].path, ...R
  */
 export function routeOf(path: string): RouteName | undefined {
   return router.match('GET', path)[0][0]?.[0];
+}
+
+/**
+ * The row of the path, else of its nearest ancestor that has one: what a path no row answers belongs to (its 404's
+ * body is that row's kind).
+ * @example nearestRoute('/v1/features/collections/x/nothing/here') // 'feature' (…/items/:featureId's shape)
+ */
+export function nearestRoute(path: string): RouteName | undefined {
+  for (let p = path; p.length > 0; p = p.slice(0, Math.max(p.lastIndexOf('/'), 0))) {
+    const route = routeOf(p);
+    if (route) return route;
+  }
+  return routeOf('/');
 }

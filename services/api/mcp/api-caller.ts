@@ -70,7 +70,8 @@ export function apiCaller(c: Context, fetch: AppFetch, base: string): ApiCaller 
   const origin = new URL(c.req.url).origin;
   let publication: string | undefined;
   const target = (path: string, params: Params) => {
-    const query = queryString({ ...params, [PIN_PARAM]: publication });
+    // A next link an assistant hands back carries its publication already: it is kept until an answer names one.
+    const query = queryString({ ...params, [PIN_PARAM]: publication ?? params[PIN_PARAM] });
     return query ? `${path}?${query}` : path;
   };
 

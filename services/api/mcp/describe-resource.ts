@@ -1,9 +1,9 @@
 /**
  * What `describe` says of a resource, read from the field catalogue (schemas/catalogue.ts): every resource the API
- * serves, with no list of our own, so a resource registered there is described here the day it is served.
+ * offers assistants (its `mcp` door), its fields and every door it declares, with no rule of our own, so a resource
+ * registered there is described here, truthfully, the day it is served.
  */
 import { filterNames, getDimension, resources, type FieldType, type ResourceDef } from '../../../schemas/index.js';
-import { EXPORT_RESOURCES } from '../export-formats.js';
 
 export interface FieldDescription {
   readonly name: string;
@@ -27,12 +27,20 @@ export interface ResourceDescription {
   readonly filterable: readonly string[];
   /** Whether `aggregate` and `list_values` ($apply) answer on it, and whether it has a whole-result export. */
   readonly aggregate: boolean;
+  /** What `groupby` accepts, what methods aggregate, and what `countdistinct` counts besides those: its `apply` door. */
+  readonly groupBy: readonly string[];
+  readonly measures: readonly string[];
+  readonly countDistinct: readonly string[];
   readonly export: boolean;
+  /** Its OGC API – Features collection (GeoJSON for GIS clients), if it has one. */
+  readonly ogcCollection: string | null;
+  /** The formats of each dataset's bulk files of it (`/v1/downloads`). */
+  readonly files: readonly string[];
 }
 
-/** The names of the resources served, in the service document's order. */
+/** The names of the resources offered to assistants, in the service document's order. */
 export function resourceNames(): [string, ...string[]] {
-  const names = resources.map((r) => r.name as string);
+  const names = resources.filter((r) => r.mcp).map((r) => r.name as string);
   if (!names.length) throw new Error('the catalogue declares no resource');
   return names as [string, ...string[]];
 }
@@ -54,8 +62,12 @@ export function describeResource(resource: ResourceDef): ResourceDescription {
         return d ? [{ name: d.name, type: d.type, description: d.description }] : [];
       }),
     filterable,
-    // The API's own rule (query/plan.ts): $apply groups observations; the coarser resources are counted instead.
-    aggregate: resource.table === 'observations',
-    export: (EXPORT_RESOURCES as readonly string[]).includes(resource.name),
+    aggregate: resource.apply !== 'none',
+    groupBy: resource.apply === 'none' ? [] : resource.apply.groupBy,
+    measures: resource.apply === 'none' ? [] : resource.apply.measures.map((m) => m.field),
+    countDistinct: resource.apply === 'none' ? [] : resource.apply.distinct,
+    export: resource.export,
+    ogcCollection: resource.ogc === 'none' ? null : resource.ogc.id,
+    files: resource.files,
   };
 }

@@ -9,6 +9,8 @@ import { resources } from '../../../schemas/index.js';
 import { EXPORT_RESOURCES } from '../export-formats.js';
 import { amount, BUDGET_UNITS, budgetRate } from '../limits/budgets.js';
 import { baseTemplate, PLACEHOLDER_BASE, templateStream, type BaseTemplate } from '../pages/base-template.js';
+import { APPLY_LIMITS } from '../query/apply-limits.js';
+import { APPLY_RESOURCES } from '../query/plan-apply.js';
 import { encodeValue } from '../http/links.js';
 import { PATHS, PIN_PARAM, PUBLICATION_HEADER } from '../http/paths.js';
 import { buildOpenApi } from '../metadata/openapi.js';
@@ -120,7 +122,7 @@ function examples(base: string, facts: LlmsFacts): string[] {
     link('Export', `${base}${PATHS.export}/Records?$filter=${f}&$format=csv`, `every row in one file${key}: \`$format=csv\` or \`parquet\` (GeoParquet); \`X-Total-Count\` says how many. Offered on ${EXPORT_RESOURCES.join(' and ')}.`),
     link('Cite', `${base}${PATHS.citation}/Records?$filter=${f}&format=text`, 'every dataset the rows come from, with its DOI, licence and rows; `format=csl` for CSL-JSON, `bibtex`, `ris`. MCP: `cite`.'),
     link('GIS', `${base}${PATHS.features}/collections/observations/items?filter=${encodeValue(CQL2_EXAMPLE)}&limit=100`, 'the same observations as GeoJSON points (OGC API – Features, a CQL2 `filter`; `bbox=west,south,east,north` narrows by place), for QGIS, GDAL, R sf or geopandas.'),
-    link('Group', `${base}${PATHS.odata}/Observations?$apply=${encodeValue(`filter(${EXAMPLE})/groupby((LocationId),aggregate($count as Count))`)}`, 'where: the count per location (`$apply`, on Observations and Records). MCP: `aggregate`, `list_values`.'),
+    link('Group', `${base}${PATHS.odata}/Observations?$apply=${encodeValue(`filter(${EXAMPLE})/groupby((LocationId),aggregate($count as Count))`)}`, `where: the count per location (\`$apply\`, on ${APPLY_RESOURCES.join(', ')}; \`/orderby(Count desc)/top(10)\` after the groupby keeps the ten largest). MCP: \`aggregate\`, \`list_values\`.`),
     link(
       'Site statistics',
       `${base}${PATHS.odata}/LocationSummaries?$filter=${encodeValue("CharacteristicName eq 'Lead'")}`,
@@ -143,7 +145,8 @@ function limits(facts: LlmsFacts): string[] {
     `- Page size: \`$top\` ${TOP_RANGE.min}–${TOP_RANGE.max} (default ${DEFAULT_TOP})${facts.maxPageBytes ? `; a page estimated over ${mib(facts.maxPageBytes)} is 413: lower \`$top\` or \`$select\` fewer fields` : ''}. For more rows, follow next links or export.`,
     `- Time: ${facts.queryTimeoutMs ? `a query with no first row after ${Math.round(facts.queryTimeoutMs / 1000)} s is 504` : 'no query deadline on this instance'}.`,
     `- Retention: a pinned URL (\`${PIN_PARAM}=<id>\`, next links) answers from its publication ${facts.retentionMs !== undefined ? `for ${hours(facts.retentionMs)} after a newer one replaces it` : 'while this server keeps it'} (the three newest always); after that, 410 \`publication_gone\` names the current one: start again from the first page.`,
-    '- Results are in Id order; `$orderby` and `$skip` are not offered.',
+    "- Results are in Id order; `$orderby` and `$skip` are not offered (`$apply`'s `orderby` and `top` sort and cut groups).",
+    `- \`$apply\`: \`groupby\` takes a resource's dimensions (\`describe\` lists them), at most ${APPLY_LIMITS.maxGroupingFields} per request, and at most ${APPLY_LIMITS.maxHolisticAggregates} holistic aggregates (medians, percentiles, \`countdistinct\`); past either, 400 \`apply_too_large\`.`,
     '',
   ];
 }

@@ -13,7 +13,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Context, Handler } from 'hono';
 import { ApiError } from '../errors.js';
-import { baseUrl, type BaseUrlOptions } from '../http/links.js';
+import type { BaseUrlOptions } from '../http/links.js';
 import { PATHS, PIN_PARAM } from '../http/paths.js';
 import { DEFAULT_MAX_BODY_BYTES, readQueryBody } from '../http/request-body.js';
 import { allowedOrigin } from '../middleware/cors.js';
@@ -45,7 +45,7 @@ const INSTRUCTIONS = [
 
 export function mcpHandler(deps: McpDeps): Handler {
   return async function answerMcp(c) {
-    const base = baseUrl(c.req.url, c.req.raw.headers, deps.links);
+    const base = c.get('base');
     refuseForeignOrigin(c, base);
     const text = await readQueryBody(c, { maxBytes: deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, types: ['application/json'], holds: 'one JSON-RPC message' });
     const judged = judgeMessage(text);

@@ -155,6 +155,37 @@ describe('MCP over Streamable HTTP, the official TypeScript client', () => {
     expect((await structured('count', { resource: 'Observations', filter: PH })).note).toBeUndefined();
   });
 
+  it('aggregate sorts and cuts the groups (orderby, top): the ten sites with the most exceedances', async () => {
+    const apply = "filter(Verdict eq 'exceeds')/groupby((LocationId),aggregate($count as N))";
+    const answer = await structured('aggregate', { resource: 'GuidelineComparisons', apply, orderby: 'N desc', top: 10 });
+    // Governing by default: each result counted once per publisher and term.
+    expect(answer.apply).toBe("filter((Verdict eq 'exceeds') and Governing eq true)/groupby((LocationId),aggregate($count as N))/orderby(N desc)/top(10)");
+    const ref = await sql("SELECT LocationId, count(*) AS N FROM guideline_comparisons WHERE Verdict = 'exceeds' AND Governing GROUP BY LocationId");
+    const want = ref.map((r) => ({ LocationId: Number(r['LocationId']), N: Number(r['N']) })).sort((a, b) => b.N - a.N || a.LocationId - b.LocationId).slice(0, 10);
+    expect(answer.groups).toEqual(want);
+    expect(answer.complete).toBe(true);
+  });
+
+  it('aggregate hands back a next link past its 1,000 groups, and continues from it on the same publication', async () => {
+    const apply = 'groupby((LocationId,CharacteristicName,ActivityStartYear),aggregate($count as N))';
+    const [{ n }] = (await sql('SELECT count(*) AS n FROM (SELECT DISTINCT LocationId, CharacteristicName, ActivityStartYear FROM observations)')) as [{ n: bigint }];
+    expect(Number(n)).toBeGreaterThan(1000);
+    const first = await structured('aggregate', { resource: 'Records', apply });
+    expect(first.complete).toBe(false);
+    const groups = [...first.groups];
+    for (let next = first.next as string | undefined; next; ) {
+      const page = await structured('aggregate', { resource: 'Records', apply, next });
+      expect(page.publication).toBe(first.publication);
+      groups.push(...page.groups);
+      next = page.next;
+    }
+    expect(groups).toHaveLength(Number(n));
+    expect(new Set(groups.map((g) => JSON.stringify(g))).size).toBe(groups.length);
+    // A next link of another question is refused, not followed.
+    const other = await call('aggregate', { resource: 'Records', apply: 'groupby((DOI))', next: first.next });
+    expect(other.isError).toBe(true);
+  });
+
   it('describe lists the catalogue\'s fields with what $filter accepts, and the row count', async () => {
     const answer = await structured('describe', { resource: 'Observations' });
     const names = answer.fields.map((f: { name: string }) => f.name);
@@ -167,6 +198,13 @@ describe('MCP over Streamable HTTP, the official TypeScript client', () => {
     const metadata = await structured('describe', { resource: 'Metadata' });
     expect(metadata.aggregate).toBe(false);
     expect(metadata.export).toBe(false);
+    // The tables of their own aggregate (issue 53: describe once said they did not), by their dimensions.
+    for (const name of ['LocationSummaries', 'Guidelines', 'GuidelineComparisons', 'WaterQualityIndex']) {
+      const own = await structured('describe', { resource: name });
+      expect(own.aggregate, name).toBe(true);
+      expect(own.groupBy.length, name).toBeGreaterThan(0);
+    }
+    expect((await structured('describe', { resource: 'GuidelineComparisons' })).groupBy).toEqual(expect.arrayContaining(['Verdict', 'LocationId', 'GuidelineId']));
   });
 
   it('search_datasets finds a dataset by a word of its name, with its rows', async () => {

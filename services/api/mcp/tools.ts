@@ -11,9 +11,8 @@ import * as z from 'zod';
 import { getResource } from '../../../schemas/index.js';
 import { CITATION_FORMATS } from '../citation/citation-formats.js';
 import type { CitationDocument } from '../citation/citation-document.js';
-import { EXPORT_RESOURCES } from '../export-formats.js';
 import { PATHS } from '../http/paths.js';
-import { GROUPABLE } from '../query/plan.js';
+import { formatApply, parseApply } from '../odata/index.js';
 import { ApiRefusal, type ApiCaller } from './api-caller.js';
 import { answerText, type ToolName } from './answer-text.js';
 import { describeResource, resourceNames } from './describe-resource.js';
@@ -53,7 +52,12 @@ export function registerTools(server: McpServer, caller: Caller): void {
         resource: z.string(), description: z.string(), key: z.string(), rows: z.number(), publication,
         fields: z.array(z.object({ name: z.string(), type: z.string(), nullable: z.boolean(), description: z.string(), filterable: z.boolean(), onRequest: z.boolean() })),
         filterOnly: z.array(z.object({ name: z.string(), type: z.string(), description: z.string() })).describe('Filter names that are not fields of this resource: a finer resource\'s, meaning "has such an observation".'),
-        filterable: z.array(z.string()), aggregate: z.boolean(), export: z.boolean(),
+        filterable: z.array(z.string()), aggregate: z.boolean(),
+        groupBy: z.array(z.string()).describe('What aggregate and list_values group by: the dimensions.'),
+        measures: z.array(z.string()).describe('The fields aggregate takes with sum, min, max, average and the percentiles.'),
+        countDistinct: z.array(z.string()).describe('Identifiers and dimensions countdistinct counts besides the measures.'),
+        export: z.boolean(), ogcCollection: z.string().nullable().describe('Its OGC API – Features collection id, for GIS clients.'),
+        files: z.array(z.string()).describe("Formats of each dataset's bulk files of this resource, listed by /v1/downloads."),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -82,7 +86,7 @@ export function registerTools(server: McpServer, caller: Caller): void {
     {
       title: 'List the values of a dimension',
       description: TOOLS.list_values,
-      inputSchema: { resource, field: z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,127}$/).describe(`The field to group by: ${GROUPABLE.join(', ')}.`), filter },
+      inputSchema: { resource, field: z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,127}$/).describe("The field to group by: one of the resource's groupBy (see describe)."), filter },
       outputSchema: { resource: z.string(), field: z.string(), publication, values: z.array(z.object({ value: z.unknown(), count: z.number() })), complete: z.boolean(), url: z.string(), next: z.string().optional(), note },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -144,7 +148,7 @@ export function registerTools(server: McpServer, caller: Caller): void {
         const page = await api.json<ODataPage>(path, { $filter: f, $select: select, $top: String(top) });
         const cited = await cite(api, name, f);
         const whole = { $filter: f, $select: select };
-        const exports = (EXPORT_RESOURCES as readonly string[]).includes(name)
+        const exports = getResource(name)!.export
           ? { parquet: api.url(`${PATHS.export}/${name}`, { ...whole, $format: 'parquet' }), csv: api.url(`${PATHS.export}/${name}`, { ...whole, $format: 'csv' }) }
           : null;
         const { next } = more(page);
@@ -157,17 +161,26 @@ export function registerTools(server: McpServer, caller: Caller): void {
     {
       title: 'Aggregate',
       description: TOOLS.aggregate,
-      inputSchema: { resource, apply: z.string().min(1).max(8000).describe('An OData $apply: [filter(…)/]groupby((F1,…),aggregate($count as Name)).') },
+      inputSchema: {
+        resource,
+        apply: z.string().min(1).max(8000).describe('An OData $apply: [filter(…)/]groupby((F1,…),aggregate($count as Name)).'),
+        orderby: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}( (asc|desc))?(,[A-Za-z_][A-Za-z0-9_]{0,127}( (asc|desc))?)*$/).optional()
+          .describe("The groups' order by grouped fields or aliases, e.g. 'Count desc' ($apply's orderby)."),
+        top: z.number().int().min(0).max(2 ** 31 - 1).optional().describe("At most this many groups in all ($apply's top), e.g. 10."),
+        next: z.string().max(16_000).optional().describe('The `next` of an earlier answer: its following groups, from the same publication.'),
+      },
       outputSchema: { resource: z.string(), apply: z.string(), publication, groups: z.array(row), complete: z.boolean(), url: z.string(), next: z.string().optional(), note },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    ({ resource: name, apply: given }) =>
+    ({ resource: name, apply: given, orderby, top, next }) =>
       answer('aggregate', async () => {
         const api = caller();
+        const path = `${PATHS.odata}/${name}`;
         const { apply, note: chose } = governingApply(name, given);
-        const params = { $apply: apply, $top: String(MAX_GROUPS) };
-        const page = await api.json<ODataPage>(`${PATHS.odata}/${name}`, params);
-        return { resource: name, apply, publication: api.publication!, groups: page.value, ...more(page), url: api.url(`${PATHS.odata}/${name}`, params), ...(chose ? { note: chose } : {}) };
+        const whole = `${apply}${orderby ? `/orderby(${orderby})` : ''}${top !== undefined ? `/top(${top})` : ''}`;
+        const params = next ? continuation(next, path, whole) : { $apply: whole, $top: String(MAX_GROUPS) };
+        const page = await api.json<ODataPage>(path, params);
+        return { resource: name, apply: whole, publication: api.publication!, groups: page.value, ...more(page), url: api.url(path, params), ...(chose ? { note: chose } : {}) };
       }),
   );
 
@@ -191,6 +204,33 @@ export function registerTools(server: McpServer, caller: Caller): void {
 interface ODataPage {
   readonly value: Record<string, unknown>[];
   readonly '@odata.nextLink'?: string;
+}
+
+/**
+ * The parameters of a next link handed back: only one this tool gave for the same resource and `$apply` (its cursor
+ * and publication are the API's to check), so a tool call reads nothing its arguments did not ask for.
+ */
+function continuation(next: string, path: string, apply: string): Record<string, string> {
+  let url: URL;
+  try {
+    url = new URL(next);
+  } catch {
+    throw new ApiRefusal(400, '`next` is not a URL: pass back the `next` of an earlier aggregate answer, unchanged.');
+  }
+  const params = Object.fromEntries(url.searchParams);
+  if (url.pathname !== path || canonical(params['$apply'] ?? '') !== canonical(apply)) {
+    throw new ApiRefusal(400, `\`next\` continues another request: pass it back with the resource and apply (and orderby, top) of the answer that gave it.`);
+  }
+  return params;
+}
+
+/** An `$apply` as the API's next links write it (odata/format-apply.ts), or as given when it does not parse. */
+function canonical(apply: string): string {
+  try {
+    return formatApply(parseApply(apply));
+  } catch {
+    return apply;
+  }
 }
 
 function more(page: ODataPage): { complete: boolean; next?: string } {

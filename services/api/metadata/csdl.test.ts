@@ -116,25 +116,34 @@ describe('$metadata document', () => {
     expect(filterOnlyNames(locations)).toEqual(expect.arrayContaining(['RegionId', 'CharacteristicName', 'ActivityStartYear', 'ActivityGroupType']));
   });
 
-  it('declares $apply on Observations, Records and the tables of their own with the custom aggregation methods and what aggregates (Aggregation vocabulary)', () => {
+  it('declares $apply where a resource declares it, with the custom aggregation methods and what groups and aggregates (Aggregation vocabulary)', () => {
     type Values = { property: string; collection?: { string?: { text: string }[]; propertyPath?: { text: string }[] } }[];
+    const declared = new Map(resources.map((r) => [r.name as string, r]));
     for (const set of schema.entityContainer.entitySet) {
       const apply = set.annotation.find((a) => a.term === 'Aggregation.ApplySupported') as { record: { propertyValue: Values } } | undefined;
-      if (set.name === 'Metadata' || set.name === 'Locations') {
-        expect(apply).toBeUndefined();
+      if (declared.get(set.name)!.apply === 'none') {
+        expect(apply, set.name).toBeUndefined();
         continue;
       }
       const value = (name: string) => apply!.record.propertyValue.find((v) => v.property === name)?.collection;
-      expect(value('Transformations')?.string?.map((s) => s.text)).toEqual(['filter', 'groupby', 'aggregate']);
+      const paths = (name: string) => value(name)?.propertyPath?.map((s) => s.text);
+      expect(value('Transformations')?.string?.map((s) => s.text)).toEqual(['filter', 'groupby', 'aggregate', 'orderby', 'top']);
       // The km methods where they read the detection limits: on the observations.
       const km = ['Tributary.km_median', 'Tributary.km_p10', 'Tributary.km_p90', 'Tributary.km_mean', 'Tributary.km_median_qualifier', 'Tributary.km_p10_qualifier', 'Tributary.km_p90_qualifier', 'Tributary.km_method'];
       const observations = set.name === 'Observations' || set.name === 'Records';
       expect(value('CustomAggregationMethods')?.string?.map((s) => s.text)).toEqual(['Tributary.median', 'Tributary.p10', 'Tributary.p90', 'Tributary.countnull', ...(observations ? km : [])]);
-      // The comparisons aggregate their own values and dates; the other tables of their own only count.
-      if (set.name === 'GuidelineComparisons') expect(value('AggregatableProperties')?.propertyPath?.map((s) => s.text)).toEqual(['ResultValue', 'ActivityStartDate']);
+      // No key, measure, coordinate or free text is groupable (issue 56): each group would be nearly a row.
+      for (const never of ['Id', 'ObservationId', 'ResultValue', 'Latitude', 'Longitude', 'Inputs', 'Reason', 'Expression']) expect(paths('GroupableProperties'), `${set.name} ${never}`).not.toContain(never);
+      if (set.name === 'GuidelineComparisons') {
+        expect(paths('AggregatableProperties')).toEqual(['ResultValue', 'GuidelineLower', 'GuidelineUpper', 'ActivityStartDate', 'ObservationId', 'GuidelineId', 'DOI', 'LocationId', 'CharacteristicName', 'ActivityStartYear']);
+        expect(paths('GroupableProperties')).toEqual(expect.arrayContaining(['LocationId', 'GuidelineId', 'Verdict', 'CharacteristicName']));
+      }
+      if (set.name === 'WaterQualityIndex') expect(paths('AggregatableProperties')).toEqual(expect.arrayContaining(['WQI', 'F1', 'F2', 'F3']));
       if (set.name !== 'Observations' && set.name !== 'Records') continue;
-      expect(value('AggregatableProperties')?.propertyPath?.map((s) => s.text)).toEqual(['ResultValue', 'ResultDetectionQuantitationLimitMeasure', 'ActivityDepthHeightMeasure', 'ActivityStartDate']);
-      expect(value('GroupableProperties')?.propertyPath?.map((s) => s.text)).toEqual(expect.arrayContaining(['CharacteristicName', 'ResultUnit', 'DOI']));
+      // The measures, then what countdistinct counts that is a property of the entity (ActivityStartYear is filter-only).
+      const distinct = set.name === 'Observations' ? ['LocationId', 'DOI', 'CharacteristicName', 'ActivityMediaName', 'ResultUnit'] : ['DOI', 'CharacteristicName', 'ActivityMediaName', 'MonitoringLocationType', 'ResultUnit'];
+      expect(paths('AggregatableProperties')).toEqual(['ResultValue', 'ResultDetectionQuantitationLimitMeasure', 'ActivityDepthHeightMeasure', 'ActivityStartDate', ...distinct]);
+      expect(paths('GroupableProperties')).toEqual(expect.arrayContaining(['CharacteristicName', 'ResultUnit', 'DOI']));
     }
     // The percentile's definition is stated where a client reading $metadata finds it.
     expect(csdl).toContain('Hyndman &amp; Fan type 7');

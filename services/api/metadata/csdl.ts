@@ -7,16 +7,17 @@
 import {
   filterNames,
   getDimension,
-  isOwnTable,
   nullOnWire,
   resources,
   type FieldDef,
+  type ApplyDoor,
   type FieldType,
   type ResourceDef,
 } from '../../../schemas/index.js';
 import { FORMAT_NAMES, FORMATS } from '../formats.js';
-import { groupableOf, offersApply } from '../query/plan.js';
-import { MEASURES, METHODS } from '../query/measures.js';
+import { measuresOf, METHODS } from '../query/measures.js';
+import { APPLY_LIMITS } from '../query/apply-limits.js';
+import { assertNever } from '../assert-never.js';
 import { AGGREGATE_METHODS } from '../odata/index.js';
 import { PATHS } from '../http/paths.js';
 import { el, renderXml, type XmlNode } from './xml.js';
@@ -121,34 +122,52 @@ function filterOnlyText(resource: ResourceDef): string {
     const dim = getDimension(name, resource);
     return `${name}${dim && dim.name !== name ? ` (alias of ${dim.name})` : ''}: ${dim?.description ?? ''}`;
   });
-  return names.length === 0
-    ? ''
-    : ` $filter also accepts names that are not properties of ${resource.entityType}. ${names.join(' ')}` +
-        (resource.table === 'observations' ? '' : isOwnTable(resource.table) ? " Those are the row's location's." : ' A filter on an observation-level name selects rows with at least one matching observation.');
+  return names.length === 0 ? '' : ` $filter also accepts names that are not properties of ${resource.entityType}. ${names.join(' ')}${filterOnlyMeaning(resource)}`;
+}
+
+/** What a filter name that is not a property means on a resource of this kind. */
+export function filterOnlyMeaning(resource: ResourceDef): string {
+  switch (resource.kind) {
+    case 'observations':
+      return '';
+    case 'own-table':
+      return " Those are the row's location's.";
+    case 'locations':
+    case 'datasets':
+      return ' A filter on an observation-level name selects rows with at least one matching observation.';
+    default:
+      return assertNever(resource);
+  }
 }
 
 const CUSTOM_METHODS = AGGREGATE_METHODS.filter((m) => m.startsWith(`${CSDL_NAMESPACE}.`));
-/** The custom methods a resource takes: the km ones read the observations' detection limits (METHODS' `only`). */
-const customMethodsOf = (resource: ResourceDef) => CUSTOM_METHODS.filter((m) => METHODS[m].only === undefined || resource.table === 'observations');
+/** The custom methods a resource's `$apply` takes: the km methods read the observations' detection limits (plan-apply.ts). */
+const customMethodsOf = (resource: ResourceDef) => CUSTOM_METHODS.filter((m) => METHODS[m].only === undefined || resource.kind === 'observations');
 
-/** What `$apply` accepts on a resource, with each custom method's definition (no CSDL element can describe a method). */
-const measuresIn = (resource: ResourceDef) => MEASURES.filter((m) => resource.fields.some((f) => f.name === m.name));
-const applyText = (resource: ResourceDef) =>
-  `$apply=[filter(…)/]groupby((F1,…)[,aggregate(…)]) or [filter(…)/]aggregate(…), groups by ${groupableOf(resource).join(', ')}; ` +
-  `aggregate($count as Alias, Field with method as Alias, …) aggregates ${measuresIn(resource).map((m) => m.name).join(', ') || 'nothing but $count'} with ` +
-  `${(Object.keys(METHODS) as (keyof typeof METHODS)[]).map((m) => `${m} (${METHODS[m].description})`).join(', ')}. ` +
-  `Values in different units are never aggregated together: group by the unit (${measuresIn(resource).flatMap((m) => m.unit ?? []).join(', ')}) or filter to one.`;
+/** What `$apply` accepts on a resource (its `apply` door), with each custom method's definition (no CSDL element can describe a method). */
+function applyText(resource: ResourceDef, door: ApplyDoor): string {
+  const measures = measuresOf(resource);
+  const units = measures.flatMap((m) => m.unit ?? []);
+  return (
+    `$apply=[filter(…)/]groupby((F1,…)[,aggregate(…)])[/orderby(Column [desc],…)][/top(n)] or [filter(…)/]aggregate(…), groups by ${door.groupBy.join(', ')} ` +
+    `(at most ${APPLY_LIMITS.maxGroupingFields} at once); ` +
+    `aggregate($count as Alias, Field with method as Alias, …) aggregates ${measures.map((m) => m.name).join(', ') || 'nothing but $count'} with ` +
+    `${(Object.keys(METHODS) as (keyof typeof METHODS)[]).filter((m) => METHODS[m].only === undefined || resource.kind === 'observations').map((m) => `${m} (${METHODS[m].description})`).join(', ')}` +
+    `${door.distinct.length ? `; countdistinct also counts ${door.distinct.join(', ')}` : ''}; at most ${APPLY_LIMITS.maxHolisticAggregates} holistic aggregates (medians, percentiles, countdistinct) per request.` +
+    (units.length ? ` Values in different units are never aggregated together: group by the unit (${[...new Set(units)].join(', ')}) or filter to one.` : '')
+  );
+}
 
 function entitySet(resource: ResourceDef): XmlNode {
   const filterable = resource.fields.filter((f) => resource.filterable.includes(f.name)).map((f) => f.name);
   const nonFilterable = resource.fields.filter((f) => !filterable.includes(f.name)).map((f) => f.name);
-  const aggregates = offersApply(resource);
+  const door = resource.apply === 'none' ? undefined : resource.apply;
   return el('EntitySet', { Name: resource.name, EntityType: `${CSDL_NAMESPACE}.${resource.entityType}` }, [
     description(resource.description),
     description(
       `Results come in Id order, at most $top rows a page; follow @odata.nextLink (also in the Link header). ` +
         `Filterable: ${filterNames(resource).join(', ')}.${filterOnlyText(resource)}` +
-        (aggregates ? ` ${applyText(resource)}` : ''),
+        (door ? ` ${applyText(resource, door)}` : ''),
       'Core.LongDescription',
     ),
     annotation('Capabilities.FilterRestrictions', {}, [
@@ -174,20 +193,24 @@ function entitySet(resource: ResourceDef): XmlNode {
     annotation('Capabilities.InsertRestrictions', {}, [record('Capabilities.InsertRestrictionsType', [boolValue('Insertable', false)])]),
     annotation('Capabilities.UpdateRestrictions', {}, [record('Capabilities.UpdateRestrictionsType', [boolValue('Updatable', false)])]),
     annotation('Capabilities.DeleteRestrictions', {}, [record('Capabilities.DeleteRestrictionsType', [boolValue('Deletable', false)])]),
-    ...(aggregates
-      ? [
-          annotation('Aggregation.ApplySupported', {}, [
-            record('Aggregation.ApplySupportedType', [
-              el('PropertyValue', { Property: 'Transformations' }, [el('Collection', {}, ['filter', 'groupby', 'aggregate'].map((t) => el('String', {}, [t])))]),
-              // Data Aggregation §3.1.3: a custom method is named by its namespace-qualified name and listed here.
-              el('PropertyValue', { Property: 'CustomAggregationMethods' }, [el('Collection', {}, customMethodsOf(resource).map((m) => el('String', {}, [m])))]),
-              el('PropertyValue', { Property: 'Rollup', EnumMember: 'Aggregation.RollupType/None' }),
-              // Only these (PropertyRestrictions is implied): names a property path can reach, the others are in the text above.
-              pathCollection('GroupableProperties', groupableOf(resource).filter((g) => resource.fields.some((f) => f.name === g))),
-              pathCollection('AggregatableProperties', measuresIn(resource).map((m) => m.name)),
-            ]),
-          ]),
-        ]
-      : []),
+    ...(door ? [applySupported(resource, door)] : []),
+  ]);
+}
+
+/**
+ * Data Aggregation's ApplySupported (§6.2.1): the transformations offered, the custom methods (§3.1.3: a custom
+ * method is named by its namespace-qualified name and listed here), and only these groupable and aggregatable
+ * properties (PropertyRestrictions is implied); names a property path cannot reach are in the text above.
+ */
+function applySupported(resource: ResourceDef, door: ApplyDoor): XmlNode {
+  const properties = (names: readonly string[]) => names.filter((n) => resource.fields.some((f) => f.name === n));
+  return annotation('Aggregation.ApplySupported', {}, [
+    record('Aggregation.ApplySupportedType', [
+      el('PropertyValue', { Property: 'Transformations' }, [el('Collection', {}, ['filter', 'groupby', 'aggregate', 'orderby', 'top'].map((t) => el('String', {}, [t])))]),
+      el('PropertyValue', { Property: 'CustomAggregationMethods' }, [el('Collection', {}, customMethodsOf(resource).map((m) => el('String', {}, [m])))]),
+      el('PropertyValue', { Property: 'Rollup', EnumMember: 'Aggregation.RollupType/None' }),
+      pathCollection('GroupableProperties', properties(door.groupBy)),
+      pathCollection('AggregatableProperties', properties([...new Set([...measuresOf(resource).map((m) => m.name), ...door.distinct])])),
+    ]),
   ]);
 }

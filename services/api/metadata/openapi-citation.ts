@@ -54,7 +54,7 @@ export function citationPaths(errors: (only?: readonly number[]) => Record<strin
       operationId: `cite${r.name}`,
       summary: `What to credit for the ${r.name} a $filter matches: every dataset with rows in it, with its DOI, citation, licence and rows.`,
       description:
-        `The same $filter as ${PATHS.odata}/${r.name} (the same parser and planner, the same 400s)${r.table === 'observations' ? ", $apply's filter() included" : ''}; ` +
+        `The same $filter as ${PATHS.odata}/${r.name} (the same parser and planner, the same 400s)${r.apply !== 'none' ? ", $apply's filter() included" : ''}; ` +
         '$select, $top, $skiptoken and $count are ignored, so any page\'s URL can be cited whole. ' +
         `Negotiated as doi.org negotiates: Accept, or format= (also $format=) for a link: ${formats}. Without either, or with */*, ${DEFAULT_CITATION_FORMAT}; anything else is 406. ` +
         'Pages, exports and OGC items link here as `rel="describedby"`.',

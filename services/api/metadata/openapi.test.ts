@@ -9,7 +9,7 @@ import { API_ERROR_CODES } from '../errors.js';
 import { FORMAT_NAMES, FORMATS } from '../formats.js';
 import { TOP_RANGE } from '../odata/index.js';
 import { EXPORT_RESOURCES } from '../export-formats.js';
-import { DEFAULT_TOP, offersApply } from '../query/plan.js';
+import { DEFAULT_TOP } from '../query/plan.js';
 import { buildOpenApi } from './openapi.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -107,7 +107,7 @@ describe('OpenAPI document', () => {
       p['$ref'] ? doc['components']['parameters'][p['$ref'].split('/').pop()] : p,
     );
     const byName = Object.fromEntries(params.map((p: Json) => [p['name'], p]));
-    const expected = ['$select', '$filter', '$top', '$skiptoken', '$count', '$format', 'publication', ...(offersApply(r) ? ['$apply'] : [])];
+    const expected = ['$select', '$filter', '$top', '$skiptoken', '$count', '$format', 'publication', ...(r.apply !== 'none' ? ['$apply'] : [])];
     expect(Object.keys(byName).sort()).toEqual(expected.sort());
     expect(byName['$top'].schema).toMatchObject({ minimum: TOP_RANGE.min, maximum: TOP_RANGE.max, default: DEFAULT_TOP });
     expect(byName['$format'].schema.enum).toEqual(FORMAT_NAMES);

@@ -2,17 +2,18 @@
  * The OpenAPI 3.1 description of the data API, generated from the same catalogue, error table and limits the
  * code uses, so it cannot drift from what the server answers.
  */
-import { filterNames, isOwnTable, nullOnWire, resources, type FieldDef, type FieldType, type ResourceDef } from '../../../schemas/index.js';
+import { filterNames, nullOnWire, resources, type ApplyDoor, type FieldDef, type FieldType, type ResourceDef } from '../../../schemas/index.js';
 import { API_ERROR_CODES } from '../errors.js';
 import { BUDGET_UNITS } from '../limits/budgets.js';
 import { FORMAT_NAMES, FORMATS } from '../formats.js';
 import { AGGREGATE_METHODS, FILTER_LIMITS, ODATA_ERROR_CODES, TOP_RANGE } from '../odata/index.js';
-import { DEFAULT_TOP, groupableOf, offersApply } from '../query/plan.js';
-import { MEASURES } from '../query/measures.js';
+import { DEFAULT_TOP } from '../query/plan.js';
+import { measuresOf } from '../query/measures.js';
+import { APPLY_LIMITS } from '../query/apply-limits.js';
 import { PLAN_ERROR_CODES } from '../query/plan-error.js';
 import { PATHS, PIN_PARAMETER_DOC, PUBLICATION_HEADER } from '../http/paths.js';
 import { COUNT_HEADER, DEFAULT_EXPORT_FORMAT, EXPORT_FORMAT_NAMES, EXPORT_FORMATS, EXPORT_RESOURCES } from '../export-formats.js';
-import { filterOnlyNames } from './csdl.js';
+import { filterOnlyMeaning, filterOnlyNames } from './csdl.js';
 import { DOWNLOAD_SCHEMAS, downloadPaths } from './openapi-downloads.js';
 import { CITATION_SCHEMAS, citationPaths } from './openapi-citation.js';
 import { pagePaths } from './openapi-pages.js';
@@ -146,9 +147,28 @@ function queryInBodyOperation(resource: ResourceDef): Schema {
   };
 }
 
+/** `$apply` as the resource's `apply` door declares it. */
+function applyParameter(resource: ResourceDef, door: ApplyDoor): Schema {
+  const measures = measuresOf(resource).map((m) => m.name);
+  const statistics = door.statistics.map((s) => `${s.methods.join(', ')} of ${s.measure}`).join('; ');
+  return {
+    name: '$apply', in: 'query',
+    description:
+      `[filter(…)/]groupby((F1,…)[,aggregate(…)])[/orderby(Column [desc],…)][/top(n)] or [filter(…)/]aggregate(…); each aggregate is $count as Alias or Field with method as Alias. ` +
+      `Group by (at most ${APPLY_LIMITS.maxGroupingFields} at once): ${door.groupBy.join(', ')}. Aggregate: ${measures.join(', ') || 'only $count'}, with ${AGGREGATE_METHODS.join(', ')} ` +
+      `(Tributary.p10/p90/median: exact percentiles by linear interpolation, Hyndman & Fan type 7; Tributary.countnull: rows without a value, the non-detects of ResultValue)` +
+      `${door.distinct.length ? `; countdistinct also counts ${door.distinct.join(', ')}` : ''}. At most ${APPLY_LIMITS.maxHolisticAggregates} holistic aggregates (medians, percentiles, countdistinct) per request; past a limit, 400 apply_too_large. ` +
+      `orderby sorts the groups by grouped fields or aliases and top(n) keeps the first n, paged by $top. ` +
+      `Values in more than one unit are a 400 mixed_units unless the unit is grouped. Counts come from statistics where they hold every field${statistics ? `, and ${statistics}` : ''}; the rest read the rows.`,
+    schema: { type: 'string' },
+    example: resource.kind === 'observations'
+      ? 'groupby((CharacteristicName,ResultUnit),aggregate($count as Count,ResultValue with average as Mean,ResultValue with Tributary.median as Median))'
+      : `groupby((${door.groupBy[0]}),aggregate($count as Count))/orderby(Count desc)/top(10)`,
+  };
+}
+
 function collectionOperation(resource: ResourceDef): Schema {
-  const aggregates = offersApply(resource);
-  const own = isOwnTable(resource.table);
+  const door = resource.apply === 'none' ? undefined : resource.apply;
   const selectable = resource.fields.filter((f) => f.selectable).map((f) => f.name);
   const keyType = resource.fields.find((f) => f.name === resource.key)?.type;
   const filterOnly = filterOnlyNames(resource);
@@ -164,10 +184,10 @@ function collectionOperation(resource: ResourceDef): Schema {
         `OData filter: eq ne lt gt le ge (and DataStream's lte gte), in (…), and or not, parentheses, startswith/endswith/contains on text, null, ` +
         `and over each row's location point (named Location): geo.intersects(Location,geography'SRID=4326;POLYGON((…))') and geo.distance(Location,geography'SRID=4326;POINT(lon lat)') le <metres>. ` +
         `Names: ${filterNames(resource).join(', ')}.` +
-        (filterOnly.length ? ` Of these, ${filterOnly.join(', ')} are not fields of ${resource.name}${own ? ": they are the row's location's" : aggregates ? '' : ': they select rows with at least one matching observation'}.` : '') +
+        (filterOnly.length ? ` Of these, ${filterOnly.join(', ')} are not fields of ${resource.name}.${filterOnlyMeaning(resource)}` : '') +
         ` Limits: nesting ${FILTER_LIMITS.maxDepth}, ${FILTER_LIMITS.maxInValues} values per in list, ${FILTER_LIMITS.maxTerms} conditions.`,
       schema: { type: 'string' },
-      example: aggregates && !own ? "CharacteristicName eq 'pH' and ActivityStartYear ge 2020" : "DOI eq '10.25976/abcd-ef12'",
+      example: resource.kind === 'observations' ? "CharacteristicName eq 'pH' and ActivityStartYear ge 2020" : "DOI eq '10.25976/abcd-ef12'",
     },
     { $ref: '#/components/parameters/top' },
     {
@@ -176,22 +196,11 @@ function collectionOperation(resource: ResourceDef): Schema {
       schema: { type: 'string', pattern: keyType === 'uuid' ? '^Id:[0-9A-Fa-f-]{36}$' : '^Id:\\d+$' },
     },
     { $ref: '#/components/parameters/count' },
-    ...(aggregates
-      ? [{
-          name: '$apply', in: 'query',
-          description:
-            `[filter(…)/]groupby((F1,…)[,aggregate(…)]) or [filter(…)/]aggregate(…); each aggregate is $count as Alias or Field with method as Alias. ` +
-            `Group by: ${groupableOf(resource).join(', ')}. Aggregate: ${MEASURES.filter((m) => resource.fields.some((f) => f.name === m.name)).map((m) => m.name).join(', ') || 'only $count'}, with ${AGGREGATE_METHODS.join(', ')} ` +
-            `(Tributary.p10/p90/median: exact percentiles by linear interpolation, Hyndman & Fan type 7; Tributary.countnull: rows without a value, the non-detects of ResultValue). ` +
-            `Values in more than one unit are a 400 mixed_units unless the unit is grouped. ${own ? 'Answered over the table itself.' : 'Counts, sums, minima, maxima and means of ResultValue come from statistics; the rest scan the rows.'}`,
-          schema: { type: 'string' },
-          example: 'groupby((CharacteristicName,ResultUnit),aggregate($count as Count,ResultValue with average as Mean,ResultValue with Tributary.median as Median))',
-        }]
-      : []),
+    ...(door ? [applyParameter(resource, door)] : []),
     { $ref: '#/components/parameters/format' },
     { $ref: '#/components/parameters/publication' },
   ];
-  const jsonShapes = [ref(`${resource.entityType}Page`), ref('Count'), ...(aggregates ? [ref('ApplyPage')] : [])];
+  const jsonShapes = [ref(`${resource.entityType}Page`), ref('Count'), ...(door ? [ref('ApplyPage')] : [])];
   return {
     operationId: `get${resource.name}`,
     summary: resource.description,

@@ -1,10 +1,10 @@
 /**
  * Who may call the API and how much: one options object made into the middleware each row of the route table
- * (http/route-table.ts) needs, in one order. Every request passes `everyRequest`; every path under /v1 passes
- * `apiDoor` (app.ts mounts both, so an unknown /v1 path asks for a key as a known one does); then `mount`
- * (http/mount.ts) puts `forRoute(row)` in front of the row's lease and handler:
+ * (http/route-table.ts) needs, in one order. Every request passes `everyRequest` (app.ts); then `mount`
+ * (http/mount.ts) puts the row's `cors` and `key` (unless its key rule is `open`), then `forRoute(row)`, in front of
+ * the row's lease and handler (a path no row answers is a 404, asking no key):
  *
- *   urlLength (414) → headWithoutBody → [/v1] cors (preflight, allowed origin) → apiKey (401/403) → [row] keyOnly
+ *   urlLength (414) → headWithoutBody → [row] cors (preflight, allowed origin) → apiKey (401/403) → keyOnly
  *   (401, `key-only` rows) → the budget of the row's cost (429, or held back up to `maxWaitMs`) → places
  *   (concurrencyPerClient: pages and exports; file places: dataset files) → exports (429, exports and whole files)
  *   → queryGate (429 beyond a client's share, 503; rows with `querySlot`)
@@ -99,8 +99,10 @@ export const DEFAULT_MAX_URL_BYTES = 16 * 1024;
 export interface AccessPolicy {
   /** Before any route: the URL's length, HEAD's body. */
   readonly everyRequest: readonly MiddlewareHandler[];
-  /** Every path under /v1, known or not: CORS and the key. */
-  readonly apiDoor: readonly MiddlewareHandler[];
+  /** A row's CORS, unless its key rule is `open`: browsers' preflights, and the headers that let them read the answer. */
+  cors(row: RouteRow): MiddlewareHandler[];
+  /** A row's key check (401, 403), unless its key rule is `open`. */
+  key(row: RouteRow): MiddlewareHandler[];
   /** A row's own: its key rule, its budget, its places, its query slot, in that order. */
   forRoute(row: RouteRow): MiddlewareHandler[];
 }
@@ -117,6 +119,8 @@ export function accessPolicy(opts: AccessOptions = {}): AccessPolicy {
   // engine do not (they are metered by their bytes).
   const wholeFile: MiddlewareHandler | undefined = exports && ((c, next) => (c.req.method === 'GET' && !c.req.header('range') ? exports(c, next) : next()));
   const gate = queried(opts.queryGate ? queryGate(opts.queryGate, trustProxy) : undefined);
+  const corsCheck = cors({ origins: opts.corsOrigins ?? [], trustProxy });
+  const keyCheck = apiKey({ store: opts.keys, trustProxy, log: opts.log });
   const placesOf: Record<RouteCost, readonly (MiddlewareHandler | undefined)[]> = {
     rows: [places],
     export: [places, exports],
@@ -126,7 +130,8 @@ export function accessPolicy(opts: AccessOptions = {}): AccessPolicy {
   };
   return {
     everyRequest: [urlLength({ maxBytes: opts.maxUrlBytes ?? DEFAULT_MAX_URL_BYTES }), headWithoutBody()],
-    apiDoor: [cors({ origins: opts.corsOrigins ?? [], trustProxy }), apiKey({ store: opts.keys, trustProxy, log: opts.log })],
+    cors: (row) => (row.key === 'open' ? [] : [corsCheck]),
+    key: (row) => (row.key === 'open' ? [] : [keyCheck]),
     forRoute: (row) =>
       [row.key === 'key-only' ? bulk : undefined, budgets[row.cost], ...placesOf[row.cost], row.querySlot ? gate : undefined].filter(
         (m): m is MiddlewareHandler => m !== undefined,

@@ -7,16 +7,13 @@
 import type { MiddlewareHandler } from 'hono';
 
 export interface SecurityHeadersOptions {
-  /** `max-age` of successful GET responses, in seconds. */
+  /** `max-age` of successful GET responses, in seconds (a route's row may say `no-store`: http/mount.ts). */
   readonly maxAge?: number;
-  /** Paths whose answers must never be cached (health checks). */
-  readonly noStore?: readonly string[];
 }
 
 export function securityHeaders(opts: SecurityHeadersOptions = {}): MiddlewareHandler {
   const maxAge = opts.maxAge ?? 60;
   if (!Number.isInteger(maxAge) || maxAge < 0) throw new Error(`maxAge must be a whole number of seconds, got ${maxAge}`);
-  const noStore = new Set(opts.noStore ?? []);
   const cacheable = `public, max-age=${maxAge}`;
   return async function setSecurityHeaders(c, next) {
     await next();
@@ -25,7 +22,7 @@ export function securityHeaders(opts: SecurityHeadersOptions = {}): MiddlewareHa
     c.header('X-Frame-Options', 'DENY');
     // A 304 (If-None-Match on the publication's ETag) carries what its 200 would: RFC 9110 §15.4.5.
     const ok = ((c.res.status >= 200 && c.res.status < 300) || c.res.status === 304) && (c.req.method === 'GET' || c.req.method === 'HEAD');
-    if (!ok || noStore.has(c.req.path)) c.header('Cache-Control', 'no-store');
+    if (!ok) c.header('Cache-Control', 'no-store');
     else if (!c.res.headers.has('Cache-Control')) c.header('Cache-Control', cacheable);
     // A cached page must not answer a request with another key (or none): caches key on it.
     if (ok) c.header('Vary', 'Accept, x-api-key', { append: true });

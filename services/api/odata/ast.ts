@@ -169,6 +169,17 @@ export interface Apply {
   readonly filter?: Expr;
   readonly groupBy: readonly Property[];
   readonly aggregates: readonly Aggregate[];
+  /** `/orderby(…)` after the aggregation (Data Aggregation §3.3.1): the groups' order; by the group fields when absent. */
+  readonly orderBy?: readonly ApplyOrderItem[];
+  /** `/top(n)` after it (§3.3.3): at most `count` groups in all, however `$top` pages them. */
+  readonly top?: { readonly count: number; readonly offset: number };
+}
+
+/** One key of `$apply`'s `orderby(…)`: a grouped field or an aggregate's alias, ascending unless `desc`. */
+export interface ApplyOrderItem {
+  readonly name: string;
+  readonly descending: boolean;
+  readonly offset: number;
 }
 
 /** The keyset position of the next page, as carried in `@odata.nextLink`. */

@@ -13,7 +13,9 @@ import { formatFilter } from './format-filter.js';
 export function formatApply(apply: Apply): string {
   const aggregate = apply.aggregates.length ? `aggregate(${apply.aggregates.map(formatAggregate).join(',')})` : '';
   const step = apply.groupBy.length ? `groupby((${apply.groupBy.map((p) => p.name).join(',')})${aggregate ? `,${aggregate}` : ''})` : aggregate;
-  return apply.filter ? `filter(${formatFilter(apply.filter)})/${step}` : step;
+  const order = apply.orderBy ? `/orderby(${apply.orderBy.map((o) => `${o.name}${o.descending ? ' desc' : ''}`).join(',')})` : '';
+  const top = apply.top ? `/top(${apply.top.count})` : '';
+  return `${apply.filter ? `filter(${formatFilter(apply.filter)})/` : ''}${step}${order}${top}`;
 }
 
 function formatAggregate(a: Aggregate): string {

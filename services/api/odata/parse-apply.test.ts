@@ -42,6 +42,14 @@ describe('parseApply: input → AST', () => {
         aggregates: [agg('V', 'Tributary.km_median_qualifier', 'Q'), agg('V', 'Tributary.km_p10_qualifier', 'Q10'), agg('V', 'Tributary.km_p90_qualifier', 'Q90'), agg('V', 'Tributary.km_method', 'K')],
       },
     ],
+    // Data Aggregation §3.3.1 and §3.3.3 after the aggregation: the corpus' "transformation sequences - sorting".
+    ['groupby((A),aggregate(V with sum as Total))/orderby(Total desc)', { groupBy: [prop('A')], aggregates: [agg('V', 'sum', 'Total')], orderBy: [{ name: 'Total', descending: true }] }],
+    [
+      'filter(A eq 1)/groupby((A,B),aggregate($count as N))/orderby(N DESC,B asc,A)/top(10)',
+      { filter: cmp('A', 'eq', num('1')), groupBy: [prop('A'), prop('B')], aggregates: [count('N')], orderBy: [{ name: 'N', descending: true }, { name: 'B', descending: false }, { name: 'A', descending: false }], top: { count: 10 } },
+    ],
+    ['groupby((A))/top(0)', { groupBy: [prop('A')], aggregates: [], top: { count: 0 } }],
+    ['aggregate($count as N)/ORDERBY(N)', { groupBy: [], aggregates: [count('N')], orderBy: [{ name: 'N', descending: false }] }],
   ] as const)('%s', (input, expected) => {
     expect(stripOffsets(parseApply(input))).toEqual(expected);
     // The next link writes the tree back: it must read as the same tree.
@@ -84,7 +92,16 @@ describe('parseApply: input → error', () => {
     ['groupby((A),groupby((B)))', 'unsupported_apply', 12],
     ['filter(A eq 1)', 'unsupported_apply', 14],
     ['filter(A eq 1)/filter(B eq 1)', 'unsupported_apply', 15],
-    ['groupby((A),aggregate($count as Count))/top(5)', 'unsupported_apply', 39],
+    ['groupby((A),aggregate($count as Count))/skip(5)', 'unsupported_apply', 39],
+    ['groupby((A),aggregate($count as Count))/top(x)', 'unsupported_apply', 44],
+    ['groupby((A),aggregate($count as Count))/top(1.5)', 'unsupported_apply', 44],
+    ['groupby((A),aggregate($count as Count))/top(-1)', 'unsupported_apply', 44],
+    ['groupby((A),aggregate($count as Count))/top(2147483648)', 'unsupported_apply', 44],
+    ['groupby((A),aggregate($count as Count))/orderby(B)', 'unsupported_apply', 48],
+    ['groupby((A),aggregate($count as Count))/orderby(Count,Count)', 'unsupported_apply', 54],
+    ['groupby((A),aggregate($count as Count))/orderby(Count sideways)', 'unsupported_apply', 54],
+    ['groupby((A),aggregate($count as Count))/top(5)/orderby(Count)', 'unsupported_apply', 46],
+    ['groupby((A),aggregate($count as Count))/orderby(Count)/orderby(A)', 'unsupported_apply', 54],
     ['groupby((A),aggregate($count as Count))/filter(Count gt 1)', 'unsupported_apply', 39],
     ['topcount(2,A)', 'unsupported_apply', 0],
     ['identity', 'unsupported_apply', 0],

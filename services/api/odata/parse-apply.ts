@@ -1,7 +1,7 @@
 /**
  * Parser for the `$apply` subset of OData Data Aggregation v4.0 we implement:
  *
- *   [filter(<condition>)/]groupby((F1,F2,…)[,aggregate(<item>,…)])
+ *   [filter(<condition>)/]groupby((F1,F2,…)[,aggregate(<item>,…)])[/orderby(<key> [asc|desc],…)][/top(<n>)]
  *   [filter(<condition>)/]aggregate(<item>,…)
  *
  * where an item is `$count as Alias` or `Field with <method> as Alias`, the method one of sum, min, max, average,
@@ -9,9 +9,11 @@
  * with non-detects, Tributary.km_median, km_p10, km_p90, km_mean, km_median_qualifier, km_p10_qualifier,
  * km_p90_qualifier and km_method.
  * `groupby((F1,…))` without `aggregate` is the distinct combinations of the grouping values (Data Aggregation
- * §3.10.1), with no count. Every other transformation, path or expression is `unsupported_apply`.
+ * §3.10.1), with no count. `orderby` and `top` after the aggregation (§3.3.1, §3.3.3) sort the groups by a grouped
+ * field or an alias and keep the first n: "the ten sites with the most exceedances" is one request. Every other
+ * transformation, path or expression is `unsupported_apply`.
  */
-import type { Aggregate, AggregateMethod, Apply, Expr, Property } from './ast.js';
+import type { Aggregate, AggregateMethod, Apply, ApplyOrderItem, Expr, Property } from './ast.js';
 import { tokenize, type Punctuation, type Token } from './lexer.js';
 import { FilterParser } from './parse-filter.js';
 import { describeToken, isKeyword, TokenCursor } from './token-cursor.js';
@@ -21,6 +23,8 @@ const PARAMETER = '$apply';
 const MAX_IDENTIFIER = 128;
 /** Aggregates in one `aggregate(…)`: each is a column of every group, and a scan computes them all at once. */
 export const MAX_AGGREGATES = 16;
+/** `top(n)`: a count of groups, as `$top` is a count of rows (a whole number that fits a 32-bit Int, as Edm.Int32). */
+const MAX_TOP = 2 ** 31 - 1;
 
 /** The methods `with` accepts; OData 4.01 reads keywords whatever their case, so `SUM` is `sum`. */
 export const AGGREGATE_METHODS = [
@@ -29,7 +33,7 @@ export const AGGREGATE_METHODS = [
   'Tributary.km_median_qualifier', 'Tributary.km_p10_qualifier', 'Tributary.km_p90_qualifier', 'Tributary.km_method',
 ] as const satisfies readonly AggregateMethod[];
 const SUPPORTED =
-  'the supported forms are [filter(<condition>)/]groupby((Field1,Field2)[,aggregate(…)]) and [filter(<condition>)/]aggregate(…), ' +
+  'the supported forms are [filter(<condition>)/]groupby((Field1,Field2)[,aggregate(…)])[/orderby(Field or Alias [desc],…)][/top(n)] and [filter(<condition>)/]aggregate(…), ' +
   `each aggregate $count as Alias or Field with <method> as Alias, the method one of ${AGGREGATE_METHODS.join(', ')}`;
 
 /**
@@ -45,9 +49,55 @@ export function parseApply(text: string): Apply {
   const cursor = new TokenCursor(tokenize(text, PARAMETER), PARAMETER);
   const filter = parseFilterStep(cursor);
   const { groupBy, aggregates } = parseAggregation(cursor, filter !== undefined);
+  const orderBy = parseOrderStep(cursor, [...groupBy.map((p) => p.name), ...aggregates.map((a) => a.alias)]);
+  const top = parseTopStep(cursor);
   const rest = cursor.peek();
   if (rest.kind !== 'end') throw unsupported(cursor, rest);
-  return filter === undefined ? { groupBy, aggregates } : { filter, groupBy, aggregates };
+  return { ...(filter === undefined ? {} : { filter }), groupBy, aggregates, ...(orderBy ? { orderBy } : {}), ...(top ? { top } : {}) };
+}
+
+/** `/orderby(key [asc|desc], …)`: each key a column of the groups (a grouped field or an alias), once. */
+function parseOrderStep(cursor: TokenCursor, columns: readonly string[]): ApplyOrderItem[] | undefined {
+  if (!isStep(cursor, 'orderby')) return undefined;
+  cursor.next();
+  cursor.next();
+  expect(cursor, '(');
+  const items: ApplyOrderItem[] = [];
+  do {
+    const token = cursor.next();
+    if (token.kind !== 'identifier' || !columns.includes(token.text)) {
+      throw cursor.error('unsupported_apply', `orderby at position ${token.offset} of $apply sorts the groups by one of their columns (${columns.join(', ')}); found ${describeToken(token, PARAMETER)}.`, token.offset);
+    }
+    if (items.some((i) => i.name === token.text)) {
+      throw cursor.error('unsupported_apply', `'${token.text}' appears twice in orderby (position ${token.offset} of $apply): list each column once.`, token.offset);
+    }
+    const descending = cursor.acceptKeyword('desc');
+    if (!descending) cursor.acceptKeyword('asc');
+    items.push({ name: token.text, descending, offset: token.offset });
+  } while (cursor.acceptPunct(','));
+  expect(cursor, ')');
+  return items;
+}
+
+/** `/top(n)`: at most n groups in all. */
+function parseTopStep(cursor: TokenCursor): Apply['top'] {
+  if (!isStep(cursor, 'top')) return undefined;
+  cursor.next();
+  cursor.next();
+  expect(cursor, '(');
+  const n = cursor.next();
+  const count = n.kind === 'number' && /^\d+$/.test(n.text) ? Number(n.text) : NaN;
+  if (!(count <= MAX_TOP)) {
+    throw cursor.error('unsupported_apply', `top(…) at position ${n.offset} of $apply takes a whole number of groups from 0 to ${MAX_TOP}, e.g. top(10); found ${describeToken(n, PARAMETER)}.`, n.offset);
+  }
+  expect(cursor, ')');
+  return { count, offset: n.offset };
+}
+
+/** The next tokens are `/name(`: a transformation after the aggregation. */
+function isStep(cursor: TokenCursor, name: string): boolean {
+  const [slash, word] = [cursor.peek(), cursor.peek(1)];
+  return slash.kind === 'punct' && slash.text === '/' && isKeyword(word, name);
 }
 
 function parseAggregation(cursor: TokenCursor, filtered: boolean): Pick<Apply, 'groupBy' | 'aggregates'> {

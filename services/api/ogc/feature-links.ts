@@ -38,6 +38,19 @@ export function boundedLinks(links: readonly Link[]): Link[] {
   return links.filter((l) => l.rel === 'next' || Buffer.byteLength(l.href) <= DOCUMENT_LINK_MAX_BYTES);
 }
 
+/**
+ * The collection's schemas (collection-schema.ts): Part 5's logical schema, and the GeoJSON Feature's, which GDAL reads
+ * from a `describedby` link of exactly this media type. Link relations are case-insensitive (RFC 8288 §2.1.1), but
+ * GDAL 3.6 (Debian's, under R sf) matches only the spelling `describedBy`, and 3.12 either: the link is written both ways.
+ */
+export function schemaLinks(url: string): Link[] {
+  return [
+    link(`${url}/schema`, 'http://www.opengis.net/def/rel/ogc/1.0/schema', SCHEMA_MEDIA, 'The properties of its features, typed (OGC API – Features Part 5)'),
+    link(`${url}/schema/geojson`, 'describedby', SCHEMA_MEDIA, 'Its features as GeoJSON, typed (JSON Schema)'),
+    link(`${url}/schema/geojson`, 'describedBy', SCHEMA_MEDIA, 'Its features as GeoJSON, typed (JSON Schema)'),
+  ];
+}
+
 export function collectionUrl(base: string, collection: FeatureCollectionDef): string {
   return `${base}${PATHS.features}/collections/${collection.id}`;
 }

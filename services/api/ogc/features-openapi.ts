@@ -74,6 +74,8 @@ export function featuresOpenApi(base: string) {
       '/collections': ops('getCollections', 'The collections', html(json('locations, observations, location summaries, guideline comparisons, the water quality index and regions with their extents.')), [ref('publication'), ref('f')]),
       '/collections/{collectionId}': ops('describeCollection', 'One collection', html(json('Its extent and links.')), [anyCollection, ref('publication'), ref('f')]),
       '/collections/{collectionId}/queryables': ops('getQueryables', 'The fields a collection filters by', json('A JSON Schema.', { type: 'object' }, SCHEMA_MEDIA), [anyCollection]),
+      '/collections/{collectionId}/schema': ops('getSchema', "The properties of a collection's features, typed (OGC API – Features Part 5's logical schema: x-ogc-role, x-ogc-propertySeq)", json('A JSON Schema.', { type: 'object' }, SCHEMA_MEDIA), [anyCollection]),
+      '/collections/{collectionId}/schema/geojson': ops('getGeoJsonSchema', "A collection's features as GeoJSON, typed (the collection's describedby link, which GDAL's OAPIF driver reads)", json('A JSON Schema of a GeoJSON Feature.', { type: 'object' }, SCHEMA_MEDIA), [anyCollection]),
       ...Object.fromEntries(FEATURE_COLLECTIONS.map((c) => [`/collections/${c.id}/items`, itemsPath(c)])),
       '/collections/{collectionId}/items/{featureId}': ops('getFeature', 'One feature by its Id', html(json('A GeoJSON Feature. As HTML: its properties and a map.', { type: 'object' }, GEOJSON)), [
         collectionId,

@@ -4,6 +4,7 @@
  * (the statistics, exactly as `$count`); stream/ writes the FeatureCollection around the rows DuckDB renders.
  */
 import type { Context } from 'hono';
+import { resources } from '../../../schemas/index.js';
 import { ApiError } from '../errors.js';
 import { execute, type PageRows } from '../exec/execute.js';
 import { checkPageSize } from '../limits/page-size.js';
@@ -12,11 +13,11 @@ import type { PagePlan } from '../query/plan.js';
 import { PAGE_WRITERS } from '../stream/page-writers.js';
 import type { HandlerDeps } from '../http/handler-deps.js';
 import { signposts } from '../citation/signposts.js';
-import { baseUrl, linkHeader } from '../http/links.js';
-import { PATHS } from '../http/paths.js';
+import { linkHeader } from '../http/links.js';
+import { PATHS, REGIONS_COLLECTION } from '../http/paths.js';
 import { rawQueryString } from '../http/request-query.js';
 import { servesRows } from '../http/served-rows.js';
-import { featureCollection, type FeatureCollectionDef } from './feature-collections.js';
+import { FEATURE_COLLECTIONS, featureCollection, type FeatureCollectionDef } from './feature-collections.js';
 import { boundedLinks, collectionUrl, GEOJSON, itemsUrl, JSON_MEDIA, link, nextItemsUrl, odataAlternate, type Link } from './feature-links.js';
 import { featureHtml, HTML_CSP, itemsHtml } from './features-html.js';
 import { HTML_MEDIA, responseEncoding, withF } from './html-negotiation.js';
@@ -26,7 +27,12 @@ import { DEFAULT_MAX_BODY_BYTES, readQueryBody } from '../http/request-body.js';
 export function collectionOf(c: Context): FeatureCollectionDef {
   const id = c.req.param('collectionId') ?? '';
   const collection = featureCollection(id);
-  if (!collection) throw new ApiError('not_found', `No collection '${id}'. Collections: locations, observations, regions (GET ${PATHS.features}/collections lists them).`);
+  if (!collection) {
+    // A resource without an OGC door (schemas/catalogue.ts) is named as such: its rows are in the OData API only.
+    const resource = resources.find((r) => r.name.toLowerCase() === id.toLowerCase() && r.ogc === 'none');
+    const why = resource ? `${resource.name} has no OGC collection (read it at ${PATHS.odata}/${resource.name})` : `No collection '${id}'`;
+    throw new ApiError('not_found', `${why}. Collections: ${[...FEATURE_COLLECTIONS.map((f) => f.id), REGIONS_COLLECTION].join(', ')} (GET ${PATHS.features}/collections lists them).`);
+  }
   return collection;
 }
 
@@ -87,7 +93,7 @@ export function itemsHandler(deps: HandlerDeps, readQuery: (c: Context, deps: Ha
     ]);
     lease.timing.mark('execute');
     checkPageSize(plan.resource.table, plan.fields, page.ids.length, lease.snapshot.columnWidths, deps.limits?.maxPageBytes);
-    const base = baseUrl(c.req.url, c.req.raw.headers, deps.links);
+    const base = c.get('base');
     const params = decodeQueryString(raw).map(({ name, value }) => [name, value] as const);
     const self = itemsUrl(base, collection, params);
     const odata = odataAlternate(base, collection, plan, query);
@@ -132,7 +138,7 @@ export function featureHandler(deps: HandlerDeps) {
     const page = await execute(plan, lease.snapshot, lease.signal, { log: deps.log });
     if (page.ids[0] !== BigInt(id)) throw missing();
     const text = await readText(page.rows);
-    const base = baseUrl(c.req.url, c.req.raw.headers, deps.links);
+    const base = c.get('base');
     const self = `${collectionUrl(base, collection)}/items/${id}`;
     const feature = JSON.parse(text.replace(/,$/, '')) as Record<string, unknown>;
     feature['links'] = [

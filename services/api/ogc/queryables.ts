@@ -8,7 +8,7 @@ import { collectionUrl } from './feature-links.js';
 
 type JsonSchema = Readonly<Record<string, unknown>>;
 
-/** JSON Schema of a dimension's values, by its type (only the types a dimension has can occur). */
+/** JSON Schema of a field's or dimension's values, by its type. */
 const SCHEMA_OF: { readonly [T in FieldType]: JsonSchema } = {
   uuid: { type: 'string', format: 'uuid' },
   string: { type: 'string' },
@@ -16,11 +16,17 @@ const SCHEMA_OF: { readonly [T in FieldType]: JsonSchema } = {
   number: { type: 'number' },
   boolean: { type: 'boolean' },
   date: { type: 'string', format: 'date' },
-  time: { type: 'string', format: 'time' },
+  // A time of day as uploaded, with no offset: JSON Schema's format time is RFC 3339's, which requires one.
+  time: { type: 'string', pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]$' },
   timestamp: { type: 'string', format: 'date-time' },
   'string[]': { type: 'array', items: { type: 'string' } },
   'date[]': { type: 'array', items: { type: 'string', format: 'date' } },
 };
+
+/** JSON Schema of a field's values by its type: queryables, and the collections' schemas (collection-schema.ts). */
+export function fieldValueSchema(type: FieldType): JsonSchema {
+  return SCHEMA_OF[type];
+}
 
 export function queryableSchema(dim: DimensionDef): JsonSchema {
   return { title: dim.name, description: dim.description, ...SCHEMA_OF[dim.type] };

@@ -8,11 +8,10 @@
 import type { Context } from 'hono';
 import { readRegionSets, type RegionFeature } from '../../../schemas/region-sets.js';
 import { ApiError } from '../errors.js';
-import type { BaseUrlOptions } from '../http/links.js';
-import { baseUrl, encodeValue } from '../http/links.js';
+import { encodeValue } from '../http/links.js';
 import type { Mount } from '../http/mount.js';
 import { PATHS, PIN_PARAM, REGIONS_COLLECTION } from '../http/paths.js';
-import { GEOJSON, JSON_MEDIA, link, SCHEMA_MEDIA } from './feature-links.js';
+import { GEOJSON, JSON_MEDIA, link, schemaLinks, SCHEMA_MEDIA } from './feature-links.js';
 import { collectionHtml, featureHtml, HTML_CSP, itemsHtml } from './features-html.js';
 import { HTML_MEDIA, responseEncoding, withF } from './html-negotiation.js';
 import { CRS84, parseBbox } from './items-query.js';
@@ -61,6 +60,7 @@ export async function describeRegions(base: string, regions: RegionSource) {
       link(withF(`${url(base)}/items`, 'html'), 'items', HTML_MEDIA, 'Regions as HTML'),
       link(withF(url(base), 'html'), 'alternate', HTML_MEDIA, 'This document as HTML'),
       link(`${url(base)}/queryables`, 'http://www.opengis.net/def/rel/ogc/1.0/queryables', SCHEMA_MEDIA, 'The fields it filters by'),
+      ...schemaLinks(url(base)),
     ],
   };
 }
@@ -129,8 +129,8 @@ function itemsParams(params: URLSearchParams) {
 }
 
 /** Registers the collection's routes; called before the generic collection routes, which would take `regions` for a resource. */
-export function registerRegions(mount: Mount, regions: RegionSource, links: BaseUrlOptions): void {
-  const base = (c: Context) => baseUrl(c.req.url, c.req.raw.headers, links);
+export function registerRegions(mount: Mount, regions: RegionSource): void {
+  const base = (c: Context) => c.get('base');
   // Every collection has its HTML (features.md): the regions' pages are the others', each region marked by its box.
   mount('regionsCollection', async (c) => {
     const doc = await describeRegions(base(c), regions);

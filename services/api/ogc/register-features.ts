@@ -3,22 +3,21 @@
  * same keys, CORS and rate limits (everything under /v1 is: middleware/access.ts). JSON by default; HTML for
  * `f=html` and browsers (html-negotiation.ts), rendered from the same JSON document (features-html.ts).
  */
-import type { Context, Hono } from 'hono';
-import { ApiError } from '../errors.js';
+import type { Context } from 'hono';
 import { readExtent, type Extent } from '../exec/extent.js';
 import type { HandlerDeps } from '../http/handler-deps.js';
-import { baseUrl } from '../http/links.js';
 import type { Mount } from '../http/mount.js';
 import { PATHS } from '../http/paths.js';
 import { FEATURE_COLLECTIONS, type FeatureCollectionDef } from './feature-collections.js';
-import { collectionUrl, GEOJSON, JSON_MEDIA, link, OPENAPI_MEDIA, SCHEMA_MEDIA } from './feature-links.js';
+import { collectionUrl, GEOJSON, JSON_MEDIA, link, OPENAPI_MEDIA, schemaLinks, SCHEMA_MEDIA } from './feature-links.js';
 import { collectionHtml, collectionsHtml, conformanceHtml, HTML_CSP, landingHtml } from './features-html.js';
 import { featuresOpenApi } from './features-openapi.js';
 import { HTML_CONFORMANCE, HTML_MEDIA, responseEncoding, withF } from './html-negotiation.js';
 import { collectionOf, featureHandler, itemsBodyQuery, itemsHandler } from './items.js';
-import { CRS84 } from './items-query.js';
+import { CRS84, DATETIME_FIELD } from './items-query.js';
+import { collectionSubject, geojsonSchema, logicalSchema, regionsSubject } from './collection-schema.js';
 import { queryables } from './queryables.js';
-import { describeRegions, registerRegions, type RegionSource } from './regions-collection.js';
+import { describeRegions, REGIONS_COLLECTION, registerRegions, type RegionSource } from './regions-collection.js';
 
 /** Only what the tests beside this file exercise against a real file and real clients. */
 export const CONFORMANCE = [
@@ -42,12 +41,11 @@ export const CONFORMANCE = [
   'http://www.opengis.net/spec/cql2/1.0/conf/spatial-functions',
 ] as const;
 
-const ALLOW = 'GET, HEAD, OPTIONS';
 const KEY_HELP = 'Send your API key in the x-api-key header (GDAL and QGIS: GDAL_HTTP_HEADERS="x-api-key: <key>"); keys are issued by the operator of this service, see the API docs.';
 
 /** `mount`: each route of its row (http/route-table.ts); `regions`: REGIONS_FILE's regions. */
-export function registerFeatures(app: Hono, mount: Mount, deps: HandlerDeps, regions: RegionSource): void {
-  const base = (c: Context) => baseUrl(c.req.url, c.req.raw.headers, deps.links);
+export function registerFeatures(mount: Mount, deps: HandlerDeps, regions: RegionSource): void {
+  const base = (c: Context) => c.get('base');
 
   mount('featuresLanding', (c) => landing(c));
   const landing = (c: Context) => {
@@ -81,25 +79,17 @@ export function registerFeatures(app: Hono, mount: Mount, deps: HandlerDeps, reg
     return respond(c, self, collectionsHtml, { links: [link(self, 'self', JSON_MEDIA, 'The collections'), htmlAlternate(self)], collections });
   });
   // Before the generic collection routes, which would take `regions` for a resource of the published file.
-  registerRegions(mount, regions, deps.links);
+  registerRegions(mount, regions);
   mount('featureCollection', async (c) => {
     const collection = collectionOf(c);
     return respond(c, collectionUrl(base(c), collection), collectionHtml, describe(base(c), collection, await readExtent(c.get('lease').snapshot)));
   });
   mount('queryables', (c) => c.body(JSON.stringify(queryables(base(c), collectionOf(c))), 200, { 'Content-Type': SCHEMA_MEDIA }));
+  const subject = (c: Context) => (c.req.param('collectionId') === REGIONS_COLLECTION ? regionsSubject(`${base(c)}${PATHS.features}/collections/${REGIONS_COLLECTION}`) : collectionSubject(base(c), collectionOf(c), DATETIME_FIELD));
+  mount('schema', (c) => c.body(JSON.stringify(logicalSchema(subject(c))), 200, { 'Content-Type': SCHEMA_MEDIA }));
+  mount('geojsonSchema', (c) => c.body(JSON.stringify(geojsonSchema(subject(c))), 200, { 'Content-Type': SCHEMA_MEDIA }));
   mount('items', { GET: itemsHandler(deps), POST: itemsHandler(deps, itemsBodyQuery) });
   mount('feature', featureHandler(deps));
-
-  app.options(`${PATHS.features}/*`, (c) => c.body(null, 204, { Allow: ALLOW }));
-  app.options(PATHS.features, (c) => c.body(null, 204, { Allow: ALLOW }));
-  app.all(`${PATHS.features}/*`, (c) => {
-    if (c.req.method === 'GET' || c.req.method === 'HEAD') throw notFound(c.req.path);
-    throw new ApiError('method_not_allowed', `${c.req.method} is not allowed: this API is read-only. Use GET.`, {}, { Allow: ALLOW });
-  });
-}
-
-export function notFound(path: string): ApiError {
-  return new ApiError('not_found', `No resource at ${path}. OGC API – Features: ${PATHS.features}, /conformance, /api, /collections, /collections/{${[...FEATURE_COLLECTIONS.map((c) => c.id), 'regions'].join('|')}}[/items[/{featureId}]|/queryables].`);
 }
 
 /** The same document as an HTML page (the html conformance class: every resource has one). */
@@ -129,6 +119,7 @@ function describe(base: string, collection: FeatureCollectionDef, extent: Extent
       link(`${url}/items`, 'items', GEOJSON, `${collection.title} as GeoJSON`),
       link(withF(`${url}/items`, 'html'), 'items', HTML_MEDIA, `${collection.title} as HTML, with a map`),
       link(`${url}/queryables`, 'http://www.opengis.net/def/rel/ogc/1.0/queryables', SCHEMA_MEDIA, 'The fields it filters by'),
+      ...schemaLinks(url),
     ],
   };
 }

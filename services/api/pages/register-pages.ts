@@ -10,7 +10,6 @@ import type { Context } from 'hono';
 import { ApiError } from '../errors.js';
 import { locationWindows, readCatalogue, readDatasetLocations, readLocation, readLocationSlice, readLocationSummaries, type Catalogue } from '../exec/landing.js';
 import type { HandlerDeps } from '../http/handler-deps.js';
-import { baseUrl } from '../http/links.js';
 import type { Mount } from '../http/mount.js';
 import { PATHS } from '../http/paths.js';
 import { linesStream } from '../stream/lines-stream.js';
@@ -65,7 +64,7 @@ export function catalogueTemplate(catalogue: Catalogue, format: CatalogueFormat)
 }
 
 export function registerPages(mount: Mount, deps: PagesDeps): void {
-  const base = (c: Context) => baseUrl(c.req.url, c.req.raw.headers, deps.links);
+  const base = (c: Context) => c.get('base');
   const perFile = deps.sitemapUrls ?? SITEMAP_URLS;
   const catalogueOf = (c: Context) => readCatalogue(c.get('lease').snapshot);
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compileApply, compileMixedUnits } from './compile-apply.js';
+import { getResource } from '../../../schemas/index.js';
 import { getMeasure } from './measures.js';
 import { apply, run, useFixture } from '../testing/plans.js';
 
@@ -31,6 +32,42 @@ describe('compileApply: golden SQL and parameters', () => {
       `SELECT l."MonitoringLocationType" AS g0, m."RegionId" AS g1, SUM(s."n")::BIGINT AS a0 FROM "observation_stats" s JOIN "locations" l ON l."Id" = s."LocationId" JOIN "location_regions" m ON m."LocationId" = s."LocationId" WHERE (s."LocationId" IS DISTINCT FROM CAST($1 AS BIGINT)) GROUP BY g0, g1 ORDER BY g0, g1 LIMIT 6 OFFSET CAST($2 AS BIGINT)`,
     );
     expect(q.params).toEqual([3n, 20n]);
+  });
+});
+
+describe('compileApply: distinct dimensions, orderby and top (golden, then on the fixture file)', () => {
+  it('counts distinct locations and datasets from the statistics as $count would, the datasets through the locations', async () => {
+    const q = compileApply(apply('Records', '$apply=groupby((CharacteristicName),aggregate(LocationId with countdistinct as Sites,DOI with countdistinct as D,$count as N))'));
+    expect(q.sql).toBe(
+      `SELECT s."CharacteristicName" AS g0, count(DISTINCT s."LocationId")::BIGINT AS a0, count(DISTINCT l."DOI")::BIGINT AS a1, SUM(s."n")::BIGINT AS a2 ` +
+        `FROM "observation_stats" s JOIN "locations" l ON l."Id" = s."LocationId" GROUP BY g0 ORDER BY g0 LIMIT 1001`,
+    );
+    expect((await run(fixture(), q)).length).toBeGreaterThan(0);
+  });
+
+  it('counts distinct characteristics from the rollup when nothing names a location', () => {
+    expect(compileApply(apply('Records', '$apply=groupby((ActivityStartYear),aggregate(CharacteristicName with countdistinct as C))')).sql).toBe(
+      `SELECT r."ActivityStartYear" AS g0, count(DISTINCT r."CharacteristicName")::BIGINT AS a0 FROM "observation_rollup" r GROUP BY g0 ORDER BY g0 LIMIT 1001`,
+    );
+  });
+
+  it('sorts by orderby\'s keys as OData does, then the other group fields, and reads no group past top(n)', async () => {
+    const sql = (qs: string) => compileApply(apply('Records', qs));
+    expect(sql('$apply=groupby((CharacteristicName,ResultUnit),aggregate($count as N))/orderby(N desc,ResultUnit)/top(10)&$top=4').sql).toBe(
+      `SELECT s."CharacteristicName" AS g0, s."ResultUnit" AS g1, SUM(s."n")::BIGINT AS a0 FROM "observation_value_stats" s GROUP BY g0, g1 ORDER BY a0 DESC NULLS LAST, g1 ASC NULLS FIRST, g0 LIMIT 5`,
+    );
+    // The third page of four within top(10): two groups left, so two are read and no next page is known.
+    const last = sql('$apply=groupby((CharacteristicName),aggregate($count as N))/orderby(N desc)/top(10)&$top=4&$skiptoken=Id:8');
+    expect(last.sql).toMatch(/ORDER BY a0 DESC NULLS LAST, g0 LIMIT 2 OFFSET CAST\(\$1 AS BIGINT\)$/);
+    expect(await run(fixture(), last)).toHaveLength(2);
+    expect(sql('$apply=groupby((CharacteristicName))/top(10)&$skiptoken=Id:12').sql).toMatch(/LIMIT 0 OFFSET/);
+  });
+
+  it('groups a table of its own over itself with its location joined, counting distinct observations', () => {
+    expect(compileApply(apply('GuidelineComparisons', "$apply=filter(Verdict eq 'exceeds')/groupby((RegionId),aggregate(ObservationId with countdistinct as O))")).sql).toBe(
+      `SELECT m."RegionId" AS g0, count(DISTINCT t."ObservationId")::BIGINT AS a0 FROM "guideline_comparisons" t JOIN "location_regions" m ON m."LocationId" = t."LocationId" ` +
+        `WHERE (t."Verdict" = CAST($1 AS VARCHAR)) GROUP BY g0 ORDER BY g0 LIMIT 1001`,
+    );
   });
 });
 
@@ -92,7 +129,7 @@ describe('compileApply: aggregates of values', () => {
   });
 
   it('names the first group of several units and its units', () => {
-    const q = compileMixedUnits(apply('Observations', '$apply=groupby((ActivityMediaName),aggregate(ResultValue with sum as S))'), getMeasure('ResultValue')!);
+    const q = compileMixedUnits(apply('Observations', '$apply=groupby((ActivityMediaName),aggregate(ResultValue with sum as S))'), getMeasure(getResource('Records')!, 'ResultValue')!);
     expect(q.sql).toBe(
       `SELECT s."ActivityMediaName" AS g0, to_json(list_sort(list(DISTINCT coalesce(s."ResultUnit", '')) FILTER (WHERE s."value_n" > 0)))::VARCHAR AS units ` +
         `FROM "observation_value_stats" s GROUP BY g0 HAVING count(DISTINCT coalesce(s."ResultUnit", '')) FILTER (WHERE s."value_n" > 0) > 1 ORDER BY g0 LIMIT 1`,
@@ -111,14 +148,14 @@ describe('compileApply: aggregates run on the fixture file', () => {
     const rows = await run(fixture(), compileApply(apply('Records', qs)));
     expect(rows.length).toBeGreaterThan(0);
     // Grouped by characteristic or unit, no group of the fixture mixes units.
-    expect(await run(fixture(), compileMixedUnits(apply('Records', qs), getMeasure(measure)!))).toEqual([]);
+    expect(await run(fixture(), compileMixedUnits(apply('Records', qs), getMeasure(getResource('Records')!, measure)!))).toEqual([]);
   });
 
   it('finds several units where values of many characteristics meet', async () => {
     const plan = apply('Records', '$apply=aggregate(ResultValue with sum as S)');
     const rows = await run(fixture(), compileApply(plan));
     expect(Number(rows[0]!['x0'])).toBeGreaterThan(1);
-    const mixed = await run(fixture(), compileMixedUnits(plan, getMeasure('ResultValue')!));
+    const mixed = await run(fixture(), compileMixedUnits(plan, getMeasure(getResource('Records')!, 'ResultValue')!));
     expect(JSON.parse(String(mixed[0]!['units']))).toEqual(expect.arrayContaining(['mg/L', 'deg C']));
   });
 });

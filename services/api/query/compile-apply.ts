@@ -1,6 +1,6 @@
-import { isOwnTable, locationIdColumns, storageKeys, type DimensionDef, type OwnTable } from '../../../schemas/index.js';
+import { locationIdColumns, storageKeys, type DimensionDef, type ResourceDef } from '../../../schemas/index.js';
 import type { AggregateMethod } from '../odata/ast.js';
-import type { ApplyPlan, PlannedAggregate } from './plan.js';
+import type { ApplyOrder, ApplyPlan, PlannedAggregate } from './plan.js';
 import { countSources, dimsOf, ownCountSources, total } from './count-sources.js';
 import { FilterCompiler } from './filter-compiler.js';
 import { hasKmAggregate, isKmMethod, kmApplySql, kmConversionJoin, kmRow } from './compile-apply-km.js';
@@ -26,11 +26,12 @@ import {
 } from './source.js';
 
 /**
- * `$apply` over the smallest table that answers it (applySources), sorted by the group fields, `top + 1` groups
- * after the cursor. RegionId groups by membership, so a location counts once in each of its regions. The result's
- * columns are `g0, g1, …` (one per group field), `a0, a1, …` (one per aggregate, in the order asked) and, when
- * values with a unit are aggregated, `x0, x1, …`: the most units any group has, one per unit checked
- * (`unitChecks`), the same on every row (a window over all groups, so every page judges the whole result).
+ * `$apply` over the smallest table that answers it (applySources), sorted by `orderby`'s keys then the group fields,
+ * `top + 1` groups after the cursor (fewer when `top(n)` leaves fewer). RegionId groups by membership, so a location
+ * counts once in each of its regions. The result's columns are `g0, g1, …` (one per group field), `a0, a1, …` (one
+ * per aggregate, in the order asked) and, when values with a unit are aggregated, `x0, x1, …`: the most units any
+ * group has, one per unit checked (`unitChecks`), the same on every row (a window over all groups, so every page
+ * judges the whole result).
  *
  * @example
  * compileApply(planQuery(parseQuery('$apply=groupby((CharacteristicName),aggregate($count as N))'), getResource('Records')!))
@@ -38,15 +39,31 @@ import {
  */
 export function compileApply(plan: ApplyPlan): CompiledQuery {
   const q = grouped(plan);
-  const aggregates = plan.aggregates.map((a, i) => `${aggregateSql(a, q.fact)} AS a${i}`);
+  const aggregates = plan.aggregates.map((a, i) => `${aggregateSql(a, q.fact, q.distinct[i])} AS a${i}`);
   const checks = unitChecks(plan).map((m, i) => `max(${unitCount(m, q.fact)}) OVER () AS x${i}`);
-  const order = plan.groupBy.map((_, i) => `g${i}`).join(', ');
   const offset = plan.after !== undefined ? ` OFFSET ${q.params.bind({ sqlType: 'BIGINT', value: plan.after })}` : '';
   const base = `SELECT ${[...q.groups, ...aggregates, ...checks].join(', ')}${q.from}${q.groupBy}`;
   // The km methods' statistics need each group's rows in order: compile-apply-km.ts joins them to the groups.
   const groups = hasKmAggregate(plan) ? kmApplySql({ plan, fact: q.fact, groups: q.groups, from: q.from, base, checks: checks.length }) : base;
-  const sql = `${groups}${order ? ` ORDER BY ${order}` : ''} LIMIT ${plan.top + 1}${offset}`;
+  const sql = `${groups}${orderClause(plan)} LIMIT ${groupsToRead(plan)}${offset}`;
   return { sql, params: q.params.values };
+}
+
+/** `$top + 1` groups (the extra one says a next page exists), or what `top(n)` leaves after the cursor. */
+export function groupsToRead(plan: ApplyPlan): number {
+  const left = plan.limit === undefined ? Infinity : Math.max(0, plan.limit - Number(plan.after ?? 0n));
+  return Math.min(plan.top + 1, left);
+}
+
+/**
+ * ` ORDER BY` `orderby`'s keys, nulls first ascending and last descending as OData sorts them, then every group field
+ * not among them: a total order, so the cursor (groups already sent) names the same groups on every page.
+ */
+function orderClause(plan: ApplyPlan): string {
+  const key = (o: ApplyOrder) => `${o.column === 'group' ? 'g' : 'a'}${o.index}${o.descending ? ' DESC NULLS LAST' : ' ASC NULLS FIRST'}`;
+  const ordered = new Set(plan.orderBy.filter((o) => o.column === 'group').map((o) => o.index));
+  const keys = [...plan.orderBy.map(key), ...plan.groupBy.flatMap((_, i) => (ordered.has(i) ? [] : [`g${i}`]))];
+  return keys.length ? ` ORDER BY ${keys.join(', ')}` : '';
 }
 
 /**
@@ -69,36 +86,70 @@ export function unitChecks(plan: ApplyPlan): readonly Measure[] {
     if (a.kind !== 'method' || !a.measure.unit || !METHODS[a.method].unitBound) continue;
     // The km methods' units are not ResultUnit's (a non-detect without one is in its limit's): checked whatever the groupby.
     const measure = isKmMethod(a.method) ? KM_VALUE : a.measure;
-    if ((measure !== KM_VALUE && plan.groupBy.some((d) => d.name === measure.unit)) || out.includes(measure)) continue;
+    if ((measure !== KM_VALUE && plan.groupBy.some((d) => d.name === measure.unit)) || out.some((m) => sameMeasure(m, measure))) continue;
     out.push(measure);
   }
   return out;
 }
 
-/** Methods the statistics per unit answer (for ResultValue): the others need every value (a scan). */
-const FROM_STATISTICS: ReadonlySet<AggregateMethod> = new Set(['sum', 'min', 'max', 'average', 'Tributary.countnull']);
-
-/**
- * The tables that answer an `$apply`, the fact first: counts alone as `$count` is answered (the rollups, the
- * statistics or the observations: countSources); ResultValue's sum, min, max, average and non-detects, or anything
- * with a unit, from the statistics per unit when they hold every dimension; the rest by a scan of the observations.
- */
-export function applySources(plan: ApplyPlan): readonly Source[] {
-  const dims = [...dimsOf(plan.where), ...plan.groupBy];
-  const held = (d: DimensionDef) => d.membership !== undefined || columnOf(d, VALUE_STATS) !== undefined || d.columns.locations !== undefined;
-  const statistical = plan.aggregates.every((a) => a.kind === 'count' || (a.measure.name === 'ResultValue' && FROM_STATISTICS.has(a.method)));
-  if (!statistical || !dims.every(held)) return [OBSERVATIONS];
-  const perUnit = plan.aggregates.some((a) => a.kind === 'method') || dims.some((d) => d.columns.observation_value_stats !== undefined);
-  return perUnit ? VALUE_STATS_SOURCES : countSources(plan.where, plan.groupBy);
+/** One unit check per measure: KM_VALUE stands apart from the ResultValue the other methods read. */
+function sameMeasure(a: Measure, b: Measure): boolean {
+  return a === b || (a !== KM_VALUE && b !== KM_VALUE && a.name === b.name);
 }
 
 /**
- * A table of its own is grouped over itself (one row per served row), its location's fields joined; counts alone over
- * its smallest statistics table that holds every dimension, when it has one (ownCountSources).
+ * The tables that answer an `$apply` on the observations, the fact first: counts (and distinct dimensions) alone as
+ * `$count` is answered (the rollups, the statistics or the observations: countSources); methods the resource's
+ * `apply` door says the statistics per unit answer (ResultValue's sum, min, max, average and non-detects), or
+ * anything with a unit, from those statistics when they hold every dimension; the rest by a scan of the observations.
  */
-function ownApplySources(plan: ApplyPlan, table: OwnTable): readonly Source[] {
-  const counts = plan.aggregates.every((a) => a.kind === 'count');
-  return counts ? ownCountSources(table, [...dimsOf(plan.where), ...plan.groupBy]) : PAGE_SOURCES[table];
+export function applySources(plan: ApplyPlan): readonly Source[] {
+  const distinct = distinctDims(plan);
+  const dims = [...dimsOf(plan.where), ...plan.groupBy, ...distinct];
+  const held = (d: DimensionDef) => d.membership !== undefined || columnOf(d, VALUE_STATS) !== undefined || d.columns.locations !== undefined;
+  const statistical = plan.aggregates.every((a) => a.kind !== 'method' || fromValueStatistics(plan.resource, a));
+  if (!statistical || !dims.every(held)) return [OBSERVATIONS];
+  const perUnit = plan.aggregates.some((a) => a.kind === 'method') || dims.some((d) => d.columns.observation_value_stats !== undefined);
+  return perUnit ? VALUE_STATS_SOURCES : countSources(plan.where, [...plan.groupBy, ...distinct]);
+}
+
+/** The statistics per unit answer this method of this measure (the resource's `apply` door says which). */
+function fromValueStatistics(resource: ResourceDef, a: Extract<PlannedAggregate, { kind: 'method' }>): boolean {
+  if (resource.apply === 'none') return false;
+  return resource.apply.statistics.some((s) => s.table === VALUE_STATS.table && s.measure === a.measure.name && s.methods.includes(a.method));
+}
+
+/** The dimensions `countdistinct` counts: each read as a group field is, from the first table holding it. */
+function distinctDims(plan: ApplyPlan): DimensionDef[] {
+  return plan.aggregates.flatMap((a) => (a.kind === 'distinct' ? [a.dim] : []));
+}
+
+/**
+ * A table of its own is grouped over itself (one row per served row), its location's fields joined; counts and
+ * distinct dimensions alone over its smallest statistics table that holds every dimension, when it has one
+ * (ownCountSources).
+ */
+function ownApplySources(plan: ApplyPlan, table: OwnTableResource): readonly Source[] {
+  const counts = plan.aggregates.every((a) => a.kind !== 'method');
+  return counts ? ownCountSources(table, [...dimsOf(plan.where), ...plan.groupBy, ...distinctDims(plan)]) : PAGE_SOURCES[table.table];
+}
+
+type OwnTableResource = Extract<ResourceDef, { kind: 'own-table' }>;
+
+/** The sources of an `$apply`, by the resource's kind; the planner refuses `$apply` where the door is not declared. */
+function sourcesOf(plan: ApplyPlan): readonly Source[] {
+  const resource = plan.resource;
+  switch (resource.kind) {
+    case 'observations':
+      return applySources(plan);
+    case 'own-table':
+      return ownApplySources(plan, resource);
+    case 'datasets':
+    case 'locations':
+      throw new Error(`${resource.name} declares no $apply (query/plan-apply.ts refuses it)`);
+    default:
+      return assertNever(resource);
+  }
 }
 
 interface Grouped {
@@ -110,26 +161,33 @@ interface Grouped {
   readonly from: string;
   /** ` GROUP BY g0, …` (or `()`). */
   readonly groupBy: string;
+  /** The column each `countdistinct` of a dimension counts, by aggregate index. */
+  readonly distinct: readonly (string | undefined)[];
 }
 
 /** What the result and the mixed-units query share: the fact, its joins, the filter and the groups. */
 function grouped(plan: ApplyPlan): Grouped {
   const params = new Params();
-  const table = plan.resource.table;
-  const sources = isOwnTable(table) ? ownApplySources(plan, table) : applySources(plan);
+  const sources = sourcesOf(plan);
   const fact = sources[0]!;
   const fc = new FilterCompiler(sources, params);
   const cond = plan.where ? fc.compile(plan.where) : undefined;
   const groups = plan.groupBy.map((dim, i) => `${groupColumn(dim, sources, fc)} AS g${i}`);
+  const distinct = plan.aggregates.map((a) => (a.kind === 'distinct' ? groupColumn(a.dim, sources, fc) : undefined));
   const joins = (fc.used.has(LOCATIONS.alias) && sources.includes(LOCATIONS) ? joinSource(LOCATIONS, sameLocation(LOCATIONS, fact)) : '') + membershipJoin(plan, fact) + (hasKmAggregate(plan) ? kmConversionJoin(fact) : '');
   const order = plan.groupBy.map((_, i) => `g${i}`).join(', ');
-  return { fact, params, groups, from: ` FROM ${sourceTable(fact)}${joins}${whereClause([cond])}`, groupBy: ` GROUP BY ${order || '()'}` };
+  return { fact, params, groups, distinct, from: ` FROM ${sourceTable(fact)}${joins}${whereClause([cond])}`, groupBy: ` GROUP BY ${order || '()'}` };
 }
 
-/** One aggregate over the fact: a statistics table's sums of its per-key figures, or the observations' own values. */
-function aggregateSql(a: PlannedAggregate, fact: Source): string {
-  if (a.kind === 'count') return `${isOwnTable(fact.table) ? 'count(*)' : total(fact)}::BIGINT`;
+/**
+ * One aggregate over the fact: a statistics table's sums of its per-key figures, or the rows' own values; a distinct
+ * dimension's values counted in the column `distinct` (grouped's).
+ */
+function aggregateSql(a: PlannedAggregate, fact: Source, distinct: string | undefined): string {
+  if (a.kind === 'count') return `${total(fact)}::BIGINT`;
+  if (a.kind === 'distinct') return `count(DISTINCT ${distinct!})::BIGINT`;
   if (fact === VALUE_STATS) return statisticsSql(a.method);
+  // A km statistic's place: compile-apply-km.ts fills it from the statistics of the group's rows.
   if (isKmMethod(a.method)) return 'NULL';
   // The rows' own values: the observations' (a scan), or a table of its own's (the comparisons' ResultValue).
   const col = sourceColumn(fact, a.measure.name);

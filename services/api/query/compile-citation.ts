@@ -5,7 +5,7 @@
  * small table under the same WHERE a page and a count of it use (resource-where.ts).
  */
 import { guidelineFields } from '../../../schemas/guideline-fields.js';
-import { columnNames, metadataFields, storageKeys, type ResourceDef } from '../../../schemas/index.js';
+import { metadataFields, storageKeys, type ResourceDef } from '../../../schemas/index.js';
 import type { CountPlan } from './plan.js';
 import { resourceTable, resourceWhere, whereClause } from './resource-where.js';
 import { DATASETS, joinSource, RESOURCE_ALIAS, sourceColumn, sourceTable, type TableSource } from './source.js';
@@ -46,7 +46,7 @@ export function compileDatasetCitations(): CompiledQuery {
  * // { sql: 'SELECT t."DOI" AS g0, count(*)::BIGINT AS n FROM "locations" t WHERE (t."Name" = CAST($1 AS VARCHAR)) GROUP BY g0 ORDER BY g0', params: ['x'] }
  */
 export function compileCountByDataset(plan: CountPlan): CompiledQuery {
-  if (plan.resource.table === 'observations') throw new Error('observations are counted per dataset by $apply (compile-apply.ts)');
+  if (plan.resource.kind === 'observations') throw new Error('observations are counted per dataset by $apply (compile-apply.ts)');
   const params = new Params();
   const doi = column(RESOURCE_ALIAS, storageKeys.doi);
   return {
@@ -55,24 +55,19 @@ export function compileCountByDataset(plan: CountPlan): CompiledQuery {
   };
 }
 
-/** Whether the resource's rows belong to datasets (a DOI column): a citation credits those. */
+/** Whether the resource's rows belong to datasets (its `citation` door): a citation credits those. */
 export function citesDatasets(resource: ResourceDef): boolean {
-  return columnNames(resource.table).includes(storageKeys.doi);
+  return resource.citation.datasets;
 }
 
 const GUIDELINES: TableSource = { alias: 'g', table: 'guidelines' };
 
 /**
- * The resources whose rows rest on guidelines, and how a row names its guideline: a guideline is one, a comparison
- * names it by GuidelineId. A citation of them credits each guideline's publisher and source besides the datasets.
+ * Whether the resource's rows rest on guidelines (its `citation` door: the rows are guidelines, or name one in a
+ * column): a citation of them credits each guideline's publisher and source besides the datasets.
  */
-const GUIDELINE_OF: Partial<Record<ResourceDef['table'], { readonly own: true } | { readonly column: string }>> = {
-  guidelines: { own: true },
-  guideline_comparisons: { column: 'GuidelineId' },
-};
-
 export function citesGuidelines(resource: ResourceDef): boolean {
-  return GUIDELINE_OF[resource.table] !== undefined;
+  return resource.citation.guidelines !== 'none';
 }
 
 const guidelineColumn = (name: 'Publisher' | 'Source') => guidelineFields.find((f) => f.name === name)!.column;
@@ -85,11 +80,11 @@ const guidelineColumn = (name: 'Publisher' | 'Source') => guidelineFields.find((
  * // SELECT g."Publisher" AS publisher, g."Source" AS source, count(*)::BIGINT AS n FROM "guideline_comparisons" t JOIN "guidelines" g ON g."Id" = t."GuidelineId" WHERE … GROUP BY ALL ORDER BY publisher, source
  */
 export function compileGuidelineSources(plan: CountPlan): CompiledQuery {
-  const link = GUIDELINE_OF[plan.resource.table];
-  if (!link) throw new Error(`${plan.resource.name} rows rest on no guideline`);
+  const link = plan.resource.citation.guidelines;
+  if (link === 'none') throw new Error(`${plan.resource.name} rows rest on no guideline`);
   const params = new Params();
-  const g = 'own' in link ? RESOURCE_ALIAS : GUIDELINES.alias;
-  const join = 'own' in link ? '' : joinSource(GUIDELINES, `${sourceColumn(GUIDELINES, storageKeys.id)} = ${column(RESOURCE_ALIAS, link.column)}`);
+  const g = link === 'row' ? RESOURCE_ALIAS : GUIDELINES.alias;
+  const join = link === 'row' ? '' : joinSource(GUIDELINES, `${sourceColumn(GUIDELINES, storageKeys.id)} = ${column(RESOURCE_ALIAS, link.column)}`);
   const select = `${column(g, guidelineColumn('Publisher'))} AS publisher, ${column(g, guidelineColumn('Source'))} AS source, count(*)::BIGINT AS n`;
   return {
     sql: `SELECT ${select} FROM ${resourceTable(plan)}${join}${whereClause([resourceWhere(plan, params)])} GROUP BY ALL ORDER BY publisher, source`,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { resources } from '../../../schemas/index.js';
 import { compileCount } from './compile-count.js';
 import { count, FILTER_SHAPES, run, useFixture } from '../testing/plans.js';
 
@@ -75,5 +76,19 @@ describe('compileCount: every filter shape runs on the fixture file', () => {
   it.each(FILTER_SHAPES)('%s ? %s', async (resource, qs) => {
     const rows = await run(fixture(), compileCount(count(resource, `${qs.replace(/&\$skiptoken=[^&]*/, '')}&$count=true`)));
     expect(rows).toHaveLength(1);
+  });
+});
+
+describe('compileCount: the $count door\'s statistics', () => {
+  // The fact a count sums or counts is the resource's own table or one of the statistics its declaration names
+  // (schemas/catalogue.ts): a count that read another table would contradict what $metadata and describe say.
+  const filters = ['$count=true', "$count=true&$filter=CharacteristicName eq 'pH'", "$count=true&$filter=RegionId eq 'hub.pacific'", '$count=true&$filter=LocationId eq 4', '$count=true&$filter=ActivityStartYear ge 2015'];
+  it.each(resources.map((r) => [r.name, r] as const))('%s counts from its table or its declared statistics', (name, r) => {
+    const takes = (qs: string) => [...qs.matchAll(/(\w+) (?:eq|ge) /g)].every((m) => r.filterable.includes(m[1]!));
+    for (const qs of [...filters.filter(takes), ...FILTER_SHAPES.filter(([n]) => n === name).map(([, f]) => `$count=true&${f.replace(/&\$skiptoken=.*/, '')}`)]) {
+      const q = count(name, qs);
+      const fact = /^SELECT .*? FROM "([a-z_]+)"/.exec(compileCount(q).sql)?.[1];
+      expect([qs, [r.table, ...r.count.statistics]], qs).toEqual([qs, expect.arrayContaining([fact])]);
+    }
   });
 });

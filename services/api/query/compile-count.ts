@@ -1,5 +1,6 @@
-import { isOwnTable, locationIdColumns } from '../../../schemas/index.js';
-import type { CountPlan } from './plan.js';
+import { locationIdColumns } from '../../../schemas/index.js';
+import { assertNever } from '../assert-never.js';
+import type { Cond, CountPlan } from './plan.js';
 import { countSources, dimsOf, onlyStatistics, ownCountSources, total } from './count-sources.js';
 import { FilterCompiler } from './filter-compiler.js';
 import { resourceTable, resourceWhere, whereClause } from './resource-where.js';
@@ -20,21 +21,38 @@ import { joinSource, LOCATIONS, RESOURCE, sameLocation, sourceColumn, sourceTabl
  * // { sql: 'SELECT COALESCE(SUM(r."n"), 0)::BIGINT AS n FROM "observation_rollup" r', params: [] }
  */
 export function compileCount(plan: CountPlan): CompiledQuery {
-  const table = plan.resource.table;
-  if (table === 'observations') return sumStatistics(plan, countSources(plan.where, []));
-  if (isOwnTable(table)) {
-    const sources = ownCountSources(table, dimsOf(plan.where));
-    if (sources[0] !== RESOURCE[table]) return sumStatistics(plan, sources);
+  const resource = plan.resource;
+  switch (resource.kind) {
+    case 'observations':
+      return sumStatistics(plan, countSources(plan.where, []));
+    case 'own-table': {
+      const sources = ownCountSources(resource, dimsOf(plan.where));
+      return sources[0] === RESOURCE[resource.table] ? countRows(plan) : sumStatistics(plan, sources);
+    }
+    case 'locations':
+      return plan.where && onlyStatistics(dimsOf(plan.where)) ? countMatchingLocations(plan.where) : countRows(plan);
+    case 'datasets':
+      return countRows(plan);
+    default:
+      return assertNever(resource);
   }
+}
+
+/** The resource's own rows under its WHERE (resource-where.ts). */
+function countRows(plan: CountPlan): CompiledQuery {
   const params = new Params();
-  if (plan.resource.table === 'locations' && plan.where && onlyStatistics(dimsOf(plan.where))) {
-    // A location matches when one of its statistics rows does: count those rows' distinct locations instead of
-    // testing every location with EXISTS (a semi-join), the slower plan.
-    const cond = new FilterCompiler([STATS], params).compile(plan.where);
-    const locations = sourceColumn(STATS, locationIdColumns.observation_stats);
-    return { sql: `SELECT count(DISTINCT ${locations})::BIGINT AS n FROM ${sourceTable(STATS)} WHERE ${cond}`, params: params.values };
-  }
   return { sql: `SELECT count(*)::BIGINT AS n FROM ${resourceTable(plan)}${whereClause([resourceWhere(plan, params)])}`, params: params.values };
+}
+
+/**
+ * A location matches when one of its statistics rows does: count those rows' distinct locations instead of testing
+ * every location with EXISTS (a semi-join), the slower plan.
+ */
+function countMatchingLocations(where: Cond): CompiledQuery {
+  const params = new Params();
+  const cond = new FilterCompiler([STATS], params).compile(where);
+  const locations = sourceColumn(STATS, locationIdColumns.observation_stats);
+  return { sql: `SELECT count(DISTINCT ${locations})::BIGINT AS n FROM ${sourceTable(STATS)} WHERE ${cond}`, params: params.values };
 }
 
 /** The sum over the fact table (countSources, ownCountSources); the statistics table joins its locations only when asked. */

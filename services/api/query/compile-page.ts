@@ -23,15 +23,15 @@ const orderBy = (opts: PageQueryOptions) => (opts.ordered ? ` ORDER BY ${RESOURC
 
 /**
  * Phase one of a page: the Ids of up to `top + 1` matching rows after the cursor. Only the key and the filter
- * columns are read. On the observations table no ORDER BY when the plan allows: the table is stored in Id
- * order and DuckDB keeps insertion order under a plain LIMIT, so the scan stops after `top + 1` hits instead
+ * columns are read. On a table whose pages are declared `stored` no ORDER BY when the plan allows: the table is stored
+ * in Id order and DuckDB keeps insertion order under a plain LIMIT, so the scan stops after `top + 1` hits instead
  * of sorting every match.
  *
  * @example
  * compilePageIds(planQuery(parseQuery('$top=10'), getResource('Records')!))
  * // { sql: 'SELECT t."Id" FROM "observations" t LIMIT 11', params: [] }
  */
-export function compilePageIds(plan: PagePlan, opts: PageQueryOptions = { ordered: plan.resource.table !== 'observations' }): CompiledQuery {
+export function compilePageIds(plan: PagePlan, opts: PageQueryOptions = { ordered: plan.resource.pages.order === 'sorted' }): CompiledQuery {
   const params = new Params();
   const where = whereClause([inIdRanges(opts.idRanges, params), resourceWhere(plan, params), afterKey(plan, params)]);
   const sql = `SELECT ${RESOURCE_ID} FROM ${resourceTable(plan)}${where}${orderBy(opts)} LIMIT ${opts.limit ?? plan.top + 1}`;

@@ -2,10 +2,10 @@
  * Which table answers a count or an `$apply`: the smallest that holds every dimension the filter and the groups
  * name (docs/performance.md, "Counts without scanning"). Only the observations hold the row-level ones.
  */
-import { columnNames, storageKeys, type DimensionDef, type OwnTable, type StorageTable } from '../../../schemas/index.js';
+import { columnNames, storageKeys, type DimensionDef, type ResourceDef, type StorageTable, type TableName } from '../../../schemas/index.js';
 import type { Cond } from './plan.js';
 import { splitMemberships } from './membership.js';
-import { columnOf, COMPARISON_STATS, COMPARISON_TOTALS, LOCATIONS, OBSERVATIONS, PAGE_SOURCES, REGION_ROLLUP, ROLLUP, sourceColumn, STATS_SOURCES, type Source } from './source.js';
+import { columnOf, COMPARISON_STATS, COMPARISON_TOTALS, LOCATIONS, OBSERVATIONS, PAGE_SOURCES, REGION_ROLLUP, RESOURCE_ALIAS, ROLLUP, sourceColumn, STATS_SOURCES, type Source } from './source.js';
 
 /** Every dimension a condition mentions. */
 export function dimsOf(cond: Cond | undefined, out: DimensionDef[] = []): DimensionDef[] {
@@ -62,13 +62,21 @@ export function countSources(where: Cond | undefined, groupBy: readonly Dimensio
   return STATS_SOURCES;
 }
 
-/** `SUM(n)` of a statistics table, or `count(*)` of the observations. */
+/** `count(*)` of rows (the observations, or the resource's own table), or `SUM(n)` of a statistics table. */
 export function total(fact: Source): string {
-  return fact === OBSERVATIONS ? 'count(*)' : `SUM(${sourceColumn(fact, storageKeys.count)})`;
+  return fact === OBSERVATIONS || fact.alias === RESOURCE_ALIAS ? 'count(*)' : `SUM(${sourceColumn(fact, storageKeys.count)})`;
 }
 
-/** The statistics tables that count a table of its own, where it has them, smallest first (docs/storage.md). */
-const OWN_STATISTICS: { readonly [T in OwnTable]?: readonly Source[] } = { guideline_comparisons: [COMPARISON_TOTALS, COMPARISON_STATS] };
+/** The statistics tables a table of its own may declare in its `$count` door (schemas/catalogue.ts), as sources. */
+const OWN_STATISTICS: { readonly [T in TableName]?: Source } = { guideline_comparison_totals: COMPARISON_TOTALS, guideline_comparison_stats: COMPARISON_STATS };
+
+function ownStatistics(resource: ResourceDef): readonly Source[] {
+  return resource.count.statistics.map((table) => {
+    const source = OWN_STATISTICS[table];
+    if (!source) throw new Error(`${resource.name} declares ${table} as its statistics, which query/count-sources.ts does not read`);
+    return source;
+  });
+}
 
 /**
  * True when the statistics table `stats` answers for `dim`: one of its keys holds it, or the location's own fields
@@ -84,10 +92,10 @@ function heldBy(dim: DimensionDef, stats: Source): boolean {
 
 /**
  * The tables a count or a count-only `$apply` of a table of its own reads, the fact first: the smallest of its
- * statistics tables that holds every dimension of the filter and the groups, with the locations it may join; else
+ * declared statistics tables that holds every dimension of the filter and the groups, with the locations it may join; else
  * the table itself (a scan of the dimensions' columns), as its pages read it. All answer the same numbers.
  */
-export function ownCountSources(table: OwnTable, dims: readonly DimensionDef[]): readonly Source[] {
-  const stats = OWN_STATISTICS[table]?.find((s) => dims.every((d) => heldBy(d, s)));
-  return stats ? [stats, LOCATIONS] : PAGE_SOURCES[table];
+export function ownCountSources(resource: Extract<ResourceDef, { kind: 'own-table' }>, dims: readonly DimensionDef[]): readonly Source[] {
+  const stats = ownStatistics(resource).find((s) => dims.every((d) => heldBy(d, s)));
+  return stats ? [stats, LOCATIONS] : PAGE_SOURCES[resource.table];
 }

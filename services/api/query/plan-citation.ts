@@ -5,9 +5,11 @@
  * answer it); Locations and Metadata, whose rows the statistics do not count, a count per dataset
  * (compile-citation.ts).
  */
-import { isOwnTable, type ResourceDef } from '../../../schemas/index.js';
+import type { ResourceDef } from '../../../schemas/index.js';
+import { assertNever } from '../assert-never.js';
 import type { Expr, Query } from '../odata/ast.js';
 import { planQuery, type ApplyPlan, type CountPlan } from './plan.js';
+import { APPLY_RESOURCES } from './plan-apply.js';
 import { PlanError } from './plan-error.js';
 
 export interface CitationPlan {
@@ -32,21 +34,28 @@ export const DATASETS_PER_QUERY = 1000;
  */
 export function planCitation(query: Query, resource: ResourceDef): CitationPlan {
   const filter = citedFilter(query);
-  if (resource.table === 'observations') {
-    const apply = { ...(query.apply?.filter ? { filter: query.apply.filter } : {}), groupBy: [{ kind: 'property', name: 'DOI', offset: 0 }], aggregates: [{ kind: 'count', alias: 'Rows', offset: 0 }] } as const;
-    const counts = planQuery({ count: false, otherParams: [], apply, top: DATASETS_PER_QUERY, ...(query.filter ? { filter: query.filter } : {}) }, resource);
-    if (counts.kind !== 'apply') throw new Error(`a citation planned as ${counts.kind}`);
-    return { kind: 'citation', resource, filter, counts };
+  if (query.apply && resource.apply === 'none') {
+    throw new PlanError('unsupported_apply', `$apply is offered on ${APPLY_RESOURCES.join(', ')}; to cite ${resource.name}, give the filter as $filter.`, { parameter: '$apply' });
   }
-  // A table of its own is counted over itself: its rows per dataset under every condition the query gives.
-  const own = isOwnTable(resource.table);
-  if (query.apply && !own) {
-    throw new PlanError('unsupported_apply', `$apply is offered on Observations, Records and the tables of their own; to cite ${resource.name}, give the filter as $filter.`, { parameter: '$apply' });
+  switch (resource.kind) {
+    case 'observations': {
+      const apply = { ...(query.apply?.filter ? { filter: query.apply.filter } : {}), groupBy: [{ kind: 'property', name: 'DOI', offset: 0 }], aggregates: [{ kind: 'count', alias: 'Rows', offset: 0 }] } as const;
+      const counts = planQuery({ count: false, otherParams: [], apply, top: DATASETS_PER_QUERY, ...(query.filter ? { filter: query.filter } : {}) }, resource);
+      if (counts.kind !== 'apply') throw new Error(`a citation planned as ${counts.kind}`);
+      return { kind: 'citation', resource, filter, counts };
+    }
+    // A table of its own is counted over itself, its rows per dataset under every condition the query gives; so are
+    // the locations and datasets, which take no $apply.
+    case 'own-table':
+    case 'locations':
+    case 'datasets': {
+      const counts = planQuery({ count: true, otherParams: [], ...(filter ? { filter } : {}) }, resource);
+      if (counts.kind !== 'count') throw new Error(`a citation planned as ${counts.kind}`);
+      return { kind: 'citation', resource, filter, counts };
+    }
+    default:
+      return assertNever(resource);
   }
-  const counted = own ? filter : query.filter;
-  const counts = planQuery({ count: true, otherParams: [], ...(counted ? { filter: counted } : {}) }, resource);
-  if (counts.kind !== 'count') throw new Error(`a citation planned as ${counts.kind}`);
-  return { kind: 'citation', resource, filter, counts };
 }
 
 /** The rows a query reads: `$filter` and `$apply`'s `filter()` joined by `and`. */

@@ -11,6 +11,7 @@ export const PLAN_ERROR_CODES = {
   not_selectable: { status: 400, summary: 'A field that exists but cannot be selected.' },
   not_filterable: { status: 400, summary: 'A field that exists but cannot be filtered on.' },
   invalid_value: { status: 400, summary: "A $filter value that does not fit its field's type or operator." },
+  apply_too_large: { status: 400, summary: 'An $apply past one of its declared limits (grouping fields, holistic aggregates: query/apply-limits.ts), named with the limit.' },
   // Shared with parsing: a skiptoken or $apply that parses but does not fit this resource.
   invalid_skiptoken: ODATA_ERROR_CODES.invalid_skiptoken,
   unsupported_apply: ODATA_ERROR_CODES.unsupported_apply,

@@ -93,8 +93,23 @@ describe('planQuery: errors name the code, the parameter and where', () => {
     ['Records', '$skiptoken=Id:0b8e9c56-8a2f-4a8a-9a55-1f2d3c4b5a69', 'invalid_skiptoken', '$skiptoken', /must look like Id:1234/],
     ['Locations', '$apply=groupby((CharacteristicName),aggregate($count as N))', 'unsupported_apply', '$apply', /offered on Observations, Records/],
     ['Records', '$apply=groupby((ResultValue),aggregate($count as N))', 'unsupported_apply', '$apply', /'ResultValue' is not one of them/],
-    ['Records', '$apply=aggregate(CharacteristicName with max as M)', 'unsupported_apply', '$apply', /Records aggregates ResultValue, ResultDetectionQuantitationLimitMeasure, ActivityDepthHeightMeasure, ActivityStartDate \(and \$count\); 'CharacteristicName' is not one of them/],
+    ['Records', '$apply=aggregate(CharacteristicName with max as M)', 'unsupported_apply', '$apply', /Records aggregates ResultValue, ResultDetectionQuantitationLimitMeasure, ActivityDepthHeightMeasure, ActivityStartDate \(and \$count\); countdistinct also counts LocationId, DOI, CharacteristicName.*; 'CharacteristicName' with max is not one of them/],
     ['Records', '$apply=aggregate(ActivityStartDate with sum as S)', 'unsupported_apply', '$apply', /sum does not apply to ActivityStartDate \(a date\); use one of min, max, countdistinct, Tributary.countnull/],
+    // Issue 56 item 1: a key, a measure, a coordinate or free text is never a group; the limits are named.
+    ['GuidelineComparisons', '$apply=groupby((ObservationId),aggregate($count as N))', 'unsupported_apply', '$apply', /groups by its dimensions, DOI, LocationId, GuidelineId.*'ObservationId' is not one of them \(a key, a measure, a coordinate or free text/],
+    ['GuidelineComparisons', '$apply=groupby((Inputs),aggregate($count as N))', 'unsupported_apply', '$apply', /'Inputs' is not one of them/],
+    ['GuidelineComparisons', '$apply=groupby((Latitude),aggregate($count as N))', 'unsupported_apply', '$apply', /'Latitude' is not one of them/],
+    ['WaterQualityIndex', '$apply=groupby((WQI),aggregate($count as N))', 'unsupported_apply', '$apply', /'WQI' is not one of them/],
+    [
+      'Records', '$apply=groupby((CharacteristicName,ResultUnit,DOI,LocationId,RegionId,ActivityStartYear,ActivityMediaName,ActivityGroupType,MonitoringLocationType),aggregate($count as N))',
+      'apply_too_large', '$apply', /groupby lists 9 fields; one request groups by at most 8 \(maxGroupingFields\)/,
+    ],
+    [
+      'Records', '$apply=groupby((ResultUnit),aggregate(ResultValue with Tributary.median as A,ResultValue with Tributary.p10 as B,ResultValue with Tributary.p90 as C,LocationId with countdistinct as D,ResultValue with countdistinct as E))',
+      'apply_too_large', '$apply', /5 holistic aggregates \(medians, percentiles, countdistinct: A, B, C, D, E\); one request holds at most 4 \(maxHolisticAggregates\)/,
+    ],
+    ['Records', '$apply=aggregate(RegionId with countdistinct as R)', 'unsupported_apply', '$apply', /countdistinct also counts LocationId, DOI/],
+    ['Guidelines', '$apply=aggregate(Expression with countdistinct as E)', 'unsupported_apply', '$apply', /Guidelines aggregates only \$count; countdistinct also counts CharacteristicName, Publisher; 'Expression' with countdistinct/],
   ];
   it.each(cases)('%s ? %s → %s', (resource, qs, code, parameter, message) => {
     const err = planError(resource, qs);

@@ -5,15 +5,15 @@
 import {
   filterNames,
   getDimension,
-  isOwnTable,
   resources,
   type DimensionDef,
   type FieldDef,
   type FieldType,
   type ResourceDef,
 } from '../../../schemas/index.js';
-import type { Aggregate, AggregateMethod, CompareOp, DistanceExpr, Expr, Format, FunctionName, Literal, Property, Query, SpatialExpr } from '../odata/ast.js';
-import { MEASURES, METHODS, type Measure } from './measures.js';
+import type { AggregateMethod, CompareOp, DistanceExpr, Expr, Format, FunctionName, Literal, Property, Query, SpatialExpr } from '../odata/ast.js';
+import type { Measure } from './measures.js';
+import { planApply } from './plan-apply.js';
 import { PlanError } from './plan-error.js';
 import { assertNever } from '../assert-never.js';
 
@@ -72,14 +72,23 @@ export interface CountPlan {
   readonly where: Cond | undefined;
 }
 
-/** One column of an `$apply` group: the row count, or a method over a measure. */
+/** One column of an `$apply` group: the row count, a method over a measure, or the distinct values of a dimension. */
 export type PlannedAggregate =
   | { readonly kind: 'count'; readonly alias: string }
-  | { readonly kind: 'method'; readonly alias: string; readonly method: AggregateMethod; readonly measure: Measure };
+  | { readonly kind: 'method'; readonly alias: string; readonly method: AggregateMethod; readonly measure: Measure }
+  /** `LocationId with countdistinct as Sites`: an identifier or dimension, counted as the groups count (no unit). */
+  | { readonly kind: 'distinct'; readonly alias: string; readonly dim: DimensionDef };
+
+/** One key of `orderby(…)`: the groups' `index`th grouped field or aggregate. */
+export interface ApplyOrder {
+  readonly column: 'group' | 'aggregate';
+  readonly index: number;
+  readonly descending: boolean;
+}
 
 /**
- * `$apply=[filter(…)/]groupby((F1,…)[,aggregate(…)])` or `[filter(…)/]aggregate(…)`: from the statistics tables
- * when they hold every dimension and aggregate, else a scan of the observations (query/compile-apply.ts).
+ * `$apply=[filter(…)/]groupby((F1,…)[,aggregate(…)])[/orderby(…)][/top(n)]` or `[filter(…)/]aggregate(…)`: from the
+ * statistics tables when they hold every dimension and aggregate, else a scan of the rows (query/compile-apply.ts).
  */
 export interface ApplyPlan {
   readonly kind: 'apply';
@@ -88,18 +97,17 @@ export interface ApplyPlan {
   readonly groupBy: readonly DimensionDef[];
   /** In the order asked; none for the distinct groups. */
   readonly aggregates: readonly PlannedAggregate[];
+  /** The groups' order before the grouped fields (which always follow, so the order is total and pages are stable). */
+  readonly orderBy: readonly ApplyOrder[];
+  /** `top(n)`: groups in all, across pages; undefined for every group. */
+  readonly limit: number | undefined;
+  /** Groups per page (`$top`). */
   readonly top: number;
   /** Groups are numbered in their sort order; the cursor is the number of groups already sent. */
   readonly after: bigint | undefined;
 }
 
 export type Plan = PagePlan | CountPlan | ApplyPlan;
-
-/** The dimensions `$apply` can group by: the ones the statistics tables answer, and the measures' units. */
-export const GROUPABLE = [
-  'CharacteristicName', 'ActivityStartYear', 'ActivityMediaName', 'ActivityGroupType', 'MonitoringLocationType', 'DOI', 'LocationId', 'RegionId',
-  'ResultUnit', 'ResultDetectionQuantitationLimitUnit', 'ActivityDepthHeightUnit',
-] as const;
 
 /**
  * Resolves a parsed query against a resource.
@@ -111,7 +119,11 @@ export const GROUPABLE = [
 export function planQuery(query: Query, resource: ResourceDef): Plan {
   const where = query.filter ? planFilter(query.filter, resource) : undefined;
   if (query.count && (query.top !== 0 || query.apply)) return { kind: 'count', resource, where };
-  if (query.apply) return planApply(query, resource, where);
+  if (query.apply) {
+    const applyWhere = query.apply.filter ? planFilter(query.apply.filter, resource) : undefined;
+    const both: Cond | undefined = where && applyWhere ? { kind: 'and', left: where, right: applyWhere } : (where ?? applyWhere);
+    return planApply(query, resource, both, query.top ?? DEFAULT_TOP);
+  }
   return {
     kind: 'page',
     resource,
@@ -123,69 +135,6 @@ export function planQuery(query: Query, resource: ResourceDef): Plan {
     format: query.format ?? 'json',
     withCount: query.count,
   };
-}
-
-function planApply(query: Query, resource: ResourceDef, where: Cond | undefined): ApplyPlan {
-  const apply = query.apply!;
-  if (resource.table !== 'observations' && !isOwnTable(resource.table)) {
-    throw new PlanError('unsupported_apply', `$apply is offered on ${resources.filter(offersApply).map((r) => r.name).join(', ')}; on ${resource.name} use $filter and $count=true.`, { parameter: '$apply' });
-  }
-  const groupable = groupableOf(resource);
-  const groupBy = apply.groupBy.map((p) => {
-    const dim = getDimension(p.name, resource);
-    if (!dim || !groupable.includes(dim.name)) {
-      throw new PlanError(
-        'unsupported_apply',
-        `$apply on ${resource.name} can group by ${groupable.join(', ')}; '${p.name}' is not one of them.`,
-        { parameter: '$apply', offset: p.offset },
-      );
-    }
-    return dim;
-  });
-  const applyWhere = apply.filter ? planFilter(apply.filter, resource) : undefined;
-  const both: Cond | undefined = where && applyWhere ? { kind: 'and', left: where, right: applyWhere } : (where ?? applyWhere);
-  if (query.skiptoken && query.skiptoken.kind !== 'integer') {
-    throw new PlanError('invalid_skiptoken', '$skiptoken of an $apply result looks like Id:<number of groups already read>; follow @odata.nextLink.', { parameter: '$skiptoken' });
-  }
-  const aggregates = apply.aggregates.map((a) => planAggregate(a, groupBy, resource));
-  return { kind: 'apply', resource, where: both, groupBy, aggregates, top: query.top ?? DEFAULT_TOP, after: query.skiptoken?.value as bigint | undefined };
-}
-
-/** The measures a resource holds: all on the observations; on a table of its own, those among its fields (the comparisons' ResultValue). */
-function measuresOf(resource: ResourceDef): readonly Measure[] {
-  return isOwnTable(resource.table) ? MEASURES.filter((m) => resource.fields.some((f) => f.name === m.name)) : MEASURES;
-}
-
-function planAggregate(a: Aggregate, groupBy: readonly DimensionDef[], resource: ResourceDef): PlannedAggregate {
-  if (groupBy.some((d) => d.name === a.alias) || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(a.alias)) {
-    throw new PlanError('unsupported_apply', `The alias '${a.alias}' must be a plain name that is not a grouped field.`, { parameter: '$apply', offset: a.offset });
-  }
-  if (a.kind === 'count') return { kind: 'count', alias: a.alias };
-  const measures = measuresOf(resource);
-  const measure = measures.find((m) => m.name === a.property.name);
-  if (!measure) {
-    const offered = measures.length ? `${measures.map((m) => m.name).join(', ')} (and $count)` : 'only $count';
-    throw new PlanError('unsupported_apply', `$apply on ${resource.name} aggregates ${offered}; '${a.property.name}' is not one of them.`, { parameter: '$apply', offset: a.property.offset });
-  }
-  const method = METHODS[a.method];
-  if (!method.types.includes(measure.type)) {
-    const fits = (Object.keys(METHODS) as AggregateMethod[]).filter((m) => METHODS[m].types.includes(measure.type) && (METHODS[m].only ?? [measure.name]).includes(measure.name));
-    throw new PlanError('unsupported_apply', `${a.method} does not apply to ${measure.name} (a ${measure.type}); use one of ${fits.join(', ')}.`, { parameter: '$apply', offset: a.offset });
-  }
-  if (method.only && !(method.only.includes(measure.name) && resource.table === 'observations')) {
-    throw new PlanError('unsupported_apply', `${a.method} aggregates ${method.only.join(', ')} of Observations and Records only (it reads their detection limits).`, { parameter: '$apply', offset: a.offset });
-  }
-  return { kind: 'method', alias: a.alias, method: a.method, measure };
-}
-
-/** What `$apply` groups by: a table of its own is counted over itself, so whatever it filters by. */
-export function groupableOf(resource: ResourceDef): readonly string[] {
-  return isOwnTable(resource.table) ? resource.filterable : GROUPABLE;
-}
-
-/** Whether `$apply` runs on the resource: the observations (over the statistics) and the tables of their own. */
-export function offersApply(resource: ResourceDef): boolean {
-  return resource.table === 'observations' || isOwnTable(resource.table);
 }
 
 function planSelect(select: readonly Property[] | undefined, resource: ResourceDef): FieldDef[] {
@@ -278,7 +227,7 @@ function resolveDimension(p: Property, resource: ResourceDef): DimensionDef {
 /** How to get at a field this resource cannot filter by: the resources that can, or selecting it. */
 function elsewhere(name: string, resource: ResourceDef): string {
   // The tables of their own (summaries, comparisons) are rows of another kind: not a way to narrow these.
-  const others = resources.filter((r) => !isOwnTable(r.table) && r.filterable.includes(name)).map((r) => r.name);
+  const others = resources.filter((r) => r.kind !== 'own-table' && r.filterable.includes(name)).map((r) => r.name);
   const key = others.includes('Locations') ? 'LocationId eq <Id>' : `DOI eq '<DOI>'`;
   if (others.length > 0) return `filter ${others.join(' or ')} by it, then narrow ${resource.name} by what that returns (${key}).`;
   return `no resource of such rows filters by it; $select it and keep the rows you want.`;

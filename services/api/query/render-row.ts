@@ -3,7 +3,7 @@
  * writes as it is, or the Id and typed columns for a columnar writer. Fields are read from the resource's table `t`.
  * The row text itself is built in schemas/row-sql.ts, shared with ingest's dataset files; quoting stays in sql.ts.
  */
-import { isOwnTable, locationIdColumns, pointColumns, storageKeys, type FieldDef, type ResourceDef } from '../../../schemas/index.js';
+import { locationIdColumns, pointColumns, storageKeys, type FieldDef, type ResourceDef } from '../../../schemas/index.js';
 import type { PointColumns } from '../../../schemas/geoparquet.js';
 import { csvRowSql, jsonRowSql, typedValueSql, type SqlNames } from '../../../schemas/row-sql.js';
 import { isTextFormat, type Format, type TextFormat } from '../formats.js';
@@ -27,13 +27,13 @@ export interface RowPoint {
 }
 
 /**
- * A row's point: the locations' own and the observations' denormalised coordinates; a table of its own with a
- * LocationId (location summaries, comparisons, the index) its location's, one join per row; none on the others.
+ * A row's point: the locations' own and the observations' denormalised coordinates; a row with a LocationId and no
+ * point of its own (location summaries, comparisons, the index) its location's, one join per row; none on the others.
  */
 export function rowPoint(table: Table): RowPoint | undefined {
   const own = (pointColumns as Partial<Record<Table, PointColumns>>)[table];
   if (own) return { point: own, names: RESOURCE_NAMES, join: '' };
-  if (!isOwnTable(table) || !(table in locationIdColumns)) return undefined;
+  if (!(table in locationIdColumns)) return undefined;
   return { point: pointColumns.locations, names: LOCATION_NAMES, join: joinSource(LOCATIONS, sameLocation(LOCATIONS, RESOURCE[table])) };
 }
 

@@ -6,7 +6,8 @@
  * condition is evaluated on one (location, statistics row) pair inside an EXISTS, so
  * `CharacteristicName eq 'pH' and ActivityStartYear eq 2020` on Locations needs a pH observation *in* 2020.
  */
-import { isOwnTable, storageKeys } from '../../../schemas/index.js';
+import { storageKeys } from '../../../schemas/index.js';
+import { assertNever } from '../assert-never.js';
 import type { CountPlan, Cond, Key, PagePlan } from './plan.js';
 import type { IdRange } from './membership.js';
 import { column, type Params } from './sql.js';
@@ -41,9 +42,9 @@ export function whereClause(conds: readonly (string | undefined)[]): string {
   return present.length > 0 ? ` WHERE ${present.join(' AND ')}` : '';
 }
 
-/** A key of the plan's resource as a bound value: UUID on Metadata, BIGINT elsewhere. */
+/** A key of the plan's resource as a bound value: UUID where the resource's Ids are (Metadata), BIGINT elsewhere. */
 export function keyValue(plan: PagePlan, key: Key) {
-  return plan.resource.table === 'datasets'
+  return plan.resource.pages.ids === 'uuid'
     ? ({ sqlType: 'UUID', value: String(key) } as const)
     : ({ sqlType: 'BIGINT', value: BigInt(key) } as const);
 }
@@ -65,25 +66,38 @@ function exists(from: string, link: string, cond: string): string {
   return `EXISTS (SELECT 1 FROM ${from} WHERE ${link} AND ${cond})`;
 }
 
-/** The WHERE clause of the resource's own table `t`, with EXISTS for finer dimensions. */
+/** The WHERE clause of the resource's own table `t`, with EXISTS for finer dimensions, by the resource's kind. */
 export function resourceWhere(plan: PagePlan | CountPlan, params: Params): string | undefined {
   if (!plan.where) return undefined;
-  const table = plan.resource.table;
-  const t = RESOURCE[table];
-  if (isOwnTable(table)) {
-    // Its location's fields: the row's one location, tested inside an EXISTS (a semi-join DuckDB decorrelates).
-    const fc = new FilterCompiler(PAGE_SOURCES[table], params);
-    const cond = fc.compile(plan.where);
-    return fc.used.has(LOCATIONS.alias) ? exists(sourceTable(LOCATIONS), sameLocation(LOCATIONS, t), cond) : cond;
+  const resource = plan.resource;
+  switch (resource.kind) {
+    case 'observations':
+      return new FilterCompiler(PAGE_SOURCES.observations, params).compile(plan.where);
+    case 'own-table': {
+      // Its location's fields: the row's one location, tested inside an EXISTS (a semi-join DuckDB decorrelates).
+      const fc = new FilterCompiler(PAGE_SOURCES[resource.table], params);
+      const cond = fc.compile(plan.where);
+      return fc.used.has(LOCATIONS.alias) ? exists(sourceTable(LOCATIONS), sameLocation(LOCATIONS, RESOURCE[resource.table]), cond) : cond;
+    }
+    case 'locations':
+    case 'datasets':
+      return coarserWhere(resource.kind, plan.where, params);
+    default:
+      return assertNever(resource);
   }
-  const finer = dimsOf(plan.where).filter((d) => !d.columns[table]);
+}
+
+/** A location or a dataset: observation-level conditions become EXISTS over the rollup, the statistics or the rows. */
+function coarserWhere(table: 'locations' | 'datasets', where: Cond, params: Params): string {
+  const t = RESOURCE[table];
+  const finer = dimsOf(where).filter((d) => !d.columns[table]);
   if (table === 'datasets' && finer.length > 0 && inRollup(finer)) {
     // Observation-level conditions alone are answered by the small rollup, keyed by DOI.
-    return exists(sourceTable(ROLLUP), sameDataset(ROLLUP, t), new FilterCompiler([t, ROLLUP], params).compile(plan.where));
+    return exists(sourceTable(ROLLUP), sameDataset(ROLLUP, t), new FilterCompiler([t, ROLLUP], params).compile(where));
   }
-  if (table !== 'observations' && rowLevel(finer)) return rowLevelWhere(table, plan.where, params);
+  if (rowLevel(finer)) return rowLevelWhere(table, where, params);
   const fc = new FilterCompiler(PAGE_SOURCES[table], params);
-  const cond = fc.compile(plan.where);
+  const cond = fc.compile(where);
   if (table === 'locations' && fc.used.has(STATS.alias)) return exists(sourceTable(STATS), sameLocation(STATS, t), cond);
   if (table === 'datasets' && (fc.used.has(LOCATIONS.alias) || fc.used.has(STATS.alias))) {
     const stats = fc.used.has(STATS.alias) ? joinSource(STATS, sameLocation(STATS, LOCATIONS)) : '';

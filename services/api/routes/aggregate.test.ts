@@ -161,14 +161,17 @@ describe('every aggregate against the definition, computed from the published Pa
   });
 
   it('median, 10th and 90th percentiles, distinct values and first and last dates per characteristic (a scan)', async () => {
+    // Four holistic aggregates in one request, the most it may hold (APPLY_LIMITS); the days sampled in a second.
     const aggs = [
       ['Median', 'ResultValue', 'Tributary.median'], ['P10', 'ResultValue', 'Tributary.p10'], ['P90', 'ResultValue', 'Tributary.p90'],
-      ['Distinct', 'ResultValue', 'countdistinct'], ['First', 'ActivityStartDate', 'min'], ['Last', 'ActivityStartDate', 'max'], ['Days', 'ActivityStartDate', 'countdistinct'],
+      ['Distinct', 'ResultValue', 'countdistinct'], ['First', 'ActivityStartDate', 'min'], ['Last', 'ActivityStartDate', 'max'],
     ] as const;
     const got = await allGroups('Observations', {
-      $apply: 'groupby((CharacteristicName),aggregate(ResultValue with Tributary.median as Median,ResultValue with Tributary.p10 as P10,ResultValue with Tributary.p90 as P90,ResultValue with countdistinct as Distinct,ActivityStartDate with min as First,ActivityStartDate with max as Last,ActivityStartDate with countdistinct as Days))',
+      $apply: 'groupby((CharacteristicName),aggregate(ResultValue with Tributary.median as Median,ResultValue with Tributary.p10 as P10,ResultValue with Tributary.p90 as P90,ResultValue with countdistinct as Distinct,ActivityStartDate with min as First,ActivityStartDate with max as Last))',
     });
     expectClose(got, expected(all, [by('CharacteristicName')], ['CharacteristicName'], aggs));
+    const days = await allGroups('Observations', { $apply: 'groupby((CharacteristicName),aggregate(ActivityStartDate with countdistinct as Days))' });
+    expectClose(days, expected(all, [by('CharacteristicName')], ['CharacteristicName'], [['Days', 'ActivityStartDate', 'countdistinct']]));
   });
 
   it('the detection limits and depths, each with its own unit grouped, and the medium (a scan with a row-level filter)', async () => {

@@ -11,7 +11,7 @@ import { CITATION_FORMAT_NAMES, CITATION_FORMATS, citationFormatByName, citation
 import { ApiError } from '../errors.js';
 import { citeGuidelines, citeResult } from '../exec/citation.js';
 import type { HandlerDeps } from '../http/handler-deps.js';
-import { baseUrl, linkHeader } from '../http/links.js';
+import { linkHeader } from '../http/links.js';
 import { PATHS } from '../http/paths.js';
 import { rawQueryString, takeOption } from '../http/request-query.js';
 import { ODataError, parseQuery } from '../odata/index.js';
@@ -34,7 +34,7 @@ export function citationHandler(deps: HandlerDeps) {
     lease.timing.mark('plan');
     const [cited, guidelines] = await Promise.all([citeResult(plan, lease.snapshot, lease.signal), citeGuidelines(plan, lease.snapshot, lease.signal)]);
     lease.timing.mark('execute');
-    const doc = citationDocument(plan, cited, baseUrl(c.req.url, c.req.raw.headers, deps.links), lease.publication, guidelines);
+    const doc = citationDocument(plan, cited, c.get('base'), lease.publication, guidelines);
     const licences = new Set(doc.datasets.map((d) => d.LicenceUrl));
     const link = linkHeader(undefined, { count: false, otherParams: [], ...(plan.filter ? { filter: plan.filter } : {}) }, {
       // One licence for every dataset cited is the result's licence.

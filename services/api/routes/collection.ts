@@ -18,7 +18,7 @@ import { applyBytes, applyCsvFrame, applyStream, type ApplyFormat } from '../str
 import { PAGE_WRITERS } from '../stream/page-writers.js';
 import type { Lease } from '../http/lease.js';
 import type { HandlerDeps } from '../http/handler-deps.js';
-import { baseUrl, contextUrl, linkHeader, nextApplyLink, nextLink, type Signposts } from '../http/links.js';
+import { contextUrl, linkHeader, nextApplyLink, nextLink, type Signposts } from '../http/links.js';
 import { notFound } from '../http/not-found.js';
 import { PATHS } from '../http/paths.js';
 import { parseQueryString, parseRequestQuery, rawQueryString } from '../http/request-query.js';
@@ -56,7 +56,7 @@ export function collectionHandler(deps: HandlerDeps, readQuery: (c: Context, dep
     lease.timing.mark('plan');
     const result = await execute(plan, lease.snapshot, lease.signal, { log: deps.log });
     lease.timing.mark('execute');
-    const signs = await signposts(baseUrl(c.req.url, c.req.raw.headers, deps.links), resource.name, citedFilter(query), query, lease);
+    const signs = await signposts(c.get('base'), resource.name, citedFilter(query), query, lease);
     switch (result.kind) {
       case 'count': {
         const link = linkHeader(undefined, query);
@@ -73,7 +73,7 @@ export function collectionHandler(deps: HandlerDeps, readQuery: (c: Context, dep
 async function page(c: Context, query: Query, result: PageResult, lease: Lease, deps: HandlerDeps, signs: Signposts): Promise<Response> {
   const { plan, ids, hasNext, rows, total } = result;
   checkPageSize(plan.resource.table, plan.fields, ids.length, lease.snapshot.columnWidths, deps.limits?.maxPageBytes);
-  const base = baseUrl(c.req.url, c.req.raw.headers, deps.links);
+  const base = c.get('base');
   const next = hasNext ? nextLink(base, plan, query, ids[ids.length - 1]!, lease.publication) : undefined;
 
   const headers: Record<string, string> = { 'Content-Type': FORMATS[plan.format].contentType };
@@ -91,7 +91,7 @@ async function page(c: Context, query: Query, result: PageResult, lease: Lease, 
 function applyPage(c: Context, query: Query, result: ApplyResult, deps: HandlerDeps, signs: Signposts): Response {
   const { plan } = result;
   const format = applyFormat(query);
-  const base = baseUrl(c.req.url, c.req.raw.headers, deps.links);
+  const base = c.get('base');
   const next = result.hasNext ? nextApplyLink(base, plan, query, c.get('lease').publication) : undefined;
   const keys = plan.groupBy.map((d) => d.name);
   const aliases = plan.aggregates.map((a) => a.alias);

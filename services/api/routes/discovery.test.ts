@@ -8,7 +8,7 @@ import addFormats from 'ajv-formats';
 import type { Hono } from 'hono';
 import odatajs from 'ts-odatajs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { isOwnTable, resources } from '../../../schemas/index.js';
+import { resources } from '../../../schemas/index.js';
 import { createApp } from '../app.js';
 import { listen, type TestServer } from '../testing/test-server.js';
 import { openDatabase, type Database } from '../db/database.js';
@@ -191,7 +191,7 @@ describe('a generic OData client (Apache Olingo odatajs)', () => {
   it('discovers every entity set from $metadata and queries one', async () => {
     const metadata = await read(`${origin}${BASE}/$metadata`, odatajs.oData.metadataHandler);
     const container = metadata.dataServices.schema[0].entityContainer;
-    expect(container.entitySet.map((s: { name: string }) => s.name)).toEqual(['Metadata', 'Locations', 'Observations', 'Records', ...resources.filter((r) => isOwnTable(r.table)).map((r) => r.name)]);
+    expect(container.entitySet.map((s: { name: string }) => s.name)).toEqual(['Metadata', 'Locations', 'Observations', 'Records', ...resources.filter((r) => r.kind === 'own-table').map((r) => r.name)]);
 
     const set = container.entitySet.find((s: { name: string }) => s.name === 'Observations');
     const type = metadata.dataServices.schema[0].entityType.find((t: { name: string }) => `Tributary.${t.name}` === set.entityType);

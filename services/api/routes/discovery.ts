@@ -8,22 +8,17 @@ import { resources } from '../../../schemas/index.js';
 import { buildCsdl } from '../metadata/csdl.js';
 import { buildOpenApi } from '../metadata/openapi.js';
 import { JSON_TYPE } from '../formats.js';
-import { baseUrl, type BaseUrlOptions } from '../http/links.js';
 import type { Mount } from '../http/mount.js';
 import { PATHS } from '../http/paths.js';
 import { docsPage } from './docs-page.js';
-
-export interface DiscoveryDeps {
-  readonly links: BaseUrlOptions;
-}
 
 /**
  * Registers the discovery routes. Call it before the `${PATHS.odata}/:resource` route: that pattern would
  * otherwise take `$metadata` as a resource name and answer 404.
  */
-export function registerDiscovery(mount: Mount, deps: DiscoveryDeps): void {
+export function registerDiscovery(mount: Mount): void {
   const csdl = buildCsdl();
-  const base = (c: Context) => baseUrl(c.req.url, c.req.raw.headers, deps.links);
+  const base = (c: Context) => c.get('base');
 
   // OData 4.0 Part 1 §11.1.1: the service root answers with the service document, with or without the slash.
   const serviceDocument = (c: Context) =>

@@ -2,13 +2,15 @@
  * The human docs page at `/` of the data API: a static page built from the catalogue, with copy-paste
  * examples against the base URL the reader used. No scripts; every interpolated value is HTML-escaped.
  */
-import { filterNames, isOwnTable, nullOnWire, resources, type ResourceDef } from '../../../schemas/index.js';
+import { filterNames, nullOnWire, resources, type ResourceDef } from '../../../schemas/index.js';
 import { API_ERROR_CODES } from '../errors.js';
 import { FORMAT_NAMES, FORMATS } from '../formats.js';
 import { filterOnlyNames } from '../metadata/csdl.js';
 import { AGGREGATE_METHODS, FILTER_LIMITS, TOP_RANGE } from '../odata/index.js';
-import { DEFAULT_TOP, GROUPABLE } from '../query/plan.js';
-import { MEASURES } from '../query/measures.js';
+import { DEFAULT_TOP } from '../query/plan.js';
+import { measuresOf } from '../query/measures.js';
+import { APPLY_LIMITS } from '../query/apply-limits.js';
+import { APPLY_RESOURCES } from '../query/plan-apply.js';
 import { PATHS } from '../http/paths.js';
 import { TOOLS } from '../mcp/tool-descriptions.js';
 import { html, raw, type Raw } from '../http/html-template.js';
@@ -20,9 +22,18 @@ function resourceSection(r: ResourceDef): Raw {
   return html`<details><summary>${r.name} (${r.fields.length} fields)</summary>
 <p>${r.description} <code>GET ${PATHS.odata}/${r.name}</code></p>
 <p>Filterable: ${filterNames(r).map((n, i) => html`${i ? ', ' : ''}<code>${n}</code>`)}.${filterOnly.length ? html` Not fields of ${r.name}, filter only: ${filterOnly.join(', ')}.` : ''}</p>
+${applySection(r)}
 <table><thead><tr><th>field</th><th>type</th><th>null?</th><th>description</th></tr></thead><tbody>
 ${r.fields.map((f) => html`<tr><td><code>${f.name}</code></td><td>${f.type}</td><td>${nullOnWire(f) ? 'yes' : ''}</td><td>${f.description}</td></tr>\n`)}</tbody></table></details>
 `;
+}
+
+/** What `$apply` groups and aggregates on the resource (its `apply` door), or that it offers none. */
+function applySection(r: ResourceDef): Raw {
+  if (r.apply === 'none') return html`<p>No <code>$apply</code>: count it with <code>$count=true</code>.</p>`;
+  const codes = (names: readonly string[]) => names.map((n, i) => html`${i ? ', ' : ''}<code>${n}</code>`);
+  const measures = measuresOf(r).map((m) => m.name);
+  return html`<p><code>$apply</code> groups by ${codes(r.apply.groupBy)}; aggregates ${measures.length ? codes(measures) : 'only $count'}${r.apply.distinct.length ? html`; <code>countdistinct</code> also counts ${codes(r.apply.distinct)}` : ''}.</p>`;
 }
 
 /** The page for a server reachable at `base` (scheme and host). */
@@ -101,7 +112,7 @@ Generic OData clients read <code>$metadata</code> for types and for what the ser
 <tr><td><code>$top</code></td><td>${TOP_RANGE.min}–${TOP_RANGE.max} rows per page, default ${DEFAULT_TOP}</td></tr>
 <tr><td><code>$skiptoken</code></td><td>page cursor: follow <code>@odata.nextLink</code> or <code>Link: &lt;…&gt;; rel="next"</code></td></tr>
 <tr><td><code>$count=true</code></td><td><code>{"value": n}</code>, exact</td></tr>
-<tr><td><code>$apply</code></td><td><code>[filter(…)/]groupby((F1,…)[,aggregate(…)])</code> or <code>[filter(…)/]aggregate(…)</code> on Observations and Records; group by ${GROUPABLE.join(', ')}; aggregate <code>$count as Count</code> or <code>Field with method as Alias</code>, the fields ${MEASURES.map((m, i) => html`${i ? ', ' : ''}<code>${m.name}</code>`)}, the methods ${AGGREGATE_METHODS.map((m, i) => html`${i ? ', ' : ''}<code>${m}</code>`)}; values in more than one unit are refused unless the unit is grouped; on ${resources.filter((r) => isOwnTable(r.table)).map((r) => r.name).join(', ')} the same, grouped by any of their filterable names (the comparisons aggregate their <code>ResultValue</code>)</td></tr>
+<tr><td><code>$apply</code></td><td><code>[filter(…)/]groupby((F1,…)[,aggregate(…)])[/orderby(Column [desc],…)][/top(n)]</code> or <code>[filter(…)/]aggregate(…)</code> on ${APPLY_RESOURCES.join(', ')}; group by a resource's dimensions (each resource below lists them), at most ${APPLY_LIMITS.maxGroupingFields} at once; aggregate <code>$count as Count</code> or <code>Field with method as Alias</code>, the methods ${AGGREGATE_METHODS.map((m, i) => html`${i ? ', ' : ''}<code>${m}</code>`)}, at most ${APPLY_LIMITS.maxHolisticAggregates} medians, percentiles or <code>countdistinct</code>s a request; <code>orderby</code> and <code>top</code> sort the groups and keep the first n; values in more than one unit are refused unless the unit is grouped</td></tr>
 <tr><td><code>$format</code></td><td>${FORMAT_NAMES.map((f, i) => html`${i ? ', ' : ''}<code>${f}</code>`)}; default json (or <code>Accept:</code> ${FORMAT_NAMES.filter((f) => FORMATS[f].byAccept).map((f, i) => html`${i ? ', ' : ''}<code>${FORMATS[f].mediaType}</code>`)})</td></tr>
 </tbody></table>
 <p>Results are always in Id order. <code>$orderby</code>, <code>$skip</code>, <code>$expand</code> and unknown <code>$</code> options answer 400.</p>

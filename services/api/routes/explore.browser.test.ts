@@ -330,14 +330,12 @@ describe('the explorer page in Chromium', () => {
 
   it('charts the guidelines that apply to the charted results, day by day as their bounds move, and rings each result that exceeds one', async () => {
     type Comparison = { ObservationId: number; GuidelineId: number; ActivityStartDate: string; ResultUnit: string | null; GuidelineLower: number | null; GuidelineUpper: number | null; Verdict: string };
-    const groups = (await get<{ value: { LocationId: number; CharacteristicName: string; GuidelineId: number; GuidelineUpper: number | null; N: number }[] }>(
-      `/GuidelineComparisons?$apply=${encodeURIComponent("filter(Verdict eq 'exceeds')/groupby((LocationId,CharacteristicName,GuidelineId,GuidelineUpper),aggregate($count as N))")}&$top=10000`)).value;
+    // A bound is a measure, never a group (issue 56): its distinct values per guideline are counted instead.
+    const groups = (await get<{ value: { LocationId: number; CharacteristicName: string; GuidelineId: number; Bounds: number; N: number }[] }>(
+      `/GuidelineComparisons?$apply=${encodeURIComponent("filter(Verdict eq 'exceeds')/groupby((LocationId,CharacteristicName,GuidelineId,ResultUnit),aggregate($count as N,GuidelineUpper with countdistinct as Bounds))")}&$top=10000`)).value;
     expect(groups.length).toBeGreaterThan(0);
     // A location whose bound moves (several values of one guideline) when the fixture has one: its line must move too.
-    const key = (g: (typeof groups)[number]) => `${g.LocationId}|${g.CharacteristicName}|${g.GuidelineId}`;
-    const values = new Map<string, number>();
-    for (const g of groups) values.set(key(g), (values.get(key(g)) ?? 0) + 1);
-    const chosen = groups.find((g) => values.get(key(g))! > 1) ?? groups[0]!;
+    const chosen = groups.find((g) => g.Bounds > 1) ?? groups[0]!;
     const { LocationId: location, CharacteristicName: characteristic } = chosen;
     const of = `CharacteristicName eq ${q(characteristic)} and LocationId eq ${location}`;
     const observations = (await get<{ value: { Id: number; ResultValue: number | null; ResultUnit: string | null; ResultDetectionQuantitationLimitMeasure: number | null; ResultDetectionQuantitationLimitUnit: string | null }[] }>(

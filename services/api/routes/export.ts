@@ -20,7 +20,7 @@ import { arrowFrame } from '../stream/arrow-frame.js';
 import { exportStream } from '../stream/export-stream.js';
 import { pageStream } from '../stream/page-stream.js';
 import type { HandlerDeps } from '../http/handler-deps.js';
-import { baseUrl, linkHeader } from '../http/links.js';
+import { linkHeader } from '../http/links.js';
 import { NEXT_LINK_PARAM, PATHS } from '../http/paths.js';
 import { rawQueryString, takeOption } from '../http/request-query.js';
 import { servesRows } from '../http/served-rows.js';
@@ -33,9 +33,10 @@ export function exportHandler(deps: Pick<HandlerDeps, 'links'>) {
   return async function exportResult(c: Context): Promise<Response> {
     const lease = c.get('lease');
     const name = c.req.param('resource') ?? '';
-    const resource = EXPORT_RESOURCES.includes(name) ? getResource(name) : undefined;
-    if (!resource) {
-      throw new ApiError('not_found', `No export at ${c.req.path}. Exports: ${EXPORT_RESOURCES.map((r) => `${PATHS.export}/${r}`).join(', ')}, with $filter and $select as on ${PATHS.odata}.`);
+    const resource = getResource(name);
+    if (!resource?.export) {
+      const why = resource ? `${resource.name} declares no export (its rows are small: page them at ${PATHS.odata}/${resource.name}, or take every dataset's files at ${PATHS.downloads})` : `No export at ${c.req.path}`;
+      throw new ApiError('not_found', `${why}. Exports: ${EXPORT_RESOURCES.map((r) => `${PATHS.export}/${r}`).join(', ')}, with $filter and $select as on ${PATHS.odata}.`);
     }
     // `$format` is the export's own (parquet, csv, ndjson, arrow); everything else is the OData query as a page reads it.
     const { query: raw, value: formatParam } = takeOption(rawQueryString(c), ['$format']);
@@ -45,7 +46,7 @@ export function exportHandler(deps: Pick<HandlerDeps, 'links'>) {
       'Content-Type': EXPORT_FORMATS[format].contentType,
       'Content-Disposition': `attachment; filename="${resource.name}.${EXPORT_FORMATS[format].extension}"`,
     };
-    const link = linkHeader(undefined, query, await signposts(baseUrl(c.req.url, c.req.raw.headers, deps.links), resource.name, query.filter, query, lease));
+    const link = linkHeader(undefined, query, await signposts(c.get('base'), resource.name, query.filter, query, lease));
     if (link) headers['Link'] = link;
     const result = await executeExport(plan, format, lease.snapshot, lease.signal);
     headers[COUNT_HEADER] = String(result.count);

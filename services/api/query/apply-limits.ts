@@ -1,0 +1,14 @@
+/**
+ * The bounds of one `$apply` (issue 56 item 1), each declared once, checked by the planner (query/plan-apply.ts),
+ * documented in docs/api.md and named by the 400 `apply_too_large` that refuses a request past one. Every group is
+ * a row of the answer, and a holistic aggregate (a median, a percentile, a `countdistinct`) keeps every value of its
+ * group at once rather than a running figure: these bound what one request may hold in memory, beside `groupby`
+ * accepting only dimensions (each resource's `apply` door, schemas/catalogue.ts). The aggregates of one
+ * `aggregate(…)` are bounded when parsed (MAX_AGGREGATES, odata/parse-apply.ts).
+ */
+export const APPLY_LIMITS = {
+  /** Fields of one `groupby((…))`: the explorer's facet counts group by seven (its six facets and RegionId). */
+  maxGroupingFields: 8,
+  /** Medians, percentiles and `countdistinct`s in one request. */
+  maxHolisticAggregates: 4,
+} as const;
