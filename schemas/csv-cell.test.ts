@@ -24,6 +24,14 @@ function oracle(text: string): string {
   return (first === '+' || first === '-') && (numberLike(body) || offset) ? text : `'${text}`;
 }
 
+/** Strings over the characters the rule reads (seeded), so the SQL's regex-free number and offset tests meet the TypeScript's regex. */
+function randomCells(count: number): string[] {
+  const alphabet = '+-=@\t\r0123456789.eE: x٣';
+  let seed = 42;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  return Array.from({ length: count }, () => Array.from({ length: Math.floor(next() * 9) }, () => alphabet[Math.floor(next() * alphabet.length)]).join(''));
+}
+
 const CASES = [
   '=1+1', '=HYPERLINK("http://evil.example","click")', '+1+cmd|\' /C calc\'!A0', '-2+3', '@SUM(A1:A2)', '\tleading tab', '\rcarriage',
   '-5', '+5', '-5.25', '-.5', '+1e10', '-1.5E-3', '-07:00', '+05:30', '-7:00', '-07:00:00', '- 5', '-', '+', '=', '@', '-e5', '-1e', '--1', '-1.2.3', '-inf', '-NaN', '-0x10',
@@ -44,13 +52,14 @@ describe('a CSV cell a spreadsheet will not run', () => {
       const literal = (t: string) => `'${t.replaceAll("'", "''")}'`;
       await conn.run('CREATE TABLE t (i INTEGER, s VARCHAR)');
       const appender = await conn.createAppender('t');
-      CASES.forEach((c, i) => (appender.appendInteger(i), appender.appendVarchar(c), appender.endRow()));
-      appender.appendInteger(CASES.length);
+      const cells = [...CASES, ...randomCells(5000)];
+      cells.forEach((c, i) => (appender.appendInteger(i), appender.appendVarchar(c), appender.endRow()));
+      appender.appendInteger(cells.length);
       appender.appendNull();
       appender.endRow();
       appender.closeSync();
       const rows = (await conn.runAndReadAll(`SELECT ${neutralisedCellSql('s', literal)} FROM t ORDER BY i`)).getRows().map((r) => r[0]);
-      expect(rows).toEqual([...CASES.map(neutraliseCell), null]);
+      expect(rows).toEqual([...cells.map(neutraliseCell), null]);
     } finally {
       instance.closeSync();
     }

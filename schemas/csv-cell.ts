@@ -36,9 +36,17 @@ export function neutraliseCell(text: string): string {
 
 /**
  * `neutraliseCell` in DuckDB SQL over a text expression (NULL stays NULL). `constant` quotes a SQL string constant
- * (each side's one sql.ts); `ascii()` reads the first code point without copying the string, so a cell that starts
- * with none of the characters costs one comparison.
+ * (each side's one sql.ts). `ascii()` reads the first code point without copying the string, so a cell that starts
+ * with none of the characters costs one comparison. No regular expression: each `regexp_full_match` of a CSV line's
+ * thirty-odd text columns holds a compiled RE2 program against the query's memory limit, which took a single-threaded
+ * export's whole pool; a number is instead the characters of one (digits, `.`, `e`, signs) that DuckDB casts to a
+ * DOUBLE, and an offset `±hh:mm` four digits around a colon.
  */
 export function neutralisedCellSql(expr: string, constant: (text: string) => string): string {
-  return `CASE WHEN ascii(${expr}) IN (${FORMULA_CODES.join(', ')}) AND NOT regexp_full_match(${expr}, ${constant(PLAIN_VALUE)}) THEN chr(39) || ${expr} ELSE ${expr} END`;
+  const [sign, always] = [FORMULA_CODES.filter((c) => c === 43 || c === 45), FORMULA_CODES.filter((c) => c !== 43 && c !== 45)];
+  const number = `(translate(${expr}[2:], ${constant('0123456789.eE+-')}, '') = '' AND TRY_CAST(${expr} AS DOUBLE) IS NOT NULL)`;
+  const digits = `${expr}[2:3] || ${expr}[5:6]`;
+  const offset = `(length(${expr}) = 6 AND ${expr}[4:4] = ':' AND length(${digits}) = 4 AND translate(${digits}, ${constant('0123456789')}, '') = '')`;
+  const formula = `ascii(${expr}) IN (${always.join(', ')}) OR (ascii(${expr}) IN (${sign.join(', ')}) AND NOT ${number} AND NOT ${offset})`;
+  return `CASE WHEN ${formula} THEN chr(39) || ${expr} ELSE ${expr} END`;
 }

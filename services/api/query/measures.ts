@@ -50,11 +50,13 @@ export interface MethodDef {
   readonly holistic: boolean;
   /** The measures it applies to, when not every one of its types (the km methods read the limits beside ResultValue). */
   readonly only?: readonly string[];
+  /** A pass over each group's values that several methods share: the km methods read one Kaplan–Meier curve (compile-apply-km.ts). */
+  readonly pass?: 'kaplan-meier';
   readonly description: string;
 }
 
 const detectedOnly = (what: string, km: string) => `${what} of the detected values: non-detects left out, which biases it upward where results are censored (${km} counts them)`;
-const km = (description: string, result: MethodDef['result'] = 'number'): MethodDef => ({ types: ['number'], result, unitBound: true, holistic: true, only: ['ResultValue'], description });
+const km = (description: string, result: MethodDef['result'] = 'number'): MethodDef => ({ types: ['number'], result, unitBound: true, holistic: true, only: ['ResultValue'], pass: 'kaplan-meier', description });
 
 export const METHODS: { readonly [M in AggregateMethod]: MethodDef } = {
   sum: { types: ['number'], result: 'number', unitBound: true, holistic: false, description: 'sum of the values' },

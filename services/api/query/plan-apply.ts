@@ -93,7 +93,9 @@ export function isHolistic(a: PlannedAggregate): boolean {
 }
 
 function checkHolistic(aggregates: readonly PlannedAggregate[], apply: Apply): void {
-  const holistic = aggregates.filter(isHolistic);
+  // Methods that share a pass count once: every km statistic of a group comes from its one Kaplan–Meier curve.
+  const pass = (a: PlannedAggregate) => (a.kind === 'method' ? METHODS[a.method].pass : undefined);
+  const holistic = aggregates.filter((a, i) => isHolistic(a) && (pass(a) === undefined || aggregates.findIndex((b) => pass(b) === pass(a)) === i));
   if (holistic.length <= APPLY_LIMITS.maxHolisticAggregates) return;
   const extra = apply.aggregates.find((a) => a.alias === holistic[APPLY_LIMITS.maxHolisticAggregates]!.alias);
   throw new PlanError(
