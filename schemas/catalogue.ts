@@ -25,7 +25,7 @@ const measureUnits = ['ResultDetectionQuantitationLimitUnit', 'ActivityDepthHeig
 const sharedDimension = new Map(dimensions.map((d) => [d.name, d]));
 
 /** What `$filter` cannot compare (coerce in the planner refuses them): lists and times of day. */
-const comparable = (f: FieldDef) => f.type !== 'string[]' && f.type !== 'date[]' && f.type !== 'time';
+const comparable = (f: FieldDef) => f.type !== 'string[]' && f.type !== 'date[]' && f.type !== 'integer[]' && f.type !== 'time';
 
 /**
  * A resource on a table of its own (`ownTables`): every comparable field is filterable, under the shared dimension

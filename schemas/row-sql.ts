@@ -100,6 +100,8 @@ function csvText(c: string, type: FieldDef['type']): string {
       return `'"' || array_to_string(list_transform(${c}, d -> strftime(d, '%Y-%m-%d')), ';') || '"'`;
     case 'string[]':
       return `'"' || replace(array_to_string(${c}, ';'), '"', '""') || '"'`;
+    case 'integer[]':
+      return `'"' || array_to_string(${c}, ';') || '"'`;
     case 'string':
       return `'"' || replace(${c}, '"', '""') || '"'`;
     default: {

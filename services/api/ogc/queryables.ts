@@ -20,6 +20,7 @@ const SCHEMA_OF: { readonly [T in FieldType]: JsonSchema } = {
   timestamp: { type: 'string', format: 'date-time' },
   'string[]': { type: 'array', items: { type: 'string' } },
   'date[]': { type: 'array', items: { type: 'string', format: 'date' } },
+  'integer[]': { type: 'array', items: { type: 'integer' } },
 };
 
 export function queryableSchema(dim: DimensionDef): JsonSchema {
