@@ -179,13 +179,32 @@ describe('the explorer’s trends', () => {
     // The key counts each class; the table says every location's class in words.
     const counts = new Map<string, number>();
     for (const c of want.values()) counts.set(c, (counts.get(c) ?? 0) + 1);
+    await page.waitForSelector('#trend-legend li[data-class]');
     const key = await page.$$eval('#trend-legend li[data-class]', (li) => li.map((e) => [e.getAttribute('data-class')!, Number(/(\d+)$/.exec(e.textContent ?? '')![1])] as const));
     expect(new Map(key.filter(([, n]) => n > 0))).toEqual(counts);
     await page.click('#trend-sites summary');
+    await page.waitForSelector('#trend-sites tbody tr');
     const table = await page.$$eval('#trend-sites tbody tr', (tr) => tr.map((e) => [Number(e.getAttribute('data-location')), e.querySelector('td')!.textContent!] as const));
     expect(new Set(table.map(([id]) => id))).toEqual(new Set([...shown.keys()].filter((id) => mapped.has(id))));
     for (const [id, label] of table) expect(label.toLowerCase(), String(id)).toContain(classOf(shown.get(id)!).toLowerCase());
-    expect(await page.isHidden('#map-legend')).toBe(true);
+    await page.waitForSelector('#map-legend', { state: 'hidden' });
+  });
+
+  it('follows the selection: a location type (and a medium, which no trend has, left out of the trends request)', async () => {
+    const target = censoredRow();
+    const characteristic = String(target['CharacteristicName']);
+    const [start, end] = [Number(target['StartYear']), Number(target['EndYear'])];
+    const lakes = new Set((await readRows(hub.path, `SELECT "Id" FROM locations WHERE "MonitoringLocationType" = 'Lake/Pond'`)).map((r) => Number(r['Id'])));
+    requested.length = 0;
+    await page.goto(`${api.origin}/explore?CharacteristicName=${encodeURIComponent(characteristic)}&MonitoringLocationType=Lake%2FPond&ActivityMediaName=Surface%20Water&trend=${start}-${end}`);
+    await page.waitForSelector('#map[data-trends]');
+    const shown = expectedShown(hub.trends.filter((r) => r['CharacteristicName'] === characteristic && inPeriod(r, start, end) && lakes.has(Number(r['LocationId']))));
+    const mapped = [...locationsOf(characteristic)].filter((id) => lakes.has(id));
+    expect(mapped.length).toBeGreaterThan(0);
+    expect(parsePairs(await page.getAttribute('#map', 'data-trends'))).toEqual(new Map(mapped.map((id) => [id, shown.has(id) ? classOf(shown.get(id)!) : 'none'])));
+    const [trendRequest] = requested.filter((u) => u.includes('/v1/odata/v4/Trends?') && u.includes('$filter='));
+    expect(trendRequest).toContain("MonitoringLocationType eq 'Lake/Pond'");
+    expect(trendRequest).not.toContain('ActivityMediaName');
   });
 
   it('maps a characteristic without an improving direction (pH) by its Direction, and says so', async () => {
@@ -197,14 +216,14 @@ describe('the explorer’s trends', () => {
     const got = parsePairs(await page.getAttribute('#map', 'data-trends'));
     for (const [id, r] of shown) expect(got.get(id), String(id)).toBe(String(r['Direction']));
     expect(new Set(got.values())).not.toContain('Very likely improving');
+    await page.waitForSelector('#trend-legend li[data-class]');
     expect(await page.textContent('#trend-legend')).toContain('no direction is better');
   });
 
   it('with several characteristics chosen, says a trend map needs one and keeps the plain markers', async () => {
     await page.goto(`${api.origin}/explore?CharacteristicName=pH&CharacteristicName=Chloride&trend=2015-2024`);
-    await page.waitForSelector('#trend-legend:not([hidden])');
+    await page.waitForFunction(() => document.getElementById('trend-legend')?.textContent?.includes('choose exactly one'));
     await settled();
-    expect(await page.textContent('#trend-legend')).toContain('choose exactly one');
     expect(await page.getAttribute('#map', 'data-trends')).toBeNull();
   });
 
@@ -243,6 +262,7 @@ describe('the explorer’s trends', () => {
     expect(Math.abs(y0! - intercept)).toBeLessThanOrEqual(1e-6 * Math.max(Math.abs(intercept), Math.abs(Median!)));
     expect(Math.abs(y1! - (intercept + span * SenSlope!))).toBeLessThanOrEqual(1e-6 * Math.max(Math.abs(intercept), Math.abs(Median!)));
 
+    await page.waitForSelector(`#chart-trend li[data-trend="${id}"]`);
     const words = (await page.textContent(`#chart-trend li[data-trend="${id}"]`))!;
     expect(words).toContain(String(row['Category']));
     expect(words).toContain(`LWP's note: ${String(row['AnalysisNote'])}`);
@@ -281,6 +301,8 @@ describe('the explorer’s trends', () => {
         return result.violations.map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
       });
       expect(violations, `width ${width}`).toEqual([]);
+      // The key, the table and the chart's words reflow: nothing widens the page at a phone's width.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), `width ${width}`).toBeLessThanOrEqual(0);
     }
     await page.setViewportSize({ width: 1366, height: 900 });
     expect(pageErrors).toEqual([]);
