@@ -1,4 +1,4 @@
-import { LIST, listValue, VARCHAR, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import { BIGINT, LIST, listValue, VARCHAR, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 
 export type Params = readonly DuckDBValue[];
 
@@ -43,8 +43,11 @@ export async function scalarNumber(conn: DuckDBConnection, sql: string, params: 
   return value === null || value === undefined ? 0 : Number(value);
 }
 
-/** A value the appender takes: a number goes into a DOUBLE column, a bigint into an integer one, an array into VARCHAR[]. */
-export type AppendValue = string | number | bigint | boolean | null | readonly string[];
+/**
+ * A value the appender takes: a number goes into a DOUBLE column, a bigint into an integer one, an array into
+ * VARCHAR[], a BigInt64Array into BIGINT[] (a typed array, so that an empty list still says its type).
+ */
+export type AppendValue = string | number | bigint | boolean | null | readonly string[] | BigInt64Array;
 
 /** Loads rows into a table through DuckDB's appender (no per-row SQL, no SQL text to parse). */
 export async function appendRows(
@@ -62,6 +65,7 @@ export async function appendRows(
       else if (typeof value === 'number') appender.appendDouble(value);
       else if (typeof value === 'boolean') appender.appendBoolean(value);
       else if (value === null) appender.appendNull();
+      else if (value instanceof BigInt64Array) appender.appendList(listValue([...value]), LIST(BIGINT));
       else appender.appendList(listValue([...value]), LIST(VARCHAR));
     }
     appender.endRow();

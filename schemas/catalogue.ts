@@ -26,7 +26,7 @@ const measureUnits = ['ResultDetectionQuantitationLimitUnit', 'ActivityDepthHeig
 const sharedDimension = new Map(dimensions.map((d) => [d.name, d]));
 
 /** What `$filter` cannot compare (coerce in the planner refuses them): lists and times of day. */
-const comparable = (f: FieldDef) => f.type !== 'string[]' && f.type !== 'date[]' && f.type !== 'time';
+const comparable = (f: FieldDef) => f.type !== 'string[]' && f.type !== 'date[]' && f.type !== 'integer[]' && f.type !== 'time';
 
 /** The counts of the observations' rows: the smallest table holding every dimension answers (services/api/query/count-sources.ts). */
 const observationCounts: CountDoor = { statistics: ['observation_rollup', 'observation_region_rollup', 'observation_stats'] };

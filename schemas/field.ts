@@ -16,7 +16,8 @@ export type FieldType =
   | 'time' // HH:MM:SS
   | 'timestamp' // ISO 8601 UTC with milliseconds
   | 'string[]'
-  | 'date[]';
+  | 'date[]'
+  | 'integer[]'; // BIGINT[] in DuckDB
 
 /** One field of a resource, as served. */
 export interface FieldDef {

@@ -3,7 +3,7 @@
  * comparisons (issue 45) as Parquet, written by ingest beside the published DuckDB file and served by the API. This file is the contract between the two; the published
  * file itself says which files belong to it, so nothing half-written is ever listed.
  *
- * In the published DuckDB file (tables declared in storage.ts, STORAGE_SCHEMA_VERSION 9):
+ * In the published DuckDB file (tables declared in storage.ts, STORAGE_SCHEMA_VERSION 10):
  *   dataset_files         one row per dataset and format: the file this publication serves for it
  *                         (DOI VARCHAR, Format VARCHAR ∈ DOWNLOAD_FORMATS, Sha256 VARCHAR (hex), Bytes BIGINT,
  *                          Rows BIGINT, PublicationId VARCHAR: the publication that wrote the file)

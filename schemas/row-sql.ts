@@ -104,6 +104,8 @@ function csvText(c: string, type: FieldDef['type'], names: SqlNames): string {
       return `'"' || array_to_string(list_transform(${c}, d -> strftime(d, '%Y-%m-%d')), ';') || '"'`;
     case 'string[]':
       return `'"' || replace(${neutralisedCellSql(`array_to_string(${c}, ';')`, names.constant)}, '"', '""') || '"'`;
+    case 'integer[]':
+      return `'"' || array_to_string(${c}, ';') || '"'`;
     case 'string':
       return `'"' || replace(${neutralisedCellSql(c, names.constant)}, '"', '""') || '"'`;
     default: {

@@ -22,6 +22,7 @@ export const duckdbTypes: Readonly<Record<FieldType, string>> = {
   timestamp: 'TIMESTAMP',
   'string[]': 'VARCHAR[]',
   'date[]': 'DATE[]',
+  'integer[]': 'BIGINT[]',
 };
 
 export interface ColumnDef {
@@ -266,7 +267,7 @@ export function columnNames(table: StorageTable): string[] {
 }
 
 /** Schema version written to `tributary_meta`; the API refuses a file of another version. */
-export const STORAGE_SCHEMA_VERSION = '9';
+export const STORAGE_SCHEMA_VERSION = '10';
 
 /** `CREATE TABLE` for one storage table. Identifiers come from the catalogue only. */
 export function createTableSql(table: StorageTable): string {

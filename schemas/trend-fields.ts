@@ -46,4 +46,10 @@ export const trendFields: readonly FieldDef[] = [
   field('Category', 'string', true, "LAWA's category from the probability of degradation: Very likely improving, Likely improving, Indeterminate, Likely degrading, Very likely degrading, or Not Analysed; null without an improving direction."),
   field('Reason', 'string', true, 'Why there is no category: unassessed (not enough months or quarters and years), not analysed (see AnalysisNote), no polarity.'),
   field('Method', 'string', false, `The method and its rules: ${TREND_METHOD}.`),
+  // Beyond the README's fields, so returned only on request: what the stage kept, for a chart of the trend to mark
+  // without re-implementing §4's choice (the explorer's; docs/trends.md, "The kept increments").
+  {
+    ...field('IncrementObservationIds', 'integer[]', true, 'Ids of the observations the analysis kept, one per month or quarter (the one closest to its middle), in time order; null when unassessed. Returned when $select names it.'),
+    onRequest: true,
+  },
 ];

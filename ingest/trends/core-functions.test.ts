@@ -18,7 +18,7 @@ const day = (date: string) => Date.parse(`${date}T00:00:00Z`) / 86_400_000;
 
 /** The examples' values, one per month already: each its own increment. */
 function increments(values: readonly TrendObservation[]): Increment[] {
-  return values.map((v) => ({ day: day(v.date), year: Number(v.date.slice(0, 4)), month: Number(v.date.slice(5, 7)), value: v.value, censoring: 'not' as const }));
+  return values.map((v, i) => ({ observationId: BigInt(i), day: day(v.date), year: Number(v.date.slice(0, 4)), month: Number(v.date.slice(5, 7)), value: v.value, censoring: 'not' as const }));
 }
 
 /** Within `rel` (1e-12 absolute near zero). */

@@ -122,7 +122,7 @@ async function seriesPeriods(conn: DuckDBConnection): Promise<void> {
 
 /** tr_rows: the series × periods in Id order, each with its kept increments in time order (none when unassessed). */
 async function rowsWithIncrements(conn: DuckDBConnection): Promise<void> {
-  const item = (k: string, y: string) => `{'day': ${k}.day, 'y': ${y}, 'm': ${k}.m, 'v': ${k}.v, 'cens': ${k}.cens}`;
+  const item = (k: string, y: string) => `{'id': ${k}.id, 'day': ${k}.day, 'y': ${y}, 'm': ${k}.m, 'v': ${k}.v, 'cens': ${k}.cens}`;
   // Quarters only for the series some period of which is quarterly: most are monthly or unassessed.
   await run(
     conn,

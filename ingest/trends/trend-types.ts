@@ -15,6 +15,8 @@ export type SeasonKind = (typeof seasonKinds)[number];
 
 /** One kept observation per year × month or quarter (§4). */
 export interface Increment {
+  /** The kept observation's Id: stored in `IncrementObservationIds` so a chart marks what was kept. */
+  readonly observationId: bigint;
   /** Its date, in days since 1970-01-01. */
   readonly day: number;
   readonly year: number;

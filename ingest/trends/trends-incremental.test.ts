@@ -35,9 +35,19 @@ async function publish(datasets: readonly TestDataset[], trends = defaults): Pro
   return runIngest({ src, duckdbPath: hub(), trends });
 }
 
+/**
+ * The kept increments of each trends row by what they are (site, date, time, value or limit), not by the observation
+ * Ids a numbering gives them: an incremental publish numbers a dataset otherwise than a fresh build does.
+ */
+const KEPT = `WITH k AS (SELECT "Id" AS tid, unnest("IncrementObservationIds") AS oid, generate_subscripts("IncrementObservationIds", 1) AS i FROM trends)
+  SELECT k.tid, list(concat_ws(' ', o."MonitoringLocationID", strftime(o."ActivityStartDate", '%Y-%m-%d'), CAST(o."ActivityStartTime" AS VARCHAR),
+    CAST(o."ResultValue" AS VARCHAR), o."ResultDetectionCondition", CAST(o."ResultDetectionQuantitationLimitMeasure" AS VARCHAR)) ORDER BY k.i) AS kept
+  FROM k JOIN observations o ON o."Id" = k.oid GROUP BY k.tid`;
+
 /** The trends rows by what they are (location by its ID, series, period), without the Ids a numbering gives them. */
 async function trendsOf(path: string): Promise<Map<string, Row>> {
-  const rows = await readRows(path, 'SELECT t.*, l."MonitoringLocationID" AS site FROM trends t JOIN locations l ON l."Id" = t."LocationId" ORDER BY t."Id"');
+  const rows = await readRows(path, `SELECT t.* EXCLUDE ("IncrementObservationIds"), l."MonitoringLocationID" AS site, kept.kept FROM trends t
+    JOIN locations l ON l."Id" = t."LocationId" LEFT JOIN (${KEPT}) kept ON kept.tid = t."Id" ORDER BY t."Id"`);
   return new Map(rows.map(({ Id: _id, LocationId: _location, ...r }) => [JSON.stringify([r.site, r.CharacteristicName, r.ResultSampleFraction, r.MethodSpeciation, r.ResultUnit, r.StartYear, r.EndYear]), r]));
 }
 

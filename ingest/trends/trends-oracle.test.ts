@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readRows, writeTestDataset } from '../../scripts/testing/trend-datasets.js';
 import { trendDataset } from '../../scripts/testing/trend-hub.js';
-import { hubEndYear, trendRows, trendSeries, type TrendRow } from '../../scripts/testing/trend-oracle.js';
+import { hubEndYear, trendDetails, trendSeries, type TrendRow } from '../../scripts/testing/trend-oracle.js';
 import type { StoredResult } from '../../scripts/testing/stored-result.js';
 import { runIngest } from '../pipeline.js';
 import { tempDir } from '../test-support.js';
@@ -35,18 +35,24 @@ const STORED = `SELECT "Id", "LocationId", "CharacteristicName", "ResultSampleFr
 const key = (r: { LocationId: unknown; CharacteristicName: unknown; ResultSampleFraction: unknown; MethodSpeciation: unknown; ResultUnit: unknown }, start: unknown, end: unknown) =>
   JSON.stringify([r.LocationId, r.CharacteristicName, r.ResultSampleFraction, r.MethodSpeciation, r.ResultUnit, start, end]);
 
+/** The oracle's row, and the Ids of the increments it kept (null when unassessed), per series × period. */
+type OracleRow = TrendRow & { readonly IncrementObservationIds: readonly number[] | null };
+
 /** The oracle's rows for every series of the published observations. */
-function oracleRows(stored: readonly StoredResult[], periods: string, endYearSetting?: string): Map<string, TrendRow> {
+function oracleRows(stored: readonly StoredResult[], periods: string, endYearSetting?: string): Map<string, OracleRow> {
   const endYear = hubEndYear(stored, endYearSetting)!;
-  const out = new Map<string, TrendRow>();
+  const out = new Map<string, OracleRow>();
   for (const series of trendSeries(stored)) {
-    for (const row of trendRows(series.observations, { endYear, periods, characteristicName: series.key.CharacteristicName })) out.set(key(series.key, row.StartYear, row.EndYear), row);
+    for (const { row, increments } of trendDetails(series.observations, { endYear, periods, characteristicName: series.key.CharacteristicName })) {
+      const kept = row.TimeIncrement === 'unassessed' ? null : increments.map((i) => i.observation.id);
+      out.set(key(series.key, row.StartYear, row.EndYear), { ...row, IncrementObservationIds: kept });
+    }
   }
   return out;
 }
 
 /** Every disagreement between the table's rows and the oracle's, as `field of key: ours vs oracle`. */
-function disagreements(ours: readonly Row[], oracle: Map<string, TrendRow>): string[] {
+function disagreements(ours: readonly Row[], oracle: Map<string, OracleRow>): string[] {
   const problems: string[] = [];
   const seen = new Set<string>();
   for (const row of ours) {
@@ -60,6 +66,9 @@ function disagreements(ours: readonly Row[], oracle: Map<string, TrendRow>): str
     for (const f of EXACT) if (row[f] !== expected[f]) problems.push(`${f} of ${k}: ${String(row[f])} vs ${String(expected[f])}`);
     for (const f of CLOSE9) if (!agrees(row[f], expected[f] as number | null, 1e-9)) problems.push(`${f} of ${k}: ${String(row[f])} vs ${String(expected[f])}`);
     for (const f of CLOSE6) if (!agrees(row[f], expected[f] as number | null, 1e-6)) problems.push(`${f} of ${k}: ${String(row[f])} vs ${String(expected[f])}`);
+    // The observations §4 kept, as the stage stored them for a chart to mark (in time order, as the oracle's).
+    const kept = JSON.stringify((row.IncrementObservationIds as bigint[] | null)?.map(Number) ?? null);
+    if (kept !== JSON.stringify(expected.IncrementObservationIds)) problems.push(`IncrementObservationIds of ${k}: ${kept} vs ${JSON.stringify(expected.IncrementObservationIds)}`);
   }
   for (const k of oracle.keys()) if (!seen.has(k)) problems.push(`${k}: missing from trends`);
   return problems;

@@ -34,7 +34,10 @@ beforeAll(async () => {
   const withNoise = { folder: 'ammonia-noise', doi: '10.5072/trends-ammonia-noise', name: 'Censored example 1 with noise', observations: [...copy, ...noise] };
   for (const ds of [...workedDatasets, withNoise]) await writeTestDataset(`${dir}/src`, ds);
   report = await runIngest({ src: `${dir}/src`, duckdbPath: `${dir}/hub.duckdb`, trends: { periods: parsePeriods(WORKED_PERIODS) } });
-  rows = await readRows(`${dir}/hub.duckdb`, 'SELECT t.*, l."MonitoringLocationID" FROM trends t JOIN locations l ON l."Id" = t."LocationId" ORDER BY t."Id"');
+  // The kept increments as their dates, beside their Ids: two locations' copies of one series keep the same dates.
+  rows = await readRows(`${dir}/hub.duckdb`, `SELECT t.*, l."MonitoringLocationID",
+      (SELECT list(strftime(o."ActivityStartDate", '%Y-%m-%d') ORDER BY o."ActivityStartDate") FROM observations o WHERE list_contains(t."IncrementObservationIds", o."Id")) AS "KeptDates"
+    FROM trends t JOIN locations l ON l."Id" = t."LocationId" ORDER BY t."Id"`);
 });
 
 /** The row of a location's series in its values' unit (NH4-2 has a ug/L series beside). */
@@ -67,8 +70,13 @@ describe('§12 worked examples through the ingest', () => {
   it('quality-control results, Not Detected without a limit and a limit in another unit leave the series as it was', () => {
     const plain = rowOf('NH4-1', 2020, 2024);
     const noisy = rowOf('NH4-2', 2020, 2024);
-    const { Id: _a, LocationId: _b, DOI: _c, MonitoringLocationID: _d, ...same } = plain;
+    const { Id: _a, LocationId: _b, DOI: _c, MonitoringLocationID: _d, IncrementObservationIds: _e, ...same } = plain;
     expect(noisy).toMatchObject(same);
+    // §12.3: one value a month, May 2023's the 22nd (5.125 days from the middle against 8.875 for the 8th); the
+    // quality-control blank of 16 May, nearer still, is no environmental result and is not kept.
+    expect(plain.KeptDates).toHaveLength(60);
+    expect((plain.KeptDates as string[]).filter((d) => d.startsWith('2023-05'))).toEqual(['2023-05-22']);
+    expect((plain.IncrementObservationIds as unknown[]).length).toBe(60);
     const ug = rows.filter((r) => r.MonitoringLocationID === 'NH4-2' && r.ResultUnit === 'ug/L');
     expect(ug.map((r) => [r.StartYear, r.Observations, r.TimeIncrement])).toEqual([
       [2015, 1, 'unassessed'],

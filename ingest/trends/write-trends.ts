@@ -37,6 +37,7 @@ export async function writeTrends(conn: DuckDBConnection, source: TrendSource, p
 
 function increments(list: unknown): Increment[] {
   return ((list ?? []) as Record<string, unknown>[]).map((i) => ({
+    observationId: BigInt(i.id as bigint),
     day: Number(i.day),
     year: Number(i.y),
     month: Number(i.m),
@@ -88,6 +89,7 @@ function trendRow(r: Record<string, unknown>): AppendValue[] {
     Years: BigInt(period.years),
     TimeIncrement: period.timeIncrement,
     ...statisticValues(stats),
+    IncrementObservationIds: period.timeIncrement === 'unassessed' ? null : BigInt64Array.from(period.increments, (i) => i.observationId),
     Direction: direction(Cd),
     ImprovesWhen: polarity,
     Category: category(Cd, polarity),

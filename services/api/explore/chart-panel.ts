@@ -7,7 +7,9 @@
  * range over its whole record (its LocationSummaries row, non-detects counted) is shaded in its colour, open to the
  * plot's edge where a percentile lies beyond a detection limit (chart-bands.ts).
  * Over them, the guidelines that apply to the charted results (their GuidelineComparisons rows) are dashed step
- * lines, and each result that exceeds one is ringed in red (chart-guidelines.ts).
+ * lines, and each result that exceeds one is ringed in red (chart-guidelines.ts). With a trend period picked, each
+ * location's trend: its Sen slope as LWP draws it, the observations the analysis kept marked, and the row in words
+ * (trend-chart.ts).
  */
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
@@ -15,7 +17,9 @@ import { ApiProblem, getJson, query, type Page } from './api.js';
 import { bandsOf, type Band, type SummaryRow } from './chart-bands.js';
 import { exceedingIds, guidelineLines, type ComparisonRow } from './chart-guidelines.js';
 import { fmt, h, say } from './dom.js';
-import { andFilter, quote } from './selection.js';
+import { inPlotArea } from './plot-area.js';
+import { andFilter, quote, type TrendPeriod } from './selection.js';
+import { drawIntervals, keptRows, loadChartTrends, trendOverlay, trendWords, type ChartTrendRow, type TrendOverlay } from './trend-chart.js';
 
 interface ChartRow {
   readonly Id: number;
@@ -40,7 +44,7 @@ const EXCEEDS_COLOUR = '#dc2626';
 interface Series {
   readonly label: string;
   readonly colour: string;
-  readonly kind: 'values' | 'below' | 'above' | 'guideline' | 'exceeds';
+  readonly kind: 'values' | 'below' | 'above' | 'guideline' | 'exceeds' | 'trend' | 'kept' | 'kept-censored';
   readonly points: [number, number][];
 }
 
@@ -49,25 +53,30 @@ const BAND_ALPHA = '22';
 
 /** Shades each band across the plot area, under the series (uPlot's drawClear hook runs before they are drawn). */
 function shadeBands(bands: readonly { readonly band: Band; readonly colour: string }[]) {
-  return (u: uPlot): void => {
-    const { left, top, width, height } = u.bbox;
-    u.ctx.save();
-    u.ctx.beginPath();
-    u.ctx.rect(left, top, width, height);
-    u.ctx.clip();
-    for (const { band: [p10, p90], colour } of bands) {
-      // An open end runs to the plot's edge: the percentile lies somewhere past its bound.
-      const y90 = p90 === null ? top : u.valToPos(p90, 'y', true);
-      const y10 = p10 === null ? top + height : u.valToPos(p10, 'y', true);
-      u.ctx.fillStyle = `${colour}${BAND_ALPHA}`;
-      u.ctx.fillRect(left, y90, width, Math.max(1, y10 - y90));
-    }
-    u.ctx.restore();
-  };
+  return (u: uPlot): void =>
+    inPlotArea(u, (ctx, { left, top, width, height }) => {
+      for (const { band: [p10, p90], colour } of bands) {
+        // An open end runs to the plot's edge: the percentile lies somewhere past its bound.
+        const y90 = p90 === null ? top : u.valToPos(p90, 'y', true);
+        const y10 = p10 === null ? top + height : u.valToPos(p10, 'y', true);
+        ctx.fillStyle = `${colour}${BAND_ALPHA}`;
+        ctx.fillRect(left, y90, width, Math.max(1, y10 - y90));
+      }
+    });
+}
+
+/** The trend's series: each location's Sen slope in its colour, then the kept observations (all locations together). */
+function trendSeries(overlay: TrendOverlay, locations: readonly number[]): Series[] {
+  const colourOf = (id: number) => COLOURS[locations.indexOf(id) % COLOURS.length]!;
+  return [
+    ...overlay.lines.map((l): Series => ({ label: l.label, colour: colourOf(l.row.LocationId), kind: 'trend', points: l.sen.map(([t, y]) => [t, y]) })),
+    ...(overlay.kept.length ? [{ label: 'Kept for the trend (one a month or quarter)', colour: '#111827', kind: 'kept', points: [...overlay.kept] } satisfies Series] : []),
+    ...(overlay.keptCensored.length ? [{ label: 'Kept for the trend, censored (at the limit)', colour: '#111827', kind: 'kept-censored', points: [...overlay.keptCensored] } satisfies Series] : []),
+  ];
 }
 
 /** Seconds since the epoch; a point without a time sits at noon. Times are drawn as given (local to the site). */
-const when = (r: ChartRow): number => Date.parse(`${r.ActivityStartDate}T${r.ActivityStartTime ?? '12:00:00'}Z`) / 1000;
+const when = (r: Pick<ChartRow, 'ActivityStartDate' | 'ActivityStartTime'>): number => Date.parse(`${r.ActivityStartDate}T${r.ActivityStartTime ?? '12:00:00'}Z`) / 1000;
 
 /** One x axis for every series (uPlot's aligned data), keeping every point: a repeated time moves on a second. */
 function aligned(series: readonly Series[]): uPlot.AlignedData {
@@ -99,10 +108,12 @@ function yRange(lo: number | null, hi: number | null, bands: readonly Band[]): u
 }
 
 export interface ChartPanel {
-  show(characteristic: string | undefined, locations: readonly number[], names: ReadonlyMap<number, string>, filter: string, signal: AbortSignal): Promise<void>;
+  /** `trend`: the period whose trends are drawn too (none: no trend). */
+  show(characteristic: string | undefined, locations: readonly number[], names: ReadonlyMap<number, string>, filter: string, signal: AbortSignal, trend?: TrendPeriod | null): Promise<void>;
 }
 
-export function chartPanel(figure: HTMLElement, note: HTMLElement): ChartPanel {
+/** `trendText`: where each charted trend is said in words. */
+export function chartPanel(figure: HTMLElement, note: HTMLElement, trendText: HTMLElement): ChartPanel {
   let plot: uPlot | undefined;
   const size = (width: number) => ({ width, height: Math.round(Math.min(320, width * 0.6)) });
   // The page reflows between laptop and phone widths: the canvas follows its figure.
@@ -117,10 +128,12 @@ export function chartPanel(figure: HTMLElement, note: HTMLElement): ChartPanel {
     delete figure.dataset['seriesLengths'];
     delete figure.dataset['guidelines'];
     delete figure.dataset['exceeding'];
+    for (const key of ['trends', 'kept', 'keptCensored']) delete figure.dataset[key];
+    trendText.replaceChildren();
   };
 
   return {
-    async show(characteristic, locations, names, filter, signal) {
+    async show(characteristic, locations, names, filter, signal, trend = null) {
       if (!characteristic || locations.length === 0) {
         clear();
         say(note, characteristic ? 'Click up to four locations on the map to chart them.' : 'Choose exactly one characteristic, then click up to four locations on the map, to chart its values over time.');
@@ -129,7 +142,7 @@ export function chartPanel(figure: HTMLElement, note: HTMLElement): ChartPanel {
       say(note, 'Loading…');
       const inLocations = `LocationId in (${locations.join(',')})`;
       const ofCharacteristic = `CharacteristicName eq ${quote(characteristic)} and ${inLocations}`;
-      const [page, summaries, comparisons] = await Promise.all([
+      const [page, summaries, comparisons, trends] = await Promise.all([
         getJson<Page<ChartRow>>(`/Observations${query({ $filter: andFilter(filter, inLocations), $select: SELECT, $top: String(MAX_ROWS) })}`, signal),
         getJson<Page<SummaryRow>>(`/LocationSummaries${query({ $filter: ofCharacteristic, $select: 'LocationId,ResultUnit,P10Qualifier,P10,P90Qualifier,P90' })}`, signal),
         // The locations' comparisons of the characteristic; only those of the charted results are drawn, so the
@@ -139,7 +152,13 @@ export function chartPanel(figure: HTMLElement, note: HTMLElement): ChartPanel {
             if (signal.aborted || !(err instanceof ApiProblem)) throw err;
             return { value: [] } as Page<ComparisonRow>;
           }),
+        // A publication without trends charts without them, as without comparisons.
+        trend ? loadChartTrends(characteristic, locations, trend, signal).catch((err: unknown) => {
+          if (signal.aborted || !(err instanceof ApiProblem)) throw err;
+          return [] as ChartTrendRow[];
+        }) : ([] as ChartTrendRow[]),
       ]);
+      const overlay = trendOverlay(trends, trends.length ? await keptRows(trends, page.value, characteristic, signal) : new Map(), names, when);
       const charted = new Set(page.value.map((r) => r.Id));
       const compared = comparisons.value.filter((c) => charted.has(c.ObservationId));
       const exceeding = exceedingIds(compared);
@@ -172,6 +191,7 @@ export function chartPanel(figure: HTMLElement, note: HTMLElement): ChartPanel {
         series.push({ label: `${name}: guideline ${line.label}`, colour: COLOURS[i % COLOURS.length]!, kind: 'guideline', points: line.points.map(([d, v]) => [Date.parse(`${d}T12:00:00Z`) / 1000, v]) });
       }
       if (marked.length) series.push({ label: 'Exceeds a guideline', colour: EXCEEDS_COLOUR, kind: 'exceeds', points: marked });
+      series.push(...trendSeries(overlay, locations));
       const bands = bandsOf(summaries.value, locations, units);
       const shaded = locations.flatMap((id, i) => (bands.has(id) ? [{ band: bands.get(id)!, colour: COLOURS[i % COLOURS.length]! }] : []));
       clear();
@@ -182,7 +202,7 @@ export function chartPanel(figure: HTMLElement, note: HTMLElement): ChartPanel {
         title: characteristic,
         // The y range takes the bands in too, so a band beyond every charted value is still seen.
         scales: { x: { time: true }, y: { range: (_u, lo, hi) => yRange(lo, hi, shaded.map((s) => s.band)) } },
-        hooks: { drawClear: [shadeBands(shaded)] },
+        hooks: { drawClear: [shadeBands(shaded)], draw: [drawIntervals(overlay.lines.map((line) => ({ line, colour: COLOURS[locations.indexOf(line.row.LocationId) % COLOURS.length]! })))] },
         // A legend of names only: live values beside each name wrap badly at phone widths.
         legend: { live: false },
         // The title names the characteristic; the axis its unit (a long name would be cut at phone widths).
@@ -197,6 +217,10 @@ export function chartPanel(figure: HTMLElement, note: HTMLElement): ChartPanel {
               case 'guideline': return { label: s.label, stroke: s.colour, width: 2, dash: [8, 4], spanGaps: true, paths: uPlot.paths.stepped!({ align: 1 }), points: { show: false } };
               case 'exceeds': return { label: s.label, stroke: s.colour, width: 0, paths: () => null, points: { show: true, size: 14, width: 2, fill: 'transparent', stroke: s.colour } };
               case 'values': return { label: s.label, stroke: s.colour, width: 1.5, spanGaps: true, points: { show: true, size: 4, fill: s.colour } };
+              // LWP's line: two points, joined across the other series' times.
+              case 'trend': return { label: s.label, stroke: s.colour, width: 3, spanGaps: true, points: { show: false } };
+              case 'kept': return { label: s.label, stroke: s.colour, width: 0, paths: () => null, points: { show: true, size: 8, width: 1, fill: s.colour, stroke: '#ffffff' } };
+              case 'kept-censored': return { label: s.label, stroke: s.colour, width: 0, paths: () => null, points: { show: true, size: 11, width: 2.5, fill: '#ffffff', stroke: s.colour } };
             }
           }),
         ],
@@ -206,14 +230,19 @@ export function chartPanel(figure: HTMLElement, note: HTMLElement): ChartPanel {
       figure.dataset['guidelines'] = lines.map((l) => `${l.locationId}:${l.guidelineId}:${l.bound}:${l.points.length}`).join(',');
       figure.dataset['exceeding'] = String(marked.length);
       figure.dataset['unplaced'] = String(unplaced);
+      figure.dataset['trends'] = overlay.lines.map((l) => `${l.row.Id}:${l.sen.flat().join(':')}`).join(',');
+      figure.dataset['kept'] = overlay.keptIds.join(',');
+      figure.dataset['keptCensored'] = overlay.censoredIds.join(',');
+      trendText.replaceChildren(...(trends.length ? [trendWords(trends, locations, names)] : []));
       figure.dataset['bands'] = locations.filter((id) => bands.has(id)).map((id) => `${id}:${bands.get(id)!.map((end) => end ?? 'open').join('..')}`).join(',');
       const cut = page['@odata.nextLink'] ? ` Only the first ${fmt(MAX_ROWS)} results are drawn.` : '';
       const mixed = units.size > 1 ? ` Mixed units: ${unit}.` : '';
       const lost = unplaced ? ` ${fmt(unplaced)} result(s) with neither a value nor a detection limit are not drawn.` : '';
       const open = shaded.some((s) => s.band.includes(null)) ? ' (to the edge where a percentile lies beyond a detection limit)' : '';
       const band = shaded.length ? ` Shaded: each location's 10th to 90th percentile over its whole record, non-detects counted${open}.` : '';
+      const trendNote = trends.length ? ` Thick: each location's Sen slope over the period, as LWP-Trends draws it (through the median of the kept values at the middle of their span), dotted: its 90 % interval; black: the observations the analysis kept${overlay.unplaced ? ` (${fmt(overlay.unplaced)} could not be placed)` : ''}.` : trend ? ' No trend of this characteristic at these locations for the period.' : '';
       const guide = lines.length ? ` Dashed: the guidelines that apply, at each result's day (a bound computed from hardness or another input moves with it); ${fmt(marked.length)} result(s) ringed in red exceed one.` : '';
-      say(note, `${fmt(page.value.length)} results at ${locations.length} location(s); hollow markers are results below a detection limit (larger: above a quantification limit), drawn at the limit.${band}${guide}${mixed}${cut}${lost}`);
+      say(note, `${fmt(page.value.length)} results at ${locations.length} location(s); hollow markers are results below a detection limit (larger: above a quantification limit), drawn at the limit.${band}${guide}${trendNote}${mixed}${cut}${lost}`);
       target.append(h('p', { class: 'visually-hidden' }, `Chart of ${characteristic} in ${unit} over time.`));
     },
   };

@@ -31,6 +31,8 @@ const selection: fc.Arbitrary<Selection> = fc.record({
   locations: fc.constant([]),
   // The cube counts no shape: the page counts a drawn shape's selection with the API (main.ts).
   shape: fc.constant(null),
+  // A trend period colours the map; it selects no observation.
+  trend: fc.constantFrom(null, { startYear: 2015, endYear: 2019 }),
 });
 
 /** The definition, the slow way: rows matching every selection but `except`'s, summed per value. */

@@ -15,6 +15,7 @@ import { mapPanel, SHARE_CLASSES, type MapLocation, type Share } from './map-pan
 import { previewPanel } from './preview-panel.js';
 import { andFilter, emptySelection, filterText, GOVERNING, LIST_FACETS, MAX_CHART_LOCATIONS, rowsOf, searchOfSelection, selectionFromSearch, VIEWS, type Selection } from './selection.js';
 import { takeAwayPanel } from './take-away-panel.js';
+import { loadTrendPeriods, trendsLayer } from './trends-layer.js';
 import { PATHS } from '../http/paths.js';
 import type { Shape } from './shape.js';
 import { watershedPicker } from './watershed-picker.js';
@@ -48,13 +49,14 @@ const fetchStatic = async (path: string): Promise<object> => {
 };
 
 async function boot(): Promise<void> {
-  const [datasetRows, cube, provinces, regions, downloads] = await Promise.all([
+  const [datasetRows, cube, provinces, regions, downloads, trendPeriods] = await Promise.all([
     allRows<Dataset>(`/Metadata${query({ $select: 'DOI,DatasetName,Citation,Licence,ValidationLevel', $top: '10000' })}`),
     loadCube(),
     fetchStatic('/explore/assets/provinces.json'),
     // The regions collection (hubs, watershed sets): all of them in one page; none when the API has none.
     fetchStatic(`${PATHS.features}/collections/regions/items?limit=10000`),
     loadDownloads(),
+    loadTrendPeriods(),
   ]);
   const datasets = new Map(datasetRows.rows.map((d) => [d.DOI, d]));
   const regionNames = new Map<string, string>([['admin.2.ca', 'Canada'], ['admin.2.us', 'United States'], ['admin.2.au', 'Australia'], ['admin.2.ch', 'Switzerland']]);
@@ -69,6 +71,8 @@ async function boot(): Promise<void> {
   let loadingMap = false;
   let pendingMap = false;
   const names = new Map<number, string>();
+  /** The locations the map shows now. */
+  let shown: ReadonlySet<number> = new Set();
 
   const facets = facetsPanel(byId('facets'), label, (s) => {
     performance.mark('facet-start');
@@ -87,7 +91,8 @@ async function boot(): Promise<void> {
   const viewKey = (): string => JSON.stringify(rowsOf(selection));
   const view = byId<HTMLSelectElement>('view');
   view.addEventListener('change', () => change({ ...selection, view: VIEWS.find((v) => v === view.value) ?? 'observations' }));
-  const chart = chartPanel(byId('chart'), byId('chart-note'));
+  const chart = chartPanel(byId('chart'), byId('chart-note'), byId('chart-trend'));
+  const trends = trendsLayer({ select: byId<HTMLSelectElement>('map-colour'), legend: byId('trend-legend'), sites: byId<HTMLDetailsElement>('trend-sites') }, trendPeriods, (trend) => change({ ...selection, trend }));
   const preview = previewPanel(byId('preview'), showError);
   const takeAway = takeAwayPanel(byId('take-away'), showError);
   const chartPicker = byId<HTMLSelectElement>('chart-location');
@@ -127,6 +132,7 @@ async function boot(): Promise<void> {
     takeAway.show(rowsOf(selection), shown);
     map.setArea(selection.region, selection.shape);
     watersheds.show(selection.region);
+    trends.show(selection);
     renderChosen();
   }
 
@@ -178,6 +184,7 @@ async function boot(): Promise<void> {
       say(byId('map-status'), 'Loading locations…');
       jobs.push(located = allRows<MapLocation & { DOI: string }>(`/Locations${query({ $filter: filter, $select: 'Id,ID,Name,Latitude,Longitude,MonitoringLocationType,DOI', $top: '10000' })}`, signal, 5).then(({ rows, complete }) => {
         for (const l of rows) names.set(l.Id, l.Name);
+        shown = new Set(rows.map((l) => l.Id));
         if (selection.shape) showDatasets([...new Set(rows.map((l) => l.DOI))].filter((doi) => selection.lists.DOI.length === 0 || selection.lists.DOI.includes(doi)));
         map.show(rows, selection.locations, filter, selection.lists.CharacteristicName);
         const sorted = [...rows].sort((a, b) => a.Name.localeCompare(b.Name)).slice(0, 1000);
@@ -185,10 +192,15 @@ async function boot(): Promise<void> {
         say(byId('map-status'), `${fmt(rows.length)} matching locations${complete ? '' : ' (the first ones only)'}.`);
         renderChosen();
       }));
+      if (selection.trend) {
+        // With a trend period picked, the markers show each location's trend over it instead: one request (trends-layer.ts).
+        byId('map-legend').hidden = true;
+        jobs.push(located.then(() => trends.load(selection, names, shown, signal)).then((marks) => void (signal.aborted || map.setTrends(marks ?? null))));
+      }
       // After the locations (whose markers it colours): each location's share of exceedances under the filter, one
       // groupby of the governing comparisons (one per result, publisher and term). A publication without
       // comparisons, or a filter they cannot take, leaves the markers plain.
-      jobs.push(located.then(() => allRows<{ LocationId: number; Verdict: string; N: number }>(`/GuidelineComparisons${query({ $apply: 'groupby((LocationId,Verdict),aggregate($count as N))', $filter: andFilter(filter, GOVERNING), $top: '10000' })}`, signal, 5))
+      else jobs.push(located.then(() => allRows<{ LocationId: number; Verdict: string; N: number }>(`/GuidelineComparisons${query({ $apply: 'groupby((LocationId,Verdict),aggregate($count as N))', $filter: andFilter(filter, GOVERNING), $top: '10000' })}`, signal, 5))
         .then(({ rows }) => {
           const shares = new Map<number, Share>();
           for (const r of rows) {
@@ -208,7 +220,7 @@ async function boot(): Promise<void> {
       jobs.push(countShape(signal));
     }
     // After the locations: the chart's legend names them.
-    jobs.push(located.catch(() => {}).then(() => chart.show(chars.length === 1 ? chars[0] : undefined, selection.locations, names, filter, signal)));
+    jobs.push(located.catch(() => {}).then(() => chart.show(chars.length === 1 ? chars[0] : undefined, selection.locations, names, filter, signal, selection.trend)));
     const outcomes = await Promise.allSettled(jobs);
     const failed = outcomes.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (signal.aborted) return;

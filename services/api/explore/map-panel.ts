@@ -4,7 +4,8 @@
  * operator sets EXPLORE_TILE_URL. Matching locations are circle markers on one canvas (thousands draw smoothly).
  * Clicking one shows its name, ID, type and its observation count under the current filters, and picks it for the
  * chart; clicking a region's outline selects that region; a polygon can be drawn (draw-shape.ts). A location with
- * exceedances under the filters is filled by its share of them among its guideline comparisons (issue 45).
+ * exceedances under the filters is filled by its share of them among its guideline comparisons (issue 45), or, when
+ * a trend period is picked, every location by its trend (issue 54: trends-layer.ts).
  */
 import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
@@ -13,6 +14,8 @@ import { fmt, h } from './dom.js';
 import { drawShape, type ShapeControls } from './draw-shape.js';
 import { andFilter, quote } from './selection.js';
 import type { Shape } from './shape.js';
+import { NO_TREND } from './trend-classes.js';
+import type { TrendMark } from './trends-layer.js';
 
 export interface MapLocation {
   readonly Id: number;
@@ -48,6 +51,8 @@ export interface MapPanel {
   setChosen(chosen: readonly number[]): void;
   /** Each shown location's comparisons under the filter the locations were shown for. */
   setShares(shares: ReadonlyMap<number, Share>): void;
+  /** Each shown location's trend (a location without one: no observation in the period); null: back to the shares. */
+  setTrends(trends: ReadonlyMap<number, TrendMark> | null): void;
   /** The selection's region (its outline highlighted) and drawn shape. */
   setArea(region: string | null, shape: Shape | null): void;
 }
@@ -85,6 +90,7 @@ export function mapPanel(el: HTMLElement, config: MapConfig, boundaries: { provi
   let filter = '';
   let characteristics: readonly string[] = [];
   let shares: ReadonlyMap<number, Share> = new Map();
+  let trends: ReadonlyMap<number, TrendMark> | null = null;
 
   const fillOf = (id: number): string | undefined => {
     const s = shares.get(id);
@@ -92,11 +98,13 @@ export function mapPanel(el: HTMLElement, config: MapConfig, boundaries: { provi
     return SHARE_CLASSES.find(([upTo]) => s.exceeds / s.total <= upTo)![1];
   };
   const style = (id: number): L.CircleMarkerOptions => {
+    if (trends) return trendStyle(trends.get(id)?.klass ?? NO_TREND, chosen.has(id));
     if (chosen.has(id)) return { radius: 7, color: '#111827', weight: 2, fillColor: '#f59e0b', fillOpacity: 1 };
     const fill = fillOf(id);
     return fill ? { radius: 5, color: '#111827', weight: 1, fillColor: fill, fillOpacity: 0.9 } : { radius: 4, color: '#1e3a8a', weight: 1, fillColor: '#2563eb', fillOpacity: 0.8 };
   };
   const shareText = (id: number): string => {
+    if (trends) return `: ${trends.get(id)?.text ?? NO_TREND.label}`;
     const s = shares.get(id);
     return s ? `: ${fmt(s.exceeds)} of ${fmt(s.total)} governing guideline comparisons exceed` : '';
   };
@@ -125,7 +133,9 @@ export function mapPanel(el: HTMLElement, config: MapConfig, boundaries: { provi
       characteristics = chosenCharacteristics;
       chosen = new Set(picked);
       shares = new Map();
+      trends = null;
       delete el.dataset['shares'];
+      delete el.dataset['trends'];
       points.remove();
       markers.clear();
       // Frame first, then add every marker at once: one projection and one canvas redraw, not one per marker.
@@ -163,12 +173,25 @@ export function mapPanel(el: HTMLElement, config: MapConfig, boundaries: { provi
       // What the test reads: each coloured location's exceedances of its comparisons.
       el.dataset['shares'] = [...shares].filter(([, s]) => s.exceeds > 0).map(([id, s]) => `${id}:${s.exceeds}/${s.total}`).join(',');
     },
+    setTrends(next) {
+      trends = next && new Map([...next].filter(([id]) => markers.has(id)));
+      refreshStyles();
+      // What the test reads: each location's class.
+      if (trends) el.dataset['trends'] = [...markers.keys()].map((id) => `${id}:${trends!.get(id)?.klass.value ?? NO_TREND.value}`).join(',');
+      else delete el.dataset['trends'];
+    },
     setArea(picked, drawn) {
       region = picked;
       regions.setStyle((f) => regionStyle(f));
       shape.show(drawn);
     },
   };
+}
+
+/** A location drawn by its trend's class; one picked for the chart keeps its class inside a thick ring. */
+function trendStyle(klass: TrendMark['klass'], picked: boolean): L.CircleMarkerOptions {
+  const base = { radius: klass.radius, color: klass.stroke, weight: 1, fillColor: klass.fill, fillOpacity: 1, dashArray: klass.dashed ? '2 2' : undefined };
+  return picked ? { ...base, radius: klass.radius + 2, color: '#111827', weight: 3, dashArray: undefined } : base;
 }
 
 interface SummaryRow {

@@ -10,6 +10,7 @@ describe('selection', () => {
     yearFrom: 2015,
     yearTo: 2020,
     locations: [4, 9],
+    trend: { startYear: 2015, endYear: 2024 },
   };
 
   it('writes the $filter text the API accepts: eq for one value, in for several, quotes doubled', () => {
@@ -24,13 +25,15 @@ describe('selection', () => {
   it('survives the URL round trip, keyed by the API’s field names', () => {
     const search = searchOfSelection(chosen);
     expect(new URLSearchParams(search).getAll('CharacteristicName')).toEqual(["Chlorophyll a, 'corrected'", 'pH']);
+    expect(new URLSearchParams(search).get('trend')).toBe('2015-2024');
     expect(selectionFromSearch(search)).toEqual(chosen);
     expect(searchOfSelection(emptySelection())).toBe('');
   });
 
   it('ignores what it cannot use in a hand-edited URL', () => {
-    const s = selectionFromSearch('?YearFrom=20x5&YearTo=&LocationId=-3&LocationId=abc&LocationId=1&LocationId=2&LocationId=3&LocationId=4&LocationId=5&pH=1');
+    const s = selectionFromSearch('?YearFrom=20x5&YearTo=&LocationId=-3&LocationId=abc&LocationId=1&LocationId=2&LocationId=3&LocationId=4&LocationId=5&pH=1&trend=2024-2015');
     expect(s).toEqual({ ...emptySelection(), locations: [1, 2, 3, 4] });
+    for (const trend of ['10', '2015-24', '2015-2024x', '']) expect(selectionFromSearch(`?trend=${trend}`).trend, trend).toBeNull();
   });
 
   it('shows observations, their guideline comparisons, or exceedances only: the view is in the URL and names the rows', () => {

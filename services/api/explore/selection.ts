@@ -17,6 +17,12 @@ export type ListFacet = (typeof LIST_FACETS)[number];
 export const VIEWS = ['observations', 'comparisons', 'exceeds'] as const;
 export type View = (typeof VIEWS)[number];
 
+/** A period of the Trends rows (StartYear–EndYear): the map shows each site's trend over it (trends-layer.ts). */
+export interface TrendPeriod {
+  readonly startYear: number;
+  readonly endYear: number;
+}
+
 export interface Selection {
   readonly view: View;
   readonly lists: Readonly<Record<ListFacet, readonly string[]>>;
@@ -28,22 +34,30 @@ export interface Selection {
   readonly locations: readonly number[];
   /** A polygon drawn on the map: only the locations inside it (shape.ts). */
   readonly shape: Shape | null;
+  /** The trend period the map colours the locations by and the chart draws (null: the map shows exceedances). */
+  readonly trend: TrendPeriod | null;
 }
 
 export const MAX_CHART_LOCATIONS = 4;
 
 export function emptySelection(): Selection {
-  return { view: 'observations', lists: { DOI: [], CharacteristicName: [], ActivityMediaName: [], ActivityGroupType: [], MonitoringLocationType: [] }, region: null, yearFrom: null, yearTo: null, locations: [], shape: null };
+  return { view: 'observations', lists: { DOI: [], CharacteristicName: [], ActivityMediaName: [], ActivityGroupType: [], MonitoringLocationType: [] }, region: null, yearFrom: null, yearTo: null, locations: [], shape: null, trend: null };
 }
 
 const year = (v: string | null): number | null => (v !== null && /^\d{4}$/.test(v) ? Number(v) : null);
+
+/** `2015-2024` → the period; anything else, or a period that ends before it starts, none. */
+function trendPeriod(v: string | null): TrendPeriod | null {
+  const m = v === null ? null : /^(\d{4})-(\d{4})$/.exec(v);
+  return m && Number(m[1]) <= Number(m[2]) ? { startYear: Number(m[1]), endYear: Number(m[2]) } : null;
+}
 
 export function selectionFromSearch(search: string): Selection {
   const p = new URLSearchParams(search);
   const lists = Object.fromEntries(LIST_FACETS.map((f) => [f, [...new Set(p.getAll(f).filter(Boolean))]])) as Record<ListFacet, string[]>;
   const locations = p.getAll('LocationId').map(Number).filter((n) => Number.isSafeInteger(n) && n > 0).slice(0, MAX_CHART_LOCATIONS);
   const view = VIEWS.find((v) => v === p.get('view')) ?? 'observations';
-  return { view, lists, region: p.get('RegionId') || null, yearFrom: year(p.get('YearFrom')), yearTo: year(p.get('YearTo')), locations, shape: parseShape(p.get('shape')) };
+  return { view, lists, region: p.get('RegionId') || null, yearFrom: year(p.get('YearFrom')), yearTo: year(p.get('YearTo')), locations, shape: parseShape(p.get('shape')), trend: trendPeriod(p.get('trend')) };
 }
 
 export function searchOfSelection(s: Selection): string {
@@ -55,6 +69,7 @@ export function searchOfSelection(s: Selection): string {
   for (const id of s.locations) p.append('LocationId', String(id));
   if (s.shape) p.set('shape', shapeParam(s.shape));
   if (s.view !== 'observations') p.set('view', s.view);
+  if (s.trend) p.set('trend', `${s.trend.startYear}-${s.trend.endYear}`);
   const text = p.toString();
   return text ? `?${text}` : '';
 }

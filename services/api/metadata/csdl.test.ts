@@ -72,8 +72,8 @@ describe('$metadata document', () => {
   });
 
   it('maps logical types as the contract says', () => {
-    expect(['uuid', 'string', 'integer', 'number', 'date', 'time', 'timestamp', 'string[]', 'date[]'].map((t) => edmType(t as never))).toEqual([
-      'Edm.Guid', 'Edm.String', 'Edm.Int64', 'Edm.Double', 'Edm.Date', 'Edm.TimeOfDay', 'Edm.DateTimeOffset', 'Collection(Edm.String)', 'Collection(Edm.Date)',
+    expect(['uuid', 'string', 'integer', 'number', 'date', 'time', 'timestamp', 'string[]', 'date[]', 'integer[]'].map((t) => edmType(t as never))).toEqual([
+      'Edm.Guid', 'Edm.String', 'Edm.Int64', 'Edm.Double', 'Edm.Date', 'Edm.TimeOfDay', 'Edm.DateTimeOffset', 'Collection(Edm.String)', 'Collection(Edm.Date)', 'Collection(Edm.Int64)',
     ]);
   });
 

@@ -37,6 +37,7 @@ const EDM_TYPES: Readonly<Record<FieldType, string>> = {
   timestamp: 'Edm.DateTimeOffset',
   'string[]': 'Collection(Edm.String)',
   'date[]': 'Collection(Edm.Date)',
+  'integer[]': 'Collection(Edm.Int64)',
 };
 
 export function edmType(type: FieldType): string {

@@ -37,6 +37,7 @@ const FIELD_SCHEMAS: Readonly<Record<FieldType, Schema>> = {
   timestamp: { type: 'string', format: 'date-time' },
   'string[]': { type: 'array', items: { type: 'string' } },
   'date[]': { type: 'array', items: { type: 'string', format: 'date' } },
+  'integer[]': { type: 'array', items: { type: 'integer', format: 'int64' } },
 };
 
 export function fieldSchema(field: FieldDef): Schema {

@@ -21,6 +21,7 @@ const SCHEMA_OF: { readonly [T in FieldType]: JsonSchema } = {
   timestamp: { type: 'string', format: 'date-time' },
   'string[]': { type: 'array', items: { type: 'string' } },
   'date[]': { type: 'array', items: { type: 'string', format: 'date' } },
+  'integer[]': { type: 'array', items: { type: 'integer' } },
 };
 
 /** JSON Schema of a field's values by its type: queryables, and the collections' schemas (collection-schema.ts). */

@@ -273,6 +273,7 @@ function coerce(lit: Literal, dim: DimensionDef, p: Property): BoundValue {
     case 'time':
     case 'string[]':
     case 'date[]':
+    case 'integer[]':
       throw badValue(p, dim, `${dim.name} cannot be compared`);
     default:
       return assertNever(type);

@@ -106,6 +106,7 @@ function page(config: { tileUrl?: string; tileAttribution?: string; bulkNeedsKey
   <main id="results">
     <section id="map-section" aria-labelledby="map-title">
       <h2 id="map-title">Monitoring locations</h2>
+      <p id="map-colour-line" hidden><label for="map-colour">Colour the locations by</label> <select id="map-colour"></select></p>
       <div id="map" role="region" aria-label="Map of the matching monitoring locations; click one to see it and chart it, click a region's outline to select it"></div>
       <div id="area-tools" role="group" aria-label="Select by area">
         <button type="button" id="shape-draw" aria-pressed="false">Draw a shape</button>
@@ -117,6 +118,8 @@ function page(config: { tileUrl?: string; tileAttribution?: string; bulkNeedsKey
       <p id="shape-status" class="status" role="status"></p>
       <p id="map-status" class="status" role="status"></p>
       <p id="map-legend" class="status" hidden></p>
+      <div id="trend-legend" class="status" hidden></div>
+      <details id="trend-sites" hidden><summary></summary><div class="table-wrap" tabindex="0" role="region" aria-label="Each location's trend, scrollable"><table><caption>Each location's trend over the period: the map's colours in words</caption></table></div></details>
     </section>
     <section id="chart-section" aria-labelledby="chart-title">
       <h2 id="chart-title">Values over time</h2>
@@ -127,6 +130,7 @@ function page(config: { tileUrl?: string; tileAttribution?: string; bulkNeedsKey
       </div>
       <ul id="chart-chosen" aria-label="Locations on the chart"></ul>
       <figure id="chart"><div class="plot"></div><figcaption id="chart-note" class="status" aria-live="polite"></figcaption></figure>
+      <div id="chart-trend" aria-live="polite"></div>
     </section>
     <section id="citations" aria-labelledby="citations-title">
       <h2 id="citations-title">Cite the data</h2>

@@ -20,7 +20,10 @@ import { openFixtureApp, type FixtureApp } from '../testing/fixture-app.js';
 type Row = Record<string, unknown>;
 
 let fx: FixtureApp;
+/** The stored rows as the default projection serves them (without the on-request IncrementObservationIds). */
 let trends: Row[];
+/** Each row's IncrementObservationIds as stored: null, or the kept observations' Ids. */
+let kept: Map<number, number[] | null>;
 let locations: Map<number, Row>;
 let pacific: Set<number>;
 
@@ -52,7 +55,8 @@ const count = async (app: FixtureApp, filter: string) => ((await (await get(app,
 
 beforeAll(async () => {
   fx = await openFixtureApp(inject('apiFixtureDb'));
-  trends = await stored(fx, 'SELECT * FROM trends ORDER BY "Id"');
+  trends = await stored(fx, 'SELECT * EXCLUDE ("IncrementObservationIds") FROM trends ORDER BY "Id"');
+  kept = new Map((await stored(fx, 'SELECT "Id", "IncrementObservationIds" AS k FROM trends')).map((r) => [Number(r['Id']), r['k'] === null ? null : (r['k'] as unknown[]).map(Number)]));
   locations = new Map((await stored(fx, 'SELECT "Id", "MonitoringLocationType", "Latitude", "Longitude" FROM locations')).map((l) => [Number(l['Id']), l]));
   pacific = new Set((await stored(fx, `SELECT "LocationId" FROM location_regions WHERE "RegionId" = 'hub.pacific'`)).map((r) => Number(r['LocationId'])));
   // The fixture's hub has assessed and unassessed rows, with and without a category, in and out of the region.
@@ -110,6 +114,40 @@ describe('Trends on the fixture hub', () => {
     const lines = csv.split('\r\n').filter(Boolean);
     expect(lines[0]).toBe('Id,Seasonal,Category');
     expect(lines.slice(1).map((l) => l.split(',')[1])).toEqual(want.map((t) => String(t['Seasonal'])));
+  });
+
+  it('IncrementObservationIds only when $select names it: the stored Ids of the kept observations, as JSON, CSV and Arrow; not filterable', async () => {
+    const select = '$select=Id,IncrementObservationIds&$top=10000';
+    const rows = await allPages(fx, `/v1/odata/v4/Trends?${select}`);
+    expect(rows.length).toBe(trends.length);
+    for (const r of rows) expect(r['IncrementObservationIds'], String(r['Id'])).toEqual(kept.get(Number(r['Id'])));
+    // Each assessed row keeps N observations, each of its own series (location and characteristic) and period.
+    const assessed = trends.filter((t) => t['TimeIncrement'] !== 'unassessed');
+    expect(assessed.length).toBeGreaterThan(0);
+    const some = assessed.slice(0, 5);
+    for (const t of some) {
+      const ids = kept.get(Number(t['Id']))!;
+      expect(ids).toHaveLength(Number(t['N']));
+      const obs = await stored(fx, `SELECT "LocationId", "CharacteristicName", year("ActivityStartDate") AS y FROM observations WHERE "Id" IN (${ids.join(',')})`);
+      expect(obs).toHaveLength(ids.length);
+      for (const o of obs) {
+        expect([o['LocationId'], o['CharacteristicName']]).toEqual([t['LocationId'], t['CharacteristicName']]);
+        expect(Number(o['y'])).toBeGreaterThanOrEqual(Number(t['StartYear']));
+        expect(Number(o['y'])).toBeLessThanOrEqual(Number(t['EndYear']));
+      }
+    }
+    const first = some[0]!;
+    const csv = await (await get(fx, `/v1/odata/v4/Trends?$format=csv&$select=Id,IncrementObservationIds&$filter=${enc(`Id eq ${String(first['Id'])}`)}`)).text();
+    expect(csv.split('\r\n')[1]).toBe(`${String(first['Id'])},"${kept.get(Number(first['Id']))!.join(';')}"`);
+    const { tableFromIPC } = await import('apache-arrow');
+    const arrow = tableFromIPC(new Uint8Array(await (await get(fx, `/v1/odata/v4/Trends?$format=arrow&$select=Id,IncrementObservationIds&$filter=${enc(`Id eq ${String(first['Id'])}`)}`)).arrayBuffer()));
+    expect([...arrow.getChild('IncrementObservationIds')!.get(0)!].map(Number)).toEqual(kept.get(Number(first['Id'])));
+    // Left out of the default projection (OData and the OGC collection), and a list is not compared.
+    expect(Object.keys((await allPages(fx, '/v1/odata/v4/Trends?$top=1'))[0]!)).not.toContain('IncrementObservationIds');
+    const feature = ((await (await get(fx, '/v1/features/collections/trends/items?limit=1')).json()) as { features: { properties: Row }[] }).features[0]!;
+    expect(Object.keys(feature.properties)).not.toContain('IncrementObservationIds');
+    const refused = await fx.app.request(`/v1/odata/v4/Trends?$filter=${enc('IncrementObservationIds eq 1')}`);
+    expect(refused.status).toBe(400);
   });
 
   it('is in $metadata and OpenAPI, Seasonal a boolean', async () => {

@@ -53,6 +53,8 @@ function arrowType(type: FieldType): DataType {
       return new List(new Field('item', new Utf8(), true));
     case 'date[]':
       return new List(new Field('item', new DateDay(), true));
+    case 'integer[]':
+      return new List(new Field('item', new Int64(), true));
     default: {
       const never: never = type;
       throw new Error(`no Arrow type for ${String(never)}`);
