@@ -129,6 +129,11 @@ function examples(base: string, facts: LlmsFacts): string[] {
       "per location and unit, with non-detects counted (Kaplan–Meier where results are censored): read each statistic with its qualifier, `MedianQualifier` `<` and `Median` 0.5 is \"below 0.5\"; `Method` says how it was computed. In `$apply`: `ResultValue with Tributary.km_median as Median` beside `Tributary.km_median_qualifier` (`Tributary.median` and `average` leave non-detects out).",
     ),
     link('Exceedances', `${base}${PATHS.odata}/GuidelineComparisons?$apply=${encodeValue(`filter(${GOVERNING_FILTER} and Verdict eq 'exceeds')/groupby((LocationId,CharacteristicName),aggregate($count as Count))`)}`, `results exceeding a guideline, per location and characteristic: \`${GOVERNING_FILTER}\` counts each result once per publisher and term (its governing comparison), where every comparison would count it once per guideline that applies. The MCP tools read the governing comparisons unless the filter names \`Governing\`.`),
+    link(
+      'Trends',
+      `${base}${PATHS.odata}/Trends?$apply=${encodeValue("filter(Period eq 10 and CharacteristicName eq 'Escherichia coli')/groupby((Category),aggregate($count as Sites))")}`,
+      "is it getting better or worse: one row per site, series and period (5, 10 and 15 years to the end year) with LWP-Trends' Mann–Kendall test with censored values, the Sen slope (`SenSlope`, `PercentAnnualChange`) and LAWA's `Category` (`Very likely improving` … `Very likely degrading`, `Not Analysed` with its `Reason`); grouped by `Category`, a region's picture. On the map: the OGC collection `trends`.",
+    ),
     '',
   ];
 }
