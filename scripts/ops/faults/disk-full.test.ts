@@ -101,7 +101,9 @@ describe.skipIf(unavailable !== undefined)(`a disk that fills during an ingest${
   });
 
   it('with room again, the same command publishes and the API serves it', async () => {
-    await run('mount', ['-o', `remount,size=${Math.ceil((before.used * 3) / 4096) * 4096}`, disk!.path]);
+    // Every dataset changed: the served hub, its copy, a delta as large as the hub (its build's tables and WAL before
+    // the checkpoint) and the new dataset files all stand at once.
+    await run('mount', ['-o', `remount,size=${Math.ceil((before.used * 4) / 4096) * 4096}`, disk!.path]);
     const { code, stderr } = await ingest();
     expect(code, stderr).toBe(0);
     expect(await db!.refresh()).toBe(true);

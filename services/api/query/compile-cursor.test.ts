@@ -9,7 +9,9 @@ import { compilePageIds, compilePageRows } from './compile-page.js';
 import { FILTER_SHAPES, page, run, useFixture } from '../testing/plans.js';
 
 /** A text cell as CSV writes it (schemas/csv-cell.ts): a leading quote where a spreadsheet would read a formula. */
-const cell = (c: string) => `CASE WHEN ascii(${c}) IN (61, 43, 45, 64, 9, 13) AND NOT regexp_full_match(${c}, '[+-]?([0-9]+([.][0-9]*)?|[.][0-9]+)([eE][+-]?[0-9]+)?|[+-][0-9]{2}:[0-9]{2}') THEN chr(39) || ${c} ELSE ${c} END`;
+const cell = (c: string) =>
+  `CASE WHEN ascii(${c}) IN (61, 64, 9, 13) OR (ascii(${c}) IN (43, 45) AND NOT (translate(${c}[2:], '0123456789.eE+-', '') = '' AND TRY_CAST(${c} AS DOUBLE) IS NOT NULL) ` +
+  `AND NOT (length(${c}) = 6 AND ${c}[4:4] = ':' AND length(${c}[2:3] || ${c}[5:6]) = 4 AND translate(${c}[2:3] || ${c}[5:6], '0123456789', '') = '')) THEN chr(39) || ${c} ELSE ${c} END`;
 
 const fixture = useFixture();
 
