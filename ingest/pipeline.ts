@@ -13,6 +13,7 @@ import { read } from './read.js';
 import { datasetReport, failedReport, finish, type DatasetReport, type Report } from './report.js';
 import type { DatasetLoad, LoadPart, PublishPart, ReadPart, SourceDataset } from './stage-parts.js';
 import { defaultTrendSettings } from './settings.js';
+import { peakRssMB, resetPeakRss } from './stage-memory.js';
 import { statistics } from './statistics.js';
 import { trendsLine, trendsStage } from './trends-stage.js';
 
@@ -58,7 +59,7 @@ export async function runIngest(options: IngestOptions): Promise<Report> {
     publication = stats.meta.publicationId;
     const files = await clock.time('files', () => datasetFilesStage(build, loaded, stats));
     const published = await clock.time('publish', () => publishIngest(build, loaded, stats, trends, files));
-    const report: Report = { ...publishedReport(sources, loaded, published, started, clock.laps), cpuMs: clock.cpu, derive: derived, guidelines, trends };
+    const report: Report = { ...publishedReport(sources, loaded, published, started, clock.laps), cpuMs: clock.cpu, peakRssMB: clock.rss, derive: derived, guidelines, trends };
     for (const d of report.datasets) build.log.info(summaryLine(d));
     for (const line of stageLines(report)) build.log.info(line);
     build.log.info(`published ${options.duckdbPath}: ${report.datasets.reduce((n, d) => n + d.rowsLoaded, 0)} rows loaded in ${(report.durationMs / 1000).toFixed(1)} s (${report.rowsPerSecond} rows/s)`);
@@ -108,20 +109,25 @@ function recasedDois(sources: ReadPart, published: Iterable<string>): ReadPart {
   return { ...sources, datasets, failed: [...sources.failed, ...failed] };
 }
 
-/** Wall and CPU time per stage, for the report and `make bench`. */
+/** Wall time, CPU time and peak RSS (stage-memory.ts) per stage, for the report and `make bench`. */
 function stageClock() {
   const laps: Record<string, number> = {};
   const cpu: Record<string, number> = {};
+  const rss: Record<string, number> = {};
   return {
     laps,
     cpu,
+    rss,
     async time<T>(stage: string, run: () => Promise<T>): Promise<T> {
+      resetPeakRss();
       const t0 = performance.now();
       const c0 = process.cpuUsage();
       const result = await run();
       laps[stage] = Math.round(performance.now() - t0);
       const used = process.cpuUsage(c0);
       cpu[stage] = Math.round((used.user + used.system) / 1000);
+      const peak = peakRssMB();
+      if (peak !== undefined) rss[stage] = peak;
       return result;
     },
   };

@@ -52,6 +52,8 @@ export interface Report {
   timingsMs?: Record<string, number>;
   /** CPU time per stage (the process's, DuckDB's threads included): the figure to compare on a loaded machine. */
   cpuMs?: Record<string, number>;
+  /** Peak RSS per stage in MB (the process's, DuckDB included; ingest/stage-memory.ts): which stage holds the memory. */
+  peakRssMB?: Record<string, number>;
   /** What the derive stage found, when it ran. */
   derive?: DerivePart;
   /** What the guidelines stage wrote, when it ran. */
