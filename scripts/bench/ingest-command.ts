@@ -15,3 +15,10 @@ export function ingestCommand(args: readonly string[], opts: { readonly peakRss?
   }
   return ['--import', 'tsx', ...(opts.peakRss ? ['--import', new URL('./peak-rss.ts', import.meta.url).pathname] : []), 'ingest/main.ts', ...args];
 }
+
+/** How the bench starts its bare-load reference (bare-load.ts) beside the ingest: compiled when the ingest is. */
+export function bareLoadCommand(args: readonly string[]): string[] {
+  const main = process.env['INGEST_MAIN'];
+  if (main) return [resolve(join(dirname(main), '..', 'scripts', 'bench', 'bare-load.js')), ...args];
+  return ['--import', 'tsx', new URL('./bare-load.ts', import.meta.url).pathname, ...args];
+}
