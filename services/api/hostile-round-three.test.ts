@@ -137,3 +137,43 @@ describe('200 keyless MCP calls from 200 addresses', () => {
     }
   });
 });
+
+/** One raw HTTP/1.1 exchange on a fresh socket: the status line and the body. */
+function rawExchange(port: number, head: string, body = ''): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    let text = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (d: string) => (text += d));
+    socket.on('error', reject);
+    socket.on('end', () => {
+      const [status] = /^HTTP\/1\.1 (\d{3})/.exec(text)?.slice(1) ?? ['0'];
+      resolve({ status: Number(status), body: text.slice(text.indexOf('\r\n\r\n') + 4) });
+    });
+    socket.write(`${head}\r\nConnection: close\r\n\r\n${body}`);
+  });
+}
+
+describe('a Host header that is not a host name', () => {
+  it.each(['a)b', 'a"b', "a'b", 'a(b).example.org', 'a;b', 'a,b', 'a*b', 'a!b', 'a=b', 'a+b', 'a$b', 'a&b'])('%s is 400 invalid_host, before any link is built', async (host) => {
+    const s = await listen(createApp({ acquire: acquirer(db), links: { trustProxy: false } }), NODE_SERVER_OPTIONS);
+    opened.push(s);
+    const res = await rawExchange(s.port, `GET /v1/odata/v4/Records?$top=1 HTTP/1.1\r\nHost: ${host}`);
+    expect(res.status).toBe(400);
+    const json = res.body.slice(res.body.indexOf('{'), res.body.lastIndexOf('}') + 1);
+    const body = JSON.parse(json) as { errors: { code: string; detail: string }[] };
+    expect(body.errors[0]!.code).toBe('invalid_host');
+    expect(body.errors[0]!.detail).toMatch(/Host header .* is not a host name/);
+    // Nothing of the header is reflected into a link.
+    expect(res.body).not.toContain(`http://${host}`);
+  });
+
+  it('a host name, an IPv4 address and a bracketed IPv6 address, with or without a port, are answered', async () => {
+    const s = await listen(createApp({ acquire: acquirer(db), links: { trustProxy: false } }), NODE_SERVER_OPTIONS);
+    opened.push(s);
+    for (const host of ['api.example.org', 'api.example.org:8443', '127.0.0.1', '[::1]:3000', 'tributary_api:3000']) {
+      const res = await rawExchange(s.port, `GET /healthz HTTP/1.1\r\nHost: ${host}`);
+      expect(res.status, host).toBe(200);
+    }
+  });
+});
