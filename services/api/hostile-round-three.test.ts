@@ -177,3 +177,29 @@ describe('a Host header that is not a host name', () => {
     }
   });
 });
+
+describe('a trickled /mcp body', () => {
+  it('is held to the body deadline a POSTed query is (BODY_TIMEOUT_MS): 408 body_timeout, not Node\'s 300 s', async () => {
+    const s = await listen(createApp({ acquire: acquirer(db), links: { trustProxy: false }, limits: { bodyTimeoutMs: 500, bodyMinBytesPerSecond: 1 } }), NODE_SERVER_OPTIONS);
+    opened.push(s);
+    const socket = connect(s.port, '127.0.0.1');
+    socket.on('error', () => {});
+    let text = '';
+    socket.on('data', (d: Buffer) => (text += d.toString()));
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.write(
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{"jsonrpc":`,
+    );
+    // A byte now and then, never the whole body: only the deadline ends it.
+    const timer = setInterval(() => socket.writable && socket.write(' '), 100);
+    try {
+      await closed;
+    } finally {
+      clearInterval(timer);
+    }
+    expect(text).toMatch(/^HTTP\/1\.1 408/);
+    expect(text).toContain('BODY_TIMEOUT_MS');
+    const next = await fetch(`${s.origin}/healthz`);
+    expect(next.status).toBe(200);
+  }, 15_000);
+});
