@@ -203,3 +203,61 @@ describe('a trickled /mcp body', () => {
     expect(next.status).toBe(200);
   }, 15_000);
 });
+
+describe('an aggregation bomb: $apply past MAX_APPLY_GROUPS', () => {
+  const BOMB = '$apply=groupby((LocationId,CharacteristicName,ActivityStartYear,ResultUnit),aggregate(ResultValue with Tributary.median as M))';
+
+  it('is 400 apply_too_large with the estimate, the limit and how to fix it, and the server answers the next request', async () => {
+    const s = await listen(createApp({ acquire: acquirer(db), links: { trustProxy: false }, limits: { maxApplyGroups: 1000 } }), NODE_SERVER_OPTIONS);
+    opened.push(s);
+    const res = await fetch(`${s.origin}/v1/odata/v4/Observations?${new URLSearchParams({ $apply: BOMB.slice('$apply='.length) })}`);
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { errors: { code: string; detail: string; source?: { parameter?: string } }[] };
+    expect(body.errors[0]).toMatchObject({ code: 'apply_too_large', source: { parameter: '$apply' } });
+    expect(body.errors[0]!.detail).toMatch(/would make about \d+ groups .*at most 1000 \(MAX_APPLY_GROUPS\)\. Filter to fewer rows or values .* or group Observations by fewer fields/);
+    const next = await fetch(`${s.origin}/v1/odata/v4/Observations?$apply=groupby((CharacteristicName),aggregate($count as N))`);
+    expect(next.status).toBe(200);
+    await next.arrayBuffer();
+  });
+
+  it("is the same refusal through MCP's aggregate", async () => {
+    const s = await listen(createApp({ acquire: acquirer(db), links: { trustProxy: false }, limits: { maxApplyGroups: 1000 } }), NODE_SERVER_OPTIONS);
+    opened.push(s);
+    const res = await fetch(`${s.origin}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'aggregate', arguments: { resource: 'Observations', apply: BOMB.slice('$apply='.length) } } }),
+    });
+    const { result } = (await res.json()) as { result: { isError?: boolean; content: { text: string }[] } };
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toMatch(/apply_too_large|would make about \d+ groups/);
+    expect(result.content[0]!.text).toContain('MAX_APPLY_GROUPS');
+  });
+});
+
+describe('an $apply is charged by the rows it reads', () => {
+  /** The rows' budget's remaining tokens after one request, from a bucket of a billion that does not refill meanwhile. */
+  async function remainingAfter(path: string, applyRowsReadPerRow?: number): Promise<number> {
+    const burst = 1_000_000_000;
+    const app = createApp({ acquire: acquirer(db), links: { trustProxy: false }, limits: { applyRowsReadPerRow }, access: { rateLimit: { rps: 1e-9, burst, minRows: 1 } } });
+    const res = await app.request(path);
+    expect(res.status).toBe(200);
+    await res.arrayBuffer();
+    return burst - Number(res.headers.get('ratelimit-remaining'));
+  }
+
+  it('an $apply over the whole comparisons table costs the rows it reads, not its three verdicts', async () => {
+    const count = await createApp({ acquire: acquirer(db), links: { trustProxy: false } }).request('/v1/odata/v4/GuidelineComparisons/$count');
+    const rows = Number(await count.text());
+    expect(rows).toBeGreaterThan(1000);
+    // The first date of each verdict reads every comparison (the table has no statistics of dates).
+    const path = '/v1/odata/v4/GuidelineComparisons?$apply=groupby((Verdict),aggregate(ActivityStartDate with min as First))';
+    expect(await remainingAfter(path, 1)).toBe(rows);
+    expect(await remainingAfter(path)).toBe(Math.ceil(rows / 1000));
+  });
+
+  it('a count per characteristic from the rollup costs the rollup rows it reads, at least its groups', async () => {
+    const groups = (await (await createApp({ acquire: acquirer(db), links: { trustProxy: false } }).request('/v1/odata/v4/Records?$apply=groupby((CharacteristicName),aggregate($count as N))')).json()) as { value: unknown[] };
+    expect(await remainingAfter('/v1/odata/v4/Records?$apply=groupby((CharacteristicName),aggregate($count as N))')).toBe(groups.value.length);
+  });
+});

@@ -93,7 +93,7 @@ const app = createApp({
   draining: () => stopping,
   beforeNextLink: store ? followCurrent({ refresh: () => db.refresh(), log }) : undefined,
   links: { publicBaseUrl: config.PUBLIC_BASE_URL, trustProxy: config.TRUST_PROXY },
-  limits: { queryTimeoutMs: config.QUERY_TIMEOUT_MS, maxPageBytes: config.MAX_PAGE_BYTES, maxBodyBytes: config.MAX_BODY_BYTES, bodyTimeoutMs: config.BODY_TIMEOUT_MS, bodyMinBytesPerSecond: config.BODY_MIN_BYTES_PER_SECOND, streamStallMs: config.STREAM_STALL_MS, pageStallMs: config.PAGE_STALL_MS },
+  limits: { queryTimeoutMs: config.QUERY_TIMEOUT_MS, maxPageBytes: config.MAX_PAGE_BYTES, maxApplyGroups: config.MAX_APPLY_GROUPS, applyRowsReadPerRow: config.APPLY_ROWS_READ_PER_ROW, maxBodyBytes: config.MAX_BODY_BYTES, bodyTimeoutMs: config.BODY_TIMEOUT_MS, bodyMinBytesPerSecond: config.BODY_MIN_BYTES_PER_SECOND, streamStallMs: config.STREAM_STALL_MS, pageStallMs: config.PAGE_STALL_MS },
   exportTimeoutMs: config.EXPORT_TIMEOUT_MS,
   // The dataset files of issue 29, beside the published file or among the store's objects.
   filesDir: store ? storeFilesDir(store) : plainFilesDir(config.DUCKDB_PATH),
