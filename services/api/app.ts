@@ -33,6 +33,7 @@ import { regionSource } from './ogc/regions-collection.js';
 import { mcpHandler } from './mcp/mcp-handler.js';
 import { llmsBody, llmsTemplates, type LlmsFacts } from './mcp/llms-txt.js';
 import { requestBase } from './http/request-base.js';
+import { explainOutOfMemory } from './limits/out-of-memory.js';
 
 export interface AppDeps extends HandlerDeps {
   /** The snapshot a request is served from (db/database.ts); taken and released by the lease alone (http/lease.ts). */
@@ -142,8 +143,8 @@ export function createApp(deps: AppDeps): Hono {
     return c.body(errorText(c, err), 404, { 'Content-Type': JSON_TYPE });
   });
   app.onError((thrown, c) => {
-    // A query its route's deadline stopped is the lease's 504, not a fault of ours.
-    const err = c.get('lease')?.explain(thrown) ?? thrown;
+    // A query its route's deadline stopped is the lease's 504, one past the memory bound a 503: not faults of ours.
+    const err = explainOutOfMemory(c.get('lease')?.explain(thrown) ?? thrown);
     const apiError =
       err instanceof ApiError
         ? err

@@ -44,6 +44,8 @@ export const API_ERROR_CODES = {
   rate_limited: 429,
   internal: 500,
   unavailable: 503,
+  // A query past the DuckDB memory bound (limits/out-of-memory.ts): too large for the memory queries share.
+  query_too_large: 503,
   query_timeout: 504,
 } as const satisfies Record<string, number>;
 

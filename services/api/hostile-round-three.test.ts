@@ -3,6 +3,7 @@
  * regression test named for what broke. The app runs over the shared fixture file with the limits each case needs.
  */
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parsePrometheusText, sampleValue } from '../../scripts/testing/prometheus-parse.js';
 import { createApp } from './app.js';
@@ -259,5 +260,29 @@ describe('an $apply is charged by the rows it reads', () => {
   it('a count per characteristic from the rollup costs the rollup rows it reads, at least its groups', async () => {
     const groups = (await (await createApp({ acquire: acquirer(db), links: { trustProxy: false } }).request('/v1/odata/v4/Records?$apply=groupby((CharacteristicName),aggregate($count as N))')).json()) as { value: unknown[] };
     expect(await remainingAfter('/v1/odata/v4/Records?$apply=groupby((CharacteristicName),aggregate($count as N))')).toBe(groups.value.length);
+  });
+});
+
+describe('a query past the DuckDB memory bound', () => {
+  it('is 503 query_too_large saying the request was too large, and the server answers the next request', async () => {
+    const small = await openDatabase(inject('apiFixtureDb'), { memoryLimit: '8MiB', maxTempDirectorySize: '0 bytes', tempDirectory: tmpdir() });
+    const errors: unknown[] = [];
+    try {
+      const s = await listen(createApp({ acquire: acquirer(small), links: { trustProxy: false }, logError: (e) => errors.push(e) }), NODE_SERVER_OPTIONS);
+      opened.push(s);
+      const heavy = 'groupby((LocationId,CharacteristicName,ActivityStartYear,ResultUnit),aggregate(ResultValue with Tributary.median as M,ResultValue with Tributary.p10 as P10,ResultValue with Tributary.p90 as P90,ActivityStartDate with countdistinct as Days))';
+      const res = await fetch(`${s.origin}/v1/odata/v4/Observations?${new URLSearchParams({ $apply: heavy })}`);
+      const body = (await res.json()) as { errors: { code: string; detail: string }[] };
+      expect(res.status, JSON.stringify(body)).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('5');
+      expect(body.errors[0]!.code).toBe('query_too_large');
+      expect(body.errors[0]!.detail).toMatch(/needed more memory than this server gives .*DUCKDB_MEMORY_LIMIT.*Make it smaller/);
+      expect(errors).toEqual([]);
+      const next = await fetch(`${s.origin}/v1/odata/v4/Observations/$count`);
+      expect(next.status).toBe(200);
+      expect(Number(await next.text())).toBeGreaterThan(0);
+    } finally {
+      await small.close();
+    }
   });
 });
