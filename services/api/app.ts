@@ -33,16 +33,20 @@ import { regionSource } from './ogc/regions-collection.js';
 import { mcpHandler } from './mcp/mcp-handler.js';
 import { llmsBody, llmsTemplates, type LlmsFacts } from './mcp/llms-txt.js';
 import { requestBase } from './http/request-base.js';
+import { explainOutOfMemory } from './limits/out-of-memory.js';
 
 export interface AppDeps extends HandlerDeps {
   /** The snapshot a request is served from (db/database.ts); taken and released by the lease alone (http/lease.ts). */
   readonly acquire: (publication?: string) => Acquired | Promise<Acquired>;
   /** PUBLICATION_RETENTION_MS, named by the 410 of a publication past it. */
   readonly retentionMs?: number;
-  /** QUERY_TIMEOUT_MS, MAX_PAGE_BYTES and STREAM_STALL_MS; each unlimited when left out. */
+  /** QUERY_TIMEOUT_MS, MAX_PAGE_BYTES, MAX_APPLY_GROUPS and STREAM_STALL_MS; each unlimited when left out. */
   readonly limits?: {
     readonly queryTimeoutMs?: number | undefined;
     readonly maxPageBytes?: number | undefined;
+    /** MAX_APPLY_GROUPS (exec/apply-estimate.ts) and APPLY_ROWS_READ_PER_ROW (limits/apply-cost.ts). */
+    readonly maxApplyGroups?: number | undefined;
+    readonly applyRowsReadPerRow?: number | undefined;
     readonly streamStallMs?: number | undefined;
     /** PAGE_STALL_MS: STREAM_STALL_MS for pages, when shorter (middleware/cut-on-error.ts). */
     readonly pageStallMs?: number | undefined;
@@ -126,7 +130,7 @@ export function createApp(deps: AppDeps): Hono {
   registerPages(mount, { links: deps.links, ...deps.pages });
   // Each tool call is this app's own request (mcp/api-caller.ts), so it passes every middleware above again.
   mount('mcp', mcpHandler({ fetch: (request, env) => app.fetch(request, env), links: deps.links, maxBodyBytes: deps.limits?.maxBodyBytes }));
-  const facts: LlmsFacts = { keysRequired: deps.access?.keys?.required === true, rateLimit: deps.access?.rateLimit, discoveryRateLimit: deps.access?.discoveryRateLimit, fileBytes: deps.access?.fileBytes, retentionMs: deps.retentionMs, maxPageBytes: deps.limits?.maxPageBytes, queryTimeoutMs: deps.limits?.queryTimeoutMs };
+  const facts: LlmsFacts = { keysRequired: deps.access?.keys?.required === true, rateLimit: deps.access?.rateLimit, discoveryRateLimit: deps.access?.discoveryRateLimit, fileBytes: deps.access?.fileBytes, retentionMs: deps.retentionMs, maxPageBytes: deps.limits?.maxPageBytes, maxApplyGroups: deps.limits?.maxApplyGroups, queryTimeoutMs: deps.limits?.queryTimeoutMs };
   const llms = llmsTemplates(facts);
   for (const route of ['llmsTxt', 'llmsFullTxt'] as const) {
     mount(route, (c) => c.body(llmsBody(llms[route](), c.get('base')), 200, { 'Content-Type': 'text/plain; charset=utf-8' }));
@@ -139,8 +143,8 @@ export function createApp(deps: AppDeps): Hono {
     return c.body(errorText(c, err), 404, { 'Content-Type': JSON_TYPE });
   });
   app.onError((thrown, c) => {
-    // A query its route's deadline stopped is the lease's 504, not a fault of ours.
-    const err = c.get('lease')?.explain(thrown) ?? thrown;
+    // A query its route's deadline stopped is the lease's 504, one past the memory bound a 503: not faults of ours.
+    const err = explainOutOfMemory(c.get('lease')?.explain(thrown) ?? thrown);
     const apiError =
       err instanceof ApiError
         ? err

@@ -27,6 +27,8 @@ export const API_ERROR_CODES = {
   method_not_allowed: 405,
   not_acceptable: 406,
   unknown_publication: 400,
+  // A Host header that is not a host name (http/request-base.ts): no link is built on it.
+  invalid_host: 400,
   missing_api_key: 401,
   invalid_api_key: 403,
   // A browser's request to /mcp from an origin neither on CORS_ORIGINS nor the instance's own (mcp/mcp-handler.ts).
@@ -42,6 +44,8 @@ export const API_ERROR_CODES = {
   rate_limited: 429,
   internal: 500,
   unavailable: 503,
+  // A query past the DuckDB memory bound (limits/out-of-memory.ts): too large for the memory queries share.
+  query_too_large: 503,
   query_timeout: 504,
 } as const satisfies Record<string, number>;
 

@@ -1,7 +1,8 @@
 /**
  * Hostile clients, round two (issue 47): each finding's repro on a real loopback socket, kept as a regression
  * test named for what broke. The app runs with the limits main.ts gives it (keys optional, a query gate, per
- * client places), over the shared fixture file.
+ * client places), over the shared fixture file. Round three (issue 56) adds the aggregation bombs and JSON-RPC batches
+ * at the end; its formula payloads are hostile-formulas.test.ts's, its other repros hostile-round-three.test.ts's.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -472,5 +473,55 @@ describe('item 2: whole-map location tests', () => {
     const counted = ((await res.json()) as { '@odata.count': number })['@odata.count'];
     const all = (await (await fetch(`${server.origin}/v1/odata/v4/Locations?$select=Id,Latitude&$top=10000`)).json()) as { value: { Latitude: number | null }[] };
     expect(counted).toBe(all.value.filter((l) => l.Latitude !== null).length);
+  });
+});
+
+describe('round three (issue 56): aggregation bombs and JSON-RPC batches, each a clear 4xx with the server still up', () => {
+  const groupbyAll = 'CharacteristicName,ActivityStartYear,ActivityMediaName,ActivityGroupType,MonitoringLocationType,DOI,LocationId,RegionId,ResultUnit';
+  const median = (n: number) => Array.from({ length: n }, (_, i) => `ResultValue with Tributary.p${i % 2 ? 10 : 90} as P${i}`).join(',');
+  const SHAPES: readonly (readonly [name: string, apply: string, code: string])[] = [
+    ['nine grouping fields', `groupby((${groupbyAll}),aggregate($count as N))`, 'apply_too_large'],
+    ['the four highest-cardinality dimensions under a median: past MAX_APPLY_GROUPS by the estimate', 'groupby((LocationId,CharacteristicName,ActivityStartYear,ResultUnit),aggregate(ResultValue with Tributary.median as M))', 'apply_too_large'],
+    ['eight dimensions with four holistic aggregates', `groupby((${groupbyAll.split(',').slice(0, 8).join(',')}),aggregate(${median(4)}))`, 'apply_too_large'],
+    ['five holistic aggregates', `groupby((CharacteristicName),aggregate(${median(5)}))`, 'apply_too_large'],
+    ['sixteen countdistincts', `groupby((CharacteristicName),aggregate(${Array.from({ length: 16 }, (_, i) => `LocationId with countdistinct as D${i}`).join(',')}))`, 'apply_too_large'],
+    ['seventeen aggregates', `aggregate(${Array.from({ length: 17 }, (_, i) => `$count as C${i}`).join(',')})`, 'unsupported_apply'],
+    ['a key: one group per row', 'groupby((Id),aggregate($count as N))', 'unsupported_apply'],
+    ['a measure', 'groupby((ResultValue),aggregate($count as N))', 'unsupported_apply'],
+    ['a coordinate', 'groupby((Latitude,Longitude),aggregate($count as N))', 'unsupported_apply'],
+    ['free text', 'groupby((ResultComment),aggregate($count as N))', 'unsupported_apply'],
+    ['nested groupby', 'groupby((CharacteristicName),groupby((LocationId),aggregate($count as N)))', 'unsupported_apply'],
+    ['a groupby after a groupby', 'groupby((CharacteristicName))/groupby((LocationId))', 'unsupported_apply'],
+    ['a thousand nested filters', `${'filter('.repeat(1000)}ResultValue gt 1${')'.repeat(1000)}/groupby((CharacteristicName))`, 'unsupported_function'],
+    ['a filter nested a thousand parentheses deep', `filter(${'('.repeat(1000)}ResultValue gt 1${')'.repeat(1000)})/groupby((CharacteristicName))`, 'too_deep'],
+    ['a groupby of the same field eight times', `groupby((${Array(8).fill('LocationId').join(',')}),aggregate($count as N))`, 'unsupported_apply'],
+  ];
+
+  it.each(SHAPES)('%s', async (_name, apply, code) => {
+    const s = await listen(createApp({ acquire: acquirer(db), links: { trustProxy: false }, limits: { maxApplyGroups: 1000 } }), NODE_SERVER_OPTIONS);
+    opened.push(s);
+    const res = await fetch(`${s.origin}/v1/odata/v4/Records?${new URLSearchParams({ $apply: apply })}`);
+    const body = (await res.json()) as { errors: { code: string; detail: string }[] };
+    expect([res.status, body.errors[0]!.code], body.errors[0]!.detail).toEqual([400, code]);
+    expect(body.errors[0]!.detail.length).toBeGreaterThan(20);
+    const next = await fetch(`${s.origin}/v1/odata/v4/Records?$apply=groupby((CharacteristicName),aggregate($count as N))&$top=1`);
+    expect(next.status).toBe(200);
+    await next.arrayBuffer();
+  });
+
+  const mcpHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
+  const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'aggregate', arguments: { resource: 'Observations', apply: 'groupby((LocationId,CharacteristicName,ActivityStartYear,ResultUnit),aggregate(ResultValue with Tributary.median as M))' } } });
+  it.each<[string, unknown]>([
+    ['an empty batch', []],
+    ['a batch of one', [call(1)]],
+    ['a batch of a thousand aggregation bombs', Array.from({ length: 1000 }, (_, i) => call(i))],
+    ['nested batches', [[call(1)], [[call(2)]]]],
+  ])('/mcp: %s is 400 Invalid Request, no tool runs', async (_name, message) => {
+    const res = await fetch(`${server.origin}/mcp`, { method: 'POST', headers: mcpHeaders, body: JSON.stringify(message) });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { error: { code: number; message: string } };
+    expect(body.error.code).toBe(-32600);
+    expect(body.error.message).toMatch(/batch/i);
+    expect((await fetch(`${server.origin}/healthz`)).status).toBe(200);
   });
 });

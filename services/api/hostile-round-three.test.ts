@@ -3,6 +3,7 @@
  * regression test named for what broke. The app runs over the shared fixture file with the limits each case needs.
  */
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parsePrometheusText, sampleValue } from '../../scripts/testing/prometheus-parse.js';
 import { createApp } from './app.js';
@@ -134,6 +135,154 @@ describe('200 keyless MCP calls from 200 addresses', () => {
       expect(rest.filter((r) => !r.result.isError)).toHaveLength(6);
     } finally {
       keys.close();
+    }
+  });
+});
+
+/** One raw HTTP/1.1 exchange on a fresh socket: the status line and the body. */
+function rawExchange(port: number, head: string, body = ''): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    let text = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (d: string) => (text += d));
+    socket.on('error', reject);
+    socket.on('end', () => {
+      const [status] = /^HTTP\/1\.1 (\d{3})/.exec(text)?.slice(1) ?? ['0'];
+      resolve({ status: Number(status), body: text.slice(text.indexOf('\r\n\r\n') + 4) });
+    });
+    socket.write(`${head}\r\nConnection: close\r\n\r\n${body}`);
+  });
+}
+
+describe('a Host header that is not a host name', () => {
+  it.each(['a)b', 'a"b', "a'b", 'a(b).example.org', 'a;b', 'a,b', 'a*b', 'a!b', 'a=b', 'a+b', 'a$b', 'a&b'])('%s is 400 invalid_host, before any link is built', async (host) => {
+    const s = await listen(createApp({ acquire: acquirer(db), links: { trustProxy: false } }), NODE_SERVER_OPTIONS);
+    opened.push(s);
+    const res = await rawExchange(s.port, `GET /v1/odata/v4/Records?$top=1 HTTP/1.1\r\nHost: ${host}`);
+    expect(res.status).toBe(400);
+    const json = res.body.slice(res.body.indexOf('{'), res.body.lastIndexOf('}') + 1);
+    const body = JSON.parse(json) as { errors: { code: string; detail: string }[] };
+    expect(body.errors[0]!.code).toBe('invalid_host');
+    expect(body.errors[0]!.detail).toMatch(/Host header .* is not a host name/);
+    // Nothing of the header is reflected into a link.
+    expect(res.body).not.toContain(`http://${host}`);
+  });
+
+  it('a host name, an IPv4 address and a bracketed IPv6 address, with or without a port, are answered', async () => {
+    const s = await listen(createApp({ acquire: acquirer(db), links: { trustProxy: false } }), NODE_SERVER_OPTIONS);
+    opened.push(s);
+    for (const host of ['api.example.org', 'api.example.org:8443', '127.0.0.1', '[::1]:3000', 'tributary_api:3000']) {
+      const res = await rawExchange(s.port, `GET /healthz HTTP/1.1\r\nHost: ${host}`);
+      expect(res.status, host).toBe(200);
+    }
+  });
+});
+
+describe('a trickled /mcp body', () => {
+  it('is held to the body deadline a POSTed query is (BODY_TIMEOUT_MS): 408 body_timeout, not Node\'s 300 s', async () => {
+    const s = await listen(createApp({ acquire: acquirer(db), links: { trustProxy: false }, limits: { bodyTimeoutMs: 500, bodyMinBytesPerSecond: 1 } }), NODE_SERVER_OPTIONS);
+    opened.push(s);
+    const socket = connect(s.port, '127.0.0.1');
+    socket.on('error', () => {});
+    let text = '';
+    socket.on('data', (d: Buffer) => (text += d.toString()));
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.write(
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{"jsonrpc":`,
+    );
+    // A byte now and then, never the whole body: only the deadline ends it.
+    const timer = setInterval(() => socket.writable && socket.write(' '), 100);
+    try {
+      await closed;
+    } finally {
+      clearInterval(timer);
+    }
+    expect(text).toMatch(/^HTTP\/1\.1 408/);
+    expect(text).toContain('BODY_TIMEOUT_MS');
+    const next = await fetch(`${s.origin}/healthz`);
+    expect(next.status).toBe(200);
+  }, 15_000);
+});
+
+describe('an aggregation bomb: $apply past MAX_APPLY_GROUPS', () => {
+  const BOMB = '$apply=groupby((LocationId,CharacteristicName,ActivityStartYear,ResultUnit),aggregate(ResultValue with Tributary.median as M))';
+
+  it('is 400 apply_too_large with the estimate, the limit and how to fix it, and the server answers the next request', async () => {
+    const s = await listen(createApp({ acquire: acquirer(db), links: { trustProxy: false }, limits: { maxApplyGroups: 1000 } }), NODE_SERVER_OPTIONS);
+    opened.push(s);
+    const res = await fetch(`${s.origin}/v1/odata/v4/Observations?${new URLSearchParams({ $apply: BOMB.slice('$apply='.length) })}`);
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { errors: { code: string; detail: string; source?: { parameter?: string } }[] };
+    expect(body.errors[0]).toMatchObject({ code: 'apply_too_large', source: { parameter: '$apply' } });
+    expect(body.errors[0]!.detail).toMatch(/would make about \d+ groups .*at most 1000 \(MAX_APPLY_GROUPS\)\. Filter to fewer rows or values .* or group Observations by fewer fields/);
+    const next = await fetch(`${s.origin}/v1/odata/v4/Observations?$apply=groupby((CharacteristicName),aggregate($count as N))`);
+    expect(next.status).toBe(200);
+    await next.arrayBuffer();
+  });
+
+  it("is the same refusal through MCP's aggregate", async () => {
+    const s = await listen(createApp({ acquire: acquirer(db), links: { trustProxy: false }, limits: { maxApplyGroups: 1000 } }), NODE_SERVER_OPTIONS);
+    opened.push(s);
+    const res = await fetch(`${s.origin}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'aggregate', arguments: { resource: 'Observations', apply: BOMB.slice('$apply='.length) } } }),
+    });
+    const { result } = (await res.json()) as { result: { isError?: boolean; content: { text: string }[] } };
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toMatch(/apply_too_large|would make about \d+ groups/);
+    expect(result.content[0]!.text).toContain('MAX_APPLY_GROUPS');
+  });
+});
+
+describe('an $apply is charged by the rows it reads', () => {
+  /** The rows' budget's remaining tokens after one request, from a bucket of a billion that does not refill meanwhile. */
+  async function remainingAfter(path: string, applyRowsReadPerRow?: number): Promise<number> {
+    const burst = 1_000_000_000;
+    const app = createApp({ acquire: acquirer(db), links: { trustProxy: false }, limits: { applyRowsReadPerRow }, access: { rateLimit: { rps: 1e-9, burst, minRows: 1 } } });
+    const res = await app.request(path);
+    expect(res.status).toBe(200);
+    await res.arrayBuffer();
+    return burst - Number(res.headers.get('ratelimit-remaining'));
+  }
+
+  it('an $apply over the whole comparisons table costs the rows it reads, not its three verdicts', async () => {
+    const count = await createApp({ acquire: acquirer(db), links: { trustProxy: false } }).request('/v1/odata/v4/GuidelineComparisons/$count');
+    const rows = Number(await count.text());
+    expect(rows).toBeGreaterThan(1000);
+    // The first date of each verdict reads every comparison (the table has no statistics of dates).
+    const path = '/v1/odata/v4/GuidelineComparisons?$apply=groupby((Verdict),aggregate(ActivityStartDate with min as First))';
+    expect(await remainingAfter(path, 1)).toBe(rows);
+    expect(await remainingAfter(path)).toBe(Math.ceil(rows / 1000));
+  });
+
+  it('a count per characteristic from the rollup costs the rollup rows it reads, at least its groups', async () => {
+    const groups = (await (await createApp({ acquire: acquirer(db), links: { trustProxy: false } }).request('/v1/odata/v4/Records?$apply=groupby((CharacteristicName),aggregate($count as N))')).json()) as { value: unknown[] };
+    expect(await remainingAfter('/v1/odata/v4/Records?$apply=groupby((CharacteristicName),aggregate($count as N))')).toBe(groups.value.length);
+  });
+});
+
+describe('a query past the DuckDB memory bound', () => {
+  it('is 503 query_too_large saying the request was too large, and the server answers the next request', async () => {
+    const small = await openDatabase(inject('apiFixtureDb'), { memoryLimit: '8MiB', maxTempDirectorySize: '0 bytes', tempDirectory: tmpdir() });
+    const errors: unknown[] = [];
+    try {
+      const s = await listen(createApp({ acquire: acquirer(small), links: { trustProxy: false }, logError: (e) => errors.push(e) }), NODE_SERVER_OPTIONS);
+      opened.push(s);
+      const heavy = 'groupby((LocationId,CharacteristicName,ActivityStartYear,ResultUnit),aggregate(ResultValue with Tributary.median as M,ResultValue with Tributary.p10 as P10,ResultValue with Tributary.p90 as P90,ActivityStartDate with countdistinct as Days))';
+      const res = await fetch(`${s.origin}/v1/odata/v4/Observations?${new URLSearchParams({ $apply: heavy })}`);
+      const body = (await res.json()) as { errors: { code: string; detail: string }[] };
+      expect(res.status, JSON.stringify(body)).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('5');
+      expect(body.errors[0]!.code).toBe('query_too_large');
+      expect(body.errors[0]!.detail).toMatch(/needed more memory than this server gives .*DUCKDB_MEMORY_LIMIT.*Make it smaller/);
+      expect(errors).toEqual([]);
+      const next = await fetch(`${s.origin}/v1/odata/v4/Observations/$count`);
+      expect(next.status).toBe(200);
+      expect(Number(await next.text())).toBeGreaterThan(0);
+    } finally {
+      await small.close();
     }
   });
 });

@@ -23,6 +23,10 @@ const { apiMetrics } = await import('./observe/api-metrics.js');
 const { metricsApp } = await import('./observe/metrics-app.js');
 const { observeGate } = await import('./observe/observe-gate.js');
 const { createQueryGate } = await import('./limits/query-gate.js');
+const { duckdbMemory } = await import('./db/duckdb-memory.js');
+const { mkdirSync, statfsSync } = await import('node:fs');
+const { tmpdir, totalmem } = await import('node:os');
+const { join } = await import('node:path');
 stopPipeThreadsOnExit();
 const log = (msg: string) => console.log(JSON.stringify({ time: new Date().toISOString(), service: 'api', msg }));
 
@@ -55,6 +59,19 @@ if (!keys.required) {
   log(`WARNING: no API keys configured (no API_KEYS, no key in ${keySource}): the API is OPEN to every client. Run 'make key-issue OWNER=you@example.org' to require keys, and set API_KEYS_REQUIRED=1 in production.`);
 }
 
+// DuckDB's bounds, from the machine unless set (db/duckdb-memory.ts): a query past them is a 503, not the machine's memory.
+const tempDirectory = config.DUCKDB_TEMP_DIRECTORY ?? join(tmpdir(), 'tributary-duckdb');
+mkdirSync(tempDirectory, { recursive: true });
+const free = (() => {
+  const fs = statfsSync(tempDirectory);
+  return fs.bavail * fs.bsize;
+})();
+const duckdb = duckdbMemory(
+  { totalMemBytes: totalmem(), freeTempBytes: free, maxConcurrentQueries: config.MAX_CONCURRENT_QUERIES, cursorCacheSize: config.CURSOR_CACHE_SIZE },
+  { memoryLimit: config.DUCKDB_MEMORY_LIMIT, maxTempDirectorySize: config.DUCKDB_MAX_TEMP_DIRECTORY_SIZE },
+);
+log(`DuckDB: memory_limit ${duckdb.memoryLimit}${config.DUCKDB_MEMORY_LIMIT ? '' : ' (derived)'}, spilling at most ${duckdb.maxTempDirectorySize} into ${tempDirectory}`);
+
 // With a publication store the replica serves the publication its CURRENT file names (DUCKDB_PATH is not read).
 const store = config.PUBLICATION_STORE;
 const served = store ? `publication store ${store}` : config.DUCKDB_PATH;
@@ -63,7 +80,9 @@ const db = await openDatabase(config.DUCKDB_PATH, {
   locateOne: store ? (id) => locatePublication(store, id, config.PUBLICATION_RETENTION_MS) : undefined,
   retentionMs: config.PUBLICATION_RETENTION_MS,
   threads: config.DUCKDB_THREADS,
-  memoryLimit: config.DUCKDB_MEMORY_LIMIT,
+  memoryLimit: duckdb.memoryLimit,
+  tempDirectory,
+  maxTempDirectorySize: duckdb.maxTempDirectorySize,
   cursors: { max: config.CURSOR_CACHE_SIZE, idleMs: config.CURSOR_IDLE_MS },
   pollMs: 1000,
   log,
@@ -93,7 +112,7 @@ const app = createApp({
   draining: () => stopping,
   beforeNextLink: store ? followCurrent({ refresh: () => db.refresh(), log }) : undefined,
   links: { publicBaseUrl: config.PUBLIC_BASE_URL, trustProxy: config.TRUST_PROXY },
-  limits: { queryTimeoutMs: config.QUERY_TIMEOUT_MS, maxPageBytes: config.MAX_PAGE_BYTES, maxBodyBytes: config.MAX_BODY_BYTES, bodyTimeoutMs: config.BODY_TIMEOUT_MS, bodyMinBytesPerSecond: config.BODY_MIN_BYTES_PER_SECOND, streamStallMs: config.STREAM_STALL_MS, pageStallMs: config.PAGE_STALL_MS },
+  limits: { queryTimeoutMs: config.QUERY_TIMEOUT_MS, maxPageBytes: config.MAX_PAGE_BYTES, maxApplyGroups: config.MAX_APPLY_GROUPS, applyRowsReadPerRow: config.APPLY_ROWS_READ_PER_ROW, maxBodyBytes: config.MAX_BODY_BYTES, bodyTimeoutMs: config.BODY_TIMEOUT_MS, bodyMinBytesPerSecond: config.BODY_MIN_BYTES_PER_SECOND, streamStallMs: config.STREAM_STALL_MS, pageStallMs: config.PAGE_STALL_MS },
   exportTimeoutMs: config.EXPORT_TIMEOUT_MS,
   // The dataset files of issue 29, beside the published file or among the store's objects.
   filesDir: store ? storeFilesDir(store) : plainFilesDir(config.DUCKDB_PATH),

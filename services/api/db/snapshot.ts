@@ -5,6 +5,7 @@
  * (db/extract/extract.ts).
  */
 import { DuckDBInstance } from '@duckdb/node-api';
+import { join } from 'node:path';
 import { STORAGE_SCHEMA_VERSION, type ResourceTable } from '../../../schemas/index.js';
 import type { CompiledQuery } from '../query/sql.js';
 import { measureWidths, type ColumnWidths } from './column-widths.js';
@@ -17,7 +18,14 @@ export type { ColumnWidths } from './column-widths.js';
 
 export interface SnapshotOptions {
   readonly threads?: number;
+  /** DuckDB's `memory_limit` of the query instance (db/duckdb-memory.ts derives the API's). */
   readonly memoryLimit?: string;
+  /**
+   * Where the query instance spills (each snapshot in a folder of its own below it, so two open publications never
+   * share DuckDB's temp files) and how much it may (`max_temp_directory_size`). DuckDB's defaults when left out.
+   */
+  readonly tempDirectory?: string;
+  readonly maxTempDirectorySize?: string;
   /** Cursors for clients that follow next links (db/extract/cursor-cache.ts); none when left out or `max` is 0. */
   readonly cursors?: ExtractOptions['cursors'];
 }
@@ -50,12 +58,21 @@ export interface Snapshot extends QueryRunner {
   close(): Promise<void>;
 }
 
+/** Snapshots opened by this process: each spills into a folder of its own. */
+let opened = 0;
+
 export async function openSnapshot(path: string, opts: SnapshotOptions = {}): Promise<Snapshot> {
   const config: Record<string, string> = { access_mode: 'READ_ONLY' };
   if (opts.threads) config['threads'] = String(opts.threads);
   if (opts.memoryLimit) config['memory_limit'] = opts.memoryLimit;
-  const instance = await DuckDBInstance.create(path, config);
-  const extract = createExtract(path, { config, ...(opts.cursors ? { cursors: opts.cursors } : {}) });
+  // The export and cursor instances keep memory limits of their own (db/extract/) and do not spill into this folder.
+  const extract = createExtract(path, { config: { ...config }, ...(opts.cursors ? { cursors: opts.cursors } : {}) });
+  if (opts.tempDirectory) config['temp_directory'] = join(opts.tempDirectory, `snapshot-${process.pid}-${++opened}`);
+  if (opts.maxTempDirectorySize) config['max_temp_directory_size'] = opts.maxTempDirectorySize;
+  const instance = await DuckDBInstance.create(path, config).catch(async (err: unknown) => {
+    await extract.close();
+    throw err;
+  });
   const runner = createQueryRunner(instance, extract);
   const close = () => {
     instance.closeSync();

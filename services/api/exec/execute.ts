@@ -2,8 +2,8 @@
  * The execution stage: a plan and a snapshot → what the plan asks for, as values or as a row stream. The one
  * stage that sequences queries (routes call it once; it compiles and runs, possibly several times for a page):
  * - count: one query, one number;
- * - apply: one query over the statistics tables or the observations, the groups as values (a second only to name
- *   the units of a refused aggregate);
+ * - apply: its estimate (the rows it reads, its groups: exec/apply-estimate.ts), then one query over the statistics
+ *   tables or the observations, the groups as values (another only to name the units of a refused aggregate);
  * - page: phase one finds the page's Ids by a window strategy (exec/page-window.ts), phase two reads its rows by
  *   a row source (below): typed columns for Arrow, text from the page's window or from a cursor for JSON and CSV
  *   (exec/page-text.ts).
@@ -21,11 +21,14 @@ import type { ApplyPlan, CountPlan, Key, PagePlan, Plan } from '../query/plan.js
 import { cursorText, windowText, type TextPageRequest } from './page-text.js';
 import { findPage, type PageWindow } from './page-window.js';
 import { resolveLocations } from './resolve-locations.js';
+import { estimateApply, tooManyGroups } from './apply-estimate.js';
 import { assertNever } from '../assert-never.js';
 
 export interface ExecuteOptions {
   /** Operational notes: a faster path that failed and was replaced (the client still got its page). */
   readonly log?: (msg: string) => void;
+  /** MAX_APPLY_GROUPS: an `$apply` estimated to make more groups is refused before it runs; unlimited when left out. */
+  readonly maxApplyGroups?: number | undefined;
 }
 
 export interface CountResult {
@@ -47,6 +50,8 @@ export interface ApplyResult {
   /** Up to `top` groups in their sort order. */
   readonly groups: readonly ApplyGroup[];
   readonly hasNext: boolean;
+  /** The rows it read (exec/apply-estimate.ts): what the request is charged by. */
+  readonly rowsRead: number;
 }
 
 /** A page's rows: JSON and CSV as the text DuckDB's COPY wrote (returns the row count), Arrow as typed chunks. */
@@ -82,7 +87,7 @@ export async function execute(given: Plan, snapshot: Snapshot, signal: AbortSign
     case 'count':
       return count(plan, snapshot, signal);
     case 'apply':
-      return apply(plan, snapshot, signal);
+      return apply(plan, snapshot, signal, opts);
     case 'page':
       return page(plan, snapshot, signal, opts);
     default:
@@ -96,10 +101,13 @@ async function count(plan: CountPlan, snapshot: Snapshot, signal: AbortSignal): 
 }
 
 /**
- * The groups of one page, `top + 1` asked so a next page is known. Values of more than one unit aggregated together
- * are refused, for the whole result: the query carries, on every row, the most units any group has (compile-apply.ts).
+ * The groups of one page, `top + 1` asked so a next page is known. First its estimate (exec/apply-estimate.ts): past
+ * MAX_APPLY_GROUPS it is refused before its GROUP BY runs. Values of more than one unit aggregated together are
+ * refused, for the whole result: the query carries, on every row, the most units any group has (compile-apply.ts).
  */
-async function apply(plan: ApplyPlan, snapshot: Snapshot, signal: AbortSignal): Promise<ApplyResult> {
+async function apply(plan: ApplyPlan, snapshot: Snapshot, signal: AbortSignal, opts: ExecuteOptions): Promise<ApplyResult> {
+  const estimate = await estimateApply(plan, snapshot, signal);
+  if (opts.maxApplyGroups !== undefined && estimate.groups > opts.maxApplyGroups) throw tooManyGroups(plan, estimate, opts.maxApplyGroups);
   const cols = await snapshot.columns(compileApply(plan), signal);
   const checks = unitChecks(plan);
   for (const [i, measure] of checks.entries()) {
@@ -111,7 +119,7 @@ async function apply(plan: ApplyPlan, snapshot: Snapshot, signal: AbortSignal): 
     values: plan.aggregates.map((_, i) => aggregateValue(cols[`a${i}`]![row])),
   }));
   // $top=0 asks for no group: no next link either, or a client following it would loop.
-  return { kind: 'apply', plan, groups, hasNext: plan.top > 0 && rows > plan.top };
+  return { kind: 'apply', plan, groups, hasNext: plan.top > 0 && rows > plan.top, rowsRead: estimate.rowsRead };
 }
 
 function aggregateValue(v: unknown): number | string | null {

@@ -3,7 +3,7 @@
  * order, the same for every row:
  *
  *   route (its name, for the error body's shape) → CORS and the key (unless its key rule is `open`) → body (a
- *   POSTed query read whole, when its row says `query`) → access (the row's key-only rule → its budget → its places →
+ *   POSTed query or message read whole, unless its row says `none`) → access (the row's key-only rule → its budget → its places →
  *   its query slot: middleware/access.ts's `forRoute`) → cache (`no-store` rows) → lease (the row's rule: snapshot,
  *   ETag/304, deadline, Server-Timing, one release; lease.ts) → handler
  *
@@ -34,7 +34,7 @@ export interface MountDeps extends LeaseDeps {
   readonly cors: (row: RouteRow) => readonly MiddlewareHandler[];
   /** The key check of a row whose key rule is not `open` (middleware/access.ts's `door`). */
   readonly key: (row: RouteRow) => readonly MiddlewareHandler[];
-  /** Reads a POSTed query whole within its limits (middleware/body-first.ts), for rows whose body is `query`. */
+  /** Reads a POSTed body whole within its limits (middleware/body-first.ts), for rows whose body is not `none`. */
   readonly body: MiddlewareHandler;
   /** The access middleware of a row, in its order (middleware/access.ts's `forRoute`). */
   readonly access: (row: RouteRow) => readonly MiddlewareHandler[];
@@ -56,7 +56,7 @@ export function mounter(app: Hono, deps: MountDeps): Mount {
       return next();
     };
     const cors = deps.cors(row);
-    const chain = [named, ...cors, ...deps.key(row), ...(row.body === 'query' ? [deps.body] : []), ...deps.access(row), ...(row.cache === 'no-store' ? [noStore] : []), ...(row.lease === 'none' ? [] : [lease(row.lease, deps)])];
+    const chain = [named, ...cors, ...deps.key(row), ...(row.body === 'none' ? [] : [deps.body]), ...deps.access(row), ...(row.cache === 'no-store' ? [noStore] : []), ...(row.lease === 'none' ? [] : [lease(row.lease, deps)])];
     for (const method of row.methods) {
       const handle = typeof handler === 'function' ? handler : handler[method];
       if (!handle) throw new Error(`route ${route}: its row declares ${method} but no handler was given for it`);

@@ -26,6 +26,17 @@ interface ForwardedView {
 /** A DNS name (underscores allowed: container service names), IPv4, or a bracketed IPv6 literal; then an optional port. */
 const HOST = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_](?:[A-Za-z0-9_-]*[A-Za-z0-9_])?(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]*[A-Za-z0-9_])?)*\.?)(?::(\d{1,5}))?$/;
 const PROTO = /^https?$/i;
+
+/**
+ * Whether a Host (or forwarded host) value is a host name, an IPv4 address or a bracketed IPv6 literal, with an
+ * optional port in 1-65535: what a link may be built on.
+ * @example isHostName('api.example.org:8443') // true
+ * @example isHostName('a)b') // false
+ */
+export function isHostName(value: string): boolean {
+  const m = value.length <= 260 ? HOST.exec(value) : null;
+  return m !== null && (m[2] === undefined || validPort(m[2]));
+}
 const PORT = /^\d{1,5}$/;
 
 /**
@@ -73,8 +84,8 @@ function originOf(request: URL, view: ForwardedView): string | undefined {
   // Without a forwarded host the Host header is the client's (the proxy passed it on), port included.
   let port = view.port ?? request.port;
   if (view.host !== undefined) {
-    const m = view.host.length <= 260 ? HOST.exec(view.host) : null;
-    if (!m || (m[2] !== undefined && !validPort(m[2]))) return undefined;
+    if (!isHostName(view.host)) return undefined;
+    const m = HOST.exec(view.host)!;
     hostname = m[1]!;
     port = view.port ?? m[2] ?? '';
   }

@@ -60,10 +60,11 @@ export interface RouteRow {
   /** `none` only outside /v1 (a test holds every /v1 row to an operation). */
   readonly openapi: OpenApiOperation | 'none';
   /**
-   * What its POST carries: `query`, a query read whole before any budget or slot is taken for it
-   * (middleware/body-first.ts: MAX_BODY_BYTES, BODY_TIMEOUT_MS); `none`, no body of ours to read.
+   * What its POST carries, read whole before any budget or slot is taken for it and under the same bounds
+   * (middleware/body-first.ts: MAX_BODY_BYTES, BODY_TIMEOUT_MS, BODY_MIN_BYTES_PER_SECOND): `query`, a query's
+   * options or filter; `message`, one JSON-RPC message (MCP); `none`, no body of ours to read.
    */
-  readonly body: 'query' | 'none';
+  readonly body: 'query' | 'message' | 'none';
   /** `no-store`: its answer is of this instant (health); `cacheable`: a successful GET is public for a minute, or as its lease says. */
   readonly cache: 'no-store' | 'cacheable';
   /** Its error bodies: the API's (errors.ts), or with OGC API – Features' `code` and `description` besides. */
@@ -172,11 +173,12 @@ export const ROUTE_TABLE = {
   // The assistants' doors (mcp/): the MCP server is keyed as /v1 is (its key rule is `key`) and costs a
   // discovery request; each tool call's reads are the caller's own /v1 requests, metered and gated as such, so the
   // door itself takes no query slot. llms.txt is a document for anyone, as the docs page is, and costs a discovery
-  // request of the address that asks, as an assistant's other first reads do. The MCP body is the SDK transport's to
-  // read (mcp/mcp-handler.ts).
+  // request of the address that asks, as an assistant's other first reads do. Its message is read whole under the
+  // body deadline a POSTed query is (a trickled message held a socket for Node's 300 s: issue 56 item 5), then
+  // handed to the SDK's transport parsed (mcp/mcp-handler.ts).
   mcp: {
     path: PATHS.mcp, aliases: [], methods: ['POST'], family: 'mcp', cost: 'discovery', querySlot: false, key: 'key', lease: 'none', openapi: api('postMcp'),
-    body: 'none', cache: 'cacheable', errors: 'api',
+    body: 'message', cache: 'cacheable', errors: 'api',
     wrongMethod: `this MCP server is stateless (no SSE stream to GET, no session to DELETE). POST JSON-RPC messages to ${PATHS.mcp}.`,
   },
   llmsTxt: { ...open(PATHS.llmsTxt, 'docs', false, 'none', api('getLlmsTxt')), cost: 'discovery' },

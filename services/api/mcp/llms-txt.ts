@@ -31,6 +31,8 @@ export interface LlmsFacts {
   readonly fileBytes?: { readonly bytesPerSecond: number; readonly burst: number } | undefined;
   readonly retentionMs?: number | undefined;
   readonly maxPageBytes?: number | undefined;
+  /** MAX_APPLY_GROUPS: an `$apply` estimated past it is refused. */
+  readonly maxApplyGroups?: number | undefined;
   readonly queryTimeoutMs?: number | undefined;
 }
 
@@ -151,7 +153,7 @@ function limits(facts: LlmsFacts): string[] {
     `- Time: ${facts.queryTimeoutMs ? `a query with no first row after ${Math.round(facts.queryTimeoutMs / 1000)} s is 504` : 'no query deadline on this instance'}.`,
     `- Retention: a pinned URL (\`${PIN_PARAM}=<id>\`, next links) answers from its publication ${facts.retentionMs !== undefined ? `for ${hours(facts.retentionMs)} after a newer one replaces it` : 'while this server keeps it'} (the three newest always); after that, 410 \`publication_gone\` names the current one: start again from the first page.`,
     "- Results are in Id order; `$orderby` and `$skip` are not offered (`$apply`'s `orderby` and `top` sort and cut groups).",
-    `- \`$apply\`: \`groupby\` takes a resource's dimensions (\`describe\` lists them), at most ${APPLY_LIMITS.maxGroupingFields} per request, and at most ${APPLY_LIMITS.maxHolisticAggregates} holistic aggregates (medians, percentiles, \`countdistinct\`); past either, 400 \`apply_too_large\`.`,
+    `- \`$apply\`: \`groupby\` takes a resource's dimensions (\`describe\` lists them), at most ${APPLY_LIMITS.maxGroupingFields} per request, and at most ${APPLY_LIMITS.maxHolisticAggregates} holistic aggregates (medians, percentiles, \`countdistinct\`); past either, 400 \`apply_too_large\`${facts.maxApplyGroups ? `, as is one estimated to make more than ${facts.maxApplyGroups} groups (each grouped field's values multiplied, capped by the rows it reads): filter, or group by fewer fields` : ''}. An \`$apply\` costs the rate limit the rows it reads (÷ APPLY_ROWS_READ_PER_ROW), not the groups it returns.`,
     '',
   ];
 }

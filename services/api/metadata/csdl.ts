@@ -16,7 +16,7 @@ import {
 } from '../../../schemas/index.js';
 import { FORMAT_NAMES, FORMATS } from '../formats.js';
 import { measuresOf, METHODS } from '../query/measures.js';
-import { APPLY_LIMITS } from '../query/apply-limits.js';
+import { APPLY_LIMITS, DEFAULT_MAX_APPLY_GROUPS } from '../query/apply-limits.js';
 import { assertNever } from '../assert-never.js';
 import { AGGREGATE_METHODS } from '../odata/index.js';
 import { PATHS } from '../http/paths.js';
@@ -154,7 +154,7 @@ function applyText(resource: ResourceDef, door: ApplyDoor): string {
     `(at most ${APPLY_LIMITS.maxGroupingFields} at once); ` +
     `aggregate($count as Alias, Field with method as Alias, …) aggregates ${measures.map((m) => m.name).join(', ') || 'nothing but $count'} with ` +
     `${(Object.keys(METHODS) as (keyof typeof METHODS)[]).filter((m) => METHODS[m].only === undefined || resource.kind === 'observations').map((m) => `${m} (${METHODS[m].description})`).join(', ')}` +
-    `${door.distinct.length ? `; countdistinct also counts ${door.distinct.join(', ')}` : ''}; at most ${APPLY_LIMITS.maxHolisticAggregates} holistic aggregates (medians, percentiles, countdistinct) per request.` +
+    `${door.distinct.length ? `; countdistinct also counts ${door.distinct.join(', ')}` : ''}; at most ${APPLY_LIMITS.maxHolisticAggregates} holistic aggregates (medians, percentiles, countdistinct) per request; one estimated to make more groups than MAX_APPLY_GROUPS (${DEFAULT_MAX_APPLY_GROUPS} by default) is refused.` +
     (units.length ? ` Values in different units are never aggregated together: group by the unit (${[...new Set(units)].join(', ')}) or filter to one.` : '')
   );
 }

@@ -9,7 +9,7 @@ import { FORMAT_NAMES, FORMATS } from '../formats.js';
 import { AGGREGATE_METHODS, FILTER_LIMITS, ODATA_ERROR_CODES, TOP_RANGE } from '../odata/index.js';
 import { DEFAULT_TOP } from '../query/plan.js';
 import { measuresOf } from '../query/measures.js';
-import { APPLY_LIMITS } from '../query/apply-limits.js';
+import { APPLY_LIMITS, DEFAULT_MAX_APPLY_GROUPS } from '../query/apply-limits.js';
 import { PLAN_ERROR_CODES } from '../query/plan-error.js';
 import { PATHS, PIN_PARAMETER_DOC, PUBLICATION_HEADER } from '../http/paths.js';
 import { COUNT_HEADER, DEFAULT_EXPORT_FORMAT, EXPORT_FORMAT_NAMES, EXPORT_FORMATS, EXPORT_RESOURCES } from '../export-formats.js';
@@ -158,7 +158,7 @@ function applyParameter(resource: ResourceDef, door: ApplyDoor): Schema {
       `[filter(…)/]groupby((F1,…)[,aggregate(…)])[/orderby(Column [desc],…)][/top(n)] or [filter(…)/]aggregate(…); each aggregate is $count as Alias or Field with method as Alias. ` +
       `Group by (at most ${APPLY_LIMITS.maxGroupingFields} at once): ${door.groupBy.join(', ')}. Aggregate: ${measures.join(', ') || 'only $count'}, with ${AGGREGATE_METHODS.join(', ')} ` +
       `(Tributary.p10/p90/median: exact percentiles by linear interpolation, Hyndman & Fan type 7; Tributary.countnull: rows without a value, the non-detects of ResultValue)` +
-      `${door.distinct.length ? `; countdistinct also counts ${door.distinct.join(', ')}` : ''}. At most ${APPLY_LIMITS.maxHolisticAggregates} holistic aggregates (medians, percentiles, countdistinct) per request; past a limit, 400 apply_too_large. ` +
+      `${door.distinct.length ? `; countdistinct also counts ${door.distinct.join(', ')}` : ''}. At most ${APPLY_LIMITS.maxHolisticAggregates} holistic aggregates (medians, percentiles, countdistinct) per request; one estimated (each grouped field's values multiplied, capped by the rows it reads) to make more groups than MAX_APPLY_GROUPS (${DEFAULT_MAX_APPLY_GROUPS} by default) is refused before it runs; past a limit, 400 apply_too_large. An $apply costs the rate limit the rows it reads ÷ APPLY_ROWS_READ_PER_ROW, at least its groups. ` +
       `orderby sorts the groups by grouped fields or aliases and top(n) keeps the first n, paged by $top. ` +
       `Values in more than one unit are a 400 mixed_units unless the unit is grouped. Counts come from statistics where they hold every field${statistics ? `, and ${statistics}` : ''}; the rest read the rows.`,
     schema: { type: 'string' },

@@ -1,5 +1,5 @@
 /**
- * A query POSTed in a body (OData's `…/$query`, OGC items with CQL2-JSON) is read whole here, before any limit
+ * A query POSTed in a body (OData's `…/$query`, OGC items with CQL2-JSON), or an MCP message (`/mcp`), is read whole here, before any limit
  * takes a slot or a place for it (issue 47 item 3): read after the query gate, a body trickled a byte at a time
  * held a query slot for as long as Node's 300 s request timeout, and eight such clients shut everyone out. Reading
  * costs this server only a socket, and the read is bounded three ways: `MAX_BODY_BYTES` (413), a deadline for the
@@ -56,7 +56,7 @@ async function readBounded(request: Request, limits: BodyLimits): Promise<Uint8A
       if (elapsed >= limits.timeoutMs) {
         reject(new ApiError('body_timeout', `The body did not arrive within ${limits.timeoutMs} ms (BODY_TIMEOUT_MS; ${bytes} bytes came): send it at once, as any HTTP client does.`));
       } else if (elapsed >= GRACE_MS && bytes < (limits.minBytesPerSecond * elapsed) / 1000) {
-        reject(new ApiError('body_timeout', `The body arrived at ${Math.round((bytes * 1000) / elapsed)} bytes/s, slower than the ${limits.minBytesPerSecond} bytes/s a query body must (BODY_MIN_BYTES_PER_SECOND): send it at once, as any HTTP client does.`));
+        reject(new ApiError('body_timeout', `The body arrived at ${Math.round((bytes * 1000) / elapsed)} bytes/s, slower than the ${limits.minBytesPerSecond} bytes/s a POSTed body must (BODY_MIN_BYTES_PER_SECOND): send it at once, as any HTTP client does.`));
       }
     }, CHECK_MS);
   });

@@ -6,7 +6,8 @@
  * Each client has a bucket of rows (`rps` rows per second, `burst` at once; rate-limit.ts's arithmetic, or the
  * shared one in Redis). A request first draws `minRows` (the floor, so tiny pages cannot flood: with the defaults,
  * at most PAGE_ROWS_PER_SECOND / PAGE_MIN_ROWS requests a second), before any query runs; once its handler has named
- * the rows it carries (http/served-rows.ts, known before the body streams), it draws the rest. Either draw beyond
+ * the rows it carries (http/served-rows.ts, known before the body streams), it draws the rest: for an `$apply`, the
+ * rows it read (limits/apply-cost.ts), which may leave the bucket in debt, paid back before the client's next request. Either draw beyond
  * the bucket is held back up to `maxWaitMs` (a client paging without pause is slowed to the rate, never refused),
  * beyond that 429 with Retry-After and the `RateLimit-*` headers, in rows.
  *
@@ -15,7 +16,7 @@
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import { ApiError } from '../errors.js';
-import { servedRows } from '../http/served-rows.js';
+import { chargedRows } from '../http/served-rows.js';
 import { amount, BUDGET_UNITS } from '../limits/budgets.js';
 import { apiClient } from './api-key.js';
 import { holdBack, tokenBuckets, type Decision, type Take } from './rate-limit.js';
@@ -78,8 +79,8 @@ export function pageRows(opts: PageRowsOptions): MiddlewareHandler {
   };
 }
 
-/** The rows the handler said its body carries; none for HEAD, a 304 or an error. */
+/** The rows the handler said its body carries (or what it said the request costs: an `$apply`'s rows read); none for HEAD, a 304 or an error. */
 function rowsSent(c: Context): number {
   if (c.req.method === 'HEAD' || c.error || c.res.status >= 300) return 0;
-  return servedRows(c) ?? 0;
+  return chargedRows(c) ?? 0;
 }

@@ -4,7 +4,8 @@
  * a row of the answer, and a holistic aggregate (a median, a percentile, a `countdistinct`) keeps every value of its
  * group at once rather than a running figure: these bound what one request may hold in memory, beside `groupby`
  * accepting only dimensions (each resource's `apply` door, schemas/catalogue.ts). The aggregates of one
- * `aggregate(…)` are bounded when parsed (MAX_AGGREGATES, odata/parse-apply.ts).
+ * `aggregate(…)` are bounded when parsed (MAX_AGGREGATES, odata/parse-apply.ts). The groups themselves are bounded
+ * by the operator's MAX_APPLY_GROUPS, estimated from statistics when the request runs (exec/apply-estimate.ts).
  */
 export const APPLY_LIMITS = {
   /** Fields of one `groupby((…))`: the explorer's facet counts group by seven (its six facets and RegionId). */
@@ -12,3 +13,10 @@ export const APPLY_LIMITS = {
   /** Medians, percentiles and `countdistinct`s in one request. */
   maxHolisticAggregates: 4,
 } as const;
+
+/**
+ * MAX_APPLY_GROUPS' default: the groups one `$apply` may make, estimated before it runs (exec/apply-estimate.ts). A
+ * GROUP BY holds every group until its first row, so this bounds what a request holds (with the holistic aggregates'
+ * values); ten pages of the largest `$top` is more than any table a person reads.
+ */
+export const DEFAULT_MAX_APPLY_GROUPS = 100_000;

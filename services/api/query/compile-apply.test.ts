@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileApply, compileMixedUnits } from './compile-apply.js';
+import { compileApply, compileGroupCount, compileMixedUnits, compileRowsRead } from './compile-apply.js';
 import { getResource } from '../../../schemas/index.js';
 import { getMeasure } from './measures.js';
 import { apply, run, useFixture } from '../testing/plans.js';
@@ -82,6 +82,33 @@ describe('compileApply: each source runs on the fixture file and finds groups', 
     const rows = await run(fixture(), compileApply(apply('Records', qs)));
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) expect(Number(row['a0'])).toBeGreaterThan(0);
+  });
+});
+
+describe('compileRowsRead and compileGroupCount: what an $apply reads and makes (golden, then on the fixture file)', () => {
+  it('counts the rows of the fact under the filter and joins, with no grouping', () => {
+    const q = compileRowsRead(apply('Records', "$apply=groupby((ActivityStartYear),aggregate($count as N))&$filter=CharacteristicName eq 'pH'"));
+    expect(q.sql).toBe(`SELECT count(*)::BIGINT AS n FROM "observation_rollup" r WHERE (r."CharacteristicName" = CAST($1 AS VARCHAR))`);
+    expect(q.params).toEqual(['pH']);
+    // A percentile reads the observations themselves; grouping by region reads each row once per region.
+    expect(compileRowsRead(apply('Observations', '$apply=groupby((RegionId),aggregate(ResultValue with Tributary.median as M))')).sql).toBe(
+      `SELECT count(*)::BIGINT AS n FROM "observations" o JOIN "location_regions" m ON m."LocationId" = o."LocationId"`,
+    );
+  });
+
+  it('counts the groups by making them, with no aggregate and no order', () => {
+    expect(compileGroupCount(apply('Records', '$apply=groupby((CharacteristicName,ActivityStartYear))')).sql).toBe(
+      `SELECT count(*)::BIGINT AS n FROM (SELECT r."CharacteristicName" AS g0, r."ActivityStartYear" AS g1 FROM "observation_rollup" r GROUP BY g0, g1)`,
+    );
+  });
+
+  it('agree with the result on the fixture file: the groups are the result\'s, the rows read are the rows counted', async () => {
+    const qs = "$apply=groupby((CharacteristicName),aggregate($count as N))&$filter=ActivityStartYear ge 2000&$top=10000";
+    const groups = await run(fixture(), compileApply(apply('Observations', qs)));
+    const [made] = await run(fixture(), compileGroupCount(apply('Observations', qs)));
+    expect(Number(made!['n'])).toBe(groups.length);
+    const observations = await run(fixture(), compileRowsRead(apply('Observations', '$apply=groupby((CharacteristicName),aggregate(ResultValue with Tributary.median as M))&$filter=ActivityStartYear ge 2000')));
+    expect(Number(observations[0]!['n'])).toBe(groups.reduce((sum, g) => sum + Number(g['a0']), 0));
   });
 });
 

@@ -67,6 +67,27 @@ function orderClause(plan: ApplyPlan): string {
 }
 
 /**
+ * The rows an `$apply` reads: those of its fact (the observations, a statistics table or a table of its own) under
+ * its filter and joins, counted with no grouping. What the request is charged by (issue 56 item 1) and what caps its
+ * group estimate (exec/apply-estimate.ts): no group is made of no row. Column `n`.
+ * @example compileRowsRead(apply('Records', "$apply=groupby((ResultUnit))&$filter=CharacteristicName eq 'pH'"))
+ * // { sql: 'SELECT count(*)::BIGINT AS n FROM "observation_rollup" r WHERE (r."CharacteristicName" = CAST($1 AS VARCHAR))', … }
+ */
+export function compileRowsRead(plan: ApplyPlan): CompiledQuery {
+  const q = grouped(plan);
+  return { sql: `SELECT count(*)::BIGINT AS n${q.from}`, params: q.params.values };
+}
+
+/**
+ * How many groups an `$apply` makes, counted by making them (no aggregate, no order): the statistics the group
+ * estimate is built from, run once per publication for one field at a time with no filter. Column `n`.
+ */
+export function compileGroupCount(plan: ApplyPlan): CompiledQuery {
+  const q = grouped(plan);
+  return { sql: `SELECT count(*)::BIGINT AS n FROM (SELECT ${q.groups.join(', ')}${q.from}${q.groupBy})`, params: q.params.values };
+}
+
+/**
  * The first group (in sort order) whose values of `measure` are in more than one unit, with those units as a JSON
  * array sorted (a row without a unit is ''): what the refusal names. Columns `g0, …` and `units`.
  */

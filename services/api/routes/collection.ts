@@ -22,7 +22,8 @@ import { contextUrl, linkHeader, nextApplyLink, nextLink, type Signposts } from 
 import { notFound } from '../http/not-found.js';
 import { PATHS } from '../http/paths.js';
 import { parseQueryString, parseRequestQuery, rawQueryString } from '../http/request-query.js';
-import { servesRows } from '../http/served-rows.js';
+import { chargesRows, servesRows } from '../http/served-rows.js';
+import { applyCost } from '../limits/apply-cost.js';
 import { DEFAULT_MAX_BODY_BYTES, readQueryBody } from '../http/request-body.js';
 
 /** Planning's errors, answered as every other 400: code, message and the offending parameter. */
@@ -54,7 +55,7 @@ export function collectionHandler(deps: HandlerDeps, readQuery: (c: Context, dep
     const query: Query = accepted && !parsed.format ? { ...parsed, format: accepted } : parsed;
     const plan = planRequest(query, resource);
     lease.timing.mark('plan');
-    const result = await execute(plan, lease.snapshot, lease.signal, { log: deps.log });
+    const result = await execute(plan, lease.snapshot, lease.signal, { log: deps.log, maxApplyGroups: deps.limits?.maxApplyGroups });
     lease.timing.mark('execute');
     const signs = await signposts(c.get('base'), resource.name, citedFilter(query), query, lease);
     switch (result.kind) {
@@ -104,6 +105,7 @@ function applyPage(c: Context, query: Query, result: ApplyResult, deps: HandlerD
   };
   checkApplySize(applyBytes(result.groups, frame), result.groups.length, deps.limits?.maxPageBytes);
   servesRows(c, result.groups.length);
+  chargesRows(c, applyCost({ rowsRead: result.rowsRead, groups: result.groups.length }, deps.limits?.applyRowsReadPerRow));
   const link = linkHeader(next, query, signs);
   const body = format === 'csv' ? applyStream(result.groups, applyCsvFrame(keys, aliases), 'csv') : applyStream(result.groups, frame);
   return c.body(body, 200, { 'Content-Type': FORMATS[format].contentType, ...(link ? { Link: link } : {}) });

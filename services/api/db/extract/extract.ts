@@ -51,6 +51,9 @@ export { SYSTEM_CLOCK, type IdleClock } from './cursor-cache.js';
 export { MAX_FRAMED_ID } from './row-frame.js';
 export { copySql, type RowEnd } from './copy-text.js';
 export { stopPipeThreadsOnExit } from './pipe-thread.js';
+// The export and cursor instances' memory, which the query instance's derived limit leaves room for (db/duckdb-memory.ts).
+export { EXPORT_MEMORY_LIMIT } from './copy-export.js';
+export { cursorMemoryLimitMB } from './cursor-instance.js';
 
 export interface ExtractOptions {
   /** The snapshot's DuckDB settings; the cursor instance takes them with one thread. */
