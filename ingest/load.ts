@@ -102,6 +102,8 @@ async function insertBatch(build: IngestBuild, batch: readonly SourceDataset[]):
     await insertFiles(build.conn, all);
     return { files: all, unreadable: new Set() };
   } catch (err) {
+    // Memory is the build's, not the files': reading each alone would fail too and reject every row.
+    if (outOfMemory(err)) throw new Error(`${(err as Error).message}\nloading ${batch.length} dataset(s) (${all.length} file(s)) needed more memory than INGEST_MEMORY_LIMIT (${Math.floor(build.memory.limitBytes / 2 ** 20)} MiB) allows: raise it, e.g. INGEST_MEMORY_LIMIT=2GB; nothing was published`);
     const unreadable = await unreadableFiles(build.conn, all);
     if (unreadable.size === 0) throw err;
     for (const f of all) if (unreadable.has(f.file.path)) build.log.progress?.(`${f.name}: cannot be read in one statement; reported as rejected`);
@@ -115,11 +117,17 @@ async function insertFiles(conn: DuckDBConnection, files: readonly BatchFile[]):
   if (files.length > 0) await run(conn, insertSql(files), files.flatMap((f) => [f.ds.metadata.DOI, f.file.path]));
 }
 
+/** DuckDB's own out-of-memory error: the build's limit, never a fault of the file being read. */
+const outOfMemory = (err: unknown) => err instanceof Error && /^Out of Memory Error/.test(err.message);
+
 /** Paths of the files that fail on their own; the reject tables are emptied for the statement that follows. */
 async function unreadableFiles(conn: DuckDBConnection, files: readonly BatchFile[]): Promise<Set<string>> {
   const unreadable = new Set<string>();
   for (const { file } of files) {
-    await scalarNumber(conn, `SELECT count(*) FROM (${fileRowsSql(file, '$1')})`, [file.path]).catch(() => unreadable.add(file.path));
+    await scalarNumber(conn, `SELECT count(*) FROM (${fileRowsSql(file, '$1')})`, [file.path]).catch((err: unknown) => {
+      if (outOfMemory(err)) throw err;
+      unreadable.add(file.path);
+    });
   }
   await malformedFiles(conn);
   return unreadable;

@@ -55,7 +55,13 @@ export interface StageOptions {
   readonly maxRejects: number;
 }
 
-const READ_OPTIONS = `header = true, auto_detect = false, delim = ',', quote = '"', escape = '"', store_rejects = true, rejects_table = 'csv_rejects', rejects_scan = 'csv_scans', max_line_size = 8388608`;
+/**
+ * A record may be 8 MiB long (max_line_size); the reader's buffer is sized apart from it. DuckDB's default buffer is
+ * 16 × max_line_size, 128 MiB per file in flight, outside any batch: with several files read at once that alone
+ * held more than a small INGEST_MEMORY_LIMIT allows, and made peak memory follow the files rather than the batch
+ * (issue 55). 16 MiB still holds two of the longest records.
+ */
+const READ_OPTIONS = `header = true, auto_detect = false, delim = ',', quote = '"', escape = '"', store_rejects = true, rejects_table = 'csv_rejects', rejects_scan = 'csv_scans', max_line_size = 8388608, buffer_size = 16777216`;
 
 /** Creates the vocabulary ENUM types once per build connection. */
 export async function prepareValidation(conn: DuckDBConnection): Promise<void> {
