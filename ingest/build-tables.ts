@@ -16,9 +16,15 @@ export const list = (cols: readonly string[], prefix = '') => cols.map((c) => `$
 /** Locations without the observation range. */
 export const locationCore = columnNames('locations').filter((c) => c !== 'first_obs_id' && c !== 'last_obs_id');
 
+const ALLOCATOR_FLUSH = '32MiB';
+
 /** Creates the build's tables and sets its memory limit (INGEST_MEMORY_LIMIT). */
 export async function createBuildTables(conn: DuckDBConnection, memory: IngestMemory): Promise<void> {
   await run(conn, `SET memory_limit = '${Math.floor(memory.limitBytes / 2 ** 20)}MiB'`);
+  // DuckDB returns freed memory to the system only past these thresholds (128 and 512 MiB by default, per thread):
+  // with a limit of a few hundred MiB that retained memory was as large as the limit itself (issue 55).
+  await run(conn, `SET allocator_flush_threshold = '${ALLOCATOR_FLUSH}'`);
+  await run(conn, `SET allocator_bulk_deallocation_flush_threshold = '${ALLOCATOR_FLUSH}'`);
   for (const table of finalTables) await run(conn, createTableSql(table));
   await run(conn, `CREATE TEMP TABLE all_locations AS SELECT ${list(locationCore)} FROM locations WITH NO DATA`);
   await run(conn, `CREATE TEMP TABLE all_stats AS SELECT * FROM observation_stats WITH NO DATA`);

@@ -1,4 +1,5 @@
 import { BIGINT, LIST, listValue, VARCHAR, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import { peakRssMB } from './stage-memory.js';
 
 export type Params = readonly DuckDBValue[];
 
@@ -17,8 +18,9 @@ export async function run(conn: DuckDBConnection, sql: string, params: Params = 
   return Number(result.rowsChanged);
 }
 
-// INGEST_TRACE=1 prints each statement's wall and CPU time (the process's, so DuckDB's threads included): where an
-// ingest spends it, without a profiler. CPU time is the figure to compare on a loaded machine; wall ≈ CPU means
+// INGEST_TRACE=1 prints each statement's wall and CPU time (the process's, so DuckDB's threads included) and the
+// stage's peak RSS after it (stage-memory.ts): where an ingest spends its time and which statement raised its memory,
+// without a profiler. CPU time is the figure to compare on a loaded machine; wall ≈ CPU means
 // the statement ran on one core. Switched on by main.ts from the settings.
 let tracing = false;
 export function traceStatements(on: boolean): void {
@@ -32,7 +34,8 @@ function trace(sql: string, t0: TraceStart): void {
   if (!tracing) return;
   const cpu = process.cpuUsage(t0.cpu);
   const ms = Math.round(performance.now() - t0.wall);
-  process.stderr.write(`[sql ${ms} ms, cpu ${Math.round((cpu.user + cpu.system) / 1000)} ms] ${sql.replace(/\s+/g, ' ').slice(0, 110)}\n`);
+  const peak = peakRssMB();
+  process.stderr.write(`[sql ${ms} ms, cpu ${Math.round((cpu.user + cpu.system) / 1000)} ms${peak === undefined ? '' : `, stage peak ${peak} MB`}] ${sql.replace(/\s+/g, ' ').slice(0, 110)}\n`);
 }
 const traceStart = (): TraceStart => ({ wall: performance.now(), cpu: process.cpuUsage() });
 

@@ -15,9 +15,9 @@ describe('ingest settings', () => {
     expect(parseSize(text)).toBe(bytes);
   });
 
-  it('defaults to half the RAM, batches a quarter of the limit, and refuses what DuckDB could not work in', () => {
-    expect(ingestMemory(undefined, 24e9)).toEqual({ limitBytes: 12e9, batchBytes: 3e9 });
-    expect(ingestMemory(loadIngestSettings({ INGEST_MEMORY_LIMIT: '4GB' }).INGEST_MEMORY_LIMIT, 24e9)).toEqual({ limitBytes: 4e9, batchBytes: 1e9 });
+  it('defaults to 512 MiB whatever the machine, batches a quarter of the limit, and refuses what DuckDB could not work in', () => {
+    expect(ingestMemory(undefined)).toEqual({ limitBytes: 512 * 2 ** 20, batchBytes: 128 * 2 ** 20 });
+    expect(ingestMemory(loadIngestSettings({ INGEST_MEMORY_LIMIT: '4GB' }).INGEST_MEMORY_LIMIT)).toEqual({ limitBytes: 4e9, batchBytes: 1e9 });
     expect(() => loadIngestSettings({ INGEST_MEMORY_LIMIT: '64MB' })).toThrow(/at least 128MiB/);
     expect(() => loadIngestSettings({ INGEST_MEMORY_LIMIT: 'lots' })).toThrow(/INGEST_MEMORY_LIMIT="lots": must be a size/);
   });

@@ -3,7 +3,6 @@
  * main.ts. Declared as one table, like the API's (services/api/config.ts), so docs/configuration.md's list and the
  * validation cannot drift apart: each entry is the variable, its default and what it does.
  */
-import { totalmem } from 'node:os';
 import { z } from 'zod';
 import { parseSettings, type SettingsOf } from '../schemas/settings.js';
 import { DEFAULT_PERIODS, parsePeriods, type TrendSettings } from './trends/trend-periods.js';
@@ -57,7 +56,7 @@ export const ingestSettings = {
   DOI_PATTERN: { schema: wholePattern.optional(), default: undefined, doc: "A regular expression every dataset's whole DOI must match, on top of the DOI syntax; unset: any DOI." },
   REJECTS_DIR: { schema: z.string().min(1).optional(), default: undefined, doc: 'Folder of the rejects files, one `<dataset folder>.csv` per dataset with rejects (default `<DUCKDB_PATH>.rejects`).' },
   REJECTS_WARNINGS: { schema: flag, default: '0', doc: "Also write a line per valid row that fails an upstream quality-control rule into the dataset's rejects file." },
-  INGEST_MEMORY_LIMIT: { schema: size.optional(), default: undefined, doc: "DuckDB's memory_limit for the build (default: half the RAM); batches of new datasets are a quarter of it." },
+  INGEST_MEMORY_LIMIT: { schema: size.optional(), default: undefined, doc: "DuckDB's memory_limit for the build (default 512MiB, whatever the hub's size: peak RSS is about twice it); batches of new datasets are a quarter of it. More sorts larger batches in memory, a little faster; less spills sooner." },
   INGEST_TRACE: { schema: flag, default: '0', doc: 'Print the wall and CPU time of every SQL statement.' },
   INGEST_LOCK_TIMEOUT_MS: { schema: z.coerce.number({ error: 'must be a whole number of milliseconds' }).int('must be a whole number of milliseconds').min(0, 'must be a whole number of milliseconds'), default: '600000', doc: 'How long a publish waits for another on the same DUCKDB_PATH or store before it exits 3 (0: tries once).' },
   TRENDS_END_YEAR: { schema: z.coerce.number({ error: 'must be a year such as 2024' }).int('must be a year such as 2024').min(1, 'must be a year such as 2024').max(9999, 'must be a year such as 2024').optional(), default: undefined, doc: "The last calendar year of every trend period (docs/trends.md); unset: the latest year of the hub's usable observations. A production hub sets it to the last complete year and changes it once a year: each change recomputes every series." },
@@ -79,14 +78,18 @@ export interface IngestMemory {
   readonly batchBytes: number;
 }
 
+/** INGEST_MEMORY_LIMIT's default: a fixed size, so that an ingest's memory follows a batch, not the hub or the machine. */
+export const DEFAULT_INGEST_MEMORY_BYTES = 512 * 2 ** 20;
+
 /**
- * The ingest's memory: INGEST_MEMORY_LIMIT, by default half the machine's RAM rather than DuckDB's 80%, because
- * the API (its own DuckDB) and the OS cache of the published file share the machine. A batch's sort holds a
- * small multiple of its CSV bytes (docs/ingest.md, How it runs), so a quarter of the limit per batch sorts without
- * spilling; beyond the limit DuckDB spills to `<build>.tmp`.
+ * The ingest's memory: INGEST_MEMORY_LIMIT, by default 512 MiB (issue 55). It was half the machine's RAM, and
+ * DuckDB kept every stage's working set up to it, so peak memory grew with the hub (5.4 GB at 10M rows) while the
+ * API and the OS cache of the published file share the machine. A batch's sort holds a small multiple of its CSV
+ * bytes (docs/ingest.md, How it runs), so a quarter of the limit per batch; what does not fit (a dataset larger
+ * than a batch, the comparisons' sort) DuckDB spills to `<build>.tmp`.
  */
-export function ingestMemory(limitBytes?: number, totalBytes = totalmem()): IngestMemory {
-  const limit = limitBytes ?? Math.floor(totalBytes / 2);
+export function ingestMemory(limitBytes?: number): IngestMemory {
+  const limit = limitBytes ?? DEFAULT_INGEST_MEMORY_BYTES;
   return { limitBytes: limit, batchBytes: Math.floor(limit / 4) };
 }
 

@@ -25,11 +25,12 @@ export async function bareLoad(src: string, target: string): Promise<number> {
   const instance = await DuckDBInstance.create(target);
   const conn = await instance.connect();
   const list = files.map((f) => `'${f.replaceAll("'", "''")}'`).join(', ');
-  const made = await conn.run(`CREATE TABLE observations AS SELECT * FROM read_csv([${list}], union_by_name = true)`);
+  await conn.run(`CREATE TABLE observations AS SELECT * FROM read_csv([${list}], union_by_name = true)`);
   await conn.run('CHECKPOINT');
+  const rows = Number((await conn.runAndReadAll('SELECT count(*) FROM observations')).getRows()[0]?.[0]);
   conn.closeSync();
   instance.closeSync();
-  return Number(made.rowsChanged);
+  return rows;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
