@@ -5,14 +5,14 @@ import { run } from '../db.js';
 import { ident, literal } from '../sql.js';
 import { pairedObservations } from './applicable-guidelines.js';
 import { reasonSql } from './comparison-reason.js';
-import { governingSql } from './governing.js';
+import { governingRankSql } from './governing.js';
 import { workTables as T } from './work-tables.js';
 
 /**
  * The comparison step: every observation of the build with every guideline that applies to it, its bounds in the
  * result's unit, the verdict of docs/guidelines.md's table ("Verdicts"; shared guidelines README §4), the reason,
- * and which comparison governs the result's verdict (governing.ts), into `guideline_comparisons` in Id order. One statement from the observations to the table: the pairs
- * are never materialised on their own.
+ * and which comparison governs the result's verdict (governing.ts), into `guideline_comparisons` in Id order. The pairs
+ * are never materialised on their own: the governing ones are found first, then every comparison is written.
  */
 
 const belowLimit = ['Not Detected', 'Below Detection/Quantification Limit'];
@@ -67,12 +67,19 @@ export const verdictSql = `CASE
          ELSE 'indeterminate'
        END`;
 
-/** Writes the comparisons; returns how many. */
+/**
+ * Writes the comparisons; returns how many. Two passes over the same pairs: the governing comparisons first, from
+ * the few columns their rank reads (DuckDB prunes the pairs' other columns), then every comparison with its text,
+ * joined to them. The rank as a window in the one statement carried every comparison's columns through the
+ * window's sort: twice the CPU, and most of the stage's memory (docs/performance.md, §7).
+ */
 export async function writeComparisons(conn: DuckDBConnection): Promise<number> {
   const compared = `WITH ${valued}, ${converted}, w AS (SELECT v.*, ${verdictSql} AS Verdict FROM v)`;
+  await run(conn, `CREATE OR REPLACE TEMP TABLE ${T.governing} AS ${compared} SELECT ObservationId AS gov_obs, GuidelineId AS gov_guideline FROM w QUALIFY ${governingRankSql} = 1`);
   const cols = columnNames('guideline_comparisons');
   const exprs: Record<string, string> = {
-    Id: 'ObservationId * 4096 + GuidelineId', GuidelineLower: 'L', GuidelineUpper: 'U', Reason: reasonSql, Inputs: 'inputs_json', ResultUnit: 'r_unit', Governing: governingSql,
+    Id: 'ObservationId * 4096 + GuidelineId', GuidelineLower: 'L', GuidelineUpper: 'U', Reason: reasonSql, Inputs: 'inputs_json', ResultUnit: 'r_unit', Governing: 'gov_guideline IS NOT NULL',
   };
-  return run(conn, `INSERT INTO guideline_comparisons (${list(cols)}) ${compared} SELECT ${cols.map((c) => `${exprs[c] ?? ident(c)} AS ${ident(c)}`).join(', ')} FROM w ORDER BY ObservationId, GuidelineId`);
+  const governs = `LEFT JOIN ${T.governing} ON gov_obs = ObservationId AND gov_guideline = GuidelineId`;
+  return run(conn, `INSERT INTO guideline_comparisons (${list(cols)}) ${compared} SELECT ${cols.map((c) => `${exprs[c] ?? ident(c)} AS ${ident(c)}`).join(', ')} FROM w ${governs} ORDER BY ObservationId, GuidelineId`);
 }

@@ -12,12 +12,15 @@ export function termSql(level: string): string {
 }
 
 /**
- * SQL: whether a comparison governs, over the comparisons (ObservationId, GuidelineId, Publisher, Term, Verdict,
- * the bounds L and U in the result's unit) of its result, publisher and term, ordered governing first: a
- * determinate verdict before an indeterminate one; then the most protective bound (the lowest maximum, else the
- * highest minimum); then the lowest GuidelineId, so that ties always resolve alike.
+ * SQL: a comparison's rank among the comparisons (ObservationId, GuidelineId, Publisher, Term, Verdict, the bounds L
+ * and U in the result's unit) of its result, publisher and term; rank 1 governs. Governing first: a determinate
+ * verdict before an indeterminate one; then the most protective bound (the lowest maximum, else the highest
+ * minimum); then the lowest GuidelineId, so that ties always resolve alike.
  */
-export const governingSql = `row_number() OVER (PARTITION BY ObservationId, Publisher, Term ORDER BY Verdict = 'indeterminate', U ASC NULLS LAST, L DESC NULLS LAST, GuidelineId) = 1`;
+export const governingRankSql = `row_number() OVER (PARTITION BY ObservationId, Publisher, Term ORDER BY Verdict = 'indeterminate', U ASC NULLS LAST, L DESC NULLS LAST, GuidelineId)`;
+
+/** SQL: whether a comparison governs (its rank is 1), over the same columns. */
+export const governingSql = `${governingRankSql} = 1`;
 
 /**
  * SQL: a guideline's Alternatives among the guidelines (GuidelineId, ProtectionLevel) that apply alike, the rows

@@ -27,6 +27,8 @@ export const workTables = {
   inputs: 'gl_in',
   /** Each formula guideline's value on each location-day it is compared on (formula-values.ts). */
   formulaValues: 'gl_fv',
+  /** The governing comparison of each result × publisher × term: (ObservationId, GuidelineId) (comparisons.ts). */
+  governing: 'gl_gov',
 } as const;
 
 export async function dropWorkTables(conn: DuckDBConnection): Promise<void> {
