@@ -54,10 +54,13 @@ async function timeCli(args: readonly string[], env: Record<string, string>, dir
   });
   const ms = performance.now() - t0;
   if (code !== 0) throw new Error(`ingest ${args.join(' ')} exited with ${code}: ${stderr}`);
-  const peakRssMB = Number(await readFile(rssFile, 'utf8')) / 2 ** 20;
+  const exitPeakMB = Number(await readFile(rssFile, 'utf8')) / 2 ** 20;
   await rm(rssFile);
-  const report = JSON.parse(await readFile(reportFile, 'utf8')) as { timingsMs?: Record<string, number> };
+  const report = JSON.parse(await readFile(reportFile, 'utf8')) as { timingsMs?: Record<string, number>; peakRssMB?: Record<string, number> };
   await rm(reportFile);
+  // An ingest resets its high-water mark before each stage (ingest/stage-memory.ts): the exit's mark is the last
+  // stage's, so the run's peak is the largest of it and the stages' own (remove and compact report none).
+  const peakRssMB = Math.max(exitPeakMB, ...Object.values(report.peakRssMB ?? {}));
   return { ms, peakRssMB, filesMs: report.timingsMs?.['files'], guidelinesMs: report.timingsMs?.['guidelines'] };
 }
 
