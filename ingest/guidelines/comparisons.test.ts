@@ -98,6 +98,17 @@ describe('the comparison step', () => {
     expect(new Set(got.map((r) => r.Verdict))).toEqual(new Set(['meets', 'exceeds', 'indeterminate']));
   });
 
+  it('writes the same rows in Id order when it compares a few observations per statement (memory that follows a slice)', async () => {
+    const inStoredOrder = () => rowsOf(db.conn, 'SELECT * FROM guideline_comparisons ORDER BY rowid');
+    const whole = await inStoredOrder();
+    await db.conn.run('DELETE FROM guideline_comparisons');
+    expect(await writeComparisons(db.conn, 3)).toBe(whole.length);
+    const sliced = await inStoredOrder();
+    expect(sliced).toEqual(whole);
+    const ids = sliced.map((r) => Number(r.Id));
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+  });
+
   it('says why when there is nothing to compare, a unit does not convert, or a limit cannot decide', async () => {
     const reasons = (await rowsOf(db.conn, 'SELECT "Reason" FROM guideline_comparisons WHERE "Reason" IS NOT NULL')).map((r) => String(r.Reason));
     expect(reasons).toContain('Detected Not Quantified: no value or limit to compare');

@@ -1,7 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { columnNames } from '../../schemas/index.js';
 import { list } from '../build-tables.js';
-import { run } from '../db.js';
+import { all, run } from '../db.js';
 import { ident, literal } from '../sql.js';
 import { pairedObservations } from './applicable-guidelines.js';
 import { reasonSql } from './comparison-reason.js';
@@ -18,7 +18,10 @@ import { workTables as T } from './work-tables.js';
 const belowLimit = ['Not Detected', 'Below Detection/Quantification Limit'];
 const aboveLimit = 'Above Detection/Quantification Limit';
 
-/** Each pair with its guideline's value that day (a constant, or the formula's), and the formula's sentences. */
+/**
+ * Each pair with its guideline's value that day (a constant, or the formula's), and the formula's sentences, for the
+ * observations of Id $1 to $2.
+ */
 const valued = `
      p AS (
        SELECT o."Id" AS ObservationId, g.GuidelineId, o."DOI", o."LocationId", o."ActivityStartDate", o."ActivityStartYear", o."CharacteristicName",
@@ -26,7 +29,7 @@ const valued = `
               o."ResultDetectionQuantitationLimitMeasure" AS limit_value, o."ResultDetectionQuantitationLimitUnit" AS limit_unit,
               g.MonitoringLocationType, o."ActivityMediaName", o."ActivityGroupType",
               g.Publisher, g.ProtectionLevel, g.Term, g.Alternatives, g.Bound, g.Unit AS g_unit, g.is_formula, g.const_lo, g.const_hi, g.ambiguity
-       ${pairedObservations()}
+       ${pairedObservations('o."Id" BETWEEN $1 AND $2')}
      ), b AS (
        SELECT p.*, coalesce(p."ResultUnit", p.limit_unit) AS r_unit,
          CASE WHEN p.is_formula THEN fv.lo ELSE p.const_lo END AS lo_g,
@@ -68,18 +71,32 @@ export const verdictSql = `CASE
        END`;
 
 /**
- * Writes the comparisons; returns how many. Two passes over the same pairs: the governing comparisons first, from
- * the few columns their rank reads (DuckDB prunes the pairs' other columns), then every comparison with its text,
- * joined to them. The rank as a window in the one statement carried every comparison's columns through the
- * window's sort: twice the CPU, and most of the stage's memory (docs/performance.md, §7).
+ * Observations compared per statement: the comparisons' sort and joins hold a slice of the build, not the whole of it,
+ * so the stage's memory follows this, not the hub (issue 55; at 10M rows one statement ran out of a 512 MiB limit).
+ * Slices are consecutive Id ranges, each appended in Id order after the last.
  */
-export async function writeComparisons(conn: DuckDBConnection): Promise<number> {
+export const COMPARED_PER_STATEMENT = 1_000_000;
+
+/**
+ * Writes the comparisons; returns how many. Per slice of observations, two passes over the same pairs: the governing
+ * comparisons first, from the few columns their rank reads (DuckDB prunes the pairs' other columns), then every
+ * comparison with its text, joined to them. The rank as a window in the one statement carried every comparison's
+ * columns through the window's sort: twice the CPU, and most of the stage's memory (docs/performance.md, §7).
+ */
+export async function writeComparisons(conn: DuckDBConnection, perStatement = COMPARED_PER_STATEMENT): Promise<number> {
   const compared = `WITH ${valued}, ${converted}, w AS (SELECT v.*, ${verdictSql} AS Verdict FROM v)`;
-  await run(conn, `CREATE OR REPLACE TEMP TABLE ${T.governing} AS ${compared} SELECT ObservationId AS gov_obs, GuidelineId AS gov_guideline FROM w QUALIFY ${governingRankSql} = 1`);
   const cols = columnNames('guideline_comparisons');
   const exprs: Record<string, string> = {
     Id: 'ObservationId * 4096 + GuidelineId', GuidelineLower: 'L', GuidelineUpper: 'U', Reason: reasonSql, Inputs: 'inputs_json', ResultUnit: 'r_unit', Governing: 'gov_guideline IS NOT NULL',
   };
   const governs = `LEFT JOIN ${T.governing} ON gov_obs = ObservationId AND gov_guideline = GuidelineId`;
-  return run(conn, `INSERT INTO guideline_comparisons (${list(cols)}) ${compared} SELECT ${cols.map((c) => `${exprs[c] ?? ident(c)} AS ${ident(c)}`).join(', ')} FROM w ${governs} ORDER BY ObservationId, GuidelineId`);
+  const [range] = await all(conn, 'SELECT min("Id") AS lo, max("Id") AS hi FROM observations');
+  if (range?.lo === null || range?.lo === undefined) return 0;
+  let written = 0;
+  for (let lo = BigInt(range.lo as bigint); lo <= BigInt(range.hi as bigint); lo += BigInt(perStatement)) {
+    const slice = [lo, lo + BigInt(perStatement) - 1n];
+    await run(conn, `CREATE OR REPLACE TEMP TABLE ${T.governing} AS ${compared} SELECT ObservationId AS gov_obs, GuidelineId AS gov_guideline FROM w QUALIFY ${governingRankSql} = 1`, slice);
+    written += await run(conn, `INSERT INTO guideline_comparisons (${list(cols)}) ${compared} SELECT ${cols.map((c) => `${exprs[c] ?? ident(c)} AS ${ident(c)}`).join(', ')} FROM w ${governs} ORDER BY ObservationId, GuidelineId`, slice);
+  }
+  return written;
 }
