@@ -1,8 +1,13 @@
+import { DuckDBInstance } from '@duckdb/node-api';
+import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateSample } from '../scripts/sample/generate.js';
 import { runIngest } from './pipeline.js';
 import { dumpTables, query, tempDir } from './test-support.js';
+import { DEFAULT_PERIODS, parsePeriods, resolvePeriods } from './trends/trend-periods.js';
+import { latestUsableYear } from './trends/trend-sql.js';
+import { writeTrends } from './trends/write-trends.js';
 
 /**
  * Issue 55: a bounded INGEST_MEMORY_LIMIT (the default is a fixed size, settings.ts) makes the build sort in more,
@@ -42,5 +47,24 @@ describe('the memory limit changes nothing published', { timeout: 300_000 }, () 
       (err: unknown) => String(err),
     );
     expect(failure).toMatch(/Out of Memory[\s\S]*raise it, e\.g\. INGEST_MEMORY_LIMIT=2GB; nothing was published/);
+
+    // The trends stage computes a slice of locations at a time: slices of a few hundred observations write the
+    // same rows, in the same (Id) order, as the published slices.
+    const copy = join(dir, 'trends.duckdb');
+    await copyFile(roomy, copy);
+    const instance = await DuckDBInstance.create(copy);
+    const conn = await instance.connect();
+    try {
+      const stored = async () => (await conn.runAndReadAll('SELECT * FROM trends ORDER BY rowid')).getRowObjectsJson();
+      const published = await stored();
+      await conn.run('DELETE FROM trends');
+      const periods = resolvePeriods(parsePeriods(DEFAULT_PERIODS), await latestUsableYear(conn, { kind: 'build' }));
+      const written = await writeTrends(conn, { kind: 'build' }, periods, 500);
+      expect(written.rows).toBe(published.length);
+      expect(await stored()).toEqual(published);
+    } finally {
+      conn.closeSync();
+      instance.closeSync();
+    }
   });
 });

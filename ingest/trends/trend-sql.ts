@@ -74,14 +74,15 @@ const pick = (m: number, k: string) =>
  * its three months'). `sid` numbers the series in Id order, from tr_series: numbered there, over the distinct series,
  * rather than by a window over every month.
  */
-async function monthGroups(conn: DuckDBConnection, from: string): Promise<void> {
+async function monthGroups(conn: DuckDBConnection, from: string, slice: LocationSlice): Promise<void> {
   const observations = `SELECT "LocationId" AS loc, "DOI" AS doi, "CharacteristicName" AS c, "ResultSampleFraction" AS f, "MethodSpeciation" AS s,
       CASE WHEN "ResultValue" IS NOT NULL THEN "ResultUnit" ELSE "ResultDetectionQuantitationLimitUnit" END AS u,
       "ActivityStartYear" AS y, month("ActivityStartDate") AS mo, "ActivityStartDate" AS d, CAST("ActivityStartDate" - DATE '1970-01-01' AS INTEGER) AS day,
       "ActivityStartTime" AS t, "Id" AS id, coalesce("ResultValue", "ResultDetectionQuantitationLimitMeasure") AS v,
       CASE WHEN "ResultValue" IS NOT NULL THEN 0 WHEN "ResultDetectionCondition" = ${literal(BELOW)} THEN 1 ELSE 2 END AS cens
     FROM ${from}
-    WHERE ${USABLE} AND "ActivityStartYear" BETWEEN (SELECT min(p_start) FROM tr_periods) AND (SELECT max(p_end) FROM tr_periods)`;
+    WHERE ${USABLE} AND "LocationId" BETWEEN ${slice.from} AND ${slice.to}
+      AND "ActivityStartYear" BETWEEN (SELECT min(p_start) FROM tr_periods) AND (SELECT max(p_end) FROM tr_periods)`;
   await run(
     conn,
     `CREATE OR REPLACE TEMP TABLE tr_groups AS
@@ -149,14 +150,51 @@ async function rowsWithIncrements(conn: DuckDBConnection): Promise<void> {
   );
 }
 
+/** A range of LocationIds computed at once: a series lies in one location, so a slice's series are all of theirs. */
+export interface LocationSlice {
+  readonly from: bigint;
+  readonly to: bigint;
+}
+
 /**
- * Fills tr_rows from `source` for `periods` and returns how many series and rows it holds. Throws when a location
- * has more rows than its Ids can number (nothing is published).
+ * Usable observations computed per slice: a slice's working tables (its months' candidates, its series × periods)
+ * hold a part of the hub, so the stage's memory follows this, not the hub (issue 55: at 10M rows the whole hub's
+ * month groups ran out of a 512 MiB limit).
  */
-export async function prepareTrendRows(conn: DuckDBConnection, source: TrendSource, periods: readonly Period[]): Promise<{ series: number; rows: number }> {
+export const TREND_OBSERVATIONS_PER_SLICE = 1_000_000;
+
+/**
+ * The source's locations cut into consecutive ranges of about `perSlice` usable observations each (a location with
+ * more is a slice of its own), in LocationId order: trends' Ids begin with their location's, so slices written one
+ * after another stay in Id order.
+ */
+export async function locationSlices(conn: DuckDBConnection, source: TrendSource, perSlice = TREND_OBSERVATIONS_PER_SLICE): Promise<LocationSlice[]> {
+  const counts = await all(conn, `SELECT "LocationId" AS loc, count(*) AS n FROM ${await relation(conn, source)} WHERE ${USABLE} GROUP BY 1 ORDER BY 1`);
+  const slices: LocationSlice[] = [];
+  let from: bigint | undefined;
+  let n = 0;
+  for (const row of counts) {
+    const loc = BigInt(row.loc as bigint);
+    if (from !== undefined && n + Number(row.n) > perSlice) {
+      slices.push({ from, to: loc - 1n });
+      from = undefined;
+      n = 0;
+    }
+    from ??= loc;
+    n += Number(row.n);
+  }
+  if (from !== undefined) slices.push({ from, to: BigInt(counts.at(-1)!.loc as bigint) });
+  return slices;
+}
+
+/**
+ * Fills tr_rows from `source`'s locations in `slice` for `periods` and returns how many series and rows it holds.
+ * Throws when a location has more rows than its Ids can number (nothing is published).
+ */
+export async function prepareTrendRows(conn: DuckDBConnection, source: TrendSource, periods: readonly Period[], slice: LocationSlice): Promise<{ series: number; rows: number }> {
   await run(conn, 'CREATE OR REPLACE TEMP TABLE tr_periods (p_start BIGINT, p_end BIGINT)');
   await appendRows(conn, 'tr_periods', periods.map((p) => [p.startYear, p.endYear].map(BigInt)), 'main', 'temp');
-  await monthGroups(conn, await relation(conn, source));
+  await monthGroups(conn, await relation(conn, source), slice);
   await seriesPeriods(conn);
   await rowsWithIncrements(conn);
   const crowded = await scalarNumber(conn, `SELECT count(*) FROM (SELECT loc FROM tr_rows GROUP BY loc HAVING count(*) >= ${TRENDS_PER_LOCATION})`);

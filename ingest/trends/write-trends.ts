@@ -5,13 +5,14 @@ import { all, appendRows, type AppendValue } from '../db.js';
 import { analyseSeries } from './analyse-series.js';
 import { category, direction, improvesWhen, reason } from './trend-category.js';
 import type { Period } from './trend-periods.js';
-import { dropTrendTables, prepareTrendRows, type TrendSource } from './trend-sql.js';
+import { dropTrendTables, locationSlices, prepareTrendRows, type TrendSource } from './trend-sql.js';
 import type { Censoring, Increment, SeriesPeriod, TimeIncrement, TrendStatistics } from './trend-types.js';
 
 /**
  * Computes the trends of `source` for `periods` and appends them to `trends` in Id order: SQL selects and counts
  * (trend-sql.ts), then each page of series × periods is analysed here (analyse-series.ts) and appended through
- * the appender. A page holds a bounded number of rows, so memory follows the series, not the hub.
+ * the appender, a slice of locations at a time. A page holds a bounded number of rows and a slice a bounded number
+ * of observations, so memory follows them, not the hub.
  */
 
 /** Rows read, analysed and appended at a time. */
@@ -24,15 +25,21 @@ export interface TrendsWritten {
   readonly rows: number;
 }
 
-export async function writeTrends(conn: DuckDBConnection, source: TrendSource, periods: readonly Period[]): Promise<TrendsWritten> {
+export async function writeTrends(conn: DuckDBConnection, source: TrendSource, periods: readonly Period[], perSlice?: number): Promise<TrendsWritten> {
   if (periods.length === 0) return { series: 0, rows: 0 };
-  const counts = await prepareTrendRows(conn, source, periods);
-  for (let from = 1; from <= counts.rows; from += PAGE_ROWS) {
-    const page = await all(conn, 'SELECT * FROM tr_rows WHERE seq BETWEEN $1 AND $2 ORDER BY seq', [BigInt(from), BigInt(from + PAGE_ROWS - 1)]);
-    await appendRows(conn, 'trends', page.map(trendRow));
+  const written = { series: 0, rows: 0 };
+  // A slice of locations at a time (trend-sql.ts), each appended after the last: Ids stay ascending.
+  for (const slice of await locationSlices(conn, source, perSlice)) {
+    const counts = await prepareTrendRows(conn, source, periods, slice);
+    for (let from = 1; from <= counts.rows; from += PAGE_ROWS) {
+      const page = await all(conn, 'SELECT * FROM tr_rows WHERE seq BETWEEN $1 AND $2 ORDER BY seq', [BigInt(from), BigInt(from + PAGE_ROWS - 1)]);
+      await appendRows(conn, 'trends', page.map(trendRow));
+    }
+    written.series += counts.series;
+    written.rows += counts.rows;
   }
   await dropTrendTables(conn);
-  return counts;
+  return written;
 }
 
 function increments(list: unknown): Increment[] {
