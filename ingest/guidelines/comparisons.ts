@@ -72,10 +72,10 @@ export const verdictSql = `CASE
 
 /**
  * Observations compared per statement: the comparisons' sort and joins hold a slice of the build, not the whole of it,
- * so the stage's memory follows this, not the hub (issue 55; at 10M rows one statement ran out of a 512 MiB limit).
+ * so the stage's memory follows this, not the hub (issue 55; at 10M rows one statement ran out of a 512 MiB limit; at 2M, slices of a million peaked at 1,164 MB, of half a million at 956).
  * Slices are consecutive Id ranges, each appended in Id order after the last.
  */
-export const COMPARED_PER_STATEMENT = 1_000_000;
+export const COMPARED_PER_STATEMENT = 500_000;
 
 /**
  * Writes the comparisons; returns how many. Per slice of observations, two passes over the same pairs: the governing
