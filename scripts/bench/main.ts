@@ -13,7 +13,7 @@
  * (§1e whole-result exports alone), BENCH_ONLY=extract,export (both, for the formats at 10M and 100M), BENCH_ONLY=features
  * (§F OGC API – Features pages against the OData pages alone, then §L the layer rate: QGIS, GDAL and geopandas paging a
  * layer on make start's defaults), BENCH_ONLY=retention (§R what older publications held for pinned links cost), BENCH_ONLY=engines (§E polars over HTTP against local disk), BENCH_ONLY=spatial (§S a 1,000-vertex polygon against its
- * Id list and its bbox alone), BENCH_ONLY=aggregates (§A $apply's aggregates of values against DuckDB's GROUP BY alone), BENCH_ONLY=comparisons (§G the guideline comparisons' count, groupby and pages against DuckDB's queries, with §7), BENCH_ONLY=summaries (§7's LocationSummaries with non-detects against detected values only, with §7's ingest figures), BENCH_ONLY=ingest (§7 alone: the ingest re-measured beside DuckDB's bare load of the same files). §7's ingest figures come with every run but publish and features.
+ * Id list and its bbox alone), BENCH_ONLY=aggregates (§A $apply's aggregates of values against DuckDB's GROUP BY alone), BENCH_ONLY=comparisons (§G the guideline comparisons' count, groupby and pages against DuckDB's queries, and §T the trends counted by Category, with §7), BENCH_ONLY=summaries (§7's LocationSummaries with non-detects against detected values only, with §7's ingest figures), BENCH_ONLY=ingest (§7 alone: the ingest re-measured beside DuckDB's bare load of the same files). §7's ingest figures come with every run but publish and features.
  * §C capacity (N concurrent clients of three kinds against an API with the default limits) runs after §1–§6 on its own
  * API; BENCH_ONLY=capacity runs it alone (any ROWS). BENCH_CAPACITY_SECONDS (20) per N, BENCH_CAPACITY_CLIENTS (1,2,4,8,16,32).
  */
@@ -30,6 +30,7 @@ import { ensurePostgres } from './postgres.js';
 import { compressionSection } from './section-compression.js';
 import { aggregatesSection } from './section-aggregates.js';
 import { comparisonsSection } from './section-comparisons.js';
+import { trendsSection } from './section-trends.js';
 import { countsSection } from './section-counts.js';
 import { extractSection } from './section-extract.js';
 import { exportSection } from './section-export.js';
@@ -186,6 +187,7 @@ async function mainSections() {
       await aggregatesSection(ctx);
       log('§G guideline comparisons');
       await comparisonsSection(ctx);
+      await trendsSection(ctx);
       await summariesSection({ rows: settings.rows, runs: settings.runs, duck, ingest: cache.ingest, figures, log });
       if (!settings.skipPostgres) {
         const json = (ctx.details['extract'] as { json: { ms: number }[] }).json;
@@ -313,7 +315,10 @@ async function featuresAlone(path: string, duck: Awaited<ReturnType<typeof openD
   try {
     if (section === 'spatial') await spatialSection({ settings, base: api.base, duck, figures, details, log, headers: { 'x-api-key': BENCH_API_KEY } });
     else if (section === 'aggregates') await aggregatesSection({ settings, base: api.base, client, duck, figures });
-    else if (section === 'comparisons') await comparisonsSection({ settings, base: api.base, client, duck, figures });
+    else if (section === 'comparisons') {
+      await comparisonsSection({ settings, base: api.base, client, duck, figures });
+      await trendsSection({ settings, base: api.base, client, duck, figures });
+    }
     else await featuresSection({ settings, base: api.base, client, duck, figures, details, log });
   } catch (err) {
     failure = err;
