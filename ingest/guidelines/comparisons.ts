@@ -72,8 +72,9 @@ export const verdictSql = `CASE
 
 /**
  * Observations compared per statement: the comparisons' sort and joins hold a slice of the build, not the whole of it,
- * so the stage's memory follows this, not the hub (issue 55; at 10M rows one statement ran out of a 512 MiB limit; at 2M, slices of a million peaked at 1,164 MB, of half a million at 956).
- * Slices are consecutive Id ranges, each appended in Id order after the last.
+ * so the stage's memory follows this, not the hub (issue 55: at 10M rows one statement ran out of a 512 MiB limit; at
+ * 2M, slices of a million peaked at 1,164 MB, of half a million at 956 MB in the same CPU time). Slices are
+ * consecutive Id ranges, each appended in Id order after the last.
  */
 export const COMPARED_PER_STATEMENT = 500_000;
 
@@ -81,7 +82,8 @@ export const COMPARED_PER_STATEMENT = 500_000;
  * Writes the comparisons; returns how many. Per slice of observations, two passes over the same pairs: the governing
  * comparisons first, from the few columns their rank reads (DuckDB prunes the pairs' other columns), then every
  * comparison with its text, joined to them. The rank as a window in the one statement carried every comparison's
- * columns through the window's sort: twice the CPU, and most of the stage's memory (docs/performance.md, §7).
+ * columns through the window's sort: twice the CPU, and most of the stage's memory (docs/ingest.md, What an ingest
+ * costs).
  */
 export async function writeComparisons(conn: DuckDBConnection, perStatement = COMPARED_PER_STATEMENT): Promise<number> {
   const compared = `WITH ${valued}, ${converted}, w AS (SELECT v.*, ${verdictSql} AS Verdict FROM v)`;
