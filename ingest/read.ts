@@ -31,7 +31,8 @@ export async function read(src: string, regionsFile?: string, options: SourceOpt
   return { ...sources, regions: regionsFile ? await loadRegionsFile(regionsFile) : [] };
 }
 
-const isDataFile = (name: string) => /\.csv(\.gz)?$/i.test(name);
+/** A dataset folder's data file: a CSV, plain or gzipped. */
+export const isDataFile = (name: string) => /\.csv(\.gz)?$/i.test(name);
 
 export async function readSources(src: string, options: SourceOptions = {}): Promise<ReadResult> {
   const schema = metadataSchema(options);

@@ -9,12 +9,13 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { isDataFile } from '../../ingest/read.js';
 
-/** The data files under `src` (each dataset folder's `.csv` and `.csv.gz`, as ingest/read.ts finds them). */
+/** The data files under `src` (each dataset folder's `.csv` and `.csv.gz`, by ingest/read.ts's own test). */
 export async function dataFiles(src: string): Promise<string[]> {
   const out: string[] = [];
   for (const entry of await readdir(src, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile() && /\.csv(\.gz)?$/i.test(entry.name)) out.push(join(entry.parentPath, entry.name));
+    if (entry.isFile() && isDataFile(entry.name)) out.push(join(entry.parentPath, entry.name));
   }
   return out.sort();
 }

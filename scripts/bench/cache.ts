@@ -131,11 +131,18 @@ async function timeBareLoad(src: string, target: string): Promise<number> {
   return ms;
 }
 
+/**
+ * A run's peak RSS: the ingest resets its high-water mark before each stage (ingest/stage-memory.ts), so the mark
+ * measured from outside (sampled, or at exit) may be one stage's; the peak is the largest of it and the report's
+ * stages' own (`make remove` and `make compact` report none).
+ */
+export function runPeakMB(measuredMB: number | undefined, stagePeaks: Record<string, number> | undefined): number {
+  return Math.max(measuredMB ?? 0, ...Object.values(stagePeaks ?? {}));
+}
+
 function readTiming(reportPath: string, wall: { wallMs: number; peakRssMB?: number; bareLoadMs?: number; measuredAt: string }, rows: number): Omit<IngestTiming, 'fresh'> {
   const report = readJson<{ rowsPerSecond?: number; timingsMs?: Record<string, number>; cpuMs?: Record<string, number>; peakRssMB?: Record<string, number> }>(reportPath);
-  // The ingest resets its high-water mark per stage (ingest/stage-memory.ts): the process's peak is the larger of
-  // the sampled one and the stages' own.
-  const peak = Math.max(wall.peakRssMB ?? 0, ...Object.values(report?.peakRssMB ?? {}));
+  const peak = runPeakMB(wall.peakRssMB, report?.peakRssMB);
   return {
     rows,
     wallMs: wall.wallMs,

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { runIngest } from '../../ingest/pipeline.js';
 import { runRemove } from '../../ingest/remove.js';
 import { BENCH_API_KEY, startApi } from './api-process.js';
-import { GUIDELINES_RATIO_TARGET, REGIONS_FILE } from './cache.js';
+import { GUIDELINES_RATIO_TARGET, REGIONS_FILE, runPeakMB } from './cache.js';
 import { ingestCommand } from './ingest-command.js';
 import { oneDataset, poolDataset, poolDois } from './change-sets.js';
 import { summary, type Context } from './context.js';
@@ -58,9 +58,7 @@ async function timeCli(args: readonly string[], env: Record<string, string>, dir
   await rm(rssFile);
   const report = JSON.parse(await readFile(reportFile, 'utf8')) as { timingsMs?: Record<string, number>; peakRssMB?: Record<string, number> };
   await rm(reportFile);
-  // An ingest resets its high-water mark before each stage (ingest/stage-memory.ts): the exit's mark is the last
-  // stage's, so the run's peak is the largest of it and the stages' own (remove and compact report none).
-  const peakRssMB = Math.max(exitPeakMB, ...Object.values(report.peakRssMB ?? {}));
+  const peakRssMB = runPeakMB(exitPeakMB, report.peakRssMB);
   return { ms, peakRssMB, filesMs: report.timingsMs?.['files'], guidelinesMs: report.timingsMs?.['guidelines'] };
 }
 
