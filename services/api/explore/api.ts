@@ -1,8 +1,8 @@
 /**
  * The page's only way to the data: GETs of the public API, as any client makes them (no key: the API's own
  * origin is listed in CORS_ORIGINS). The API lets one client have two requests in flight and a few per second,
- * so requests queue here two at a time (each until its body is read), and a 429 or 503 is retried after its Retry-After (a few times, then
- * reported). Every failure becomes an ApiProblem whose message is the API's own explanation.
+ * so requests queue here two at a time (each until its body is read), and a 429 or 503 is retried after its Retry-After, then
+ * reported: a 503 (the API has no query slot) a few times, a 429 (this page's own rate) for up to a minute. Every failure becomes an ApiProblem whose message is the API's own explanation.
  */
 import { PATHS, PIN_PARAM, PUBLICATION_HEADER } from '../http/paths.js';
 
@@ -10,7 +10,14 @@ export { PIN_PARAM };
 
 export const API_BASE = PATHS.odata;
 const MAX_IN_FLIGHT = 2;
-const RETRIES = 3;
+/** Tries after a 503: the API is busy with other clients, which may last. */
+const BUSY_RETRIES = 3;
+/**
+ * How long a request waits out 429s: the page's own rate, which frees up as its other requests are served. Counted
+ * in time, not tries: every waiting request is told the same Retry-After and only one wins each refill, so a request
+ * queued behind several others lost three tries in a row and its panel stayed empty.
+ */
+const RATE_WAIT_MS = 60_000;
 
 export class ApiProblem extends Error {
   constructor(readonly status: number, message: string) {
@@ -62,7 +69,9 @@ export const servedPublication = (): string | undefined => served;
 /** A GET of an API path (`/Observations?…`) or of a next link the API handed out. */
 export async function apiGet(pathOrUrl: string, opts: { signal?: AbortSignal; accept?: string } = {}): Promise<Response> {
   const url = pathOrUrl.startsWith('http') ? pathOrUrl : `${API_BASE}${pathOrUrl}`;
-  for (let attempt = 0; ; attempt++) {
+  let busyTries = 0;
+  let rateWaitedMs = 0;
+  for (;;) {
     let res: Response;
     try {
       res = await slot(async () => {
@@ -79,8 +88,9 @@ export async function apiGet(pathOrUrl: string, opts: { signal?: AbortSignal; ac
       served = res.headers.get(PUBLICATION_HEADER) ?? served;
       return res;
     }
-    if ((res.status === 429 || res.status === 503) && attempt < RETRIES) {
-      const seconds = Math.min(10, Math.max(0.5, Number(res.headers.get('Retry-After')) || 1));
+    const seconds = Math.min(10, Math.max(0.5, Number(res.headers.get('Retry-After')) || 1));
+    const retry = res.status === 503 ? busyTries++ < BUSY_RETRIES : res.status === 429 && (rateWaitedMs += seconds * 1000) <= RATE_WAIT_MS;
+    if (retry) {
       await res.body?.cancel();
       onRetry(res.status, seconds);
       await sleep(seconds * 1000, opts.signal);
